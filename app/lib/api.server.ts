@@ -1,0 +1,89 @@
+import type { AppLoadContext } from "@remix-run/node";
+
+export const API_TIMEOUT_MS = 10_000; // spec §7 / §9
+
+export class ApiTimeoutError extends Error {
+  constructor(path: string) {
+    super(`La API no respondió en ${API_TIMEOUT_MS / 1000} s (${path})`);
+    this.name = "ApiTimeoutError";
+  }
+}
+
+export interface ApiClient {
+  /** Raw call: the response is passed through unchanged, whatever its status (spec §8). */
+  request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
+  get(path: string): Promise<Response>;
+  post(path: string, body?: unknown): Promise<Response>;
+  patch(path: string, body?: unknown): Promise<Response>;
+  put(path: string, body?: unknown): Promise<Response>;
+  delete(path: string, body?: unknown): Promise<Response>;
+}
+
+/**
+ * The typed client every loader and action uses to reach the Business API (spec §7):
+ * base URL = API_BASE_URL or the embedded API in-process, 10 s timeout, JSON, bearer token.
+ * FormData bodies are sent as multipart (the browser-style boundary is set by Request).
+ */
+export function createApiClient(
+  transport: Pick<AppLoadContext, "apiFetch" | "apiBaseUrl">,
+  token?: string | null,
+  timeoutMs = API_TIMEOUT_MS,
+): ApiClient {
+  async function request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }) {
+    const headers = new Headers(init?.headers);
+    headers.set("Accept", "application/json");
+    if (token) headers.set("Authorization", `Bearer ${token}`);
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers.set("Content-Type", "application/json");
+      payload = JSON.stringify(body);
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(init?.signal?.reason);
+    init?.signal?.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new ApiTimeoutError(path));
+      }, timeoutMs);
+    });
+    try {
+      const url = transport.apiBaseUrl.replace(/\/$/, "") + path;
+      const req = new Request(url, { method, headers, body: payload, signal: controller.signal });
+      return await Promise.race([transport.apiFetch(req), timeout]);
+    } finally {
+      clearTimeout(timer);
+      init?.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+  return {
+    request,
+    get: (path) => request("GET", path),
+    post: (path, body) => request("POST", path, body),
+    patch: (path, body) => request("PATCH", path, body),
+    put: (path, body) => request("PUT", path, body),
+    delete: (path, body) => request("DELETE", path, body),
+  };
+}
+
+/** Read a JSON body, or undefined when the API answered something else. */
+export async function readJson<T>(response: Response): Promise<T | undefined> {
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.includes("json")) return undefined;
+  try {
+    return (await response.json()) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The problem+json shape the Business API answers errors with (DESIGN.md §5). */
+export interface ApiProblem {
+  type?: string;
+  title: string;
+  status: number;
+  detail?: string;
+  errors?: Record<string, string[]>;
+}

@@ -1,0 +1,113 @@
+import "@fontsource/roboto/latin-100.css";
+import "@fontsource/roboto/latin-300.css";
+import "@fontsource/roboto/latin-400.css";
+import "@fontsource/roboto/latin-500.css";
+import "@fontsource/roboto/latin-700.css";
+import "@fontsource/roboto/latin-900.css";
+import "@radix-ui/themes/tokens/base.css";
+import "@radix-ui/themes/tokens/colors/sky.css";
+import "@radix-ui/themes/tokens/colors/gray.css";
+import "@radix-ui/themes/tokens/colors/red.css";
+import "@radix-ui/themes/tokens/colors/green.css";
+import "@radix-ui/themes/tokens/colors/amber.css";
+import "@radix-ui/themes/tokens/colors/purple.css";
+import "@radix-ui/themes/components.css";
+import "@radix-ui/themes/utilities.css";
+import "./styles/app.css";
+
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { Theme, Button, Heading, Text, Flex } from "@radix-ui/themes";
+import type { ReactNode } from "react";
+import { Toaster } from "~/components/Toaster";
+import { PendingIndicator } from "~/components/PendingIndicator";
+import { useNonce } from "~/lib/nonce";
+import { getToast } from "~/lib/toast.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { appName, googleMapsApiKey } = context.config;
+  if (context.pendingToast) {
+    return data({ appName, googleMapsApiKey, toast: context.pendingToast });
+  }
+  const { toast, headers } = await getToast(request);
+  return data({ appName, googleMapsApiKey, toast }, { headers: toast ? headers : undefined });
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="es-AR">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#3dbdff" />
+        <meta name="description" content={`${root?.appName ?? "Enchufá"}: el panel de los operadores de carga de vehículos eléctricos.`} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <Theme accentColor="sky" grayColor="gray" appearance="light" radius="medium" scaling="100%">
+          <PendingIndicator />
+          {children}
+        </Theme>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Toaster toast={toast} />
+      <Outlet />
+    </>
+  );
+}
+
+/** The one general error boundary: a Spanish message, a way back, no internals. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = status === 404 ? "No encontramos esta página" : status === 403 ? "No tenés acceso a esta página" : "Algo salió mal";
+  const detail =
+    status === 404
+      ? "La dirección no existe o ya no está disponible."
+      : status === 403
+        ? "Tu cuenta no tiene permiso para ver este contenido."
+        : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
+  if (!isRouteErrorResponse(error) && typeof console !== "undefined") console.error("Error inesperado al mostrar la página", error);
+  return (
+    <main id="main" className="auth-shell">
+      <Flex direction="column" align="center" gap="3" style={{ textAlign: "center", maxWidth: 520 }}>
+        <title>{`Error ${status}`}</title>
+        <Text size="8" weight="bold" color="sky">
+          {status}
+        </Text>
+        <Heading as="h1" size="6">
+          {title}
+        </Heading>
+        <Text as="p" color="gray">
+          {detail}
+        </Text>
+        <Button asChild size="3">
+          <a href="/home">Volver al inicio</a>
+        </Button>
+      </Flex>
+    </main>
+  );
+}

@@ -1,0 +1,41 @@
+import { type RouteConfig, index, layout, route } from "@remix-run/route-config";
+
+// The route tree mirrors the spec (§2): the app layout with its screens, the auth layout
+// at /auth with its nine children, the 404 page and a catch-all that redirects to it.
+export default [
+  index("routes/index.tsx"),
+  layout("routes/app/layout.tsx", [
+    route("home", "routes/app/home.tsx"),
+    route("station", "routes/app/station/index.tsx"),
+    route("station/new", "routes/app/station/new.tsx"),
+    route("station/edit/:id", "routes/app/station/edit.tsx"),
+    route("charger", "routes/app/charger/index.tsx"),
+    route("charger/new", "routes/app/charger/new.tsx"),
+    route("charger/edit/:id", "routes/app/charger/edit.tsx"),
+    route("charger/add", "routes/app/charger/add.tsx"),
+    route("activity", "routes/app/activity.tsx"),
+    route("rate", "routes/app/rate/index.tsx"),
+    route("rate/new", "routes/app/rate/new.tsx"),
+    route("rate/edit/:id", "routes/app/rate/edit.tsx"),
+    route("notification", "routes/app/notification.tsx"),
+    route("user", "routes/app/user.tsx"),
+    route("payment", "routes/app/payment/index.tsx"),
+    route("payment/payments/mercadoPago", "routes/app/payment/mercado-pago.tsx"),
+    route("payment/payments/pagos360", "routes/app/payment/pagos360.tsx"),
+  ]),
+  route("auth", "routes/auth/layout.tsx", [
+    index("routes/auth/index.tsx"),
+    route("login", "routes/auth/login.tsx"),
+    route("register", "routes/auth/register.tsx"),
+    route("email-send", "routes/auth/email-send.tsx"),
+    route("confirm-password", "routes/auth/confirm-password.tsx"),
+    route("reset-password", "routes/auth/reset-password.tsx"),
+    route("terms-conditions", "routes/auth/terms-conditions.tsx"),
+    route("verify-email", "routes/auth/verify-email.tsx"),
+    route("login-company", "routes/auth/login-company.tsx"),
+    route("verify-company", "routes/auth/verify-company.tsx"),
+  ]),
+  route("logout", "routes/logout.tsx"),
+  route("404", "routes/not-found.tsx"),
+  route("*", "routes/catch-all.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,102 @@
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Button, Text } from "@radix-ui/themes";
+import {
+  BiHomeAlt,
+  BiMap,
+  BiChip,
+  BiLineChart,
+  BiPurchaseTag,
+  BiBell,
+  BiCreditCard,
+  BiUser,
+  BiMenu,
+  BiLogOut,
+  BiSolidPlug,
+} from "react-icons/bi";
+import type { IconType } from "react-icons";
+import { requireActiveBusiness } from "~/lib/auth.server";
+import { createApiClient, readJson } from "~/lib/api.server";
+
+const NAV: { to: string; label: string; icon: IconType }[] = [
+  { to: "/home", label: "Inicio", icon: BiHomeAlt },
+  { to: "/station", label: "Mis estaciones", icon: BiMap },
+  { to: "/charger", label: "Mis cargadores", icon: BiChip },
+  { to: "/activity", label: "Actividad", icon: BiLineChart },
+  { to: "/rate", label: "Tarifas", icon: BiPurchaseTag },
+  { to: "/notification", label: "Notificaciones", icon: BiBell },
+  { to: "/payment", label: "Pagos", icon: BiCreditCard },
+  { to: "/user", label: "Mi perfil", icon: BiUser },
+];
+
+export const BLANK_PHOTO = "/images/blank.png";
+
+interface BusinessUserHeader {
+  businessName?: string | null;
+  photoUrl?: string | null;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The guard (spec §2, §6): session, token refresh (Set-Cookie below), verified e-mail, active company.
+  const { user, headers } = await requireActiveBusiness(request, context);
+  const api = createApiClient(context, user.idToken);
+  const response = await api.get("/Business/BusinessUser");
+  const business = response.ok ? await readJson<BusinessUserHeader>(response) : undefined;
+  return data(
+    {
+      appName: context.config.appName,
+      businessName: business?.businessName || user.displayName || user.email,
+      photo: business?.photoUrl || user.photoUrl || BLANK_PHOTO,
+      email: user.email,
+    },
+    { headers },
+  );
+}
+
+export default function AppLayout() {
+  const { appName, businessName, photo } = useLoaderData<typeof loader>();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Saltar al contenido
+      </a>
+      {/* The sidebar collapses behind this checkbox on small screens: it works without JavaScript. */}
+      <input type="checkbox" id="nav-toggle" className="shell-nav-toggle" aria-label="Mostrar u ocultar el menú" />
+      <label htmlFor="nav-toggle" className="scrim" aria-hidden="true" />
+      <nav className="sidebar" aria-label="Menú principal">
+        <a href="/home" className="sidebar-brand">
+          <BiSolidPlug size={28} aria-hidden="true" />
+          <span>{appName}</span>
+        </a>
+        {NAV.map(({ to, label, icon: Icon }) => (
+          <NavLink key={to} to={to} className="nav-link" prefetch="intent">
+            <Icon size={22} aria-hidden="true" />
+            <span>{label}</span>
+          </NavLink>
+        ))}
+      </nav>
+      <div className="main-col">
+        <header className="topbar">
+          <label htmlFor="nav-toggle" className="menu-button" aria-hidden="true" title="Menú">
+            <BiMenu size={24} />
+          </label>
+          <div className="topbar-spacer" />
+          <div className="topbar-user">
+            <img src={photo} alt="" width={36} height={36} data-testid="header-photo" />
+            <Text className="topbar-name" weight="medium" data-testid="header-business-name">
+              {businessName}
+            </Text>
+          </div>
+          <Form method="post" action="/logout">
+            <Button type="submit" variant="ghost" size="2" color="gray">
+              <BiLogOut aria-hidden="true" /> Salir
+            </Button>
+          </Form>
+        </header>
+        <main id="main" className="page" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+
+/**
+ * Firebase e-mail action links land on /auth?mode=…&oobCode=… (spec §2, DESIGN.md §3):
+ * resetPassword → confirm-password, verifyEmail → verify-email, anything else → login.
+ * The other query parameters (oobCode, apiKey, lang…) travel along.
+ */
+export function authEntryTarget(url: URL): string {
+  const mode = url.searchParams.get("mode");
+  const screen = mode === "resetPassword" ? "confirm-password" : mode === "verifyEmail" ? "verify-email" : "login";
+  const search = screen === "login" ? "" : url.search;
+  return `/auth/${screen}${search}`;
+}
+
+export const loader = ({ request }: LoaderFunctionArgs) => redirect(authEntryTarget(new URL(request.url)));

@@ -1,0 +1,5 @@
+import { redirect } from "@remix-run/node";
+
+// Any unknown path redirects to /404 (spec §2).
+export const loader = () => redirect("/404");
+export const action = () => redirect("/404");

@@ -1,0 +1,52 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests run against a production build in local mode, with their own fresh data
+// directory and emulator ports, in two projects: JavaScript on and JavaScript off.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_AUTH_EMULATOR_PORT = Number(process.env.E2E_AUTH_EMULATOR_PORT ?? 9199);
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    locale: "es-AR",
+    timezoneId: "America/Argentina/Buenos_Aires",
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "no-js", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node --import tsx scripts/local.ts --fresh",
+    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      AUTH_EMULATOR_PORT: String(E2E_AUTH_EMULATOR_PORT),
+      DATA_DIR: "tests/.e2e-data",
+      LOG_LEVEL: "warn",
+      ENCHUFA_QUIET: "1",
+    },
+  },
+});

@@ -1,0 +1,113 @@
+// The Firebase Auth Emulator (firebase-tools, pure Node) for local mode and the browser tests.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+export const EMULATOR_PROJECT_ID = "demo-enchufa";
+
+export interface Emulator {
+  host: string;
+  projectId: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`El emulador de Firebase terminó (código ${child.exitCode}).`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`El emulador de Firebase no respondió en ${timeoutMs / 1000} s.`);
+}
+
+/**
+ * Start the Auth Emulator on `port` (hub and logging on the next two ports), keeping its
+ * accounts under `dataDir` across restarts. Spawned with node directly (not npx) so stopping
+ * it stops it, and with CI=1 so it never looks for updates.
+ */
+export async function startAuthEmulator(opts: { port: number; dataDir: string; log?: (line: string) => void }): Promise<Emulator> {
+  const { port, dataDir } = opts;
+  mkdirSync(dataDir, { recursive: true });
+  const configDir = path.resolve(dataDir, "..", "firebase");
+  mkdirSync(configDir, { recursive: true });
+  const configPath = path.join(configDir, "firebase.json");
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      emulators: {
+        auth: { host: "127.0.0.1", port },
+        hub: { host: "127.0.0.1", port: port + 1 },
+        logging: { host: "127.0.0.1", port: port + 2 },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
+  );
+  const require = createRequire(import.meta.url);
+  const cli = path.join(path.dirname(require.resolve("firebase-tools/package.json")), "lib/bin/firebase.js");
+  const args = [cli, "emulators:start", "--only", "auth", "--project", EMULATOR_PROJECT_ID, "--config", configPath];
+  args.push("--export-on-exit", path.resolve(dataDir));
+  if (existsSync(path.join(dataDir, "firebase-export-metadata.json"))) args.push("--import", path.resolve(dataDir));
+  const child = spawn(process.execPath, args, {
+    cwd: configDir,
+    env: { ...process.env, CI: "1", FIREBASE_CLI_DISABLE_UPDATE_CHECK: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const forward = (chunk: Buffer) => opts.log?.(chunk.toString());
+  child.stdout?.on("data", forward);
+  child.stderr?.on("data", forward);
+  const host = `127.0.0.1:${port}`;
+  try {
+    await waitFor(`http://${host}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/config`, 90_000, child);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return {
+    host,
+    projectId: EMULATOR_PROJECT_ID,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+        child.once("exit", () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill("SIGINT"); // SIGINT lets it export the accounts before leaving
+      }),
+  };
+}
+
+/** Make sure an account exists with a verified e-mail (the demo operator); returns its uid. */
+export async function ensureVerifiedAccount(host: string, projectId: string, email: string, password: string): Promise<string> {
+  const base = `http://${host}/identitytoolkit.googleapis.com/v1`;
+  const post = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    return { ok: res.ok, json: (await res.json()) as Record<string, unknown> };
+  };
+  let signIn = await post(`${base}/accounts:signInWithPassword?key=local`, { email, password, returnSecureToken: true });
+  if (!signIn.ok) {
+    const created = await post(`${base}/accounts:signUp?key=local`, { email, password, returnSecureToken: true });
+    if (!created.ok) throw new Error(`No se pudo crear la cuenta demo: ${JSON.stringify(created.json)}`);
+    signIn = created;
+  }
+  const uid = String(signIn.json.localId);
+  // "Bearer owner" is the emulator's admin credential.
+  const updated = await post(
+    `${base}/projects/${projectId}/accounts:update`,
+    { localId: uid, emailVerified: true, displayName: "Operador Demo" },
+    { authorization: "Bearer owner" },
+  );
+  if (!updated.ok) throw new Error(`No se pudo verificar la cuenta demo: ${JSON.stringify(updated.json)}`);
+  return uid;
+}

@@ -1,0 +1,108 @@
+// Enchufá's server: the Remix dashboard, the embedded Business API at /api and /healthz,
+// behind security headers, compression and graceful shutdown (DESIGN.md §1).
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Server } from "node:http";
+import type { ServerBuild } from "@remix-run/node";
+import { setToastCookieOptions } from "remix-toast";
+import { parseEnv, EnvError, type Env } from "./server/env";
+import { createLogger } from "./server/logger";
+import { createTokenVerifier, identityReachable } from "./server/identity";
+import { createHttpApp } from "./server/http";
+import { openDatabase } from "./db/client";
+import { seedCatalogs } from "./db/seed/catalogs";
+import { createApi } from "./api/app";
+
+export interface RunningServer {
+  url: string;
+  env: Env;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: { dev?: boolean; onDatabase?: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void> } = {}): Promise<RunningServer> {
+  const env = parseEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL });
+
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  await seedCatalogs(database.db);
+  if (options.onDatabase) await options.onDatabase(database);
+
+  const verifyToken = createTokenVerifier(env);
+  const api = createApi({
+    db: database.db,
+    verifyToken,
+    encryptionKeys: env.ENCRYPTION_KEY ?? [],
+    autoApproveBusinesses: env.AUTO_APPROVE_BUSINESSES,
+    publicOrigin: env.PUBLIC_URL,
+    logger,
+  });
+
+  const health = async () => {
+    const [db, identity] = await Promise.all([
+      database.ping().then(() => "ok" as const, () => "down" as const),
+      identityReachable(env).then((ok) => (ok ? ("ok" as const) : ("down" as const))),
+    ]);
+    return { database: db, identity };
+  };
+
+  let remix: Parameters<typeof createHttpApp>[0]["remix"];
+  if (options.dev) {
+    const vite = await import("vite");
+    remix = { vite: await vite.createServer({ server: { middlewareMode: true } }) };
+  } else {
+    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+    const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
+    remix = { build, clientDir: path.join(buildDir, "client") };
+  }
+
+  const app = createHttpApp({ env, logger, api, health, remix, verifyIdToken: verifyToken });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
+    s.on("error", reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  logger.info({ url, database: database.kind }, "servidor listo");
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info("cerrando: no se aceptan conexiones nuevas");
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      if ("vite" in remix) await remix.vite.close();
+      await database.close();
+      logger.info("cerrado");
+    })());
+  return { url, env, close };
+}
+
+/** Run as a process: exit 1 on bad configuration, finish in-flight work on SIGTERM/SIGINT. */
+export async function main(options: { dev?: boolean } = {}) {
+  let running: RunningServer;
+  try {
+    running = await startServer(options);
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    console.error("No se pudo iniciar el servidor:", error);
+    process.exit(1);
+  }
+  const stop = (signal: string) => {
+    console.log(`Recibida ${signal}, cerrando…`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    running.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return running;
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (invokedDirectly) void main({ dev: process.argv.includes("--dev") });

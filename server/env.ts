@@ -1,0 +1,87 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const hexKeys = z
+  .string()
+  .transform((s) => s.split(",").map((k) => k.trim()).filter(Boolean))
+  .refine((keys) => keys.length > 0 && keys.every((k) => /^[0-9a-fA-F]{64}$/.test(k)), {
+    message: "debe ser una o más claves de 32 bytes en hexadecimal (64 caracteres), separadas por comas",
+  });
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().optional(),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_NAME: z.string().min(1).default("Enchufá"),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().default(".data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres://")
+      .optional(),
+    API_BASE_URL: z.url().optional(),
+    SESSION_SECRET: z.string().min(32, "debe tener al menos 32 caracteres").optional(),
+    ENCRYPTION_KEY: hexKeys.optional(),
+    FIREBASE_PROJECT_ID: z.string().min(1, "falta el id del proyecto de Firebase"),
+    FIREBASE_API_KEY: z.string().min(1).optional(),
+    FIREBASE_AUTH_DOMAIN: z.string().optional(),
+    FIREBASE_APP_ID: z.string().optional(),
+    FIREBASE_MESSAGING_SENDER_ID: z.string().optional(),
+    FIREBASE_VAPID_KEY: z.string().optional(),
+    FIREBASE_AUTH_EMULATOR_HOST: z.string().regex(/^[\w.-]+:\d+$/, "debe tener la forma host:puerto").optional(),
+    FIREBASE_SERVICE_ACCOUNT_JSON: z.string().optional(),
+    GOOGLE_APPLICATION_CREDENTIALS: z.string().optional(),
+    GOOGLE_MAPS_API_KEY: z.string().optional(),
+    ENCHUFA_LOCAL: bool,
+    AUTO_APPROVE_BUSINESSES: bool,
+    TRUST_PROXY: bool,
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    const production = env.NODE_ENV === "production";
+    const need = (key: keyof typeof env, why: string) => {
+      if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: why });
+    };
+    if (production && !env.ENCHUFA_LOCAL) {
+      need("SESSION_SECRET", "es obligatoria en producción (firma la cookie de sesión)");
+      need("ENCRYPTION_KEY", "es obligatoria en producción (cifra las credenciales de pago)");
+      need("FIREBASE_API_KEY", "es obligatoria en producción (API de Identity Toolkit)");
+    }
+    if (production && env.FIREBASE_AUTH_EMULATOR_HOST) {
+      const loopback = !env.HOST || ["127.0.0.1", "localhost", "::1"].includes(env.HOST);
+      if (!env.ENCHUFA_LOCAL || !loopback) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["FIREBASE_AUTH_EMULATOR_HOST"],
+          message:
+            "no se permite en producción: el emulador acepta tokens sin firmar (solo el modo local, en 127.0.0.1, puede usarlo)",
+        });
+      }
+    }
+  });
+
+export type Env = Omit<z.output<typeof schema>, "HOST"> & { HOST: string };
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Configuración inválida:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Validate the environment once at start; every missing or bad variable is named. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join(".") || "entorno"}: ${i.message}`));
+  }
+  const env = result.data;
+  const HOST = env.HOST ?? (env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" ? "127.0.0.1" : "0.0.0.0");
+  return { ...env, HOST };
+}

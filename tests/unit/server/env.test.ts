@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv, EnvError } from "../../../server/env";
+
+const KEY = "a".repeat(64);
+
+describe("parseEnv", () => {
+  it("applies the defaults of local development", () => {
+    const env = parseEnv({ FIREBASE_PROJECT_ID: "demo-enchufa" });
+    expect(env.PORT).toBe(3000);
+    expect(env.APP_NAME).toBe("Enchufá");
+    expect(env.DATA_DIR).toBe(".data");
+    expect(env.HOST).toBe("127.0.0.1");
+  });
+
+  it("lets APP_NAME and PORT be overridden", () => {
+    const env = parseEnv({ FIREBASE_PROJECT_ID: "p", APP_NAME: "Cargá", PORT: "8080" });
+    expect(env.APP_NAME).toBe("Cargá");
+    expect(env.PORT).toBe(8080);
+  });
+
+  it("names every missing production secret", () => {
+    try {
+      parseEnv({ NODE_ENV: "production", FIREBASE_PROJECT_ID: "p" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      const text = (error as EnvError).message;
+      expect(text).toContain("SESSION_SECRET");
+      expect(text).toContain("ENCRYPTION_KEY");
+      expect(text).toContain("FIREBASE_API_KEY");
+    }
+  });
+
+  it("names a bad value", () => {
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", PORT: "http" })).toThrow(/PORT/);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", ENCRYPTION_KEY: "short" })).toThrow(/ENCRYPTION_KEY/);
+    expect(() => parseEnv({})).toThrow(/FIREBASE_PROJECT_ID/);
+  });
+
+  const production = {
+    NODE_ENV: "production",
+    FIREBASE_PROJECT_ID: "p",
+    FIREBASE_API_KEY: "k",
+    SESSION_SECRET: "s".repeat(40),
+    ENCRYPTION_KEY: `${KEY},${"b".repeat(64)}`,
+  };
+
+  it("binds to every interface in production and accepts rotated keys", () => {
+    const env = parseEnv(production);
+    expect(env.HOST).toBe("0.0.0.0");
+    expect(env.ENCRYPTION_KEY).toHaveLength(2);
+  });
+
+  it("refuses the identity emulator in production", () => {
+    expect(() => parseEnv({ ...production, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+  });
+
+  it("allows the emulator only for local mode bound to loopback", () => {
+    const local = { ...production, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", ENCHUFA_LOCAL: "1" };
+    expect(parseEnv(local).HOST).toBe("127.0.0.1");
+    expect(() => parseEnv({ ...local, HOST: "0.0.0.0" })).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}"],
+    environment: "node",
+    setupFiles: ["tests/setup/vitest.setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
