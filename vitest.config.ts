@@ -7,6 +7,7 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}"],
     environment: "node",
     setupFiles: ["tests/setup/vitest.setup.ts"],
+    globalSetup: ["tests/setup/global-db.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,0 +1,702 @@
+// Database schema (Drizzle, PostgreSQL dialect) shared by PGlite and PostgreSQL.
+// Vocabulary follows OCPI 2.2.1 (locations, connectors, sessions) and OCPP 1.6 (charge
+// points, statuses). Money is integer centavos; instants are timestamptz.
+//
+// Every tenant-owned row carries business_id (directly or through its parent) so every query
+// can be scoped to the caller's business. Deleting a business removes all of its data.
+import { relations, sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  char,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
+import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
+
+// ---------------------------------------------------------------------------------------------
+// Shared column helpers
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** bytea as a Node Buffer on both drivers (PGlite returns Uint8Array, pg returns Buffer). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Enums
+
+export const businessStatus = pgEnum("business_status", ["PENDING", "ACTIVE", "REJECTED", "SUSPENDED"]);
+/** OCPI ParkingType. */
+export const parkingType = pgEnum("parking_type", [
+  "ALONG_MOTORWAY",
+  "PARKING_GARAGE",
+  "PARKING_LOT",
+  "ON_DRIVEWAY",
+  "ON_STREET",
+  "UNDERGROUND_GARAGE",
+]);
+/** OCPI ConnectorFormat. */
+export const connectorFormat = pgEnum("connector_format", ["SOCKET", "CABLE"]);
+/** OCPI PowerType. */
+export const powerType = pgEnum("power_type", ["AC_1_PHASE", "AC_3_PHASE", "DC"]);
+/** OCPP 1.6 ChargePointStatus, spelled as on the wire. */
+export const connectorStatus = pgEnum("connector_status", CHARGE_POINT_STATUSES);
+/** ACTIVE: charging or about to; IDLE: charging ended, vehicle still plugged in (idle fee runs). */
+export const sessionStatus = pgEnum("session_status", ["ACTIVE", "IDLE", "COMPLETED", "INVALID"]);
+export const sessionPaymentStatus = pgEnum("session_payment_status", ["PENDING", "PAID", "FAILED", "NOT_REQUIRED"]);
+export const paymentProvider = pgEnum("payment_provider", ["MERCADOPAGO", "PAGOS360"]);
+export const paymentAccountStatus = pgEnum("payment_account_status", ["CONNECTED", "ERROR"]);
+/** One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). */
+export const paymentStatus = pgEnum("payment_status", ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED"]);
+
+// Text (not an enum) so new kinds need no migration; the union keeps code honest.
+export const NOTIFICATION_TYPES = [
+  "BUSINESS_APPROVED",
+  "BUSINESS_REJECTED",
+  "CHARGER_FAULTED",
+  "CHARGER_RECOVERED",
+  "CHARGER_OFFLINE",
+  "CHARGER_ONLINE",
+  "SESSION_COMPLETED",
+  "IDLE_FEE_APPLIED",
+  "PAYMENT_RECEIVED",
+  "PAYMENT_FAILED",
+  "PAYMENT_ACCOUNT_ERROR",
+  "SYSTEM",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** OCPI-style opening hours. weekday: 1 = Monday … 7 = Sunday; times 'HH:MM' local. */
+export interface OpeningHours {
+  twentyFourSeven: boolean;
+  periods: { weekday: number; begin: string; end: string }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenants
+
+export const businessUsers = pgTable(
+  "business_users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    firebaseUid: text("firebase_uid").notNull().unique(),
+    email: text("email").notNull(),
+    businessName: text("business_name").notNull(),
+    /** 11 digits, no dashes (format for display with domain/cuit). */
+    cuit: varchar("cuit", { length: 11 }).unique(),
+    businessAddress: text("business_address"),
+    phoneNumber: text("phone_number"),
+    photoUrl: text("photo_url"),
+    status: businessStatus("status").notNull().default("PENDING"),
+    ...timestamps,
+  },
+  (t) => [
+    index("business_users_email_idx").on(t.email),
+    index("business_users_status_idx").on(t.status, t.createdAt),
+    check("business_users_cuit_digits", sql`${t.cuit} ~ '^[0-9]{11}$'`),
+  ],
+);
+
+/**
+ * Uploaded pictures, served by the app from the database (nodes are stateless). Content
+ * addressed: the same bytes uploaded twice by a business are stored once. business_id null
+ * = shared image (e.g. seeded catalog art).
+ */
+export const images = pgTable(
+  "images",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id").references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** Hex SHA-256 of bytes. */
+    sha256: char("sha256", { length: 64 }).notNull(),
+    mime: text("mime").notNull(),
+    bytes: bytea("bytes").notNull(),
+    size: integer("size").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    // Two partial indexes instead of NULLS NOT DISTINCT so it works on PostgreSQL < 15 too.
+    uniqueIndex("images_business_sha256_key").on(t.businessId, t.sha256).where(sql`${t.businessId} is not null`),
+    uniqueIndex("images_global_sha256_key").on(t.sha256).where(sql`${t.businessId} is null`),
+    // Public URLs are /api/images/<sha256>.<ext>: served by hash alone.
+    index("images_sha256_idx").on(t.sha256),
+    check("images_size_nonneg", sql`${t.size} >= 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Catalogs (global, seeded by db/seed/catalogs.ts)
+
+/** Station amenities. code: OCPI Facility where one exists (ocpi = true), else our own. */
+export const services = pgTable("services", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  code: text("code").notNull().unique(),
+  label: text("label").notNull(),
+  ocpi: boolean("ocpi").notNull().default(true),
+  sortOrder: integer("sort_order").notNull().default(0),
+  ...timestamps,
+});
+
+export const chargerBrands = pgTable("charger_brands", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  name: text("name").notNull().unique(),
+  sortOrder: integer("sort_order").notNull().default(0),
+  ...timestamps,
+});
+
+/** code: OCPI ConnectorType (IEC_62196_T2, CHADEMO…); label in Spanish ("Tipo 2"). */
+export const connectorTypes = pgTable("connector_types", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  code: text("code").notNull().unique(),
+  label: text("label").notNull(),
+  defaultPowerType: powerType("default_power_type").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+  ...timestamps,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Stations (OCPI Location)
+
+export const stations = pgTable(
+  "stations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    city: text("city").notNull(),
+    /** ISO 3166-2:AR code, e.g. 'AR-C' (see domain/provinces). */
+    province: varchar("province", { length: 4 }).notNull(),
+    postalCode: text("postal_code"),
+    /** ISO 3166-1 alpha-3, as OCPI. */
+    country: char("country", { length: 3 }).notNull().default("ARG"),
+    latitude: doublePrecision("latitude").notNull(),
+    longitude: doublePrecision("longitude").notNull(),
+    parkingType: parkingType("parking_type"),
+    openingHours: jsonb("opening_hours")
+      .$type<OpeningHours>()
+      .notNull()
+      .default({ twentyFourSeven: true, periods: [] }),
+    timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
+    photoUrl: text("photo_url"),
+    published: boolean("published").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index("stations_business_name_idx").on(t.businessId, t.name, t.id),
+    index("stations_business_published_idx").on(t.businessId, t.published),
+    check("stations_latitude_range", sql`${t.latitude} between -90 and 90`),
+    check("stations_longitude_range", sql`${t.longitude} between -180 and 180`),
+    check("stations_province_code", sql`${t.province} ~ '^AR-[A-Z]$'`),
+  ],
+);
+
+export const stationServices = pgTable(
+  "station_services",
+  {
+    stationId: uuid("station_id")
+      .notNull()
+      .references(() => stations.id, { onDelete: "cascade" }),
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "restrict" }),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.stationId, t.serviceId] }), index("station_services_service_idx").on(t.serviceId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Rates (Tarifas) with penalties
+
+export const rates = pgTable(
+  "rates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    currency: char("currency", { length: 3 }).notNull().default("ARS"),
+    pricePerKwhCents: integer("price_per_kwh_cents").notNull().default(0),
+    pricePerMinuteCents: integer("price_per_minute_cents").notNull().default(0),
+    sessionFeeCents: integer("session_fee_cents").notNull().default(0),
+    vatIncluded: boolean("vat_included").notNull().default(true),
+    /** Basis points: 2100 = 21 %. */
+    vatRateBp: integer("vat_rate_bp").notNull().default(DEFAULT_VAT_RATE_BP),
+    idleGraceMinutes: integer("idle_grace_minutes").notNull().default(0),
+    idlePricePerMinuteCents: integer("idle_price_per_minute_cents").notNull().default(0),
+    idleMaxCents: integer("idle_max_cents"),
+    /** 'HH:MM' station local time; both or neither; from > to crosses midnight. */
+    idleActiveFrom: varchar("idle_active_from", { length: 5 }),
+    idleActiveTo: varchar("idle_active_to", { length: 5 }),
+    noShowFeeCents: integer("no_show_fee_cents").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index("rates_business_name_idx").on(t.businessId, t.name, t.id),
+    check(
+      "rates_amounts_nonneg",
+      sql`${t.pricePerKwhCents} >= 0 and ${t.pricePerMinuteCents} >= 0 and ${t.sessionFeeCents} >= 0
+        and ${t.idleGraceMinutes} >= 0 and ${t.idlePricePerMinuteCents} >= 0
+        and (${t.idleMaxCents} is null or ${t.idleMaxCents} >= 0) and ${t.noShowFeeCents} >= 0`,
+    ),
+    check("rates_vat_rate", sql`${t.vatRateBp} between 0 and 10000`),
+    check(
+      "rates_idle_window",
+      // "is not null" spelled out: a CHECK that evaluates to NULL passes.
+      sql`(${t.idleActiveFrom} is null and ${t.idleActiveTo} is null)
+        or (${t.idleActiveFrom} is not null and ${t.idleActiveTo} is not null
+          and ${t.idleActiveFrom} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${t.idleActiveTo} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$')`,
+    ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Chargers (OCPP charge points) and connectors (OCPI Connector / OCPP connectorId)
+
+export const chargers = pgTable(
+  "chargers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** Null until the charger is added to a station ("Añadir cargador"). */
+    stationId: uuid("station_id").references(() => stations.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    brandId: integer("brand_id").references(() => chargerBrands.id, { onDelete: "set null" }),
+    model: text("model"),
+    serialNumber: text("serial_number"),
+    /** chargeBoxIdentity: the last path segment of /ocpp/:id. Unique system-wide. */
+    ocppIdentity: text("ocpp_identity").notNull().unique(),
+    /** Basic-auth password hash (api/crypto); the password is shown once. */
+    ocppPasswordHash: text("ocpp_password_hash"),
+    ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Seconds, sent in BootNotification.conf. */
+    heartbeatInterval: integer("heartbeat_interval").notNull().default(300),
+    // From BootNotification.
+    vendor: text("vendor"),
+    bootModel: text("boot_model"),
+    firmwareVersion: text("firmware_version"),
+    iccid: text("iccid"),
+    imsi: text("imsi"),
+    meterType: text("meter_type"),
+    meterSerial: text("meter_serial"),
+    lastBootAt: tstz("last_boot_at"),
+    lastHeartbeatAt: tstz("last_heartbeat_at"),
+    online: boolean("online").notNull().default(false),
+    /** Which app node holds the WebSocket, so other nodes can route commands to it. */
+    connectedNode: text("connected_node"),
+    ...timestamps,
+  },
+  (t) => [
+    index("chargers_business_name_idx").on(t.businessId, t.name, t.id),
+    index("chargers_station_idx").on(t.stationId),
+    index("chargers_brand_idx").on(t.brandId),
+    // Stale-connection sweeps look for online chargers with old heartbeats.
+    index("chargers_online_heartbeat_idx").on(t.lastHeartbeatAt).where(sql`${t.online}`),
+    check("chargers_heartbeat_interval_positive", sql`${t.heartbeatInterval} > 0`),
+    check("chargers_ocpp_identity_chars", sql`${t.ocppIdentity} ~ '^[A-Za-z0-9._:-]{1,48}$'`),
+  ],
+);
+
+export const connectors = pgTable(
+  "connectors",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    /** OCPP connectorId: 1, 2, … (0 is the charge point itself, see status_events). */
+    connectorId: integer("connector_id").notNull(),
+    connectorTypeId: integer("connector_type_id")
+      .notNull()
+      .references(() => connectorTypes.id, { onDelete: "restrict" }),
+    format: connectorFormat("format").notNull(),
+    powerType: powerType("power_type").notNull(),
+    maxPowerKw: numeric("max_power_kw", { precision: 7, scale: 2, mode: "number" }).notNull(),
+    rateId: uuid("rate_id").references(() => rates.id, { onDelete: "set null" }),
+    status: connectorStatus("status").notNull().default("Unavailable"),
+    /** OCPP ChargePointErrorCode of the last StatusNotification. */
+    errorCode: text("error_code"),
+    statusAt: tstz("status_at"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("connectors_charger_connector_key").on(t.chargerId, t.connectorId),
+    index("connectors_rate_idx").on(t.rateId),
+    index("connectors_type_idx").on(t.connectorTypeId),
+    check("connectors_connector_id_positive", sql`${t.connectorId} >= 1`),
+    check("connectors_max_power_positive", sql`${t.maxPowerKw} > 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Charging sessions (Actividad; OCPI Session/CDR)
+
+export const chargingSessions = pgTable(
+  "charging_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    // History outlives the equipment: deleting a station/charger/connector keeps its sessions.
+    stationId: uuid("station_id").references(() => stations.id, { onDelete: "set null" }),
+    chargerId: uuid("charger_id").references(() => chargers.id, { onDelete: "set null" }),
+    connectorId: uuid("connector_id").references(() => connectors.id, { onDelete: "set null" }),
+    /** OCPP connectorId at the time, kept in case the connector row is deleted. */
+    connectorNumber: integer("connector_number").notNull(),
+    /** OCPP transactionId, system-wide. Stays well inside int32 as OCPP 1.6 chargers expect. */
+    transactionId: bigint("transaction_id", { mode: "number" })
+      .notNull()
+      .unique()
+      .generatedByDefaultAsIdentity({ maxValue: 2147483647 }),
+    idTag: varchar("id_tag", { length: 20 }).notNull(),
+    startedAt: tstz("started_at").notNull(),
+    stoppedAt: tstz("stopped_at"),
+    chargingEndedAt: tstz("charging_ended_at"),
+    unpluggedAt: tstz("unplugged_at"),
+    // Meter register readings (Energy.Active.Import.Register); can exceed int32 over a charger's life.
+    meterStartWh: bigint("meter_start_wh", { mode: "number" }).notNull(),
+    meterStopWh: bigint("meter_stop_wh", { mode: "number" }),
+    energyWh: integer("energy_wh").notNull().default(0),
+    idleMinutes: integer("idle_minutes").notNull().default(0),
+    /** OCPP Reason of StopTransaction. */
+    stopReason: text("stop_reason"),
+    status: sessionStatus("status").notNull().default("ACTIVE"),
+    rateId: uuid("rate_id").references(() => rates.id, { onDelete: "set null" }),
+    /** The rate at session start; the session is priced with this, not the current rate. */
+    rateSnapshot: jsonb("rate_snapshot").$type<RateSnapshot>(),
+    // Cost breakdown (domain/pricing), filled when the session closes.
+    energyCents: integer("energy_cents").notNull().default(0),
+    timeCents: integer("time_cents").notNull().default(0),
+    sessionFeeCents: integer("session_fee_cents").notNull().default(0),
+    idleCents: integer("idle_cents").notNull().default(0),
+    subtotalCents: integer("subtotal_cents").notNull().default(0),
+    vatCents: integer("vat_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull().default(0),
+    paymentStatus: sessionPaymentStatus("payment_status").notNull().default("PENDING"),
+    ...timestamps,
+  },
+  (t) => [
+    // Activity list: newest first, id as tiebreaker for keyset pagination. NULLS FIRST is what
+    // a plain ORDER BY … DESC means, so the planner can walk the index.
+    index("sessions_business_started_idx").on(t.businessId, t.startedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("sessions_business_station_started_idx").on(t.businessId, t.stationId, t.startedAt),
+    index("sessions_charger_started_idx").on(t.chargerId, t.startedAt),
+    index("sessions_connector_started_idx").on(t.connectorId, t.startedAt),
+    // Ongoing sessions (OCPP handler lookups, live dashboard): a small partial index.
+    index("sessions_open_idx")
+      .on(t.businessId, t.connectorId)
+      .where(sql`${t.status} in ('ACTIVE', 'IDLE')`),
+    index("sessions_business_payment_idx")
+      .on(t.businessId, t.startedAt)
+      .where(sql`${t.paymentStatus} in ('PENDING', 'FAILED')`),
+    check("sessions_energy_nonneg", sql`${t.energyWh} >= 0 and ${t.idleMinutes} >= 0`),
+    check("sessions_total_nonneg", sql`${t.totalCents} >= 0`),
+  ],
+);
+
+/** MeterValues during a session; energy_wh is delivered so far in this session (register − meter start). */
+export const meterSamples = pgTable(
+  "meter_samples",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => chargingSessions.id, { onDelete: "cascade" }),
+    at: tstz("at").notNull(),
+    energyWh: integer("energy_wh").notNull(),
+    powerW: integer("power_w"),
+    /** State of charge %, DC chargers only. */
+    soc: smallint("soc"),
+    ...timestamps,
+  },
+  (t) => [index("meter_samples_session_at_idx").on(t.sessionId, t.at), check("meter_samples_soc_range", sql`${t.soc} between 0 and 100`)],
+);
+
+/** StatusNotification history (charts, uptime, idle time). connector_id null = the whole charge point (OCPP connectorId 0). */
+export const statusEvents = pgTable(
+  "status_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    connectorId: uuid("connector_id").references(() => connectors.id, { onDelete: "cascade" }),
+    status: connectorStatus("status").notNull(),
+    errorCode: text("error_code"),
+    info: text("info"),
+    at: tstz("at").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index("status_events_charger_at_idx").on(t.chargerId, t.at),
+    index("status_events_connector_at_idx").on(t.connectorId, t.at),
+    index("status_events_business_at_idx").on(t.businessId, t.at),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Notifications and push
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    type: text("type").$type<NotificationType>().notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    /** In-app path to open, e.g. '/charger/edit/<id>'. */
+    link: text("link"),
+    readAt: tstz("read_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("notifications_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Unread badge and "solo no leídas" filter.
+    index("notifications_business_unread_idx")
+      .on(t.businessId, t.createdAt.desc().nullsFirst())
+      .where(sql`${t.readAt} is null`),
+  ],
+);
+
+/** Web push (FCM) registrations of the business's browsers. */
+export const pushRegistrations = pgTable(
+  "push_registrations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    token: text("token").notNull().unique(),
+    createTime: tstz("create_time").notNull().defaultNow(),
+    auth: text("auth"),
+    p256dh: text("p256dh"),
+    endpoint: text("endpoint"),
+    swScope: text("sw_scope"),
+    vapidKey: text("vapid_key"),
+    ...timestamps,
+  },
+  (t) => [index("push_registrations_business_idx").on(t.businessId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+export const paymentAccounts = pgTable(
+  "payment_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    provider: paymentProvider("provider").notNull(),
+    /** Sealed with the key ring (api/crypto); never returned by the API. */
+    credentialsEncrypted: text("credentials_encrypted").notNull(),
+    /** Last 4 characters of the access token, to tell accounts apart on screen. */
+    credentialsLast4: varchar("credentials_last4", { length: 4 }),
+    accountLabel: text("account_label"),
+    status: paymentAccountStatus("status").notNull().default("CONNECTED"),
+    lastError: text("last_error"),
+    ...timestamps,
+  },
+  (t) => [unique("payment_accounts_business_provider_key").on(t.businessId, t.provider)],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").references(() => chargingSessions.id, { onDelete: "set null" }),
+    provider: paymentProvider("provider").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: char("currency", { length: 3 }).notNull().default("ARS"),
+    status: paymentStatus("status").notNull().default("PENDING"),
+    /** The provider's payment id; unique per provider so webhooks are idempotent. */
+    externalId: text("external_id"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("payments_provider_external_key").on(t.provider, t.externalId),
+    index("payments_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payments_session_idx").on(t.sessionId),
+    check("payments_amount_nonneg", sql`${t.amountCents} >= 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Relations (for db.query.* with `with:`); no effect on the SQL schema.
+
+export const businessUsersRelations = relations(businessUsers, ({ many }) => ({
+  stations: many(stations),
+  chargers: many(chargers),
+  rates: many(rates),
+  sessions: many(chargingSessions),
+  notifications: many(notifications),
+  pushRegistrations: many(pushRegistrations),
+  paymentAccounts: many(paymentAccounts),
+  payments: many(payments),
+  images: many(images),
+}));
+
+export const imagesRelations = relations(images, ({ one }) => ({
+  business: one(businessUsers, { fields: [images.businessId], references: [businessUsers.id] }),
+}));
+
+export const stationsRelations = relations(stations, ({ one, many }) => ({
+  business: one(businessUsers, { fields: [stations.businessId], references: [businessUsers.id] }),
+  chargers: many(chargers),
+  services: many(stationServices),
+  sessions: many(chargingSessions),
+}));
+
+export const servicesRelations = relations(services, ({ many }) => ({
+  stations: many(stationServices),
+}));
+
+export const stationServicesRelations = relations(stationServices, ({ one }) => ({
+  station: one(stations, { fields: [stationServices.stationId], references: [stations.id] }),
+  service: one(services, { fields: [stationServices.serviceId], references: [services.id] }),
+}));
+
+export const chargerBrandsRelations = relations(chargerBrands, ({ many }) => ({
+  chargers: many(chargers),
+}));
+
+export const connectorTypesRelations = relations(connectorTypes, ({ many }) => ({
+  connectors: many(connectors),
+}));
+
+export const ratesRelations = relations(rates, ({ one, many }) => ({
+  business: one(businessUsers, { fields: [rates.businessId], references: [businessUsers.id] }),
+  connectors: many(connectors),
+}));
+
+export const chargersRelations = relations(chargers, ({ one, many }) => ({
+  business: one(businessUsers, { fields: [chargers.businessId], references: [businessUsers.id] }),
+  station: one(stations, { fields: [chargers.stationId], references: [stations.id] }),
+  brand: one(chargerBrands, { fields: [chargers.brandId], references: [chargerBrands.id] }),
+  connectors: many(connectors),
+  sessions: many(chargingSessions),
+  statusEvents: many(statusEvents),
+}));
+
+export const connectorsRelations = relations(connectors, ({ one, many }) => ({
+  charger: one(chargers, { fields: [connectors.chargerId], references: [chargers.id] }),
+  connectorType: one(connectorTypes, { fields: [connectors.connectorTypeId], references: [connectorTypes.id] }),
+  rate: one(rates, { fields: [connectors.rateId], references: [rates.id] }),
+  sessions: many(chargingSessions),
+  statusEvents: many(statusEvents),
+}));
+
+export const chargingSessionsRelations = relations(chargingSessions, ({ one, many }) => ({
+  business: one(businessUsers, { fields: [chargingSessions.businessId], references: [businessUsers.id] }),
+  station: one(stations, { fields: [chargingSessions.stationId], references: [stations.id] }),
+  charger: one(chargers, { fields: [chargingSessions.chargerId], references: [chargers.id] }),
+  connector: one(connectors, { fields: [chargingSessions.connectorId], references: [connectors.id] }),
+  rate: one(rates, { fields: [chargingSessions.rateId], references: [rates.id] }),
+  meterSamples: many(meterSamples),
+  payments: many(payments),
+}));
+
+export const meterSamplesRelations = relations(meterSamples, ({ one }) => ({
+  session: one(chargingSessions, { fields: [meterSamples.sessionId], references: [chargingSessions.id] }),
+}));
+
+export const statusEventsRelations = relations(statusEvents, ({ one }) => ({
+  charger: one(chargers, { fields: [statusEvents.chargerId], references: [chargers.id] }),
+  connector: one(connectors, { fields: [statusEvents.connectorId], references: [connectors.id] }),
+}));
+
+export const notificationsRelations = relations(notifications, ({ one }) => ({
+  business: one(businessUsers, { fields: [notifications.businessId], references: [businessUsers.id] }),
+}));
+
+export const pushRegistrationsRelations = relations(pushRegistrations, ({ one }) => ({
+  business: one(businessUsers, { fields: [pushRegistrations.businessId], references: [businessUsers.id] }),
+}));
+
+export const paymentAccountsRelations = relations(paymentAccounts, ({ one }) => ({
+  business: one(businessUsers, { fields: [paymentAccounts.businessId], references: [businessUsers.id] }),
+}));
+
+export const paymentsRelations = relations(payments, ({ one }) => ({
+  business: one(businessUsers, { fields: [payments.businessId], references: [businessUsers.id] }),
+  session: one(chargingSessions, { fields: [payments.sessionId], references: [chargingSessions.id] }),
+}));
+
+// ---------------------------------------------------------------------------------------------
+// Row types
+
+export type BusinessUser = typeof businessUsers.$inferSelect;
+export type NewBusinessUser = typeof businessUsers.$inferInsert;
+export type Image = typeof images.$inferSelect;
+export type NewImage = typeof images.$inferInsert;
+export type Service = typeof services.$inferSelect;
+export type ChargerBrand = typeof chargerBrands.$inferSelect;
+export type ConnectorType = typeof connectorTypes.$inferSelect;
+export type Station = typeof stations.$inferSelect;
+export type NewStation = typeof stations.$inferInsert;
+export type StationService = typeof stationServices.$inferSelect;
+export type Rate = typeof rates.$inferSelect;
+export type NewRate = typeof rates.$inferInsert;
+export type Charger = typeof chargers.$inferSelect;
+export type NewCharger = typeof chargers.$inferInsert;
+export type Connector = typeof connectors.$inferSelect;
+export type NewConnector = typeof connectors.$inferInsert;
+export type ChargingSession = typeof chargingSessions.$inferSelect;
+export type NewChargingSession = typeof chargingSessions.$inferInsert;
+export type MeterSample = typeof meterSamples.$inferSelect;
+export type NewMeterSample = typeof meterSamples.$inferInsert;
+export type StatusEvent = typeof statusEvents.$inferSelect;
+export type NewStatusEvent = typeof statusEvents.$inferInsert;
+export type Notification = typeof notifications.$inferSelect;
+export type NewNotification = typeof notifications.$inferInsert;
+export type PushRegistration = typeof pushRegistrations.$inferSelect;
+export type NewPushRegistration = typeof pushRegistrations.$inferInsert;
+export type PaymentAccount = typeof paymentAccounts.$inferSelect;
+export type NewPaymentAccount = typeof paymentAccounts.$inferInsert;
+export type Payment = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;

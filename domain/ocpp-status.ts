@@ -1,0 +1,167 @@
+// OCPP 1.6 vocabulary the dashboard shows: connector status (ChargePointStatus), error codes
+// and stop reasons, with their Spanish labels, plus the four-way summary the home screen and
+// the charger list use.
+
+export const CHARGE_POINT_STATUSES = [
+  "Available",
+  "Preparing",
+  "Charging",
+  "SuspendedEVSE",
+  "SuspendedEV",
+  "Finishing",
+  "Reserved",
+  "Unavailable",
+  "Faulted",
+] as const;
+
+export type ChargePointStatus = (typeof CHARGE_POINT_STATUSES)[number];
+
+export const CHARGE_POINT_STATUS_LABELS: Record<ChargePointStatus, string> = {
+  Available: "Disponible",
+  Preparing: "Preparando",
+  Charging: "Cargando",
+  SuspendedEV: "Suspendido (VE)",
+  SuspendedEVSE: "Suspendido (cargador)",
+  Finishing: "Finalizando",
+  Reserved: "Reservado",
+  Unavailable: "No disponible",
+  Faulted: "En falla",
+};
+
+export function isChargePointStatus(value: unknown): value is ChargePointStatus {
+  return typeof value === "string" && (CHARGE_POINT_STATUSES as readonly string[]).includes(value);
+}
+
+export function chargePointStatusLabel(status: ChargePointStatus): string {
+  return CHARGE_POINT_STATUS_LABELS[status];
+}
+
+/** Statuses in which a vehicle occupies the connector (a session may be billing idle time). */
+export const OCCUPIED_STATUSES: readonly ChargePointStatus[] = ["Preparing", "Charging", "SuspendedEV", "SuspendedEVSE", "Finishing"];
+
+/** Statuses after charging in which idle time runs until the connector is Available again. */
+export const IDLE_STATUSES: readonly ChargePointStatus[] = ["SuspendedEV", "Finishing"];
+
+// ---------------------------------------------------------------------------------------------
+// Summary buckets
+
+export const STATUS_BUCKETS = ["available", "charging", "faulted", "offline"] as const;
+export type StatusBucket = (typeof STATUS_BUCKETS)[number];
+
+/** Plural labels for counters ("3 Disponibles"). `charging` counts every occupied connector. */
+export const STATUS_BUCKET_LABELS: Record<StatusBucket, string> = {
+  available: "Disponibles",
+  charging: "En uso",
+  faulted: "En falla",
+  offline: "Sin conexión",
+};
+
+/**
+ * Bucket of a connector. A charger that is offline or disabled makes its connectors
+ * `offline` whatever their last reported status, since that status can no longer be trusted.
+ * Reserved counts as in use: nobody else can charge there.
+ */
+export function statusBucket(status: ChargePointStatus | null | undefined, charger: { online: boolean; enabled?: boolean } = { online: true }): StatusBucket {
+  if (!charger.online || charger.enabled === false || status == null) return "offline";
+  switch (status) {
+    case "Available":
+      return "available";
+    case "Faulted":
+      return "faulted";
+    case "Unavailable":
+      return "offline";
+    default:
+      return "charging";
+  }
+}
+
+/** Counts per bucket, every bucket present (zero when empty) so the UI never checks. */
+export function countByBucket(items: Iterable<StatusBucket>): Record<StatusBucket, number> {
+  const counts: Record<StatusBucket, number> = { available: 0, charging: 0, faulted: 0, offline: 0 };
+  for (const b of items) counts[b]++;
+  return counts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error codes (ChargePointErrorCode) and stop reasons (Reason)
+
+export const CHARGE_POINT_ERROR_CODES = [
+  "ConnectorLockFailure",
+  "EVCommunicationError",
+  "GroundFailure",
+  "HighTemperature",
+  "InternalError",
+  "LocalListConflict",
+  "NoError",
+  "OtherError",
+  "OverCurrentFailure",
+  "OverVoltage",
+  "PowerMeterFailure",
+  "PowerSwitchFailure",
+  "ReaderFailure",
+  "ResetFailure",
+  "UnderVoltage",
+  "WeakSignal",
+] as const;
+
+export type ChargePointErrorCode = (typeof CHARGE_POINT_ERROR_CODES)[number];
+
+export const CHARGE_POINT_ERROR_LABELS: Record<ChargePointErrorCode, string> = {
+  ConnectorLockFailure: "Falla del bloqueo del conector",
+  EVCommunicationError: "Error de comunicación con el vehículo",
+  GroundFailure: "Falla de puesta a tierra",
+  HighTemperature: "Temperatura elevada",
+  InternalError: "Error interno",
+  LocalListConflict: "Conflicto en la lista local de autorización",
+  NoError: "Sin errores",
+  OtherError: "Otro error",
+  OverCurrentFailure: "Sobrecorriente",
+  OverVoltage: "Sobretensión",
+  PowerMeterFailure: "Falla del medidor de energía",
+  PowerSwitchFailure: "Falla del contactor",
+  ReaderFailure: "Falla del lector RFID",
+  ResetFailure: "Falla al reiniciar",
+  UnderVoltage: "Subtensión",
+  WeakSignal: "Señal débil",
+};
+
+/** Label for a stored error code; unknown codes (vendor extensions) are shown as they come. */
+export function errorCodeLabel(code: string | null | undefined): string {
+  if (!code) return CHARGE_POINT_ERROR_LABELS.NoError;
+  return (CHARGE_POINT_ERROR_LABELS as Record<string, string>)[code] ?? code;
+}
+
+export const STOP_REASONS = [
+  "DeAuthorized",
+  "EmergencyStop",
+  "EVDisconnected",
+  "HardReset",
+  "Local",
+  "Other",
+  "PowerLoss",
+  "Reboot",
+  "Remote",
+  "SoftReset",
+  "UnlockCommand",
+] as const;
+
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export const STOP_REASON_LABELS: Record<StopReason, string> = {
+  DeAuthorized: "Autorización revocada",
+  EmergencyStop: "Parada de emergencia",
+  EVDisconnected: "Vehículo desconectado",
+  HardReset: "Reinicio completo",
+  Local: "Finalizada en el cargador",
+  Other: "Otro motivo",
+  PowerLoss: "Corte de energía",
+  Reboot: "Reinicio del cargador",
+  Remote: "Finalizada de forma remota",
+  SoftReset: "Reinicio",
+  UnlockCommand: "Conector desbloqueado",
+};
+
+/** OCPP 1.6: a StopTransaction without a reason means Local. */
+export function stopReasonLabel(reason: string | null | undefined): string {
+  return (STOP_REASON_LABELS as Record<string, string>)[reason ?? "Local"] ?? reason ?? STOP_REASON_LABELS.Local;
+}

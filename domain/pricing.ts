@@ -1,0 +1,255 @@
+// Pricing of a charging session with a rate (Tarifa): energy, time, session fee, idle
+// penalty and VAT. Pure and deterministic: the OCPP handler, the API and the demo seed all
+// price sessions with this module, so a session's stored breakdown is always reproducible
+// from its rate snapshot and usage.
+//
+// Money is integer centavos. Each component is rounded to centavos once (half away from
+// zero); VAT is computed on the sum of the rounded components.
+
+export const DEFAULT_TIME_ZONE = "America/Argentina/Buenos_Aires";
+/** 21 % general VAT rate in Argentina, in basis points. */
+export const DEFAULT_VAT_RATE_BP = 2100;
+
+/** The rate as it was when the session started; stored on the session (`rate_snapshot`). */
+export interface RateSnapshot {
+  rateId: string | null;
+  name: string;
+  currency: string;
+  pricePerKwhCents: number;
+  /** Per minute of charging (start to end of charging), not of idle time. */
+  pricePerMinuteCents: number;
+  sessionFeeCents: number;
+  /** true: the prices above already include VAT; false: VAT is added on top. */
+  vatIncluded: boolean;
+  vatRateBp: number;
+  /** Idle penalty: minutes after charging ends that are free. */
+  idleGraceMinutes: number;
+  idlePricePerMinuteCents: number;
+  /** Cap on the idle penalty; null = no cap. */
+  idleMaxCents: number | null;
+  /** Optional window ('HH:MM', station local time) when idle minutes count; may cross midnight. */
+  idleActiveFrom: string | null;
+  idleActiveTo: string | null;
+  /** Reservation no-show fee. */
+  noShowFeeCents: number;
+}
+
+/** The columns of a `rates` row that a snapshot needs (structural, so domain stays DB-free). */
+export interface RateRow {
+  id: string;
+  name: string;
+  currency: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+  sessionFeeCents: number;
+  vatIncluded: boolean;
+  vatRateBp: number;
+  idleGraceMinutes: number;
+  idlePricePerMinuteCents: number;
+  idleMaxCents: number | null;
+  idleActiveFrom: string | null;
+  idleActiveTo: string | null;
+  noShowFeeCents: number;
+}
+
+export function rateSnapshotFromRow(row: RateRow): RateSnapshot {
+  return {
+    rateId: row.id,
+    name: row.name,
+    currency: row.currency,
+    pricePerKwhCents: row.pricePerKwhCents,
+    pricePerMinuteCents: row.pricePerMinuteCents,
+    sessionFeeCents: row.sessionFeeCents,
+    vatIncluded: row.vatIncluded,
+    vatRateBp: row.vatRateBp,
+    idleGraceMinutes: row.idleGraceMinutes,
+    idlePricePerMinuteCents: row.idlePricePerMinuteCents,
+    idleMaxCents: row.idleMaxCents,
+    idleActiveFrom: row.idleActiveFrom,
+    idleActiveTo: row.idleActiveTo,
+    noShowFeeCents: row.noShowFeeCents,
+  };
+}
+
+export interface SessionUsage {
+  energyWh: number;
+  /** From session start to the end of charging. May be fractional. */
+  chargingMinutes: number;
+  /** From the end of charging to unplug (SuspendedEV/Finishing → Available). May be fractional. */
+  idleMinutes: number;
+  /** When idle time began; required when the rate has idle active hours. */
+  idleStartedAt?: Date;
+  /** IANA zone the active hours are read in; defaults to Buenos Aires. */
+  timeZone?: string;
+}
+
+export interface SessionPrice {
+  energyCents: number;
+  timeCents: number;
+  sessionFeeCents: number;
+  idleCents: number;
+  /** energy + time + session fee + idle, as priced (includes VAT when the rate's prices do). */
+  subtotalCents: number;
+  /** VAT contained in (vatIncluded) or added to (not vatIncluded) the subtotal. */
+  vatCents: number;
+  totalCents: number;
+}
+
+/** Round to a whole centavo, half away from zero. */
+export function roundCents(amount: number): number {
+  if (!Number.isFinite(amount)) throw new RangeError(`Importe inválido: ${amount}`);
+  // 15 significant digits drop binary noise (0.1 * 3 = 0.30000000000000004) before rounding.
+  const clean = Number(amount.toPrecision(15));
+  const rounded = Math.sign(clean) * Math.round(Math.abs(clean));
+  return rounded === 0 ? 0 : rounded; // no -0
+}
+
+/** Minutes between two instants, fractional, never negative. */
+export function minutesBetween(from: Date, to: Date): number {
+  return Math.max(0, (to.getTime() - from.getTime()) / 60_000);
+}
+
+/**
+ * Usage of a closed session from its timestamps, in whole minutes (partial minutes are not
+ * charged). Idle time runs from the end of charging to unplug (or, failing that, the stop).
+ */
+export function usageFromSession(s: {
+  energyWh: number;
+  startedAt: Date;
+  chargingEndedAt: Date | null;
+  unpluggedAt: Date | null;
+  stoppedAt: Date | null;
+  timeZone?: string;
+}): SessionUsage {
+  const end = s.unpluggedAt ?? s.stoppedAt ?? s.chargingEndedAt ?? s.startedAt;
+  const chargingEnd = s.chargingEndedAt ?? end;
+  return {
+    energyWh: Math.max(0, s.energyWh),
+    chargingMinutes: Math.floor(minutesBetween(s.startedAt, chargingEnd)),
+    idleMinutes: Math.floor(minutesBetween(chargingEnd, end)),
+    idleStartedAt: chargingEnd,
+    timeZone: s.timeZone,
+  };
+}
+
+const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** 'HH:MM' (00:00–23:59) to minutes after midnight; null if malformed. */
+export function parseHhmm(value: string): number | null {
+  const m = HHMM.exec(value);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+}
+
+const DAY_MS = 86_400_000;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Milliseconds since local midnight of `t` in `timeZone`. */
+function localMsOfDay(t: number, timeZone: string): number {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    formatters.set(timeZone, fmt);
+  }
+  let h = 0;
+  let m = 0;
+  let s = 0;
+  for (const part of fmt.formatToParts(t)) {
+    if (part.type === "hour") h = Number(part.value);
+    else if (part.type === "minute") m = Number(part.value);
+    else if (part.type === "second") s = Number(part.value);
+  }
+  return ((h * 60 + m) * 60 + s) * 1000 + (((t % 1000) + 1000) % 1000);
+}
+
+/** Whether local time `msOfDay` is inside [from, to); a window with from > to crosses midnight. */
+function insideWindow(msOfDay: number, fromMs: number, toMs: number): boolean {
+  return fromMs < toMs ? msOfDay >= fromMs && msOfDay < toMs : msOfDay >= fromMs || msOfDay < toMs;
+}
+
+/** Milliseconds of [startMs, endMs) that fall inside the daily local window [from, to). */
+function msInsideDailyWindow(startMs: number, endMs: number, fromMin: number, toMin: number, timeZone: string): number {
+  if (fromMin === toMin) return Math.max(0, endMs - startMs); // same start and end: all day
+  const fromMs = fromMin * 60_000;
+  const toMs = toMin * 60_000;
+  let inside = 0;
+  let t = startMs;
+  // Jump from boundary to boundary; the local clock is re-read at each jump, so an offset
+  // change (DST) is at most misplaced within one segment.
+  while (t < endMs) {
+    const x = localMsOfDay(t, timeZone);
+    const untilFrom = (fromMs - x + DAY_MS) % DAY_MS || DAY_MS;
+    const untilTo = (toMs - x + DAY_MS) % DAY_MS || DAY_MS;
+    const step = Math.min(endMs - t, untilFrom, untilTo);
+    if (insideWindow(x, fromMs, toMs)) inside += step;
+    t += step;
+  }
+  return inside;
+}
+
+function assertAmount(name: string, value: number) {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} debe ser un número no negativo (recibido ${value})`);
+}
+
+/**
+ * Idle minutes that the penalty applies to: those after the grace period that fall inside the
+ * rate's active hours (all of them when it has none). Grace counts from the start of idle
+ * time, whatever the hour. Fractional when the window boundaries cut a minute.
+ */
+export function billableIdleMinutes(rate: RateSnapshot, usage: SessionUsage): number {
+  assertAmount("idleMinutes", usage.idleMinutes);
+  const grace = Math.max(0, rate.idleGraceMinutes);
+  const afterGrace = usage.idleMinutes - grace;
+  if (afterGrace <= 0) return 0;
+
+  const { idleActiveFrom: from, idleActiveTo: to } = rate;
+  if (from == null && to == null) return afterGrace;
+  const fromMin = from == null ? null : parseHhmm(from);
+  const toMin = to == null ? null : parseHhmm(to);
+  if (fromMin == null || toMin == null) throw new RangeError("El horario de la penalidad necesita inicio y fin 'HH:MM'");
+  if (!usage.idleStartedAt) throw new TypeError("idleStartedAt es obligatorio cuando la tarifa tiene horario de penalidad");
+
+  const idleStart = usage.idleStartedAt.getTime();
+  const startMs = idleStart + grace * 60_000;
+  const endMs = idleStart + usage.idleMinutes * 60_000;
+  return msInsideDailyWindow(startMs, endMs, fromMin, toMin, usage.timeZone ?? DEFAULT_TIME_ZONE) / 60_000;
+}
+
+/** VAT contained in a gross amount, or added to a net one. */
+export function vatCents(amountCents: number, vatRateBp: number, included: boolean): number {
+  return included ? roundCents((amountCents * vatRateBp) / (10_000 + vatRateBp)) : roundCents((amountCents * vatRateBp) / 10_000);
+}
+
+export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPrice {
+  assertAmount("energyWh", usage.energyWh);
+  assertAmount("chargingMinutes", usage.chargingMinutes);
+  assertAmount("idleMinutes", usage.idleMinutes);
+
+  const energyCents = roundCents((rate.pricePerKwhCents * usage.energyWh) / 1000);
+  const timeCents = roundCents(rate.pricePerMinuteCents * usage.chargingMinutes);
+  const sessionFeeCents = rate.sessionFeeCents;
+
+  let idleCents = 0;
+  if (rate.idlePricePerMinuteCents > 0) {
+    idleCents = roundCents(rate.idlePricePerMinuteCents * billableIdleMinutes(rate, usage));
+    if (rate.idleMaxCents != null) idleCents = Math.min(idleCents, rate.idleMaxCents);
+  }
+
+  const subtotalCents = energyCents + timeCents + sessionFeeCents + idleCents;
+  const vat = vatCents(subtotalCents, rate.vatRateBp, rate.vatIncluded);
+  return {
+    energyCents,
+    timeCents,
+    sessionFeeCents,
+    idleCents,
+    subtotalCents,
+    vatCents: vat,
+    totalCents: rate.vatIncluded ? subtotalCents : subtotalCents + vat,
+  };
+}
+
+/** The reservation no-show penalty with its VAT, same VAT handling as the rate's prices. */
+export function priceNoShow(rate: RateSnapshot): { feeCents: number; vatCents: number; totalCents: number } {
+  const feeCents = rate.noShowFeeCents;
+  const vat = vatCents(feeCents, rate.vatRateBp, rate.vatIncluded);
+  return { feeCents, vatCents: vat, totalCents: rate.vatIncluded ? feeCents : feeCents + vat };
+}
