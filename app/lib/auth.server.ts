@@ -1,0 +1,247 @@
+// Sign-in, the session guard and the business-state routing (DESIGN.md §3, spec §2 "Guard", §6).
+import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { Strategy } from "remix-auth/strategy";
+import { createApiClient, readJson } from "./api.server";
+import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
+import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
+
+/** Spec §9: the ID token is refreshed when it has less than this left. */
+export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+
+const ORIGIN = "http://enchufa.invalid";
+
+/**
+ * Only same-site paths are honoured as a place to come back to after login: the value must be
+ * an absolute path that stays on this origin once parsed as a URL (`//evil`, `/\evil`,
+ * `https://…`, control characters are refused), and never an auth screen or the sign-out.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/home"): string {
+  if (!to || typeof to !== "string") return fallback;
+  const value = to.trim();
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== ORIGIN) return fallback;
+  if (url.pathname === "/auth" || url.pathname.startsWith("/auth/") || url.pathname === "/logout") return fallback;
+  return url.pathname + url.search + url.hash;
+}
+
+/** Where the request was going, as a same-site path (single-fetch `.data` suffix and params removed). */
+export function currentPath(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  const search = url.searchParams.toString();
+  return pathname + (search ? `?${search}` : "");
+}
+
+function withRedirectTo(path: string, redirectTo: string | undefined) {
+  const target = redirectTo ? safeRedirect(redirectTo, "") : "";
+  if (!target || target === "/home" || target === "/") return path;
+  return `${path}?${new URLSearchParams({ redirectTo: target })}`;
+}
+
+/** A redirect to the login screen that brings the user back here afterwards. */
+export function loginRedirect(request: Request, init?: ResponseInit) {
+  return redirect(withRedirectTo("/auth/login", currentPath(request)), init);
+}
+
+export const identityClient = (context: AppLoadContext): IdentityClient => createIdentityClient(context.identity);
+
+// ---------------------------------------------------------------------------------------------
+// Login: remix-auth 4 with a small form strategy.
+
+/** remix-auth's form strategy: hands the posted form to the verify function. */
+export class FormStrategy<User> extends Strategy<User, { form: FormData; request: Request }> {
+  name = "form";
+  async authenticate(request: Request): Promise<User> {
+    const form = await request.clone().formData();
+    return this.verify({ form, request });
+  }
+}
+
+/** The e-mail is not verified yet: no session (spec §1, §4); the refresh token lets us resend. */
+export class UnverifiedEmailError extends Error {
+  constructor(
+    public readonly email: string,
+    public readonly refreshToken: string,
+  ) {
+    super("email not verified");
+    this.name = "UnverifiedEmailError";
+  }
+}
+
+/**
+ * One authenticator per request (the strategy needs the request's identity configuration):
+ * signInWithPassword → verifyIdToken (firebase-admin) → verified user, or UnverifiedEmailError.
+ * Identity errors propagate as IdentityError for the action to map.
+ */
+export function createAuthenticator(context: AppLoadContext) {
+  const authenticator = new Authenticator<SessionUser>();
+  authenticator.use(
+    new FormStrategy<SessionUser>(async ({ form }) => {
+      const email = String(form.get("email") ?? "").trim().toLowerCase();
+      const password = String(form.get("password") ?? "");
+      const tokens = await identityClient(context).signInWithPassword(email, password);
+      const claims = await context.verifyIdToken(tokens.idToken);
+      if (!claims.email_verified) throw new UnverifiedEmailError(tokens.email ?? email, tokens.refreshToken);
+      return {
+        uid: claims.uid,
+        email: claims.email ?? tokens.email ?? email,
+        displayName: claims.name || undefined,
+        photoUrl: claims.picture || undefined,
+        idToken: tokens.idToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: tokens.expiresAt,
+      };
+    }),
+    "form",
+  );
+  return authenticator;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The company behind the account (Business API `GET /Account/Business`).
+
+export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
+
+export interface BusinessAccount {
+  exists: boolean;
+  status?: BusinessStatus;
+  businessName?: string;
+}
+
+/** The caller's company state; `undefined` when the API refused the caller (401/403). Throws 503 when the API fails. */
+export async function fetchBusinessAccount(context: AppLoadContext, idToken: string): Promise<BusinessAccount | undefined> {
+  let response: Response;
+  try {
+    response = await createApiClient(context, idToken).get("/Account/Business");
+  } catch {
+    throw serviceUnavailable();
+  }
+  // 401: the token was refused; 403: the API refuses unverified e-mails. Either way, no session.
+  if (response.status === 401 || response.status === 403) return undefined;
+  if (response.status === 404) return { exists: false };
+  if (!response.ok) throw serviceUnavailable();
+  const body = await readJson<BusinessAccount>(response);
+  if (!body || typeof body.exists !== "boolean") throw serviceUnavailable();
+  return body;
+}
+
+function serviceUnavailable() {
+  return data({ message: "El servicio no está disponible en este momento. Probá de nuevo en unos minutos." }, { status: 503 });
+}
+
+/** Where a signed-in user goes next, by company state (DESIGN.md §3). */
+export function destinationFor(business: BusinessAccount | undefined, redirectTo?: string | null): string {
+  if (business && !business.exists) return withRedirectTo("/auth/login-company", redirectTo ?? undefined);
+  if (business?.status && business.status !== "ACTIVE") return "/auth/verify-company";
+  return safeRedirect(redirectTo);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The guard. Memoized per request (the load context is one object per request), so the layout
+// loader and its children share one refresh and one company lookup.
+
+export interface UserSession {
+  user: SessionUser;
+  session: AppSession;
+  /** Set-Cookie when the ID token was refreshed: the caller must send it. */
+  headers: Headers;
+}
+
+const userMemo = new WeakMap<object, Promise<UserSession>>();
+const businessMemo = new WeakMap<object, Promise<{ user: SessionUser; business: BusinessAccount; headers: Headers }>>();
+
+async function signOutTo(request: Request, session: AppSession): Promise<never> {
+  throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
+}
+
+async function resolveUser(request: Request, context: AppLoadContext): Promise<UserSession> {
+  const session = await getSession(request);
+  const stored = session.get("user");
+  if (!stored) throw loginRedirect(request);
+  const headers = new Headers();
+  let user = stored;
+
+  if (user.expiresAt - Date.now() < REFRESH_MARGIN_MS) {
+    try {
+      const fresh = await identityClient(context).refresh(user.refreshToken);
+      user = { ...user, idToken: fresh.idToken, refreshToken: fresh.refreshToken, expiresAt: fresh.expiresAt };
+      session.set("user", user);
+      headers.append("Set-Cookie", await commitSession(session));
+    } catch (error) {
+      // Revoked, disabled, deleted: the session is over. A network failure while the token is
+      // still good for a while: keep going, the next request refreshes.
+      const stillValid = user.expiresAt - Date.now() > 30_000;
+      if (isSessionGone(error) || !stillValid) await signOutTo(request, session);
+    }
+  }
+
+  let claims;
+  try {
+    claims = await context.verifyIdToken(user.idToken);
+  } catch {
+    return signOutTo(request, session);
+  }
+  if (!claims.email_verified || claims.uid !== user.uid) await signOutTo(request, session);
+  return { user, session, headers };
+}
+
+/** The signed-in, verified user with a fresh ID token, plus the Set-Cookie to send if it was refreshed. */
+export function requireUserSession(request: Request, context: AppLoadContext): Promise<UserSession> {
+  let pending = userMemo.get(context);
+  if (!pending) {
+    pending = resolveUser(request, context);
+    userMemo.set(context, pending);
+  }
+  return pending;
+}
+
+/** The signed-in user, or a redirect to the login screen (spec §2 "Guard"). */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  return (await requireUserSession(request, context)).user;
+}
+
+/**
+ * The whole guard of the app layout (issue 4): no session → login with redirectTo; token
+ * refreshed under 5 minutes from expiry (Set-Cookie in `headers`); refresh failure or
+ * unverified → login; no company → login-company; PENDING / REJECTED / SUSPENDED →
+ * verify-company (which explains each); ACTIVE → proceed.
+ */
+export function requireActiveBusiness(request: Request, context: AppLoadContext) {
+  let pending = businessMemo.get(context);
+  if (!pending) {
+    pending = (async () => {
+      const { user, session, headers } = await requireUserSession(request, context);
+      const business = await fetchBusinessAccount(context, user.idToken);
+      if (!business) return signOutTo(request, session);
+      if (!business.exists) throw redirect(withRedirectTo("/auth/login-company", currentPath(request)), { headers });
+      if (business.status !== "ACTIVE") throw redirect("/auth/verify-company", { headers });
+      return { user, business, headers };
+    })();
+    businessMemo.set(context, pending);
+  }
+  return pending;
+}
+
+/** Auth screens for anonymous visitors (login, register): a signed-in user goes on instead. */
+export async function redirectIfSignedIn(request: Request) {
+  const session = await getSession(request);
+  if (!session.get("user")) return;
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  throw redirect(safeRedirect(redirectTo));
+}
+
+/** Normalized client address for per-IP limits. */
+export function clientKey(context: AppLoadContext): string {
+  return (context.clientIp || "unknown").replace(/^::ffff:/, "");
+}

@@ -1,0 +1,145 @@
+// The auth forms' schemas (DESIGN.md §3, §6): one zod schema per form, shared by the browser
+// (conform validates on blur/change) and the server (the action parses the same FormData).
+// Pure and browser-safe: no server imports. Messages are es-AR; each rule has its own message
+// and the UI shows only the first failing one.
+import { z } from "zod";
+import { formatCuit, parseCuit } from "../../../domain/cuit";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Shown next to every new-password field before the user submits (issue 4). */
+export const PASSWORD_HINT = `Al menos ${PASSWORD_MIN} caracteres.`;
+
+export const messages = {
+  emailRequired: "Ingresá tu correo electrónico.",
+  emailInvalid: "Ingresá un correo electrónico válido, por ejemplo nombre@empresa.com.ar.",
+  passwordRequired: "Ingresá tu contraseña.",
+  newPasswordRequired: "Elegí una contraseña.",
+  passwordTooShort: `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres.`,
+  passwordTooLong: `La contraseña puede tener como máximo ${PASSWORD_MAX} caracteres.`,
+  confirmRequired: "Repetí la contraseña.",
+  passwordsDiffer: "Las contraseñas no coinciden.",
+  termsRequired: "Tenés que aceptar los términos y condiciones para crear tu cuenta.",
+  businessNameRequired: "Ingresá la razón social.",
+  businessNameShort: "La razón social debe tener al menos 2 caracteres.",
+  businessNameLong: "La razón social puede tener como máximo 120 caracteres.",
+  cuitRequired: "Ingresá el CUIT.",
+  cuitFormat: "El CUIT tiene 11 dígitos: escribilo como 30-71234567-1 o sin guiones.",
+  cuitPrefix: "El CUIT debe empezar con un tipo válido (20, 23, 24, 27, 30, 33, 34…).",
+  cuitCheckDigit: "El dígito verificador del CUIT no es correcto. Revisá el número.",
+  addressRequired: "Ingresá el domicilio.",
+  addressShort: "Ingresá el domicilio completo (calle, número y localidad).",
+  addressLong: "El domicilio puede tener como máximo 200 caracteres.",
+  phoneRequired: "Ingresá un teléfono.",
+  phoneInvalid: "Ingresá un teléfono válido, con código de área (por ejemplo 11 4321-5678).",
+  oobCodeMissing: "El enlace no es válido. Pedí uno nuevo.",
+} as const;
+
+const email = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .max(254, { error: messages.emailInvalid, abort: true })
+  .pipe(z.email({ error: messages.emailInvalid }))
+  .transform((value) => value.toLowerCase());
+
+/** The password being typed to sign in: any non-empty value (the old rules may have been shorter). */
+const currentPassword = z.string({ error: messages.passwordRequired }).max(PASSWORD_MAX, { error: messages.passwordTooLong });
+
+/** A new password: the rule the user sees before submitting. */
+const newPassword = z
+  .string({ error: messages.newPasswordRequired })
+  .min(PASSWORD_MIN, { error: messages.passwordTooShort, abort: true })
+  .max(PASSWORD_MAX, { error: messages.passwordTooLong });
+
+const confirmPassword = z.string({ error: messages.confirmRequired });
+
+/** Both new-password fields present: compare them even if another field still fails. */
+function passwordsMatch<S extends z.ZodObject<{ password: z.ZodType<string>; confirmPassword: z.ZodType<string> }>>(schema: S) {
+  return schema.refine((value) => value.password === value.confirmPassword, {
+    error: messages.passwordsDiffer,
+    path: ["confirmPassword"],
+    when: (payload) => {
+      const v = payload.value as Partial<Record<string, unknown>> | undefined;
+      return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
+    },
+  });
+}
+
+const redirectTo = z.string().optional();
+
+export const loginSchema = z.object({
+  email,
+  password: currentPassword,
+  redirectTo,
+});
+export type LoginInput = z.output<typeof loginSchema>;
+
+export const registerSchema = passwordsMatch(
+  z.object({
+    email,
+    password: newPassword,
+    confirmPassword,
+    terms: z.boolean({ error: messages.termsRequired }).refine((v) => v, { error: messages.termsRequired }),
+  }),
+);
+export type RegisterInput = z.output<typeof registerSchema>;
+
+export const resetPasswordSchema = z.object({ email });
+export type ResetPasswordInput = z.output<typeof resetPasswordSchema>;
+
+export const confirmPasswordSchema = passwordsMatch(
+  z.object({
+    oobCode: z.string({ error: messages.oobCodeMissing }).min(1, { error: messages.oobCodeMissing }),
+    password: newPassword,
+    confirmPassword,
+  }),
+);
+export type ConfirmPasswordInput = z.output<typeof confirmPasswordSchema>;
+
+/** CUIT: `20-12345678-3` or 11 plain digits; prefix and check digit verified (domain/cuit.ts). Output: 11 digits. */
+export const cuitField = z
+  .string({ error: messages.cuitRequired })
+  .trim()
+  .superRefine((value, ctx) => {
+    const parsed = parseCuit(value);
+    if (parsed.ok) return;
+    const message = parsed.problem === "format" ? messages.cuitFormat : parsed.problem === "prefix" ? messages.cuitPrefix : messages.cuitCheckDigit;
+    ctx.addIssue({ code: "custom", message });
+  })
+  .transform((value) => {
+    const parsed = parseCuit(value);
+    return parsed.ok ? parsed.cuit : value;
+  });
+
+const PHONE_CHARS = /^\+?[\d\s().-]+$/;
+
+export const companySchema = z.object({
+  businessName: z
+    .string({ error: messages.businessNameRequired })
+    .trim()
+    .min(2, { error: messages.businessNameShort, abort: true })
+    .max(120, { error: messages.businessNameLong }),
+  cuit: cuitField,
+  businessAddress: z
+    .string({ error: messages.addressRequired })
+    .trim()
+    .min(5, { error: messages.addressShort, abort: true })
+    .max(200, { error: messages.addressLong }),
+  phoneNumber: z
+    .string({ error: messages.phoneRequired })
+    .trim()
+    .regex(PHONE_CHARS, { error: messages.phoneInvalid, abort: true })
+    .refine(
+      (value) => {
+        const digits = value.replace(/\D/g, "").length;
+        return digits >= 8 && digits <= 15;
+      },
+      { error: messages.phoneInvalid },
+    ),
+  redirectTo,
+});
+export type CompanyInput = z.output<typeof companySchema>;
+
+/** How a normalized CUIT is shown back to the user. */
+export { formatCuit };

@@ -1,0 +1,117 @@
+import crypto from "node:crypto";
+import { createCookieSessionStorage, type Session } from "@remix-run/node";
+
+/** What the session cookie carries (DESIGN.md §3): the verified Firebase identity. */
+export interface SessionUser {
+  uid: string;
+  email: string;
+  displayName?: string;
+  photoUrl?: string;
+  idToken: string;
+  refreshToken: string;
+  /** Epoch milliseconds when idToken expires. */
+  expiresAt: number;
+}
+
+/**
+ * An e-mail we just sent and may be asked to send again (email-send screen), for someone who
+ * is NOT signed in: after registering, or after an unverified login. `sealed` holds the
+ * account's refresh token, encrypted (see sealSecret), so the server can get a fresh ID token
+ * to resend the verification e-mail without asking for the password again. It never grants a
+ * session (the guard only reads `user`), and being encrypted and padded, a registration for
+ * an address that already has an account looks exactly like a new one.
+ */
+export interface PendingEmail {
+  email: string;
+  kind: "verify" | "reset";
+  sealed: string;
+}
+
+interface SessionData {
+  user: SessionUser;
+  pending: PendingEmail;
+}
+
+const production = process.env.NODE_ENV === "production";
+const local = process.env.ENCHUFA_LOCAL === "1";
+// Rotatable: the first secret signs, all of them verify (SESSION_SECRET="new,old").
+const secrets = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+
+const signingSecrets = secrets.length ? secrets : ["enchufa-dev-only-secret"];
+
+export const SESSION_MAX_AGE_S = 60 * 60 * 24 * 14;
+
+export const sessionStorage = createCookieSessionStorage<SessionData>({
+  cookie: {
+    // The __Host- prefix pins the cookie to this exact origin over HTTPS (production only).
+    name: production && !local ? "__Host-enchufa_session" : "enchufa_session",
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: production && !local,
+    secrets: signingSecrets,
+    maxAge: SESSION_MAX_AGE_S,
+  },
+});
+
+export type AppSession = Session<SessionData>;
+
+export async function getSession(request: Request): Promise<AppSession> {
+  return sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+export const commitSession = (session: AppSession) => sessionStorage.commitSession(session);
+export const destroySession = (session: AppSession) => sessionStorage.destroySession(session);
+
+/** The signed-in user as stored, without checking or refreshing anything. */
+export async function getSessionUser(request: Request): Promise<SessionUser | undefined> {
+  return (await getSession(request)).get("user");
+}
+
+/** Sign in: the user replaces whatever was pending. */
+export function setSessionUser(session: AppSession, user: SessionUser) {
+  session.unset("pending");
+  session.set("user", user);
+}
+
+// The cookie is signed, not encrypted: whoever holds it can read it. Values that must stay
+// opaque even to the holder are sealed with AES-256-GCM under a key derived from the session
+// secrets (the first seals, any opens: rotation works as for signing).
+const SEAL_PAD = 1024;
+const sealKeys = signingSecrets.map((secret) => crypto.createHash("sha256").update(`enchufa:seal:${secret}`).digest());
+
+/** Encrypt a short secret (or nothing), padded so every sealed value has the same length. */
+export function sealSecret(value: string | undefined): string {
+  const plain = Buffer.from(JSON.stringify({ v: value ?? null }), "utf8");
+  const padded = Buffer.alloc(Math.max(SEAL_PAD, Math.ceil((plain.length + 2) / SEAL_PAD) * SEAL_PAD));
+  padded.writeUInt16BE(plain.length, 0);
+  plain.copy(padded, 2);
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", sealKeys[0], iv);
+  const body = Buffer.concat([cipher.update(padded), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+}
+
+/** The sealed value, or undefined when there is none or it cannot be opened. */
+export function openSecret(sealed: string | undefined): string | undefined {
+  if (!sealed) return undefined;
+  const raw = Buffer.from(sealed, "base64url");
+  if (raw.length < 28 + 2) return undefined;
+  for (const key of sealKeys) {
+    try {
+      const decipher = crypto.createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      const padded = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      const length = padded.readUInt16BE(0);
+      const parsed = JSON.parse(padded.subarray(2, 2 + length).toString("utf8")) as { v: string | null };
+      return parsed.v ?? undefined;
+    } catch {
+      /* try the next key */
+    }
+  }
+  return undefined;
+}
+
+export function setPendingEmail(session: AppSession, pending: { email: string; kind: PendingEmail["kind"]; refreshToken?: string }) {
+  session.set("pending", { email: pending.email, kind: pending.kind, sealed: sealSecret(pending.refreshToken) });
+}

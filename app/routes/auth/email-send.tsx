@@ -1,0 +1,105 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Button, Flex, Strong, Text } from "@radix-ui/themes";
+import { BiEnvelope } from "react-icons/bi";
+import { pageMeta } from "~/lib/meta";
+import { clientKey, identityClient } from "~/lib/auth.server";
+import { IdentityError } from "~/lib/identity.server";
+import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { getSession, openSecret } from "~/lib/session.server";
+import { dataWithError, redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
+import { FormError, ScreenHeading } from "./ui";
+
+export const meta = pageMeta("Correo enviado");
+
+export const RESENT_MESSAGE = "Te reenviamos el correo. Revisá también la carpeta de correo no deseado.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const pending = (await getSession(request)).get("pending");
+  return { email: pending?.email, kind: pending?.kind };
+}
+
+/** "Send it again": the verification e-mail (with the sealed refresh token) or the reset link. Rate-limited. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  const pending = session.get("pending");
+  if (!pending) return redirectWithInfo("/auth/login", "Ingresá con tu correo para que te enviemos un enlace nuevo.");
+
+  const limited = consume(
+    [
+      { limiter: limiters.resendIp, key: clientKey(context) },
+      { limiter: limiters.resendEmail, key: pending.email },
+    ],
+    { count: true },
+  );
+  if (limited) {
+    return dataWithError(context, { error: limited.message }, limited.message, { status: 429, headers: retryAfterHeaders(limited) });
+  }
+
+  const identity = identityClient(context);
+  try {
+    if (pending.kind === "reset") {
+      await identity.sendPasswordReset(pending.email);
+    } else {
+      const refreshToken = openSecret(pending.sealed);
+      if (refreshToken) {
+        const fresh = await identity.refresh(refreshToken);
+        await identity.sendEmailVerification(fresh.idToken);
+      }
+    }
+  } catch (error) {
+    // Unknown addresses, used-up or revoked tokens get the same answer (never reveal an account).
+    const unavailable = !(error instanceof IdentityError) || error.status >= 500;
+    if (unavailable) {
+      const message = "No pudimos enviar el correo en este momento. Probá de nuevo en unos minutos.";
+      return dataWithError(context, { error: message }, message, { status: 503 });
+    }
+  }
+  return redirectWithSuccess("/auth/email-send", RESENT_MESSAGE);
+}
+
+export default function EmailSend() {
+  const { email, kind } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/email-send");
+
+  return (
+    <>
+      <Flex justify="center" mb="2" aria-hidden="true" style={{ color: "var(--enchufa-primary-text)" }}>
+        <BiEnvelope size={48} />
+      </Flex>
+      <ScreenHeading title="Revisá tu correo">
+        {email ? (
+          <>
+            Te enviamos un correo a <Strong data-testid="sent-to">{email}</Strong>.
+          </>
+        ) : (
+          "Te enviamos un correo electrónico con un enlace."
+        )}
+      </ScreenHeading>
+      <Flex direction="column" gap="4">
+        <Text as="p" size="3">
+          {kind === "reset"
+            ? "Si hay una cuenta con esa dirección, vas a recibir un enlace para elegir una nueva contraseña. El enlace vence en una hora."
+            : "Abrí el enlace del correo para verificar tu cuenta. Después vas a poder ingresar y registrar tu empresa."}
+        </Text>
+        <Text as="p" size="2" color="gray">
+          ¿No llegó? Esperá unos minutos y revisá la carpeta de correo no deseado. Si sigue sin aparecer, pedí que te lo enviemos de nuevo.
+        </Text>
+        <FormError errors={actionData?.error ? [actionData.error] : undefined} />
+        {email ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="resend" />
+            <Button type="submit" size="3" variant="soft" disabled={busy} style={{ width: "100%" }}>
+              Reenviar correo
+            </Button>
+          </Form>
+        ) : null}
+        <Button asChild size="3">
+          <Link to="/auth/login">Ir al ingreso</Link>
+        </Button>
+      </Flex>
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import { pageMeta } from "~/lib/meta";
+import { loginSchema } from "~/lib/schemas/auth";
+import {
+  UnverifiedEmailError,
+  clientKey,
+  createAuthenticator,
+  destinationFor,
+  fetchBusinessAccount,
+  redirectIfSignedIn,
+  safeRedirect,
+} from "~/lib/auth.server";
+import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
+import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
+import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "./ui";
+
+export const meta = pageMeta("Ingresá");
+
+/** Spec §1, §8: exactly this text, and no session. */
+export const UNVERIFIED_MESSAGE = "Por favor, verifique su casilla para validar su correo";
+
+const HIDE = ["password"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  const safe = safeRedirect(redirectTo, "");
+  return { redirectTo: safe || undefined };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: HIDE }), unverified: false }, { status: 400 });
+  }
+  const { email, redirectTo } = submission.value;
+
+  // Failed attempts per client address and per account.
+  const limits = [
+    { limiter: limiters.loginIp, key: clientKey(context) },
+    { limiter: limiters.loginEmail, key: email },
+  ];
+  const limited = consume(limits, { count: false });
+  if (limited) {
+    return data(
+      { result: submission.reply({ formErrors: [limited.message], hideFields: HIDE }), unverified: false },
+      { status: 429, headers: retryAfterHeaders(limited) },
+    );
+  }
+
+  let user;
+  try {
+    user = await createAuthenticator(context).authenticate("form", request);
+  } catch (error) {
+    if (error instanceof UnverifiedEmailError) {
+      // No session: only what the resend button needs, sealed.
+      const session = await getSession(request);
+      session.unset("user");
+      setPendingEmail(session, { email: error.email, kind: "verify", refreshToken: error.refreshToken });
+      return data(
+        { result: submission.reply({ hideFields: HIDE }), unverified: true },
+        { status: 403, headers: { "Set-Cookie": await commitSession(session) } },
+      );
+    }
+    const bad = isBadCredentials(error);
+    if (bad) countFailure(limits);
+    const { field, message } = identityErrorMessage(error);
+    const reply =
+      field === "form"
+        ? submission.reply({ formErrors: [message], hideFields: HIDE })
+        : submission.reply({ fieldErrors: { [field]: [message] }, hideFields: HIDE });
+    return data({ result: reply, unverified: false }, { status: bad ? 401 : 503 });
+  }
+
+  limiters.loginEmail.reset(email);
+  const session = await getSession(request);
+  setSessionUser(session, user);
+  // Route by company state now (the app guard would do it too, one hop later).
+  const business = await fetchBusinessAccount(context, user.idToken).catch(() => undefined);
+  return redirect(destinationFor(business, redirectTo), { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function Login() {
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    ...VALIDATE_ON,
+  });
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/login");
+
+  return (
+    <>
+      <ScreenHeading title="Ingresá">Ingresá con tu correo electrónico y tu contraseña.</ScreenHeading>
+      <Flex direction="column" gap="4">
+        {actionData?.unverified ? (
+          <>
+            <InfoMessage testId="unverified">{UNVERIFIED_MESSAGE}</InfoMessage>
+            <Form method="post" action="/auth/email-send">
+              <input type="hidden" name="intent" value="resend" />
+              <Button type="submit" variant="soft" size="3" style={{ width: "100%" }}>
+                Reenviar correo de verificación
+              </Button>
+            </Form>
+          </>
+        ) : null}
+        <FormError errors={form.errors} id={form.errorId} />
+        <Form method="post" {...getFormProps(form)}>
+          <Flex direction="column" gap="4">
+            {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+            <Field meta={fields.email} label="Correo electrónico" type="email" autoComplete="username" inputMode="email" />
+            <Field meta={fields.password} label="Contraseña" type="password" autoComplete="current-password" />
+            <Flex justify="end">
+              <Link to="/auth/reset-password">¿Olvidaste tu contraseña?</Link>
+            </Flex>
+            <Button type="submit" size="3" disabled={busy}>
+              Ingresar
+            </Button>
+          </Flex>
+        </Form>
+        <Text as="p" size="2" align="center">
+          ¿No tenés cuenta? <Link to="/auth/register">Creá tu cuenta</Link>
+        </Text>
+      </Flex>
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import { pageMeta } from "~/lib/meta";
+import { PASSWORD_HINT, registerSchema } from "~/lib/schemas/auth";
+import { clientKey, identityClient, redirectIfSignedIn } from "~/lib/auth.server";
+import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
+import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
+import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "./ui";
+
+export const meta = pageMeta("Creá tu cuenta");
+
+const HIDE = ["password", "confirmPassword"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await redirectIfSignedIn(request);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: registerSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400 });
+  }
+  const { email, password } = submission.value;
+
+  const limited = consume(
+    [
+      { limiter: limiters.registerIp, key: clientKey(context) },
+      { limiter: limiters.resendEmail, key: email },
+    ],
+    { count: true },
+  );
+  if (limited) {
+    return data({ result: submission.reply({ formErrors: [limited.message], hideFields: HIDE }) }, { status: 429, headers: retryAfterHeaders(limited) });
+  }
+
+  const identity = identityClient(context);
+  let refreshToken: string | undefined;
+  try {
+    const tokens = await identity.signUp(email, password);
+    refreshToken = tokens.refreshToken;
+    try {
+      await identity.sendEmailVerification(tokens.idToken);
+    } catch {
+      // The account exists; the e-mail can be sent again from the next screen.
+    }
+  } catch (error) {
+    if (!(error instanceof IdentityError && error.code === "EMAIL_EXISTS")) {
+      const { field, message } = identityErrorMessage(error);
+      const reply =
+        field === "form"
+          ? submission.reply({ formErrors: [message], hideFields: HIDE })
+          : submission.reply({ fieldErrors: { [field]: [message] }, hideFields: HIDE });
+      return data({ result: reply }, { status: error instanceof IdentityError && error.status < 500 ? 400 : 503 });
+    }
+    // The address already has an account. Say nothing different (never reveal that an e-mail
+    // exists): its owner gets a password-reset e-mail, and this screen moves on as usual.
+    await identity.sendPasswordReset(email).catch(() => undefined);
+  }
+
+  const session = await getSession(request);
+  setPendingEmail(session, { email, kind: "verify", refreshToken });
+  return redirect("/auth/email-send", { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function Register() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    ...VALIDATE_ON,
+  });
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/register");
+
+  return (
+    <>
+      <ScreenHeading title="Creá tu cuenta">Registrate para administrar tus estaciones de carga.</ScreenHeading>
+      <Flex direction="column" gap="4">
+        <FormError errors={form.errors} id={form.errorId} />
+        <Form method="post" {...getFormProps(form)}>
+          <Flex direction="column" gap="4">
+            <Field meta={fields.email} label="Correo electrónico" type="email" autoComplete="email" inputMode="email" />
+            <Field meta={fields.password} label="Contraseña" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+            <Field meta={fields.confirmPassword} label="Repetir contraseña" type="password" autoComplete="new-password" />
+            <CheckboxField meta={fields.terms} onChange={() => form.validate({ name: fields.terms.name })}>
+              Acepto los{" "}
+              <Link to="/auth/terms-conditions" target="_blank" rel="noopener">
+                términos y condiciones
+              </Link>
+            </CheckboxField>
+            <Button type="submit" size="3" disabled={busy}>
+              Crear cuenta
+            </Button>
+          </Flex>
+        </Form>
+        <Text as="p" size="2" align="center">
+          ¿Ya tenés cuenta? <Link to="/auth/login">Ingresá</Link>
+        </Text>
+      </Flex>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+// Pieces shared by the auth screens (not a route: app/routes.ts lists the routes explicitly).
+import type { ReactNode } from "react";
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Callout, Flex, Heading, Text, TextField } from "@radix-ui/themes";
+import { BiErrorCircle, BiInfoCircle } from "react-icons/bi";
+
+/**
+ * Conform options for every auth form (DESIGN.md §6, spec §5): validate when a field loses
+ * focus (a text field's `change` fires then too), revalidate the same way — never while typing.
+ * Checkboxes also validate on change (see CheckboxField).
+ */
+export const VALIDATE_ON = { shouldValidate: "onBlur", shouldRevalidate: "onBlur" } as const;
+
+export function ScreenHeading({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Flex direction="column" gap="2" mb="5">
+      <Heading as="h1" size="6">
+        {title}
+      </Heading>
+      {children ? (
+        <Text as="p" color="gray" size="3">
+          {children}
+        </Text>
+      ) : null}
+    </Flex>
+  );
+}
+
+type InputType = "email" | "password" | "text" | "tel";
+
+// Conform's field metadata, whatever the form's shape (the helpers only read names, ids and errors).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
+
+/** A labelled text field wired to conform: aria-invalid, aria-describedby (error, then hint), first error only. */
+export function Field({
+  meta,
+  label,
+  type = "text",
+  autoComplete,
+  hint,
+  placeholder,
+  inputMode,
+}: {
+  meta: AnyField;
+  label: string;
+  type?: InputType;
+  autoComplete?: string;
+  hint?: string;
+  placeholder?: string;
+  inputMode?: "email" | "tel" | "numeric" | "text";
+}) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const { key: _key, ...input } = getInputProps(meta, { type, ariaDescribedBy: hintId }) as ReturnType<typeof getInputProps> & { key?: string };
+  const error = meta.errors?.[0];
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={meta.id} size="2" weight="medium">
+        {label}
+      </Text>
+      <TextField.Root
+        {...input}
+        type={type}
+        size="3"
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        inputMode={inputMode}
+        spellCheck={false}
+        autoCapitalize={type === "text" ? undefined : "none"}
+      />
+      {hint ? (
+        <Text id={hintId} size="1" color="gray">
+          {hint}
+        </Text>
+      ) : null}
+      {error ? (
+        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+          {error}
+        </Text>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** A native checkbox (it posts without JavaScript), validated on change when JavaScript runs. */
+export function CheckboxField({
+  meta,
+  children,
+  onChange,
+}: {
+  meta: AnyField;
+  children: ReactNode;
+  onChange?: () => void;
+}) {
+  const { key: _key, ...input } = getInputProps(meta, { type: "checkbox" }) as ReturnType<typeof getInputProps> & { key?: string };
+  const error = meta.errors?.[0];
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" size="2" htmlFor={meta.id}>
+        <Flex gap="2" align="center">
+          <input {...input} className="auth-checkbox" onChange={onChange} style={{ width: 18, height: 18, accentColor: "#005a87", flex: "none" }} />
+          <span>{children}</span>
+        </Flex>
+      </Text>
+      {error ? (
+        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+          {error}
+        </Text>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** Form-level errors (wrong credentials, limits, expired links): the first one, announced. */
+export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
+  const message = errors?.[0];
+  if (!message) return null;
+  return (
+    <Callout.Root color="red" role="alert" id={id} data-testid="form-error">
+      <Callout.Icon>
+        <BiErrorCircle aria-hidden="true" />
+      </Callout.Icon>
+      <Callout.Text>{message}</Callout.Text>
+    </Callout.Root>
+  );
+}
+
+export function InfoMessage({ children, testId, color = "sky" }: { children: ReactNode; testId?: string; color?: "sky" | "amber" | "green" | "red" }) {
+  return (
+    <Callout.Root color={color} role="status" data-testid={testId}>
+      <Callout.Icon>
+        <BiInfoCircle aria-hidden="true" />
+      </Callout.Icon>
+      <Callout.Text>{children}</Callout.Text>
+    </Callout.Root>
+  );
+}

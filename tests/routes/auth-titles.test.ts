@@ -1,0 +1,31 @@
+// Every auth screen's title is `{title} - {product}` (spec §1, §2).
+import { describe, expect, it } from "vitest";
+import type { MetaFunction } from "@remix-run/node";
+import * as login from "~/routes/auth/login";
+import * as register from "~/routes/auth/register";
+import * as emailSend from "~/routes/auth/email-send";
+import * as confirmPassword from "~/routes/auth/confirm-password";
+import * as resetPassword from "~/routes/auth/reset-password";
+import * as terms from "~/routes/auth/terms-conditions";
+import * as verifyEmail from "~/routes/auth/verify-email";
+import * as loginCompany from "~/routes/auth/login-company";
+import * as verifyCompany from "~/routes/auth/verify-company";
+
+const screens: [string, { meta: MetaFunction }][] = [
+  ["Ingresá", login],
+  ["Creá tu cuenta", register],
+  ["Correo enviado", emailSend],
+  ["Confirmar contraseña", confirmPassword],
+  ["Reestablecer contraseña", resetPassword],
+  ["Términos y condiciones", terms],
+  ["Verificar email", verifyEmail],
+  ["Ingresá tu empresa", loginCompany],
+  ["Verificación pendiente", verifyCompany],
+];
+
+describe("auth screen titles", () => {
+  it.each(screens)("%s", (title, mod) => {
+    const matches = [{ id: "root", data: { appName: "Enchufá" } }] as unknown as Parameters<MetaFunction>[0]["matches"];
+    expect(mod.meta({ matches } as Parameters<MetaFunction>[0])).toEqual([{ title: `${title} - Enchufá` }]);
+  });
+});
