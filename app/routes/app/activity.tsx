@@ -8,8 +8,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Actividad" />
-      <EmptyState icon={<BiLineChart size={48} />} title="Todavía no hay sesiones de carga">
-        Cada carga que hagan tus cargadores va a aparecer acá con su energía, su duración y su costo.
+      <EmptyState icon={<BiLineChart size={48} />} title="El listado de sesiones está en preparación">
+        Muy pronto vas a ver acá cada carga con su energía, su duración, su costo y su estado de pago.
       </EmptyState>
     </>
   );

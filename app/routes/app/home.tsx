@@ -10,8 +10,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Inicio" />
-      <EmptyState icon={<BiHomeAlt size={48} />} title="Todavía no hay actividad para resumir" action={<Button asChild size="3"><Link to="/station/new">Crear mi primera estación</Link></Button>}>
-        Cuando tus cargadores registren sesiones de carga vas a ver acá la energía entregada, los ingresos y el estado de tu red.
+      <EmptyState icon={<BiHomeAlt size={48} />} title="El resumen de tu red está en preparación" action={<Button asChild size="3"><Link to="/station/new">Crear mi primera estación</Link></Button>}>
+        Muy pronto vas a ver acá la energía entregada, los ingresos, la disponibilidad y el estado de tus cargadores.
       </EmptyState>
     </>
   );

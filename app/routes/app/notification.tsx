@@ -8,8 +8,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Notificaciones" />
-      <EmptyState icon={<BiBell size={48} />} title="No tenés notificaciones">
-        Te vamos a avisar acá cuando un cargador se desconecte o falle, cuando termine una sesión o cuando recibas un pago.
+      <EmptyState icon={<BiBell size={48} />} title="El listado de notificaciones está en preparación">
+        Muy pronto vas a ver acá los avisos de cargadores desconectados o en falla, sesiones terminadas y pagos.
       </EmptyState>
     </>
   );

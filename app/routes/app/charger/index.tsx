@@ -10,8 +10,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Mis cargadores" />
-      <EmptyState icon={<BiChip size={48} />} title="Todavía no registraste cargadores" action={<Button asChild size="3"><Link to="/charger/new">Nuevo cargador</Link></Button>}>
-        Registrá un cargador con su identidad OCPP para que se conecte a la plataforma y puedas asignarlo a una estación.
+      <EmptyState icon={<BiChip size={48} />} title="El listado de cargadores está en preparación" action={<Button asChild size="3"><Link to="/charger/new">Nuevo cargador</Link></Button>}>
+        Muy pronto vas a ver acá tus cargadores con su identidad OCPP, su conexión y el estado de cada conector.
       </EmptyState>
     </>
   );

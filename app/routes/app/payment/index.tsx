@@ -10,8 +10,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Pagos" />
-      <EmptyState icon={<BiCreditCard size={48} />} title="Todavía no conectaste un medio de cobro" action={<Button asChild size="3"><Link to="/payment/payments/mercadoPago">Conectar Mercado Pago</Link></Button>}>
-        Conectá tu cuenta de Mercado Pago o de Pagos360 para cobrar las sesiones de carga.
+      <EmptyState icon={<BiCreditCard size={48} />} title="La sección de pagos está en preparación" action={<Button asChild size="3"><Link to="/payment/payments/mercadoPago">Conectar Mercado Pago</Link></Button>}>
+        Muy pronto vas a ver acá el estado de tus cuentas de Mercado Pago y Pagos360 y los pagos de cada sesión.
       </EmptyState>
     </>
   );

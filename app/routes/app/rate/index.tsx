@@ -10,8 +10,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Tarifas" />
-      <EmptyState icon={<BiPurchaseTag size={48} />} title="Todavía no creaste tarifas" action={<Button asChild size="3"><Link to="/rate/new">Nueva tarifa</Link></Button>}>
-        Definí cuánto cobrás por kWh, por minuto y por sesión, y las penalidades por inactividad.
+      <EmptyState icon={<BiPurchaseTag size={48} />} title="El listado de tarifas está en preparación" action={<Button asChild size="3"><Link to="/rate/new">Nueva tarifa</Link></Button>}>
+        Muy pronto vas a ver acá cuánto cobrás por kWh, por minuto y por sesión, y las penalidades por inactividad.
       </EmptyState>
     </>
   );

@@ -10,8 +10,8 @@ export default function Screen() {
   return (
     <>
       <PageHeader title="Mis estaciones" />
-      <EmptyState icon={<BiMap size={48} />} title="Todavía no cargaste estaciones" action={<Button asChild size="3"><Link to="/station/new">Nueva estación</Link></Button>}>
-        Creá tu primera estación con su dirección y su ubicación en el mapa; después le vas a poder sumar cargadores.
+      <EmptyState icon={<BiMap size={48} />} title="El listado de estaciones está en preparación" action={<Button asChild size="3"><Link to="/station/new">Nueva estación</Link></Button>}>
+        Muy pronto vas a ver acá tus estaciones con su dirección, sus cargadores y su estado en vivo.
       </EmptyState>
     </>
   );
