@@ -44,7 +44,7 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       AUTH_EMULATOR_PORT: String(E2E_AUTH_EMULATOR_PORT),
-      DATA_DIR: "tests/.e2e-data",
+      DATA_DIR: `tests/.e2e-data/${E2E_PORT}`,
       LOG_LEVEL: "warn",
       ENCHUFA_QUIET: "1",
     },

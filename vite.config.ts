@@ -14,6 +14,6 @@ export default defineConfig({
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
   build: { target: "es2019", cssMinify: true },
   plugins: [
-    remix({ future: remixConfig.future }),
+    remix({ future: remixConfig.future, buildDirectory: process.env.BUILD_DIR ?? "build" }),
   ],
 });

@@ -4,7 +4,7 @@ import { build } from "esbuild";
 
 await build({
   entryPoints: ["server.ts"],
-  outfile: "build/server.js",
+  outfile: `${process.env.BUILD_DIR ?? "build"}/server.js`,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -13,4 +13,4 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
-console.log("build/server.js listo");
+console.log(`${process.env.BUILD_DIR ?? "build"}/server.js listo`);

@@ -19,6 +19,7 @@ const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 3000);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
 const quiet = process.env.ENCHUFA_QUIET === "1";
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const started = Date.now();
 
 const say = (line: string) => console.log(`[enchufa] ${line}`);
@@ -43,7 +44,7 @@ function newestMtime(dir: string): number {
 }
 
 function buildIfNeeded() {
-  const output = path.join(root, "build/server.js");
+  const output = path.join(buildDir, "server.js");
   const sources = ["app", "api", "db", "domain", "server", "public"].map((d) => path.join(root, d)).filter(existsSync);
   const newestSource = Math.max(statSync(path.join(root, "server.ts")).mtimeMs, ...sources.map(newestMtime));
   if (existsSync(output) && statSync(output).mtimeMs >= newestSource) return;
@@ -104,6 +105,7 @@ async function run() {
       HOST: "127.0.0.1",
       PORT: String(port),
       DATA_DIR: dataDir,
+      BUILD_DIR: buildDir,
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
       FIREBASE_API_KEY: process.env.FIREBASE_API_KEY ?? "local-emulator-key",
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
@@ -112,7 +114,7 @@ async function run() {
       AUTO_APPROVE_BUSINESSES: "1",
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     } as NodeJS.ProcessEnv;
-    const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : ["--enable-source-maps", "build/server.js"];
+    const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : ["--enable-source-maps", path.join(buildDir, "server.js")];
     const server = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
     stopAll.push(
       () =>

@@ -9,7 +9,7 @@ import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { limiters } from "~/lib/rate-limit.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
-import { Field, FormError, ScreenHeading, VALIDATE_ON } from "./ui";
+import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 
 export const meta = pageMeta("Confirmar contraseña");
 

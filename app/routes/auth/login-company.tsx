@@ -9,7 +9,7 @@ import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, safeRedirect } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
-import { Field, FormError, ScreenHeading, VALIDATE_ON } from "./ui";
+import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 
 export const meta = pageMeta("Ingresá tu empresa");
 

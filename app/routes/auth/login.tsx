@@ -17,7 +17,7 @@ import {
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
-import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "./ui";
+import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "~/components/form";
 
 export const meta = pageMeta("Ingresá");
 

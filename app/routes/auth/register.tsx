@@ -9,7 +9,7 @@ import { clientKey, identityClient, redirectIfSignedIn } from "~/lib/auth.server
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
-import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "./ui";
+import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 
 export const meta = pageMeta("Creá tu cuenta");
 

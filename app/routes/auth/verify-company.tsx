@@ -5,7 +5,7 @@ import { BiTimeFive } from "react-icons/bi";
 import { pageMeta } from "~/lib/meta";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, type BusinessStatus } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
-import { InfoMessage, ScreenHeading } from "./ui";
+import { InfoMessage, ScreenHeading } from "~/components/form";
 
 export const meta = pageMeta("Verificación pendiente");
 

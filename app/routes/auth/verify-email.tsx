@@ -6,7 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { commitSession, getSession } from "~/lib/session.server";
-import { ScreenHeading } from "./ui";
+import { ScreenHeading } from "~/components/form";
 
 export const meta = pageMeta("Verificar email");
 

@@ -1,4 +1,4 @@
-// Pieces shared by the auth screens (not a route: app/routes.ts lists the routes explicitly).
+// Form pieces shared by every screen: conform-wired fields with their label, hint and first error.
 import type { ReactNode } from "react";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Callout, Flex, Heading, Text, TextField } from "@radix-ui/themes";

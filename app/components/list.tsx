@@ -1,0 +1,111 @@
+// List pieces shared by every index screen: filters, sorting and pagination live in the URL,
+// so they work without JavaScript and can be bookmarked (issue 6).
+import type { ReactNode } from "react";
+import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
+import { Button, Flex, Table, Text } from "@radix-ui/themes";
+import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "react-icons/bi";
+
+/** The current URL with some parameters changed (undefined or "" removes one). */
+export function useHrefWith() {
+  const location = useLocation();
+  const [params] = useSearchParams();
+  return (changes: Record<string, string | number | undefined | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === null || value === "") next.delete(key);
+      else next.set(key, String(value));
+    }
+    const search = next.toString();
+    return `${location.pathname}${search ? `?${search}` : ""}`;
+  };
+}
+
+/** A GET form for search and filters; "Limpiar" drops every parameter. */
+export function FilterBar({ children, label = "Filtros" }: { children: ReactNode; label?: string }) {
+  const location = useLocation();
+  return (
+    <Form method="get" role="search" aria-label={label} className="filter-bar">
+      <Flex gap="3" wrap="wrap" align="end">
+        {children}
+        <Button type="submit" size="3">
+          Filtrar
+        </Button>
+        <Button asChild size="3" variant="soft" color="gray">
+          <Link to={location.pathname}>Limpiar</Link>
+        </Button>
+      </Flex>
+    </Form>
+  );
+}
+
+/** A column header that sorts by `field` (ascending, then descending: `-field`). */
+export function SortHeader({ field, children, sort }: { field: string; children: ReactNode; sort: string | undefined }) {
+  const hrefWith = useHrefWith();
+  const active = sort === field || sort === `-${field}`;
+  const descending = sort === `-${field}`;
+  const next = active && !descending ? `-${field}` : field;
+  const Icon = !active ? BiSort : descending ? BiSortDown : BiSortUp;
+  return (
+    <Table.ColumnHeaderCell aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
+      <Link to={hrefWith({ sort: next, page: undefined, cursor: undefined })} className="sort-link">
+        {children} <Icon aria-hidden="true" />
+      </Link>
+    </Table.ColumnHeaderCell>
+  );
+}
+
+/** Page links with "Mostrando a–b de n"; bounded on the server (pageSize ≤ 100). */
+export function Pagination({ page, pageSize, total }: { page: number; pageSize: number; total: number }) {
+  const hrefWith = useHrefWith();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(total, page * pageSize);
+  const fmt = new Intl.NumberFormat("es-AR");
+  return (
+    <Flex justify="between" align="center" gap="3" mt="4" wrap="wrap" asChild>
+      <nav aria-label="Paginación">
+        <Text size="2" color="gray">
+          Mostrando {fmt.format(from)}–{fmt.format(to)} de {fmt.format(total)}
+        </Text>
+        <Flex gap="2" align="center">
+          {page > 1 ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ page: page - 1 === 1 ? undefined : page - 1 })} rel="prev">
+                <BiChevronLeft aria-hidden="true" /> Anterior
+              </Link>
+            </Button>
+          ) : null}
+          <Text size="2">
+            Página {fmt.format(page)} de {fmt.format(pages)}
+          </Text>
+          {page < pages ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ page: page + 1 })} rel="next">
+                Siguiente <BiChevronRight aria-hidden="true" />
+              </Link>
+            </Button>
+          ) : null}
+        </Flex>
+      </nav>
+    </Flex>
+  );
+}
+
+/** A table that scrolls sideways on small screens instead of breaking the layout. */
+export function DataTable({ caption, children }: { caption: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll">
+      <Table.Root variant="surface" size="2">
+        <caption className="visually-hidden">{caption}</caption>
+        {children}
+      </Table.Root>
+    </div>
+  );
+}
+
+/** Read page/pageSize/sort from a URL with safe bounds (the API enforces them again). */
+export function listParams(url: URL, defaults: { pageSize?: number } = {}) {
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const pageSize = Math.max(1, Math.min(100, Number.parseInt(url.searchParams.get("pageSize") ?? "", 10) || defaults.pageSize || 20));
+  return { page, pageSize, sort: url.searchParams.get("sort") ?? undefined };
+}
