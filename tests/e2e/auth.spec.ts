@@ -215,7 +215,7 @@ test("the activity route is protected like the rest", async ({ page }) => {
 test("pending company → verify-company → approve → home; suspend → verify-company", async ({ page }) => {
   test.setTimeout(180_000);
   const project = test.info().project.name;
-  const port = project === "js" ? 3101 : 3102;
+  const port = Number(process.env.E2E_PORT ?? 3100) + (project === "js" ? 1 : 2);
   const dataDir = `tests/.e2e-data/pending-${project}`;
   const server = appServer({ port, dataDir, autoApprove: false });
   await server.start();

@@ -96,7 +96,7 @@ export function appServer(opts: { port: number; dataDir: string; autoApprove: bo
   return {
     url,
     async start() {
-      const proc = spawn(process.execPath, ["build/server.js"], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "inherit"] });
+      const proc = spawn(process.execPath, [path.join(process.env.BUILD_DIR ?? "build", "server.js")], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "inherit"] });
       child = proc;
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
