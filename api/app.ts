@@ -1,0 +1,151 @@
+// The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
+// server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { authenticate, requireActive, requireBusiness } from "./auth";
+import { createKeyRing } from "./crypto";
+import type { ApiDeps, ApiLogger, ApiServices, AppEnv } from "./env";
+import { buildOpenApiDocument } from "./openapi";
+import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
+import { accountRoutes } from "./routes/account";
+import { activityRoutes } from "./routes/activity";
+import { chargerBrandRoutes, connectorTypeRoutes, serviceRoutes } from "./routes/catalogs";
+import { chargerRoutes } from "./routes/chargers";
+import { dashboardRoutes, graphicRoutes } from "./routes/dashboard";
+import { feeRoutes } from "./routes/fees";
+import { imageRoutes, publicImageRoutes } from "./routes/images";
+import { notificationRoutes } from "./routes/notifications";
+import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { businessUserRoutes } from "./routes/profile";
+import { stationRoutes } from "./routes/stations";
+
+export type { ApiDeps, ApiLogger, TokenClaims, VerifyToken } from "./env";
+
+const consoleLogger: ApiLogger = {
+  info: () => {},
+  warn: (obj, msg) => console.warn(msg ?? "", obj),
+  error: (obj, msg) => console.error(msg ?? "", obj),
+};
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createApi(deps: ApiDeps): Hono<AppEnv> {
+  const services: ApiServices = {
+    db: deps.db,
+    keyRing: createKeyRing(deps.encryptionKeys),
+    publicOrigin: deps.publicOrigin?.replace(/\/$/, ""),
+    logger: deps.logger ?? consoleLogger,
+    autoApproveBusinesses: deps.autoApproveBusinesses ?? false,
+    now: deps.now ?? (() => new Date()),
+  };
+  const { logger } = services;
+
+  const app = new Hono<AppEnv>().basePath("/api");
+
+  // Request id: the caller's (when sane) or a new one; echoed on every response.
+  app.use(async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    c.header("X-Request-Id", requestId);
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  });
+
+  // No request body larger than 1 MiB (image uploads have their own, tighter limit and message).
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      problemResponse({ type: problemType("payload-too-large"), title: "El contenido es demasiado grande.", status: 413 }, { "X-Request-Id": c.get("requestId") }),
+  });
+  app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") ? next() : limitBody(c, next)));
+
+  // Public: the contract and the content-addressed images.
+  const openapi = buildOpenApiDocument();
+  app.get("/openapi.json", (c) => c.json(openapi, 200, { "Cache-Control": "public, max-age=300" }));
+  app.route("/images", publicImageRoutes(services));
+
+  // Everything else needs a verified Firebase ID token.
+  const auth = authenticate(deps.verifyToken, services);
+  for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth);
+
+  // The caller's own company: any status (a pending company can read and fix its data).
+  app.use("/Business/BusinessUser/*", requireBusiness);
+  app.use("/Business/BusinessUser", requireBusiness);
+  app.use("/Business/Images/*", requireBusiness);
+  app.route("/Account/Business", accountRoutes(services));
+  app.route("/Business/BusinessUser", businessUserRoutes(services));
+  app.route("/Business/Images", imageRoutes(services));
+
+  // The rest of the operator's back office: only for an ACTIVE company.
+  const mountActive = (prefix: string, router: Hono<AppEnv>) => {
+    app.use(prefix, requireActive);
+    app.use(`${prefix}/*`, requireActive);
+    app.route(prefix, router);
+  };
+  mountActive("/Business/ChargingStation", stationRoutes(services));
+  mountActive("/Business/Charger", chargerRoutes(services));
+  mountActive("/Business/Service", serviceRoutes(services));
+  mountActive("/Business/ChargerBrand", chargerBrandRoutes(services));
+  mountActive("/Driver/ConnectorType", connectorTypeRoutes(services));
+  mountActive("/Business/Fees", feeRoutes(services));
+  mountActive("/Business/Activity", activityRoutes(services));
+  mountActive("/Business/Dashboard", dashboardRoutes(services));
+  mountActive("/Business/Graphic", graphicRoutes(services));
+  mountActive("/Business/Notification", notificationRoutes(services));
+  mountActive("/Business/Payments", paymentRoutes(services));
+  mountActive("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
+  mountActive("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
+
+  app.notFound((c) =>
+    problemResponse({ type: problemType("not-found"), title: "La ruta no existe.", status: 404 }, { "X-Request-Id": c.get("requestId") ?? "" }),
+  );
+
+  app.onError((err, c) => {
+    const requestId = c.get("requestId") ?? crypto.randomUUID();
+    const headers = { "X-Request-Id": requestId };
+    if (err instanceof ApiError) return problemResponse(err.toProblem(), { ...headers, ...err.options.headers });
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const title = status === 413 ? "El contenido es demasiado grande." : status < 500 ? "Solicitud inválida." : "Ocurrió un error inesperado.";
+      return problemResponse({ type: problemType(status === 413 ? "payload-too-large" : "validation"), title, status }, headers);
+    }
+    const pg = pgError(err);
+    if (pg?.code === "23505") {
+      return problemResponse({ type: problemType("conflict"), title: "Ya existe un registro con esos datos.", status: 409 }, headers);
+    }
+    if (pg?.code === "23503") {
+      return problemResponse({ type: problemType("conflict"), title: "El registro está en uso o hace referencia a datos que no existen.", status: 409 }, headers);
+    }
+    logger.error(
+      { requestId, method: c.req.method, path: new URL(c.req.url).pathname, err: describeError(err) },
+      "error inesperado en la API",
+    );
+    const problem: Problem = {
+      type: problemType("internal"),
+      title: "Ocurrió un error inesperado.",
+      status: 500,
+      detail: `Si el problema continúa, indicá este código a soporte: ${requestId}`,
+      requestId,
+    };
+    return problemResponse(problem, headers);
+  });
+
+  return app;
+}
+
+function describeError(err: unknown): object {
+  if (err instanceof Error) {
+    const pg = pgError(err);
+    // Message, SQL text and stack only: no request data, query parameters or tokens in the log.
+    const cause = (err as { cause?: unknown }).cause;
+    const query = (err as { query?: unknown }).query;
+    if (typeof query === "string" && cause instanceof Error) {
+      return { name: cause.name, message: cause.message, query, stack: cause.stack, ...(pg ? { pgCode: pg.code } : {}) };
+    }
+    return { name: err.name, message: err.message, stack: err.stack, ...(pg ? { pgCode: pg.code } : {}) };
+  }
+  return { value: String(err) };
+}

@@ -1,0 +1,64 @@
+// Types shared by the API's app, middleware and routes.
+import type { Context } from "hono";
+import type { Db } from "../db/client";
+import type { BusinessUser } from "../db/schema";
+import type { KeyRing } from "./crypto";
+
+export interface TokenClaims {
+  uid: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  picture?: string;
+}
+
+export type VerifyToken = (idToken: string) => Promise<TokenClaims>;
+
+export interface ApiLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ApiDeps {
+  db: Db;
+  /** firebase-admin `auth.verifyIdToken` (or a fake in tests). Throws on a bad token. */
+  verifyToken: VerifyToken;
+  /** Hex 32-byte keys (ENCRYPTION_KEY, comma separated): the first encrypts, all decrypt. */
+  encryptionKeys: string[];
+  /** e.g. https://enchufa.example — used for the chargers' OCPP URL. */
+  publicOrigin?: string;
+  logger?: ApiLogger;
+  /** Local mode: a newly registered company with a valid CUIT is ACTIVE at once. */
+  autoApproveBusinesses?: boolean;
+  /** Clock (tests). */
+  now?: () => Date;
+}
+
+/** What routes get: the deps with defaults filled in. */
+export interface ApiServices {
+  db: Db;
+  keyRing: KeyRing;
+  publicOrigin?: string;
+  logger: ApiLogger;
+  autoApproveBusinesses: boolean;
+  now: () => Date;
+}
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    claims: TokenClaims;
+    /** The caller's company, or null when it has not registered one yet. */
+    business: BusinessUser | null;
+  };
+};
+
+export type Ctx = Context<AppEnv>;
+
+/** The caller's company, known to exist (routes behind requireBusiness/requireActive). */
+export function tenant(c: Ctx): BusinessUser {
+  const b = c.get("business");
+  if (!b) throw new Error("tenant() used on a route without requireBusiness");
+  return b;
+}

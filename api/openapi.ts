@@ -1,0 +1,194 @@
+// GET /api/openapi.json — the Business API contract (OpenAPI 3.1), assembled from the same
+// zod schemas the handlers validate with. Response bodies are described by api/types.ts.
+import { z } from "zod";
+import { deleteProfilePictureSchema, registerBusinessSchema, updateBusinessUserSchema } from "./schemas/business";
+import { assignChargersSchema, chargerInputSchema } from "./schemas/charger";
+import { pushRegistrationSchema } from "./schemas/notification";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "./schemas/payment";
+import {
+  activityExportQuery,
+  activityQuery,
+  chargerListQuery,
+  graphicQuery,
+  notificationListQuery,
+  paymentListQuery,
+  periodQuery,
+  rateListQuery,
+  stationListQuery,
+} from "./schemas/queries";
+import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
+import { stationInputSchema } from "./schemas/station";
+
+type Json = Record<string, unknown>;
+
+interface Op {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  tag: string;
+  summary: string;
+  /** Response description (api/types.ts name) and status. */
+  ok: { status: number; type?: string; description?: string; content?: string };
+  body?: z.ZodType;
+  multipart?: boolean;
+  query?: z.ZodType;
+  public?: boolean;
+  errors?: number[];
+}
+
+function schemaOf(s: z.ZodType): Json {
+  const json = z.toJSONSchema(s, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  delete json.$schema;
+  return json;
+}
+
+function queryParams(s: z.ZodType): Json[] {
+  const json = schemaOf(s) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: json.required?.includes(name) ?? false,
+    schema,
+  }));
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Solicitud inválida",
+  401: "Sesión inválida o vencida",
+  403: "E-mail sin verificar, empresa no registrada o no aprobada",
+  404: "No existe (o es de otra empresa)",
+  409: "Conflicto (duplicado o en uso)",
+  413: "Demasiado grande",
+  415: "Tipo de contenido no soportado",
+  422: "Datos inválidos: `errors` tiene los mensajes por campo",
+};
+
+const id = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+
+export const OPERATIONS: Op[] = [
+  // Account and profile
+  { method: "get", path: "/Account/Business", tag: "Cuenta", summary: "Estado de la empresa de la cuenta", ok: { status: 200, type: "AccountBusinessDto" } },
+  { method: "post", path: "/Account/Business", tag: "Cuenta", summary: "Registrar la empresa de la cuenta", body: registerBusinessSchema, ok: { status: 201, type: "BusinessUserDto" }, errors: [409, 422] },
+  { method: "get", path: "/Business/BusinessUser", tag: "Perfil", summary: "Perfil de la empresa", ok: { status: 200, type: "BusinessUserDto" } },
+  { method: "patch", path: "/Business/BusinessUser/Update", tag: "Perfil", summary: "Actualizar el perfil", body: updateBusinessUserSchema, ok: { status: 200, type: "BusinessUserDto" }, errors: [409, 422] },
+  { method: "patch", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB)", multipart: true, ok: { status: 200, description: "{ photoUrl }" }, errors: [413, 415, 422] },
+  { method: "delete", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Quitar la foto de perfil", body: deleteProfilePictureSchema, ok: { status: 200, description: "{ photoUrl }" }, errors: [404, 422] },
+  { method: "post", path: "/Business/Images", tag: "Imágenes", summary: "Subir una imagen (p. ej. foto de estación)", multipart: true, ok: { status: 201, description: "{ url }" }, errors: [413, 415, 422] },
+  { method: "get", path: "/images/{file}", tag: "Imágenes", summary: "Imagen por hash de contenido (pública, inmutable)", public: true, ok: { status: 200, description: "Los bytes de la imagen", content: "image/*" }, errors: [404] },
+  // Catalogs
+  { method: "get", path: "/Business/Service", tag: "Catálogos", summary: "Servicios de estación", ok: { status: 200, type: "ServiceDto[]" } },
+  { method: "get", path: "/Business/ChargerBrand", tag: "Catálogos", summary: "Marcas de cargadores", ok: { status: 200, type: "ChargerBrandDto[]" } },
+  { method: "get", path: "/Driver/ConnectorType", tag: "Catálogos", summary: "Tipos de conector (OCPI)", ok: { status: 200, type: "ConnectorTypeDto[]" } },
+  // Stations
+  { method: "get", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Listar estaciones", query: stationListQuery, ok: { status: 200, type: "Page<StationDto>" }, errors: [422] },
+  { method: "post", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Crear estación", body: stationInputSchema, ok: { status: 201, type: "StationDto" }, errors: [422] },
+  { method: "get", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Ver estación", ok: { status: 200, type: "StationDto" }, errors: [404] },
+  { method: "put", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Editar estación", body: stationInputSchema, ok: { status: 200, type: "StationDto" }, errors: [404, 422] },
+  { method: "delete", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Eliminar estación (sin cargadores)", ok: { status: 204 }, errors: [404, 409] },
+  // Chargers
+  { method: "get", path: "/Business/Charger", tag: "Cargadores", summary: "Listar cargadores con sus conectores", query: chargerListQuery, ok: { status: 200, type: "Page<ChargerDto>" }, errors: [422] },
+  { method: "post", path: "/Business/Charger", tag: "Cargadores", summary: "Crear cargador (devuelve la contraseña OCPP una sola vez)", body: chargerInputSchema, ok: { status: 201, type: "ChargerWithPasswordDto" }, errors: [409, 422] },
+  { method: "post", path: "/Business/Charger/Assign", tag: "Cargadores", summary: "Añadir cargadores a una estación", body: assignChargersSchema, ok: { status: 200, description: "{ stationId, items: ChargerDto[] }" }, errors: [422] },
+  { method: "get", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Ver cargador", ok: { status: 200, type: "ChargerDto" }, errors: [404] },
+  { method: "put", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Editar cargador y conectores", body: chargerInputSchema, ok: { status: 200, type: "ChargerDto" }, errors: [404, 409, 422] },
+  { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
+  { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez)", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404] },
+  // Rates
+  { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },
+  { method: "post", path: "/Business/Fees", tag: "Tarifas", summary: "Crear tarifa", body: rateInputSchema, ok: { status: 201, type: "RateDto" }, errors: [422] },
+  { method: "post", path: "/Business/Fees/Preview", tag: "Tarifas", summary: "Calcular el precio de una carga con una tarifa", body: ratePreviewSchema, ok: { status: 200, type: "RatePreviewDto" }, errors: [422] },
+  { method: "get", path: "/Business/Fees/{id}", tag: "Tarifas", summary: "Ver tarifa", ok: { status: 200, type: "RateDto" }, errors: [404] },
+  { method: "put", path: "/Business/Fees/{id}", tag: "Tarifas", summary: "Editar tarifa", body: rateInputSchema, ok: { status: 200, type: "RateDto" }, errors: [404, 422] },
+  { method: "delete", path: "/Business/Fees/{id}", tag: "Tarifas", summary: "Eliminar tarifa (sin conectores)", ok: { status: 204 }, errors: [404, 409] },
+  // Activity
+  { method: "get", path: "/Business/Activity", tag: "Actividad", summary: "Listar cargas", query: activityQuery, ok: { status: 200, type: "SessionPage" }, errors: [422] },
+  { method: "get", path: "/Business/Activity/Export.csv", tag: "Actividad", summary: "Exportar cargas (CSV UTF-8 con BOM, separador ;)", query: activityExportQuery, ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [422] },
+  { method: "get", path: "/Business/Activity/{id}", tag: "Actividad", summary: "Detalle de una carga", ok: { status: 200, type: "SessionDetailDto" }, errors: [404] },
+  // Dashboard
+  { method: "get", path: "/Business/Dashboard", tag: "Inicio", summary: "Indicadores del período", query: periodQuery, ok: { status: 200, type: "DashboardDto" }, errors: [422] },
+  { method: "get", path: "/Business/Graphic", tag: "Inicio", summary: "Series para gráficos", query: graphicQuery, ok: { status: 200, type: "GraphicDto" }, errors: [422] },
+  // Notifications
+  { method: "get", path: "/Business/Notification", tag: "Notificaciones", summary: "Listar notificaciones", query: notificationListQuery, ok: { status: 200, type: "NotificationPage" }, errors: [422] },
+  { method: "get", path: "/Business/Notification/UnreadCount", tag: "Notificaciones", summary: "Cantidad sin leer", ok: { status: 200, description: "{ unread }" } },
+  { method: "post", path: "/Business/Notification/{id}/Read", tag: "Notificaciones", summary: "Marcar como leída", ok: { status: 200, type: "NotificationDto & { unread }" }, errors: [404] },
+  { method: "post", path: "/Business/Notification/ReadAll", tag: "Notificaciones", summary: "Marcar todas como leídas", ok: { status: 200, description: "{ updated, unread }" } },
+  { method: "post", path: "/Business/Notification/PushRegistration", tag: "Notificaciones", summary: "Registrar el token push del navegador", body: pushRegistrationSchema, ok: { status: 200, type: "PushRegistrationDto" }, errors: [422] },
+  // Payments
+  { method: "get", path: "/MercadoPago/BusinessUser", tag: "Pagos", summary: "Estado de la cuenta de Mercado Pago", ok: { status: 200, type: "PaymentAccountDto" } },
+  { method: "put", path: "/MercadoPago/BusinessUser", tag: "Pagos", summary: "Conectar Mercado Pago", body: mercadoPagoConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
+  { method: "delete", path: "/MercadoPago/BusinessUser", tag: "Pagos", summary: "Desconectar Mercado Pago", ok: { status: 200, type: "PaymentAccountDto" } },
+  { method: "get", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Estado de la cuenta de Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
+  { method: "put", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Conectar Pagos360", body: pagos360ConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
+  { method: "delete", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Desconectar Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
+  { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  // The contract itself
+  { method: "get", path: "/openapi.json", tag: "Contrato", summary: "Este documento", public: true, ok: { status: 200, description: "OpenAPI 3.1" } },
+];
+
+const problemSchema = {
+  type: "object",
+  required: ["type", "title", "status"],
+  properties: {
+    type: { type: "string", examples: ["urn:enchufa:problem:validation"] },
+    title: { type: "string", examples: ["Revisá los datos ingresados."] },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, examples: [{ cuit: ["Ese CUIT ya está registrado."] }] },
+    requestId: { type: "string" },
+  },
+};
+
+export function buildOpenApiDocument(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of OPERATIONS) {
+    const parameters: Json[] = [];
+    if (op.path.includes("{id}")) parameters.push(id);
+    if (op.path.includes("{file}")) parameters.push({ name: "file", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}\\.(jpg|png|gif)$" } });
+    if (op.query) parameters.push(...queryParams(op.query));
+
+    const responses: Record<string, Json> = {};
+    const okDescription = op.ok.description ?? (op.ok.type ? `\`${op.ok.type}\` (api/types.ts)` : "Sin contenido");
+    responses[String(op.ok.status)] =
+      op.ok.status === 204
+        ? { description: okDescription }
+        : { description: okDescription, content: { [op.ok.content ?? "application/json"]: { schema: op.ok.content?.startsWith("image") ? { type: "string", format: "binary" } : { type: op.ok.content === "text/csv" ? "string" : "object" } } } };
+    const errors = new Set([...(op.public ? [] : [401, 403]), ...(op.errors ?? [])]);
+    for (const status of [...errors].sort()) {
+      responses[String(status)] = { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+    }
+    responses["500"] = { description: "Error inesperado (ver requestId)", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+
+    const operation: Json = { tags: [op.tag], summary: op.summary, operationId: `${op.method}${op.path.replace(/[{}/.]+(\w)?/g, (_, ch: string | undefined) => (ch ?? "").toUpperCase())}`, responses };
+    if (parameters.length) operation.parameters = parameters;
+    if (op.public) operation.security = [];
+    if (op.body) operation.requestBody = { required: true, content: { "application/json": { schema: schemaOf(op.body) } } };
+    if (op.multipart) {
+      operation.requestBody = {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", required: ["Image"], properties: { Image: { type: "string", format: "binary", description: "JPEG, PNG o GIF (por contenido), máximo 800 KB" } } },
+          },
+        },
+      };
+    }
+    (paths[op.path] ??= {})[op.method] = operation;
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Enchufá — Business API",
+      version: "1.0.0",
+      description:
+        "API de negocio del panel de operadores de carga. JSON en camelCase; errores application/problem+json con mensajes en español por campo. " +
+        "Cada solicitud lleva `Authorization: Bearer <ID token de Firebase>` y todo se limita a la empresa del usuario (el id de otra empresa responde 404).",
+    },
+    servers: [{ url: "/api" }],
+    security: [{ firebase: [] }],
+    paths,
+    components: {
+      securitySchemes: { firebase: { type: "http", scheme: "bearer", bearerFormat: "Firebase ID token" } },
+      schemas: { Problem: problemSchema },
+    },
+  };
+}

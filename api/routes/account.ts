@@ -1,0 +1,73 @@
+// /Account/Business: register the company of the signed-in account and read its status.
+// Works before the company exists (it is how it comes to exist).
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { businessUsers, notifications } from "../../db/schema";
+import type { ApiServices, AppEnv } from "../env";
+import { readJson } from "../http";
+import { conflict, pgError } from "../problem";
+import { registerBusinessSchema } from "../schemas/business";
+import type { AccountBusinessDto } from "../types";
+import { CUIT_TAKEN_MESSAGE, toBusinessUserDto } from "./profile";
+
+export const ALREADY_REGISTERED_MESSAGE = "Tu cuenta ya tiene una empresa registrada.";
+
+export function accountRoutes({ db, autoApproveBusinesses }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  r.get("/", (c) => {
+    const business = c.get("business");
+    const email = business?.email ?? c.get("claims").email ?? undefined;
+    const body: AccountBusinessDto = business
+      ? { exists: true, email, status: business.status, businessName: business.businessName, cuit: business.cuit ?? undefined }
+      : { exists: false, email };
+    return c.json(body);
+  });
+
+  r.post("/", async (c) => {
+    if (c.get("business")) throw conflict(ALREADY_REGISTERED_MESSAGE);
+    const input = await readJson(c, registerBusinessSchema);
+    const claims = c.get("claims");
+    const [taken] = await db.select({ id: businessUsers.id }).from(businessUsers).where(eq(businessUsers.cuit, input.cuit)).limit(1);
+    if (taken) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+    const status = autoApproveBusinesses ? "ACTIVE" : "PENDING";
+    try {
+      const created = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(businessUsers)
+          .values({
+            firebaseUid: claims.uid,
+            email: (claims.email ?? "").toLowerCase(),
+            businessName: input.businessName,
+            cuit: input.cuit,
+            businessAddress: input.businessAddress,
+            phoneNumber: input.phoneNumber,
+            photoUrl: null,
+            status,
+          })
+          .returning();
+        if (status === "ACTIVE") {
+          await tx.insert(notifications).values({
+            businessId: row.id,
+            type: "BUSINESS_APPROVED",
+            title: "¡Tu empresa fue aprobada!",
+            body: `${row.businessName} ya puede cargar estaciones, cargadores y tarifas.`,
+            link: "/station/new",
+          });
+        }
+        return row;
+      });
+      return c.json(toBusinessUserDto(created), 201);
+    } catch (err) {
+      // Two registrations racing: the unique constraints decide.
+      const pg = pgError(err);
+      if (pg?.code === "23505") {
+        if (pg.constraint?.includes("cuit")) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+        throw conflict(ALREADY_REGISTERED_MESSAGE);
+      }
+      throw err;
+    }
+  });
+
+  return r;
+}

@@ -1,0 +1,335 @@
+// /Business/Activity — charging sessions (OCPI Session/CDR): list, detail, CSV export.
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { Hono } from "hono";
+import type { Db } from "../../db/client";
+import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "../../db/schema";
+import { stopReasonLabel } from "../../domain/ocpp-status";
+import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "../../domain/pricing";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { idParam, iso, pageOffset, parseSort, readQuery } from "../http";
+import { notFound, validationError } from "../problem";
+import { activityExportQuery, activityQuery, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
+import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
+import { toPaymentDto } from "./payments";
+
+const NOT_FOUND = "La carga";
+export const EXPORT_MAX_ROWS = 10_000;
+export const METER_SERIES_MAX_POINTS = 1_000;
+
+const s = chargingSessions;
+
+const rowColumns = {
+  session: chargingSessions,
+  stationName: stations.name,
+  chargerName: chargers.name,
+  connectorLabel: connectorTypes.label,
+};
+
+function baseSelect(db: Db) {
+  return db
+    .select(rowColumns)
+    .from(chargingSessions)
+    .leftJoin(stations, eq(stations.id, s.stationId))
+    .leftJoin(chargers, eq(chargers.id, s.chargerId))
+    .leftJoin(connectors, eq(connectors.id, s.connectorId))
+    .leftJoin(connectorTypes, eq(connectorTypes.id, connectors.connectorTypeId));
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof baseSelect>["where"]>>[number];
+
+function toDto(r: Row, now: Date): SessionDto {
+  const x = r.session;
+  const end = x.stoppedAt ?? (x.status === "ACTIVE" || x.status === "IDLE" ? now : x.startedAt);
+  return {
+    id: x.id,
+    transactionId: x.transactionId,
+    stationId: x.stationId ?? null,
+    stationName: r.stationName ?? null,
+    chargerId: x.chargerId ?? null,
+    chargerName: r.chargerName ?? null,
+    connectorId: x.connectorId ?? null,
+    connectorNumber: x.connectorNumber,
+    connectorLabel: r.connectorLabel ?? null,
+    idTag: x.idTag,
+    startedAt: x.startedAt.toISOString(),
+    stoppedAt: iso(x.stoppedAt),
+    status: x.status,
+    energyWh: x.energyWh,
+    energyKwh: Math.round(x.energyWh) / 1000,
+    durationMinutes: Math.max(0, Math.floor((end.getTime() - x.startedAt.getTime()) / 60_000)),
+    idleMinutes: x.idleMinutes,
+    totalCents: x.totalCents,
+    currency: x.rateSnapshot?.currency ?? "ARS",
+    paymentStatus: x.paymentStatus,
+    stopReason: x.stopReason ?? null,
+    stopReasonLabel: x.stoppedAt ? stopReasonLabel(x.stopReason) : null,
+  };
+}
+
+type Filters = {
+  stationId?: string;
+  chargerId?: string;
+  status?: (typeof s.status.enumValues)[number];
+  paymentStatus?: (typeof s.paymentStatus.enumValues)[number];
+  from?: Date;
+  to?: Date;
+};
+
+function filterWhere(businessId: string, q: Filters): SQL[] {
+  const where: SQL[] = [eq(s.businessId, businessId)];
+  if (q.stationId) where.push(eq(s.stationId, q.stationId));
+  if (q.chargerId) where.push(eq(s.chargerId, q.chargerId));
+  if (q.status) where.push(eq(s.status, q.status));
+  if (q.paymentStatus) where.push(eq(s.paymentStatus, q.paymentStatus));
+  if (q.from) where.push(gte(s.startedAt, q.from));
+  if (q.to) where.push(lt(s.startedAt, q.to));
+  return where;
+}
+
+const SORT_COLUMNS = {
+  startedAt: s.startedAt,
+  energyWh: s.energyWh,
+  totalCents: s.totalCents,
+  idleMinutes: s.idleMinutes,
+} as const;
+
+function encodeCursor(startedAt: Date, id: string): string {
+  return Buffer.from(`${startedAt.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { startedAt: Date; id: string } {
+  const [ts, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const startedAt = new Date(ts ?? "");
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(startedAt.getTime())) {
+    throw validationError({ cursor: ["El cursor no es válido. Volvé a la primera página."] });
+  }
+  return { startedAt, id };
+}
+
+/** The cost of a session: stored when closed; an estimate from its rate snapshot while open. */
+function costOf(x: Row["session"], now: Date): { cost: SessionPrice; estimated: boolean } {
+  const stored: SessionPrice = {
+    energyCents: x.energyCents,
+    timeCents: x.timeCents,
+    sessionFeeCents: x.sessionFeeCents,
+    idleCents: x.idleCents,
+    subtotalCents: x.subtotalCents,
+    vatCents: x.vatCents,
+    totalCents: x.totalCents,
+  };
+  if ((x.status !== "ACTIVE" && x.status !== "IDLE") || !x.rateSnapshot) return { cost: stored, estimated: false };
+  const usage = usageFromSession({
+    energyWh: x.energyWh,
+    startedAt: x.startedAt,
+    chargingEndedAt: x.chargingEndedAt,
+    unpluggedAt: x.unpluggedAt,
+    stoppedAt: x.stoppedAt ?? now,
+    timeZone: DEFAULT_TIME_ZONE,
+  });
+  return { cost: priceSession(x.rateSnapshot, usage), estimated: true };
+}
+
+async function meterSeries(db: Db, sessionId: string): Promise<MeterPointDto[]> {
+  const numbered = db
+    .select({
+      at: meterSamples.at,
+      energyWh: meterSamples.energyWh,
+      powerW: meterSamples.powerW,
+      soc: meterSamples.soc,
+      rn: sql<number>`row_number() over (order by ${meterSamples.at}, ${meterSamples.id})`.as("rn"),
+      cnt: sql<number>`count(*) over ()`.as("cnt"),
+    })
+    .from(meterSamples)
+    .where(eq(meterSamples.sessionId, sessionId))
+    .as("m");
+  // At most ~METER_SERIES_MAX_POINTS points: every n-th sample, plus the last one.
+  const rows = await db
+    .select({ at: numbered.at, energyWh: numbered.energyWh, powerW: numbered.powerW, soc: numbered.soc })
+    .from(numbered)
+    .where(
+      sql`(${numbered.rn} - 1) % greatest(1, ceil(${numbered.cnt}::numeric / ${METER_SERIES_MAX_POINTS}))::int = 0 or ${numbered.rn} = ${numbered.cnt}`,
+    )
+    .orderBy(asc(numbered.rn));
+  return rows.map((m) => ({ at: new Date(m.at).toISOString(), energyWh: m.energyWh, powerW: m.powerW ?? null, soc: m.soc ?? null }));
+}
+
+// ---- CSV ------------------------------------------------------------------------------------------
+
+const dateFmt = new Intl.DateTimeFormat("es-AR", {
+  timeZone: DEFAULT_TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+function csvDate(d: Date | null): string {
+  return d ? dateFmt.format(d).replace(",", "") : "";
+}
+
+/** es-AR decimal comma, no grouping (spreadsheets read it back as a number). */
+function decimal(value: number, digits: number): string {
+  return value.toFixed(digits).replace(".", ",");
+}
+
+function csvCell(value: string | number | null | undefined): string {
+  let v = value == null ? "" : String(value);
+  // Formula injection: a cell starting with = + - @ (or tab/CR) is text, not a formula.
+  if (/^[=+\-@\t\r]/.test(v) && !/^-?\d+(,\d+)?$/.test(v)) v = `'${v}`;
+  return /[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+const CSV_HEADER = [
+  "Inicio",
+  "Fin",
+  "Transacción",
+  "Estación",
+  "Cargador",
+  "Conector",
+  "Identificador",
+  "Estado",
+  "Energía (kWh)",
+  "Duración (min)",
+  "Inactividad (min)",
+  "Energía ($)",
+  "Tiempo ($)",
+  "Cargo fijo ($)",
+  "Penalidad por inactividad ($)",
+  "IVA ($)",
+  "Total ($)",
+  "Pago",
+  "Motivo de fin",
+];
+
+function csvRow(r: Row, now: Date): string {
+  const x = r.session;
+  const dto = toDto(r, now);
+  const pesos = (cents: number) => decimal(cents / 100, 2);
+  return [
+    csvDate(x.startedAt),
+    csvDate(x.stoppedAt),
+    x.transactionId,
+    r.stationName ?? "",
+    r.chargerName ?? "",
+    `${x.connectorNumber}${r.connectorLabel ? ` (${r.connectorLabel})` : ""}`,
+    x.idTag,
+    SESSION_STATUS_LABELS[x.status],
+    decimal(x.energyWh / 1000, 3),
+    dto.durationMinutes,
+    x.idleMinutes,
+    pesos(x.energyCents),
+    pesos(x.timeCents),
+    pesos(x.sessionFeeCents),
+    pesos(x.idleCents),
+    pesos(x.vatCents),
+    pesos(x.totalCents),
+    SESSION_PAYMENT_STATUS_LABELS[x.paymentStatus],
+    dto.stopReasonLabel ?? "",
+  ]
+    .map(csvCell)
+    .join(";");
+}
+
+export function activityRoutes({ db, now }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  r.get("/", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, activityQuery);
+    const where = filterWhere(b.id, query);
+    const { key, desc: isDesc } = parseSort(query.sort);
+    const keyset = query.sort === "-startedAt";
+    const pageWhere = [...where];
+    if (query.cursor) {
+      if (!keyset) throw validationError({ cursor: ["El cursor solo se usa con el orden por fecha descendente."] });
+      const cur = decodeCursor(query.cursor);
+      pageWhere.push(sql`(${s.startedAt}, ${s.id}) < (${cur.startedAt.toISOString()}::timestamptz, ${cur.id}::uuid)`);
+    }
+    const col = SORT_COLUMNS[key];
+    const base = baseSelect(db)
+      .where(and(...pageWhere))
+      .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
+      .limit(query.pageSize + 1);
+    const [rows, [{ total }]] = await Promise.all([
+      query.cursor ? base : base.offset(pageOffset(query.page, query.pageSize)),
+      db
+        .select({ total: count() })
+        .from(chargingSessions)
+        .where(and(...where)),
+    ]);
+    const more = rows.length > query.pageSize;
+    const pageRows = rows.slice(0, query.pageSize);
+    const last = pageRows.at(-1);
+    const t = now();
+    const body: SessionPage = {
+      items: pageRows.map((x) => toDto(x, t)),
+      total,
+      page: query.cursor ? 1 : query.page,
+      pageSize: query.pageSize,
+      nextCursor: keyset && more && last ? encodeCursor(last.session.startedAt, last.session.id) : null,
+    };
+    return c.json(body);
+  });
+
+  r.get("/Export.csv", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, activityExportQuery);
+    const { key, desc: isDesc } = parseSort(query.sort);
+    const col = SORT_COLUMNS[key];
+    const rows = await baseSelect(db)
+      .where(and(...filterWhere(b.id, query)))
+      .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
+      .limit(EXPORT_MAX_ROWS + 1);
+    const truncated = rows.length > EXPORT_MAX_ROWS;
+    const t = now();
+    const lines = [CSV_HEADER.map(csvCell).join(";"), ...rows.slice(0, EXPORT_MAX_ROWS).map((x) => csvRow(x, t))];
+    const stamp = new Intl.DateTimeFormat("en-CA", { timeZone: DEFAULT_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" })
+      .format(t)
+      .replace(/-/g, "");
+    return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="actividad-${stamp}.csv"`,
+      "X-Export-Rows": String(Math.min(rows.length, EXPORT_MAX_ROWS)),
+      "X-Export-Truncated": String(truncated),
+    });
+  });
+
+  r.get("/:id", async (c) => {
+    const b = tenant(c);
+    const id = idParam(c, "id", NOT_FOUND);
+    const [row] = await baseSelect(db)
+      .where(and(eq(s.id, id), eq(s.businessId, b.id)))
+      .limit(1);
+    if (!row) throw notFound(NOT_FOUND);
+    const [series, pays] = await Promise.all([
+      meterSeries(db, row.session.id),
+      db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.sessionId, row.session.id), eq(payments.businessId, b.id)))
+        .orderBy(desc(payments.createdAt))
+        .limit(50),
+    ]);
+    const t = now();
+    const x = row.session;
+    const { cost, estimated } = costOf(x, t);
+    const body: SessionDetailDto = {
+      ...toDto(row, t),
+      meterStartWh: x.meterStartWh,
+      meterStopWh: x.meterStopWh ?? null,
+      chargingEndedAt: iso(x.chargingEndedAt),
+      unpluggedAt: iso(x.unpluggedAt),
+      rateId: x.rateId ?? null,
+      rateSnapshot: x.rateSnapshot ?? null,
+      cost,
+      costIsEstimate: estimated,
+      meterSeries: series,
+      payments: pays.map((p) => toPaymentDto({ payment: p, transactionId: x.transactionId, stationName: row.stationName })),
+    };
+    return c.json(body);
+  });
+
+  return r;
+}

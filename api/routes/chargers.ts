@@ -1,0 +1,380 @@
+// /Business/Charger — OCPP charge points with their connectors.
+import { and, asc, count, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { Hono } from "hono";
+import type { Db } from "../../db/client";
+import {
+  chargerBrands,
+  chargers,
+  chargingSessions,
+  connectors,
+  connectorTypes,
+  rates,
+  stations,
+  type Charger,
+} from "../../db/schema";
+import { chargePointStatusLabel, statusBucket } from "../../domain/ocpp-status";
+import { generateOcppPassword, hashOcppPassword } from "../crypto";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { idParam, iso, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
+import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
+import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
+import { chargerListQuery } from "../schemas/queries";
+import { bucketCase, emptyBuckets } from "../sql";
+import type { ChargerDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
+
+const NOT_FOUND = "El cargador";
+export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
+export const CHARGER_BUSY_MESSAGE = "El cargador tiene una carga en curso. Esperá a que termine para eliminarlo.";
+
+type ChargerRow = Charger & { stationName: string | null; brandName: string | null };
+
+const chargerColumns = {
+  charger: chargers,
+  stationName: stations.name,
+  brandName: chargerBrands.name,
+};
+
+function ocppUrl(publicOrigin: string | undefined, identity: string): string | null {
+  if (!publicOrigin) return null;
+  const ws = publicOrigin.replace(/^http/i, "ws");
+  return `${ws}/ocpp/${encodeURIComponent(identity)}`;
+}
+
+async function connectorsFor(db: Db, chargerRows: ChargerRow[]): Promise<Map<string, ConnectorDto[]>> {
+  const out = new Map<string, ConnectorDto[]>();
+  if (chargerRows.length === 0) return out;
+  const byId = new Map(chargerRows.map((c) => [c.id, c]));
+  const rows = await db
+    .select({
+      connector: connectors,
+      standard: connectorTypes.code,
+      standardLabel: connectorTypes.label,
+      rateName: rates.name,
+    })
+    .from(connectors)
+    .innerJoin(connectorTypes, eq(connectorTypes.id, connectors.connectorTypeId))
+    .leftJoin(rates, eq(rates.id, connectors.rateId))
+    .where(inArray(connectors.chargerId, [...byId.keys()]))
+    .orderBy(asc(connectors.chargerId), asc(connectors.connectorId));
+  for (const r of rows) {
+    const k = r.connector;
+    const charger = byId.get(k.chargerId)!;
+    const dto: ConnectorDto = {
+      id: k.id,
+      connectorId: k.connectorId,
+      standard: r.standard,
+      standardLabel: r.standardLabel,
+      format: k.format,
+      powerType: k.powerType,
+      maxPowerKw: Number(k.maxPowerKw),
+      rateId: k.rateId ?? null,
+      rateName: r.rateName ?? null,
+      status: k.status,
+      statusLabel: chargePointStatusLabel(k.status),
+      bucket: statusBucket(k.status, { online: charger.online, enabled: charger.enabled }),
+      errorCode: k.errorCode ?? null,
+      statusAt: iso(k.statusAt),
+    };
+    out.set(k.chargerId, [...(out.get(k.chargerId) ?? []), dto]);
+  }
+  return out;
+}
+
+export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows: ChargerRow[]): Promise<ChargerDto[]> {
+  const conns = await connectorsFor(db, rows);
+  return rows.map((c) => {
+    const list = conns.get(c.id) ?? [];
+    const statusSummary = emptyBuckets();
+    for (const k of list) statusSummary[k.bucket]++;
+    return {
+      id: c.id,
+      stationId: c.stationId ?? null,
+      stationName: c.stationName ?? null,
+      name: c.name,
+      brandId: c.brandId ?? null,
+      brandName: c.brandName ?? null,
+      model: c.model ?? null,
+      serialNumber: c.serialNumber ?? null,
+      ocppIdentity: c.ocppIdentity,
+      ocppUrl: ocppUrl(publicOrigin, c.ocppIdentity),
+      ocppProtocol: c.ocppProtocol,
+      hasPassword: !!c.ocppPasswordHash,
+      enabled: c.enabled,
+      heartbeatInterval: c.heartbeatInterval,
+      vendor: c.vendor ?? null,
+      bootModel: c.bootModel ?? null,
+      firmwareVersion: c.firmwareVersion ?? null,
+      lastBootAt: iso(c.lastBootAt),
+      lastHeartbeatAt: iso(c.lastHeartbeatAt),
+      online: c.online,
+      connectors: list,
+      statusSummary,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    };
+  });
+}
+
+function baseSelect(db: Db) {
+  return db
+    .select(chargerColumns)
+    .from(chargers)
+    .leftJoin(stations, eq(stations.id, chargers.stationId))
+    .leftJoin(chargerBrands, eq(chargerBrands.id, chargers.brandId));
+}
+
+const flatten = (r: { charger: Charger; stationName: string | null; brandName: string | null }): ChargerRow => ({
+  ...r.charger,
+  stationName: r.stationName,
+  brandName: r.brandName,
+});
+
+/** The business's charger (with station and brand names) or a 404. */
+export async function findCharger(db: Db, businessId: string, id: string): Promise<ChargerRow> {
+  const [row] = await baseSelect(db)
+    .where(and(eq(chargers.id, id), eq(chargers.businessId, businessId)))
+    .limit(1);
+  if (!row) throw notFound(NOT_FOUND);
+  return flatten(row);
+}
+
+type ChargerInput = (typeof chargerInputSchema)["_zod"]["output"];
+
+/** Resolves and checks every reference of the input; throws 422/409 with field errors. */
+async function resolveReferences(db: Db, businessId: string, input: ChargerInput, selfId?: string) {
+  const errors: FieldErrors = {};
+  const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
+
+  if (input.stationId) {
+    const [s] = await db
+      .select({ id: stations.id })
+      .from(stations)
+      .where(and(eq(stations.id, input.stationId), eq(stations.businessId, businessId)))
+      .limit(1);
+    if (!s) add("stationId", "La estación no existe.");
+  }
+  if (input.brandId != null) {
+    const [brand] = await db.select({ id: chargerBrands.id }).from(chargerBrands).where(eq(chargerBrands.id, input.brandId)).limit(1);
+    if (!brand) add("brandId", "Elegí una marca de la lista.");
+  }
+  const codes = [...new Set(input.connectors.map((k) => k.standard))];
+  const types = await db.select({ id: connectorTypes.id, code: connectorTypes.code }).from(connectorTypes).where(inArray(connectorTypes.code, codes));
+  const typeByCode = new Map(types.map((t) => [t.code, t.id]));
+  const rateIds = [...new Set(input.connectors.map((k) => k.rateId).filter((x): x is string => !!x))];
+  const ownRates = rateIds.length
+    ? await db
+        .select({ id: rates.id })
+        .from(rates)
+        .where(and(eq(rates.businessId, businessId), inArray(rates.id, rateIds)))
+    : [];
+  const rateSet = new Set(ownRates.map((r) => r.id));
+  input.connectors.forEach((k, i) => {
+    if (!typeByCode.has(k.standard)) add(`connectors[${i}].standard`, "Elegí un tipo de conector de la lista.");
+    if (k.rateId && !rateSet.has(k.rateId)) add(`connectors[${i}].rateId`, "La tarifa no existe.");
+  });
+  if (Object.keys(errors).length > 0) throw new ApiError(422, "validation", "Revisá los datos ingresados.", { errors });
+
+  const [taken] = await db
+    .select({ id: chargers.id })
+    .from(chargers)
+    .where(selfId ? and(eq(chargers.ocppIdentity, input.ocppIdentity), ne(chargers.id, selfId)) : eq(chargers.ocppIdentity, input.ocppIdentity))
+    .limit(1);
+  if (taken) throw conflict(OCPP_IDENTITY_TAKEN_MESSAGE, { ocppIdentity: [OCPP_IDENTITY_TAKEN_MESSAGE] });
+  return { typeByCode };
+}
+
+function identityConflict(err: unknown): never {
+  const pg = pgError(err);
+  if (pg?.code === "23505" && pg.constraint?.includes("ocpp_identity")) {
+    throw conflict(OCPP_IDENTITY_TAKEN_MESSAGE, { ocppIdentity: [OCPP_IDENTITY_TAKEN_MESSAGE] });
+  }
+  throw err;
+}
+
+const SORT_COLUMNS = {
+  name: sql`lower(${chargers.name})`,
+  ocppIdentity: chargers.ocppIdentity,
+  station: sql`lower(${stations.name})`,
+  lastHeartbeatAt: chargers.lastHeartbeatAt,
+  createdAt: chargers.createdAt,
+} as const;
+
+export function chargerRoutes({ db, publicOrigin }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  r.get("/", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, chargerListQuery);
+    const where: SQL[] = [eq(chargers.businessId, b.id)];
+    if (query.q) {
+      const p = likePattern(query.q);
+      where.push(or(ilike(chargers.name, p), ilike(chargers.ocppIdentity, p), ilike(chargers.serialNumber, p), ilike(chargers.model, p))!);
+    }
+    if (query.stationId) where.push(eq(chargers.stationId, query.stationId));
+    if (query.unassigned === true) where.push(isNull(chargers.stationId));
+    if (query.unassigned === false) where.push(sql`${chargers.stationId} is not null`);
+    if (query.status === "offline") {
+      where.push(
+        sql`(not (${chargers.online} and ${chargers.enabled}) or exists (select 1 from ${connectors} where ${connectors.chargerId} = ${chargers.id} and ${connectors.status} = 'Unavailable'))`,
+      );
+    } else if (query.status) {
+      where.push(sql`exists (select 1 from ${connectors} where ${connectors.chargerId} = ${chargers.id} and ${bucketCase} = ${query.status})`);
+    }
+    const { key, desc: isDesc } = parseSort(query.sort);
+    const col = SORT_COLUMNS[key];
+    const order = isDesc ? sql`${col} desc nulls last` : sql`${col} asc nulls last`;
+    const [rows, [{ total }]] = await Promise.all([
+      baseSelect(db)
+        .where(and(...where))
+        .orderBy(order, asc(chargers.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db
+        .select({ total: count() })
+        .from(chargers)
+        .where(and(...where)),
+    ]);
+    const body: Page<ChargerDto> = {
+      items: await chargerDtos(db, publicOrigin, rows.map(flatten)),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+    };
+    return c.json(body);
+  });
+
+  r.post("/Assign", async (c) => {
+    const b = tenant(c);
+    const input = await readJson(c, assignChargersSchema);
+    const [station] = await db
+      .select({ id: stations.id })
+      .from(stations)
+      .where(and(eq(stations.id, input.stationId), eq(stations.businessId, b.id)))
+      .limit(1);
+    if (!station) throw new ApiError(422, "validation", "Revisá los datos ingresados.", { errors: { stationId: ["La estación no existe."] } });
+    const ids = [...new Set(input.chargerIds.map((x) => x.toLowerCase()))];
+    const updated = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(chargers)
+        .set({ stationId: station.id })
+        .where(and(eq(chargers.businessId, b.id), inArray(chargers.id, ids)))
+        .returning({ id: chargers.id });
+      // All or nothing: an id that is not one of the business's chargers undoes the batch.
+      if (rows.length !== ids.length) {
+        throw new ApiError(422, "validation", "Revisá los datos ingresados.", { errors: { chargerIds: ["Uno o más cargadores no existen."] } });
+      }
+      return rows;
+    });
+    const rows = await baseSelect(db)
+      .where(and(eq(chargers.businessId, b.id), inArray(chargers.id, updated.map((u) => u.id))))
+      .orderBy(sql`lower(${chargers.name})`, asc(chargers.id));
+    return c.json({ stationId: station.id, items: await chargerDtos(db, publicOrigin, rows.map(flatten)) });
+  });
+
+  r.get("/:id", async (c) => {
+    const b = tenant(c);
+    const row = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const [dto] = await chargerDtos(db, publicOrigin, [row]);
+    return c.json(dto);
+  });
+
+  r.post("/", async (c) => {
+    const b = tenant(c);
+    const input = await readJson(c, chargerInputSchema);
+    const { typeByCode } = await resolveReferences(db, b.id, input);
+    const password = generateOcppPassword();
+    const ocppPasswordHash = await hashOcppPassword(password);
+    const { connectors: connectorInputs, ...fields } = input;
+    let id: string;
+    try {
+      id = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(chargers)
+          .values({ ...fields, model: fields.model ?? null, serialNumber: fields.serialNumber ?? null, businessId: b.id, ocppPasswordHash })
+          .returning({ id: chargers.id });
+        await tx.insert(connectors).values(
+          connectorInputs.map((k) => ({
+            chargerId: created.id,
+            connectorId: k.connectorId,
+            connectorTypeId: typeByCode.get(k.standard)!,
+            format: k.format,
+            powerType: k.powerType,
+            maxPowerKw: k.maxPowerKw,
+            rateId: k.rateId,
+          })),
+        );
+        return created.id;
+      });
+    } catch (err) {
+      identityConflict(err);
+    }
+    const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, id)]);
+    const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password };
+    return c.json(body, 201);
+  });
+
+  r.put("/:id", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const input = await readJson(c, chargerInputSchema);
+    const { typeByCode } = await resolveReferences(db, b.id, input, current.id);
+    const { connectors: connectorInputs, ...fields } = input;
+    try {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(chargers)
+          .set({ ...fields, model: fields.model ?? null, serialNumber: fields.serialNumber ?? null })
+          .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+        const keep = connectorInputs.map((k) => k.connectorId);
+        // Connectors no longer listed go away (their sessions stay, see the schema).
+        await tx.delete(connectors).where(and(eq(connectors.chargerId, current.id), notInArray(connectors.connectorId, keep)));
+        for (const k of connectorInputs) {
+          const values = {
+            connectorTypeId: typeByCode.get(k.standard)!,
+            format: k.format,
+            powerType: k.powerType,
+            maxPowerKw: k.maxPowerKw,
+            rateId: k.rateId,
+          };
+          // Upsert by (charger, connectorId): live status and history stay with the connector.
+          await tx
+            .insert(connectors)
+            .values({ chargerId: current.id, connectorId: k.connectorId, ...values })
+            .onConflictDoUpdate({ target: [connectors.chargerId, connectors.connectorId], set: values });
+        }
+      });
+    } catch (err) {
+      identityConflict(err);
+    }
+    const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
+    return c.json(dto);
+  });
+
+  r.post("/:id/RotatePassword", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const password = generateOcppPassword();
+    const ocppPasswordHash = await hashOcppPassword(password);
+    await db
+      .update(chargers)
+      .set({ ocppPasswordHash })
+      .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+    const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
+    const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password };
+    return c.json(body);
+  });
+
+  r.delete("/:id", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const [{ open }] = await db
+      .select({ open: count() })
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.chargerId, current.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])));
+    if (open > 0) throw conflict(CHARGER_BUSY_MESSAGE);
+    await db.delete(chargers).where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+    return c.body(null, 204);
+  });
+
+  return r;
+}

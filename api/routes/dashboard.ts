@@ -1,0 +1,196 @@
+// /Business/Dashboard (KPIs for a period) and /Business/Graphic (time series).
+// Everything is aggregated in SQL; days and hours are Buenos Aires local time.
+import { Hono } from "hono";
+import { sql } from "drizzle-orm";
+import { chargers, chargingSessions, connectors, stations, statusEvents } from "../../db/schema";
+import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "../../domain/ocpp-status";
+import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { readQuery } from "../http";
+import { graphicQuery, periodQuery } from "../schemas/queries";
+import { bucketCounts, num, pickBuckets, queryRows } from "../sql";
+import type { DashboardDto, GraphicDto } from "../types";
+
+export const DEFAULT_PERIOD_DAYS = 30;
+const TZ = DEFAULT_TIME_ZONE;
+const s = chargingSessions;
+
+function period(q: { from?: Date; to?: Date }, now: Date): { from: Date; to: Date } {
+  const to = q.to ?? (q.from ? new Date(Math.min(now.getTime(), q.from.getTime() + DEFAULT_PERIOD_DAYS * 86_400_000)) : now);
+  const from = q.from ?? new Date(to.getTime() - DEFAULT_PERIOD_DAYS * 86_400_000);
+  return { from, to: to > from ? to : new Date(from.getTime() + 86_400_000) };
+}
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
+
+export function dashboardRoutes({ db, now }: ApiServices) {
+  return new Hono<AppEnv>().get("/", async (c) => {
+    const b = tenant(c);
+    const t = now();
+    const { from, to } = period(await readQuery(c, periodQuery), t);
+    const F = ts(from);
+    const T = ts(to);
+    const N = ts(t);
+
+    const [sessionAgg] = await queryRows(
+      db,
+      sql`select
+          count(*) as sessions,
+          count(*) filter (where ${s.status} <> 'INVALID') as started,
+          coalesce(sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID'), 0) as energy_wh,
+          coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0) as revenue,
+          coalesce(sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED'), 0) as idle_revenue
+        from ${s}
+        where ${s.businessId} = ${b.id} and ${s.startedAt} >= ${F} and ${s.startedAt} < ${T}`,
+    );
+
+    // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
+    const [occupied] = await queryRows(
+      db,
+      sql`select coalesce(sum(extract(epoch from (
+            least(coalesce(${s.unpluggedAt}, ${s.stoppedAt}, ${N}), ${T}) - greatest(${s.startedAt}, ${F})
+          ))), 0) as seconds
+        from ${s}
+        where ${s.businessId} = ${b.id} and ${s.status} <> 'INVALID'
+          and ${s.startedAt} < ${T} and coalesce(${s.unpluggedAt}, ${s.stoppedAt}, ${N}) > ${F}`,
+    );
+
+    // Availability: time each connector spent outside Faulted/Unavailable, from its status
+    // history (the last status before the period counts from the period's start).
+    const [availability] = await queryRows(
+      db,
+      sql`with ev as (
+          select e.connector_id, greatest(e.at, ${F}) as at, e.status
+          from ${statusEvents} e
+          where e.business_id = ${b.id} and e.connector_id is not null and e.at < ${T}
+            and e.at >= coalesce((select max(e2.at) from ${statusEvents} e2 where e2.connector_id = e.connector_id and e2.at <= ${F}), ${F})
+        ), seg as (
+          select status, at, lead(at, 1, least(${T}, ${N})) over (partition by connector_id order by at) as until from ev
+        )
+        select
+          coalesce(sum(extract(epoch from until - at)) filter (where status not in ('Faulted', 'Unavailable')), 0) as up,
+          sum(extract(epoch from until - at)) as tracked
+        from seg where until > at`,
+    );
+
+    const [equipment] = await db
+      .select({
+        chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
+        chargersOnline: sql<number>`count(distinct ${chargers.id}) filter (where ${chargers.online} and ${chargers.enabled})`.mapWith(Number),
+        connectorsTotal: sql<number>`count(${connectors.id})`.mapWith(Number),
+        ...Object.fromEntries(
+          CHARGE_POINT_STATUSES.map((st) => [`st_${st}`, sql<number>`count(${connectors.id}) filter (where ${connectors.status} = ${st})`.mapWith(Number)]),
+        ),
+        ...bucketCounts(),
+      })
+      .from(chargers)
+      .leftJoin(connectors, sql`${connectors.chargerId} = ${chargers.id}`)
+      .where(sql`${chargers.businessId} = ${b.id}`);
+
+    const [active] = await queryRows(
+      db,
+      sql`select count(*) as n from ${s} where ${s.businessId} = ${b.id} and ${s.status} in ('ACTIVE', 'IDLE')`,
+    );
+
+    const eq = equipment as Record<string, number>;
+    const connectorStatus = Object.fromEntries(CHARGE_POINT_STATUSES.map((st) => [st, num(eq[`st_${st}`])])) as Record<ChargePointStatus, number>;
+    const effectiveSeconds = Math.max(0, (Math.min(to.getTime(), t.getTime()) - from.getTime()) / 1000);
+    const sessions = num(sessionAgg?.sessions);
+    const utilization = pct(num(occupied?.seconds), effectiveSeconds * num(eq.connectorsTotal));
+
+    const body: DashboardDto = {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      energyKwh: Math.round(num(sessionAgg?.energy_wh)) / 1000,
+      sessions,
+      startSuccessRate: pct(num(sessionAgg?.started), sessions),
+      revenueCents: num(sessionAgg?.revenue),
+      idleRevenueCents: num(sessionAgg?.idle_revenue),
+      utilizationPct: utilization == null ? null : Math.min(100, utilization),
+      availabilityPct: pct(num(availability?.up), num(availability?.tracked)),
+      chargersTotal: num(eq.chargersTotal),
+      chargersOnline: num(eq.chargersOnline),
+      chargersOffline: num(eq.chargersTotal) - num(eq.chargersOnline),
+      connectorsTotal: num(eq.connectorsTotal),
+      connectorStatus,
+      statusSummary: pickBuckets(eq),
+      activeSessions: num(active?.n),
+    };
+    return c.json(body);
+  });
+}
+
+export function graphicRoutes({ db, now }: ApiServices) {
+  return new Hono<AppEnv>().get("/", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, graphicQuery);
+    const { from, to } = period(query, now());
+    const F = ts(from);
+    const T = ts(to);
+    const inPeriod = sql`${s.businessId} = ${b.id} and ${s.startedAt} >= ${F} and ${s.startedAt} < ${T} and ${s.status} <> 'INVALID'`;
+
+    let points: GraphicDto["points"];
+    if (query.series === "energyRevenueByDay") {
+      const rows = await queryRows(
+        db,
+        sql`with days as (
+            select d::date as day from generate_series(
+              (${F} at time zone ${TZ})::date,
+              ((${T} - interval '1 microsecond') at time zone ${TZ})::date,
+              interval '1 day') as d
+          ), agg as (
+            select (${s.startedAt} at time zone ${TZ})::date as day,
+              count(*) as sessions,
+              sum(${s.energyWh}) as energy_wh,
+              sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
+              sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
+            from ${s} where ${inPeriod}
+            group by 1
+          )
+          select to_char(days.day, 'YYYY-MM-DD') as date, agg.sessions, agg.energy_wh, agg.revenue, agg.idle_revenue
+          from days left join agg on agg.day = days.day
+          order by days.day`,
+      );
+      points = rows.map((r) => ({
+        date: String(r.date),
+        energyKwh: Math.round(num(r.energy_wh)) / 1000,
+        revenueCents: num(r.revenue),
+        idleRevenueCents: num(r.idle_revenue),
+        sessions: num(r.sessions),
+      }));
+    } else if (query.series === "sessionsByHour") {
+      const rows = await queryRows(
+        db,
+        sql`with hours as (select generate_series(0, 23) as hour), agg as (
+            select extract(hour from ${s.startedAt} at time zone ${TZ})::int as hour, count(*) as sessions, sum(${s.energyWh}) as energy_wh
+            from ${s} where ${inPeriod} group by 1
+          )
+          select hours.hour, agg.sessions, agg.energy_wh from hours left join agg on agg.hour = hours.hour order by hours.hour`,
+      );
+      points = rows.map((r) => ({ hour: num(r.hour), sessions: num(r.sessions), energyKwh: Math.round(num(r.energy_wh)) / 1000 }));
+    } else {
+      const rows = await queryRows(
+        db,
+        sql`select ${stations.id} as station_id, ${stations.name} as station_name,
+            count(${s.id}) as sessions, coalesce(sum(${s.energyWh}), 0) as energy_wh,
+            coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0) as revenue
+          from ${s} join ${stations} on ${stations.id} = ${s.stationId} and ${stations.businessId} = ${b.id}
+          where ${inPeriod}
+          group by ${stations.id}, ${stations.name}
+          order by revenue desc, sessions desc, ${stations.name}
+          limit 10`,
+      );
+      points = rows.map((r) => ({
+        stationId: String(r.station_id),
+        stationName: String(r.station_name),
+        sessions: num(r.sessions),
+        energyKwh: Math.round(num(r.energy_wh)) / 1000,
+        revenueCents: num(r.revenue),
+      }));
+    }
+    const body: GraphicDto = { series: query.series, from: from.toISOString(), to: to.toISOString(), timeZone: TZ, points };
+    return c.json(body);
+  });
+}
+

@@ -1,0 +1,108 @@
+// /Business/Notification — the business's notifications and its browsers' push registrations.
+import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { Hono } from "hono";
+import { notifications, pushRegistrations, type Notification } from "../../db/schema";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
+import { notFound } from "../problem";
+import { pushRegistrationSchema } from "../schemas/notification";
+import { notificationListQuery } from "../schemas/queries";
+import type { NotificationDto, NotificationPage, PushRegistrationDto } from "../types";
+
+const NOT_FOUND = "La notificación";
+
+function toDto(n: Notification): NotificationDto {
+  return { id: n.id, type: n.type, title: n.title, body: n.body, link: n.link ?? null, readAt: iso(n.readAt), createdAt: n.createdAt.toISOString() };
+}
+
+export function notificationRoutes({ db, now }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  const unreadCount = async (businessId: string) => {
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(eq(notifications.businessId, businessId), isNull(notifications.readAt)));
+    return n;
+  };
+
+  r.get("/", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, notificationListQuery);
+    const where: SQL[] = [eq(notifications.businessId, b.id)];
+    if (query.unread) where.push(isNull(notifications.readAt));
+    const [rows, [{ total }], unread] = await Promise.all([
+      db
+        .select()
+        .from(notifications)
+        .where(and(...where))
+        .orderBy(desc(notifications.createdAt), desc(notifications.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db
+        .select({ total: count() })
+        .from(notifications)
+        .where(and(...where)),
+      unreadCount(b.id),
+    ]);
+    const body: NotificationPage = { items: rows.map(toDto), total, page: query.page, pageSize: query.pageSize, unread };
+    return c.json(body);
+  });
+
+  r.get("/UnreadCount", async (c) => c.json({ unread: await unreadCount(tenant(c).id) }));
+
+  r.post("/ReadAll", async (c) => {
+    const b = tenant(c);
+    const updated = await db
+      .update(notifications)
+      .set({ readAt: now() })
+      .where(and(eq(notifications.businessId, b.id), isNull(notifications.readAt)))
+      .returning({ id: notifications.id });
+    return c.json({ updated: updated.length, unread: 0 });
+  });
+
+  r.post("/PushRegistration", async (c) => {
+    const b = tenant(c);
+    const input = await readJson(c, pushRegistrationSchema);
+    const createTime = input.createTime === undefined ? now() : new Date(input.createTime);
+    const values = {
+      businessId: b.id,
+      createTime,
+      auth: input.auth ?? null,
+      p256dh: input.p256dh ?? null,
+      endpoint: input.endpoint ?? null,
+      swScope: input.swScope ?? null,
+      vapidKey: input.vapidKey ?? null,
+    };
+    // Upsert by token. A browser that signs in with another company moves its token there.
+    const [row] = await db
+      .insert(pushRegistrations)
+      .values({ token: input.token, ...values })
+      .onConflictDoUpdate({ target: pushRegistrations.token, set: { ...values, updatedAt: now() } })
+      .returning();
+    const body: PushRegistrationDto = { id: row.id, token: row.token, createTime: row.createTime.toISOString() };
+    return c.json(body);
+  });
+
+  r.post("/:id/Read", async (c) => {
+    const b = tenant(c);
+    const id = idParam(c, "id", NOT_FOUND);
+    const [row] = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.id, id), eq(notifications.businessId, b.id)))
+      .limit(1);
+    if (!row) throw notFound(NOT_FOUND);
+    let result = row;
+    if (!row.readAt) {
+      [result] = await db
+        .update(notifications)
+        .set({ readAt: now() })
+        .where(and(eq(notifications.id, id), eq(notifications.businessId, b.id)))
+        .returning();
+    }
+    return c.json({ ...toDto(result), unread: await unreadCount(b.id) });
+  });
+
+  return r;
+}

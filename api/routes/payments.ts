@@ -1,0 +1,161 @@
+// Payment-provider accounts (/MercadoPago/BusinessUser, /Pagos360/BusinessUser) and the
+// payments list (/Business/Payments). Credentials are sealed with the key ring and never
+// leave the server: responses carry only their last 4 characters.
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { Hono } from "hono";
+import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "../../db/schema";
+import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "../crypto";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "../schemas/payment";
+import { paymentListQuery } from "../schemas/queries";
+import type { PaymentAccountDto, PaymentDto, PaymentPage } from "../types";
+
+const UNREADABLE_MESSAGE = "No se pudieron leer las credenciales guardadas. Volvé a conectar la cuenta.";
+
+function toAccountDto(provider: PaymentProviderCode, row: PaymentAccount | undefined, keyRing: KeyRing): PaymentAccountDto {
+  if (!row) {
+    return { provider, connected: false, status: "DISCONNECTED", last4: null, accountLabel: null, environment: null, lastError: null, connectedAt: null, updatedAt: null };
+  }
+  // Opening the credentials tells the Mercado Pago environment and proves the key ring still
+  // reads them (e.g. after a key was retired). Nothing of them but the last 4 characters leaves.
+  let environment: PaymentAccountDto["environment"] = null;
+  let readable = true;
+  try {
+    const creds = JSON.parse(openPaymentCredentials(keyRing, row.credentialsEncrypted, { businessId: row.businessId, provider })) as { accessToken?: string };
+    if (provider === "MERCADOPAGO") environment = creds.accessToken?.startsWith("TEST-") ? "TEST" : "PRODUCTION";
+  } catch {
+    readable = false;
+  }
+  const status = readable ? row.status : "ERROR";
+  return {
+    provider,
+    connected: status === "CONNECTED",
+    status,
+    last4: row.credentialsLast4 ?? null,
+    accountLabel: row.accountLabel ?? null,
+    environment,
+    lastError: readable ? (row.lastError ?? null) : UNREADABLE_MESSAGE,
+    connectedAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const DEFAULT_LABEL: Record<PaymentProviderCode, string> = { MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" };
+
+export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: PaymentProviderCode) {
+  const r = new Hono<AppEnv>();
+
+  const current = async (businessId: string) => {
+    const [row] = await db
+      .select()
+      .from(paymentAccounts)
+      .where(and(eq(paymentAccounts.businessId, businessId), eq(paymentAccounts.provider, provider)))
+      .limit(1);
+    return row;
+  };
+
+  r.get("/", async (c) => c.json(toAccountDto(provider, await current(tenant(c).id), keyRing)));
+
+  r.put("/", async (c) => {
+    const b = tenant(c);
+    let plain: string;
+    let last4: string;
+    let label: string;
+    if (provider === "MERCADOPAGO") {
+      const input = await readJson(c, mercadoPagoConnectSchema);
+      plain = JSON.stringify({ publicKey: input.publicKey, accessToken: input.accessToken });
+      last4 = input.accessToken.slice(-4);
+      label = input.accountLabel ?? DEFAULT_LABEL[provider];
+    } else {
+      const input = await readJson(c, pagos360ConnectSchema);
+      plain = JSON.stringify({ apiKey: input.apiKey });
+      last4 = input.apiKey.slice(-4);
+      label = input.accountName;
+    }
+    const credentialsEncrypted = sealPaymentCredentials(keyRing, plain, { businessId: b.id, provider });
+    const values = { credentialsEncrypted, credentialsLast4: last4, accountLabel: label, status: "CONNECTED" as const, lastError: null };
+    const [row] = await db
+      .insert(paymentAccounts)
+      .values({ businessId: b.id, provider, ...values })
+      .onConflictDoUpdate({ target: [paymentAccounts.businessId, paymentAccounts.provider], set: { ...values, updatedAt: new Date() } })
+      .returning();
+    return c.json(toAccountDto(provider, row, keyRing));
+  });
+
+  r.delete("/", async (c) => {
+    const b = tenant(c);
+    await db.delete(paymentAccounts).where(and(eq(paymentAccounts.businessId, b.id), eq(paymentAccounts.provider, provider)));
+    return c.json(toAccountDto(provider, undefined, keyRing));
+  });
+
+  return r;
+}
+
+export function toPaymentDto(r: { payment: Payment; transactionId: number | null; stationName: string | null }): PaymentDto {
+  const p = r.payment;
+  return {
+    id: p.id,
+    sessionId: p.sessionId ?? null,
+    transactionId: r.transactionId ?? null,
+    stationName: r.stationName ?? null,
+    provider: p.provider,
+    amountCents: p.amountCents,
+    currency: p.currency,
+    status: p.status,
+    externalId: p.externalId ?? null,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: iso(p.updatedAt)!,
+  };
+}
+
+const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
+
+/** GET /Business/Payments */
+export function paymentRoutes({ db }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  r.get("/", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, paymentListQuery);
+    const where: SQL[] = [eq(payments.businessId, b.id)];
+    if (query.provider) where.push(eq(payments.provider, query.provider));
+    if (query.status) where.push(eq(payments.status, query.status));
+    if (query.sessionId) where.push(eq(payments.sessionId, query.sessionId));
+    if (query.from) where.push(gte(payments.createdAt, query.from));
+    if (query.to) where.push(lt(payments.createdAt, query.to));
+    const { key, desc: isDesc } = parseSort(query.sort);
+    const col = SORT_COLUMNS[key];
+    const [rows, [totals]] = await Promise.all([
+      db
+        .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: stations.name })
+        .from(payments)
+        .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, b.id)))
+        .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+        .where(and(...where))
+        .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(payments.id) : asc(payments.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db
+        .select({
+          count: count(),
+          amountCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number),
+          approvedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'APPROVED'), 0)`.mapWith(Number),
+          pendingCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'PENDING'), 0)`.mapWith(Number),
+          refundedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'REFUNDED'), 0)`.mapWith(Number),
+        })
+        .from(payments)
+        .where(and(...where)),
+    ]);
+    const body: PaymentPage = {
+      items: rows.map(toPaymentDto),
+      total: totals.count,
+      page: query.page,
+      pageSize: query.pageSize,
+      totals,
+    };
+    return c.json(body);
+  });
+
+  return r;
+}

@@ -1,0 +1,68 @@
+// The caller's company profile (spec §3, §7): GET /Business/BusinessUser, PATCH …/Update.
+import { and, eq, ne } from "drizzle-orm";
+import { Hono } from "hono";
+import { businessUsers, type BusinessUser } from "../../db/schema";
+import { tenant, type ApiServices, type AppEnv } from "../env";
+import { readJson } from "../http";
+import { ApiError, conflict } from "../problem";
+import { updateBusinessUserSchema } from "../schemas/business";
+import type { BusinessUserDto } from "../types";
+import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
+
+export const CUIT_TAKEN_MESSAGE = "Ese CUIT ya está registrado.";
+
+export function toBusinessUserDto(row: BusinessUser): BusinessUserDto {
+  return {
+    businessAddress: row.businessAddress ?? "",
+    businessName: row.businessName,
+    cuit: row.cuit ?? "",
+    phoneNumber: row.phoneNumber ?? "",
+    photoUrl: row.photoUrl ?? null,
+    status: row.status,
+    email: row.email,
+  };
+}
+
+export function businessUserRoutes({ db }: ApiServices) {
+  const r = new Hono<AppEnv>();
+
+  r.get("/", (c) => c.json(toBusinessUserDto(tenant(c))));
+
+  r.patch("/Update", async (c) => {
+    const business = tenant(c);
+    const input = await readJson(c, updateBusinessUserSchema);
+    const patch: Partial<BusinessUser> = {};
+    if (input.businessName !== undefined) patch.businessName = input.businessName;
+    if (input.businessAddress !== undefined) patch.businessAddress = input.businessAddress;
+    if (input.phoneNumber !== undefined) patch.phoneNumber = input.phoneNumber;
+
+    if (input.cuit !== undefined && input.cuit !== business.cuit) {
+      if (business.status === "ACTIVE") {
+        throw new ApiError(422, "validation", "El CUIT no se puede cambiar con la empresa aprobada.", {
+          errors: { cuit: ["El CUIT no se puede cambiar con la empresa aprobada. Comunicate con soporte."] },
+        });
+      }
+      const [taken] = await db
+        .select({ id: businessUsers.id })
+        .from(businessUsers)
+        .where(and(eq(businessUsers.cuit, input.cuit), ne(businessUsers.id, business.id)))
+        .limit(1);
+      if (taken) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+      patch.cuit = input.cuit;
+    }
+
+    if (input.photoUrl !== undefined && input.photoUrl !== business.photoUrl) {
+      if (input.photoUrl && IMAGE_URL_RE.test(input.photoUrl) && !(await ownsImage(db, business.id, input.photoUrl))) {
+        throw new ApiError(422, "validation", "La imagen no existe.", { errors: { photoUrl: ["La imagen no existe. Subila de nuevo."] } });
+      }
+      patch.photoUrl = input.photoUrl;
+    }
+
+    if (Object.keys(patch).length === 0) return c.json(toBusinessUserDto(business));
+    const [updated] = await db.update(businessUsers).set(patch).where(eq(businessUsers.id, business.id)).returning();
+    if (patch.photoUrl !== undefined && business.photoUrl) await releaseImage(db, business.id, business.photoUrl);
+    return c.json(toBusinessUserDto(updated));
+  });
+
+  return r;
+}

@@ -1,0 +1,56 @@
+// Company registration and profile (spec §3 field names). Pure: shared with the forms.
+import { z } from "zod";
+import { cuit, phoneNumber, text } from "./common";
+import { MSG } from "./messages";
+
+export const BUSINESS_STATUSES = ["PENDING", "ACTIVE", "REJECTED", "SUSPENDED"] as const;
+export type BusinessStatus = (typeof BUSINESS_STATUSES)[number];
+
+export const BUSINESS_STATUS_LABELS: Record<BusinessStatus, string> = {
+  PENDING: "Verificación pendiente",
+  ACTIVE: "Activa",
+  REJECTED: "Rechazada",
+  SUSPENDED: "Suspendida",
+};
+
+export const registerBusinessSchema = z.object({
+  businessName: text(120, 2),
+  cuit,
+  businessAddress: text(200, 3),
+  phoneNumber,
+});
+export type RegisterBusinessInput = z.input<typeof registerBusinessSchema>;
+
+/** The spec's placeholder for "no photo" (never stored). */
+export const BLANK_PHOTO = "/images/blank.png";
+
+/**
+ * A profile photo URL: one of ours (`/api/images/<sha256>.<ext>`), an https URL (e.g. the
+ * identity provider's photo), or empty/null/the blank placeholder for none.
+ */
+export const photoUrl = z.preprocess(
+  (v) => (v === "" || v === BLANK_PHOTO ? null : v),
+  z
+    .string({ error: MSG.invalid })
+    .trim()
+    .max(2048, { error: MSG.tooLong(2048) })
+    .refine((v) => /^\/api\/images\/[0-9a-f]{64}\.(jpg|png|gif)$/.test(v) || /^https:\/\/[^\s]+$/.test(v), {
+      error: "La foto debe ser una imagen subida o una dirección https.",
+    })
+    .nullable(),
+);
+
+/** PATCH /Business/BusinessUser/Update: any subset of the profile fields. */
+export const updateBusinessUserSchema = z.object({
+  businessName: text(120, 2).optional(),
+  cuit: cuit.optional(),
+  businessAddress: text(200, 3).optional(),
+  phoneNumber: phoneNumber.optional(),
+  photoUrl: photoUrl.optional(),
+});
+export type UpdateBusinessUserInput = z.input<typeof updateBusinessUserSchema>;
+
+/** DELETE /Business/Images/ProfilePicture */
+export const deleteProfilePictureSchema = z.object({
+  imageUrl: z.string({ error: MSG.required }).trim().min(1, { error: MSG.required, abort: true }).max(2048, { error: MSG.tooLong(2048) }),
+});

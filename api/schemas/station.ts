@@ -1,0 +1,99 @@
+// Stations (OCPI Location). Pure: shared with the forms.
+import { z } from "zod";
+import { PROVINCE_CODES, type ProvinceCode } from "../../domain/provinces";
+import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
+import { hhmm, optionalText, text } from "./common";
+import { photoUrl } from "./business";
+import { MSG, numberError } from "./messages";
+
+export const PARKING_TYPES = ["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"] as const;
+
+export const PARKING_TYPE_LABELS: Record<(typeof PARKING_TYPES)[number], string> = {
+  ALONG_MOTORWAY: "Sobre ruta o autopista",
+  PARKING_GARAGE: "Estacionamiento cubierto",
+  PARKING_LOT: "Playa de estacionamiento",
+  ON_DRIVEWAY: "Entrada particular",
+  ON_STREET: "En la calle",
+  UNDERGROUND_GARAGE: "Estacionamiento subterráneo",
+};
+
+export const WEEKDAY_LABELS = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"] as const;
+
+/** Argentine time zones (IANA) a station may declare. */
+export const ARGENTINA_TIME_ZONES = [
+  DEFAULT_TIME_ZONE,
+  "America/Argentina/Cordoba",
+  "America/Argentina/Salta",
+  "America/Argentina/Jujuy",
+  "America/Argentina/Tucuman",
+  "America/Argentina/Catamarca",
+  "America/Argentina/La_Rioja",
+  "America/Argentina/San_Juan",
+  "America/Argentina/Mendoza",
+  "America/Argentina/San_Luis",
+  "America/Argentina/Rio_Gallegos",
+  "America/Argentina/Ushuaia",
+] as const;
+
+export const LATITUDE_MESSAGE = "La latitud debe estar entre -90 y 90.";
+export const LONGITUDE_MESSAGE = "La longitud debe estar entre -180 y 180.";
+
+export const latitude = z
+  .number({ error: numberError })
+  .min(-90, { error: LATITUDE_MESSAGE })
+  .max(90, { error: LATITUDE_MESSAGE });
+export const longitude = z
+  .number({ error: numberError })
+  .min(-180, { error: LONGITUDE_MESSAGE })
+  .max(180, { error: LONGITUDE_MESSAGE });
+
+export const province = z.enum(PROVINCE_CODES as unknown as [ProvinceCode, ...ProvinceCode[]], { error: "Elegí una provincia de la lista." });
+
+const period = z
+  .object({
+    weekday: z.number({ error: numberError }).int({ error: MSG.integer }).min(1, { error: "Día inválido." }).max(7, { error: "Día inválido." }),
+    begin: hhmm,
+    end: hhmm,
+  })
+  .refine((p) => p.begin !== p.end, { error: "El horario de cierre debe ser distinto del de apertura.", path: ["end"] });
+
+export const openingHours = z
+  .object({
+    twentyFourSeven: z.boolean({ error: MSG.invalid }),
+    periods: z.array(period).max(21, { error: "Como máximo 3 franjas por día." }).default([]),
+  })
+  .superRefine((oh, ctx) => {
+    if (!oh.twentyFourSeven && oh.periods.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["periods"], message: "Indicá al menos una franja horaria o marcá 24 horas." });
+    }
+    const perDay = new Map<number, number>();
+    for (const p of oh.periods) perDay.set(p.weekday, (perDay.get(p.weekday) ?? 0) + 1);
+    for (const [day, n] of perDay) {
+      if (n > 3) ctx.addIssue({ code: "custom", path: ["periods"], message: `Como máximo 3 franjas el ${WEEKDAY_LABELS[day - 1]}.` });
+    }
+  })
+  .transform((oh) => (oh.twentyFourSeven ? { twentyFourSeven: true, periods: [] } : oh));
+
+export const stationInputSchema = z.object({
+  name: text(120, 2),
+  address: text(200, 3),
+  city: text(120),
+  province,
+  postalCode: optionalText(10).refine((v) => v == null || /^([A-Z]\d{4}[A-Z]{3}|\d{4})$/i.test(v), {
+    error: "Ingresá un código postal válido (1425 o C1425ABC).",
+  }),
+  latitude,
+  longitude,
+  parkingType: z.enum(PARKING_TYPES, { error: MSG.invalidOption }).nullable().default(null),
+  /** Codes from GET /Business/Service. */
+  services: z
+    .array(z.string({ error: MSG.invalid }).trim().min(1).max(40), { error: MSG.invalid })
+    .max(40, { error: MSG.maxItems(40) })
+    .default([])
+    .transform((codes) => [...new Set(codes)]),
+  openingHours: openingHours.default({ twentyFourSeven: true, periods: [] }),
+  timeZone: z.enum(ARGENTINA_TIME_ZONES, { error: MSG.invalidOption }).default(DEFAULT_TIME_ZONE),
+  photoUrl: photoUrl.optional().default(null),
+  published: z.boolean({ error: MSG.invalid }).default(false),
+});
+export type StationInput = z.input<typeof stationInputSchema>;

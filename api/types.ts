@@ -1,0 +1,334 @@
+// Response shapes of the Business API (JSON, camelCase). Types only: import them anywhere
+// (`import type { StationDto } from "../../api/types"`). Instants are ISO-8601 strings,
+// money integer centavos, energy Wh unless the name says kWh.
+import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
+import type { RateSnapshot, SessionPrice } from "../domain/pricing";
+import type { ProvinceCode } from "../domain/provinces";
+import type { BusinessStatus } from "./schemas/business";
+
+export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode };
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+// ---- Account / profile ------------------------------------------------------------------------
+
+/** GET /Account/Business */
+export interface AccountBusinessDto {
+  exists: boolean;
+  email?: string;
+  status?: BusinessStatus;
+  businessName?: string;
+  cuit?: string;
+}
+
+/** GET /Business/BusinessUser — spec §3 names. `cuit` is 11 digits (format with domain/cuit). */
+export interface BusinessUserDto {
+  businessAddress: string;
+  businessName: string;
+  cuit: string;
+  phoneNumber: string;
+  photoUrl: string | null;
+  status: BusinessStatus;
+  email: string;
+}
+
+// ---- Catalogs ----------------------------------------------------------------------------------
+
+export interface ServiceDto {
+  id: number;
+  code: string;
+  label: string;
+}
+export interface ChargerBrandDto {
+  id: number;
+  name: string;
+}
+export interface ConnectorTypeDto {
+  id: number;
+  /** OCPI ConnectorType, e.g. IEC_62196_T2. */
+  code: string;
+  label: string;
+  defaultPowerType: PowerType;
+}
+
+// ---- Stations ----------------------------------------------------------------------------------
+
+export type ParkingType = "ALONG_MOTORWAY" | "PARKING_GARAGE" | "PARKING_LOT" | "ON_DRIVEWAY" | "ON_STREET" | "UNDERGROUND_GARAGE";
+
+/** weekday 1 = lunes … 7 = domingo; begin/end 'HH:MM' local. */
+export interface OpeningHoursDto {
+  twentyFourSeven: boolean;
+  periods: { weekday: number; begin: string; end: string }[];
+}
+
+export interface StationDto {
+  id: string;
+  name: string;
+  address: string;
+  city: string;
+  province: ProvinceCode;
+  provinceName: string;
+  postalCode: string | null;
+  /** ISO 3166-1 alpha-3 ('ARG'). */
+  country: string;
+  latitude: number;
+  longitude: number;
+  parkingType: ParkingType | null;
+  /** Service codes from GET /Business/Service. */
+  services: string[];
+  openingHours: OpeningHoursDto;
+  timeZone: string;
+  photoUrl: string | null;
+  published: boolean;
+  chargerCount: number;
+  connectorCount: number;
+  /** Connectors per bucket (domain/ocpp-status), every bucket present. */
+  statusSummary: Record<StatusBucket, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---- Chargers ----------------------------------------------------------------------------------
+
+export type ConnectorFormat = "SOCKET" | "CABLE";
+export type PowerType = "AC_1_PHASE" | "AC_3_PHASE" | "DC";
+
+export interface ConnectorDto {
+  id: string;
+  /** OCPP connectorId (1, 2, …). */
+  connectorId: number;
+  /** OCPI ConnectorType code and its Spanish label. */
+  standard: string;
+  standardLabel: string;
+  format: ConnectorFormat;
+  powerType: PowerType;
+  maxPowerKw: number;
+  rateId: string | null;
+  rateName: string | null;
+  status: ChargePointStatus;
+  statusLabel: string;
+  bucket: StatusBucket;
+  errorCode: string | null;
+  statusAt: string | null;
+}
+
+export interface ChargerDto {
+  id: string;
+  stationId: string | null;
+  stationName: string | null;
+  name: string;
+  brandId: number | null;
+  brandName: string | null;
+  model: string | null;
+  serialNumber: string | null;
+  ocppIdentity: string;
+  /** ws(s)://<public host>/ocpp/<ocppIdentity>, when the API knows its public origin. */
+  ocppUrl: string | null;
+  ocppProtocol: string;
+  hasPassword: boolean;
+  enabled: boolean;
+  heartbeatInterval: number;
+  vendor: string | null;
+  bootModel: string | null;
+  firmwareVersion: string | null;
+  lastBootAt: string | null;
+  lastHeartbeatAt: string | null;
+  online: boolean;
+  connectors: ConnectorDto[];
+  statusSummary: Record<StatusBucket, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /Business/Charger and POST /Business/Charger/:id/RotatePassword: the password, once. */
+export interface ChargerWithPasswordDto extends ChargerDto {
+  ocppPassword: string;
+}
+
+// ---- Rates -------------------------------------------------------------------------------------
+
+export interface RateDto {
+  id: string;
+  name: string;
+  currency: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+  sessionFeeCents: number;
+  vatIncluded: boolean;
+  vatRateBp: number;
+  idleGraceMinutes: number;
+  idlePricePerMinuteCents: number;
+  idleMaxCents: number | null;
+  idleActiveFrom: string | null;
+  idleActiveTo: string | null;
+  noShowFeeCents: number;
+  /** Connectors using this rate. */
+  connectorCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /Business/Fees/Preview */
+export interface RatePreviewDto {
+  price: SessionPrice;
+  billableIdleMinutes: number;
+  noShow: { feeCents: number; vatCents: number; totalCents: number };
+}
+
+// ---- Activity (charging sessions) --------------------------------------------------------------
+
+export type SessionStatus = "ACTIVE" | "IDLE" | "COMPLETED" | "INVALID";
+export type SessionPaymentStatus = "PENDING" | "PAID" | "FAILED" | "NOT_REQUIRED";
+
+export interface SessionDto {
+  id: string;
+  transactionId: number;
+  stationId: string | null;
+  stationName: string | null;
+  chargerId: string | null;
+  chargerName: string | null;
+  connectorId: string | null;
+  connectorNumber: number;
+  connectorLabel: string | null;
+  idTag: string;
+  startedAt: string;
+  stoppedAt: string | null;
+  status: SessionStatus;
+  energyWh: number;
+  energyKwh: number;
+  /** Start to stop (or now while open), whole minutes. */
+  durationMinutes: number;
+  idleMinutes: number;
+  totalCents: number;
+  currency: string;
+  paymentStatus: SessionPaymentStatus;
+  stopReason: string | null;
+  stopReasonLabel: string | null;
+}
+
+export interface SessionPage extends Page<SessionDto> {
+  /** Pass as `cursor` for the next page (keyset; default sort only). Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface MeterPointDto {
+  at: string;
+  energyWh: number;
+  powerW: number | null;
+  soc: number | null;
+}
+
+export interface SessionDetailDto extends SessionDto {
+  meterStartWh: number;
+  meterStopWh: number | null;
+  chargingEndedAt: string | null;
+  unpluggedAt: string | null;
+  rateId: string | null;
+  rateSnapshot: RateSnapshot | null;
+  cost: SessionPrice;
+  /** True while the session is open: `cost` is priced from its rate snapshot up to now. */
+  costIsEstimate: boolean;
+  meterSeries: MeterPointDto[];
+  payments: PaymentDto[];
+}
+
+// ---- Dashboard / graphics ----------------------------------------------------------------------
+
+export interface DashboardDto {
+  from: string;
+  to: string;
+  energyKwh: number;
+  sessions: number;
+  /** Share (0–100) of sessions in the period that started and were not invalid; null without sessions. */
+  startSuccessRate: number | null;
+  revenueCents: number;
+  idleRevenueCents: number;
+  /** Occupied connector time over available connector time in the period, 0–100. */
+  utilizationPct: number | null;
+  /** Connector time not Faulted/Unavailable over tracked time in the period, 0–100. */
+  availabilityPct: number | null;
+  chargersTotal: number;
+  chargersOnline: number;
+  chargersOffline: number;
+  connectorsTotal: number;
+  connectorStatus: Record<ChargePointStatus, number>;
+  statusSummary: Record<StatusBucket, number>;
+  activeSessions: number;
+}
+
+export type GraphicSeries = "energyRevenueByDay" | "sessionsByHour" | "topStations";
+
+export interface GraphicDto {
+  series: GraphicSeries;
+  from: string;
+  to: string;
+  timeZone: string;
+  points:
+    | { date: string; energyKwh: number; revenueCents: number; idleRevenueCents: number; sessions: number }[]
+    | { hour: number; sessions: number; energyKwh: number }[]
+    | { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents: number }[];
+}
+
+// ---- Notifications -----------------------------------------------------------------------------
+
+export interface NotificationDto {
+  id: string;
+  type: string;
+  title: string;
+  body: string;
+  link: string | null;
+  readAt: string | null;
+  createdAt: string;
+}
+
+export interface NotificationPage extends Page<NotificationDto> {
+  unread: number;
+}
+
+export interface PushRegistrationDto {
+  id: string;
+  token: string;
+  createTime: string;
+}
+
+// ---- Payments ----------------------------------------------------------------------------------
+
+export type PaymentProviderCode = "MERCADOPAGO" | "PAGOS360";
+
+/** GET|PUT /MercadoPago/BusinessUser, /Pagos360/BusinessUser. Credentials are never returned. */
+export interface PaymentAccountDto {
+  provider: PaymentProviderCode;
+  connected: boolean;
+  status: "CONNECTED" | "ERROR" | "DISCONNECTED";
+  /** Last 4 characters of the access token / API key. */
+  last4: string | null;
+  accountLabel: string | null;
+  /** 'TEST' or 'PRODUCTION' for Mercado Pago credentials; null otherwise. */
+  environment: "TEST" | "PRODUCTION" | null;
+  lastError: string | null;
+  connectedAt: string | null;
+  updatedAt: string | null;
+}
+
+export interface PaymentDto {
+  id: string;
+  sessionId: string | null;
+  transactionId: number | null;
+  stationName: string | null;
+  provider: PaymentProviderCode;
+  amountCents: number;
+  currency: string;
+  status: "PENDING" | "APPROVED" | "REJECTED" | "REFUNDED" | "CANCELLED";
+  externalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentPage extends Page<PaymentDto> {
+  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number };
+}

@@ -1,0 +1,289 @@
+// Response bodies the msw handlers answer with, typed by the API's own DTOs (api/types.ts),
+// so a contract change breaks the loader tests that rely on them at compile time.
+import type {
+  AccountBusinessDto,
+  BusinessUserDto,
+  ChargerBrandDto,
+  ChargerDto,
+  ConnectorTypeDto,
+  DashboardDto,
+  GraphicDto,
+  NotificationPage,
+  Page,
+  PaymentAccountDto,
+  PaymentPage,
+  RateDto,
+  ServiceDto,
+  SessionDetailDto,
+  SessionDto,
+  SessionPage,
+  StationDto,
+} from "../../api/types";
+
+const T0 = "2025-03-01T12:00:00.000Z";
+export const IDS = {
+  station: "6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f",
+  charger: "7a2b3c4d-5e6f-4a7b-9c8d-1e2f3a4b5c6d",
+  connector: "8b3c4d5e-6f7a-4b8c-8d9e-2f3a4b5c6d7e",
+  rate: "9c4d5e6f-7a8b-4c9d-8e0f-3a4b5c6d7e8f",
+  session: "0d5e6f7a-8b9c-4d0e-8f1a-4b5c6d7e8f9a",
+  notification: "1e6f7a8b-9c0d-4e1f-8a2b-5c6d7e8f9a0b",
+  payment: "2f7a8b9c-0d1e-4f2a-8b3c-6d7e8f9a0b1c",
+} as const;
+
+const businessUser: BusinessUserDto = {
+  businessAddress: "Av. Corrientes 1234, CABA",
+  businessName: "Cargas del Sur S.A.",
+  cuit: "30712345671",
+  phoneNumber: "+54 11 4567-8900",
+  photoUrl: `/api/images/${"a".repeat(64)}.jpg`,
+  status: "ACTIVE",
+  email: "ops@cargasdelsur.com.ar",
+};
+
+const accountBusiness: AccountBusinessDto = {
+  exists: true,
+  email: businessUser.email,
+  status: "ACTIVE",
+  businessName: businessUser.businessName,
+  cuit: businessUser.cuit,
+};
+
+const station: StationDto = {
+  id: IDS.station,
+  name: "Estación Palermo",
+  address: "Av. Santa Fe 3253",
+  city: "Buenos Aires",
+  province: "AR-C",
+  provinceName: "Ciudad Autónoma de Buenos Aires",
+  postalCode: "C1425BGH",
+  country: "ARG",
+  latitude: -34.5875,
+  longitude: -58.4097,
+  parkingType: "PARKING_LOT",
+  services: ["WIFI", "CAFE"],
+  openingHours: { twentyFourSeven: true, periods: [] },
+  timeZone: "America/Argentina/Buenos_Aires",
+  photoUrl: null,
+  published: true,
+  chargerCount: 1,
+  connectorCount: 2,
+  statusSummary: { available: 1, charging: 1, faulted: 0, offline: 0 },
+  createdAt: T0,
+  updatedAt: T0,
+};
+
+const rate: RateDto = {
+  id: IDS.rate,
+  name: "AC Estándar",
+  currency: "ARS",
+  pricePerKwhCents: 35_000,
+  pricePerMinuteCents: 0,
+  sessionFeeCents: 0,
+  vatIncluded: true,
+  vatRateBp: 2100,
+  idleGraceMinutes: 30,
+  idlePricePerMinuteCents: 5_000,
+  idleMaxCents: 500_000,
+  idleActiveFrom: null,
+  idleActiveTo: null,
+  noShowFeeCents: 150_000,
+  connectorCount: 1,
+  createdAt: T0,
+  updatedAt: T0,
+};
+
+const charger: ChargerDto = {
+  id: IDS.charger,
+  stationId: IDS.station,
+  stationName: station.name,
+  name: "Wallbox Norte",
+  brandId: 5,
+  brandName: "Wallbox",
+  model: "Commander 2",
+  serialNumber: "WB-000123",
+  ocppIdentity: "AR-BUE-0001",
+  ocppUrl: "wss://enchufa.example/ocpp/AR-BUE-0001",
+  ocppProtocol: "ocpp1.6",
+  hasPassword: true,
+  enabled: true,
+  heartbeatInterval: 300,
+  vendor: "Wall Box Chargers",
+  bootModel: "CMX2",
+  firmwareVersion: "6.2.1",
+  lastBootAt: T0,
+  lastHeartbeatAt: T0,
+  online: true,
+  connectors: [
+    {
+      id: IDS.connector,
+      connectorId: 1,
+      standard: "IEC_62196_T2",
+      standardLabel: "Tipo 2",
+      format: "SOCKET",
+      powerType: "AC_3_PHASE",
+      maxPowerKw: 22,
+      rateId: IDS.rate,
+      rateName: rate.name,
+      status: "Charging",
+      statusLabel: "Cargando",
+      bucket: "charging",
+      errorCode: null,
+      statusAt: T0,
+    },
+  ],
+  statusSummary: { available: 0, charging: 1, faulted: 0, offline: 0 },
+  createdAt: T0,
+  updatedAt: T0,
+};
+
+const sessionRow: SessionDto = {
+  id: IDS.session,
+  transactionId: 1001,
+  stationId: IDS.station,
+  stationName: station.name,
+  chargerId: IDS.charger,
+  chargerName: charger.name,
+  connectorId: IDS.connector,
+  connectorNumber: 1,
+  connectorLabel: "Tipo 2",
+  idTag: "04A2B3C4",
+  startedAt: "2025-03-01T15:00:00.000Z",
+  stoppedAt: "2025-03-01T16:10:00.000Z",
+  status: "COMPLETED",
+  energyWh: 18_250,
+  energyKwh: 18.25,
+  durationMinutes: 70,
+  idleMinutes: 10,
+  totalCents: 638_750,
+  currency: "ARS",
+  paymentStatus: "PAID",
+  stopReason: "EVDisconnected",
+  stopReasonLabel: "Vehículo desconectado",
+};
+
+const session: SessionDetailDto = {
+  ...sessionRow,
+  meterStartWh: 1_200_000,
+  meterStopWh: 1_218_250,
+  chargingEndedAt: "2025-03-01T16:00:00.000Z",
+  unpluggedAt: "2025-03-01T16:10:00.000Z",
+  rateId: IDS.rate,
+  rateSnapshot: {
+    rateId: IDS.rate,
+    name: rate.name,
+    currency: "ARS",
+    pricePerKwhCents: 35_000,
+    pricePerMinuteCents: 0,
+    sessionFeeCents: 0,
+    vatIncluded: true,
+    vatRateBp: 2100,
+    idleGraceMinutes: 30,
+    idlePricePerMinuteCents: 5_000,
+    idleMaxCents: 500_000,
+    idleActiveFrom: null,
+    idleActiveTo: null,
+    noShowFeeCents: 150_000,
+  },
+  cost: { energyCents: 638_750, timeCents: 0, sessionFeeCents: 0, idleCents: 0, subtotalCents: 638_750, vatCents: 110_856, totalCents: 638_750 },
+  costIsEstimate: false,
+  meterSeries: [
+    { at: "2025-03-01T15:00:00.000Z", energyWh: 0, powerW: 11_000, soc: null },
+    { at: "2025-03-01T16:00:00.000Z", energyWh: 18_250, powerW: 0, soc: null },
+  ],
+  payments: [],
+};
+
+const page = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, pageSize: 20 });
+
+const activity: SessionPage = { ...page([sessionRow]), nextCursor: null };
+
+const dashboard: DashboardDto = {
+  from: "2025-02-01T03:00:00.000Z",
+  to: "2025-03-03T03:00:00.000Z",
+  energyKwh: 1234.5,
+  sessions: 210,
+  startSuccessRate: 97.6,
+  revenueCents: 45_678_900,
+  idleRevenueCents: 1_234_500,
+  utilizationPct: 18.4,
+  availabilityPct: 99.1,
+  chargersTotal: 12,
+  chargersOnline: 11,
+  chargersOffline: 1,
+  connectorsTotal: 20,
+  connectorStatus: { Available: 14, Preparing: 0, Charging: 3, SuspendedEVSE: 0, SuspendedEV: 1, Finishing: 0, Reserved: 0, Unavailable: 1, Faulted: 1 },
+  statusSummary: { available: 14, charging: 4, faulted: 1, offline: 1 },
+  activeSessions: 4,
+};
+
+const graphic: GraphicDto = {
+  series: "energyRevenueByDay",
+  from: dashboard.from,
+  to: dashboard.to,
+  timeZone: "America/Argentina/Buenos_Aires",
+  points: [
+    { date: "2025-03-01", energyKwh: 42.1, revenueCents: 1_520_000, idleRevenueCents: 25_000, sessions: 7 },
+    { date: "2025-03-02", energyKwh: 38.7, revenueCents: 1_390_000, idleRevenueCents: 0, sessions: 6 },
+  ],
+};
+
+const notifications: NotificationPage = {
+  ...page([{ id: IDS.notification, type: "CHARGER_FAULTED", title: "Cargador en falla", body: "Wallbox Norte informó una falla.", link: `/charger/edit/${IDS.charger}`, readAt: null, createdAt: T0 }]),
+  unread: 1,
+};
+
+const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccountDto => ({
+  provider,
+  connected: true,
+  status: "CONNECTED",
+  last4: "4821",
+  accountLabel: provider === "MERCADOPAGO" ? "Mercado Pago" : "Pagos360",
+  environment: provider === "MERCADOPAGO" ? "PRODUCTION" : null,
+  lastError: null,
+  connectedAt: T0,
+  updatedAt: T0,
+});
+
+const paymentsPage: PaymentPage = {
+  ...page([
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", createdAt: T0, updatedAt: T0 },
+  ]),
+  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0 },
+};
+
+const services: ServiceDto[] = [
+  { id: 1, code: "WIFI", label: "Wi-Fi" },
+  { id: 2, code: "RESTROOMS", label: "Baños" },
+  { id: 3, code: "CAFE", label: "Cafetería" },
+];
+const chargerBrands: ChargerBrandDto[] = [
+  { id: 1, name: "ABB" },
+  { id: 5, name: "Wallbox" },
+];
+const connectorTypes: ConnectorTypeDto[] = [
+  { id: 1, code: "IEC_62196_T2", label: "Tipo 2", defaultPowerType: "AC_3_PHASE" },
+  { id: 2, code: "IEC_62196_T2_COMBO", label: "CCS2 (Combo 2)", defaultPowerType: "DC" },
+];
+
+export const fixtures = {
+  businessUser,
+  accountBusiness,
+  station,
+  stations: page([station]),
+  charger,
+  chargers: page([charger]),
+  rate,
+  rates: page([rate]),
+  sessionRow,
+  session,
+  activity,
+  dashboard,
+  graphic,
+  notifications,
+  paymentAccount,
+  payments: paymentsPage,
+  services,
+  chargerBrands,
+  connectorTypes,
+};
