@@ -56,9 +56,14 @@ export async function startAuthEmulator(opts: { port: number; dataDir: string; l
   const args = [cli, "emulators:start", "--only", "auth", "--project", EMULATOR_PROJECT_ID, "--config", configPath];
   args.push("--export-on-exit", path.resolve(dataDir));
   if (existsSync(path.join(dataDir, "firebase-export-metadata.json"))) args.push("--import", path.resolve(dataDir));
+  // firebase-tools finds "the running hub" of a project through a file in the temp directory; a
+  // temp directory per instance keeps a second emulator (tests, another checkout) from
+  // answering this one's export on exit.
+  const tmpDir = path.join(configDir, "tmp");
+  mkdirSync(tmpDir, { recursive: true });
   const child = spawn(process.execPath, args, {
     cwd: configDir,
-    env: { ...process.env, CI: "1", FIREBASE_CLI_DISABLE_UPDATE_CHECK: "1" },
+    env: { ...process.env, CI: "1", FIREBASE_CLI_DISABLE_UPDATE_CHECK: "1", TMPDIR: tmpDir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const forward = (chunk: Buffer) => opts.log?.(chunk.toString());
