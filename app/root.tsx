@@ -16,6 +16,7 @@ import "@radix-ui/themes/utilities.css";
 import "./styles/app.css";
 
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   Links,
   Meta,
@@ -42,6 +43,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
   return data({ appName, googleMapsApiKey, toast }, { headers: toast ? headers : undefined });
 }
+
+/**
+ * Remix skips revalidation after an action that answered 4xx/5xx; the root loader must still run
+ * then, because that is where the action's flash toast (remix-toast's cookie) is read.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionStatus, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET" && actionStatus !== undefined && actionStatus >= 400) return true;
+  return defaultShouldRevalidate;
+};
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

@@ -73,11 +73,15 @@ export function Field({
           {hint}
         </Text>
       ) : null}
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
+      {/* The slot keeps its height, so a message that comes or goes never moves the buttons below
+          between a mouse-down and its mouse-up (a lost click). */}
+      <div className="field-error-slot">
+        {error ? (
+          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
