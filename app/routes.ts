@@ -35,6 +35,7 @@ export default [
     route("login-company", "routes/auth/login-company.tsx"),
     route("verify-company", "routes/auth/verify-company.tsx"),
   ]),
+  route("activity/export.csv", "routes/app/activity-export.ts"),
   route("logout", "routes/logout.tsx"),
   route("404", "routes/not-found.tsx"),
   route("*", "routes/catch-all.tsx"),

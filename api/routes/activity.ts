@@ -252,10 +252,16 @@ export function activityRoutes({ db, now }: ApiServices) {
       .where(and(...pageWhere))
       .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
       .limit(query.pageSize + 1);
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, [{ total, energyWh, totalCents }]] = await Promise.all([
       query.cursor ? base : base.offset(pageOffset(query.page, query.pageSize)),
+      // Totals of every matching session (not just this page), defined like the dashboard's
+      // KPIs: energy of the sessions that started, revenue of the completed ones.
       db
-        .select({ total: count() })
+        .select({
+          total: count(),
+          energyWh: sql<number>`coalesce(sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID'), 0)`.mapWith(Number),
+          totalCents: sql<number>`coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0)`.mapWith(Number),
+        })
         .from(chargingSessions)
         .where(and(...where)),
     ]);
@@ -263,9 +269,10 @@ export function activityRoutes({ db, now }: ApiServices) {
     const pageRows = rows.slice(0, query.pageSize);
     const last = pageRows.at(-1);
     const t = now();
-    const body: SessionPage = {
+    const body: SessionPage & { totals: { energyWh: number; totalCents: number } } = {
       items: pageRows.map((x) => toDto(x, t)),
       total,
+      totals: { energyWh, totalCents },
       page: query.cursor ? 1 : query.page,
       pageSize: query.pageSize,
       nextCursor: keyset && more && last ? encodeCursor(last.session.startedAt, last.session.id) : null,

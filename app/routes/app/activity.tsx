@@ -1,16 +1,162 @@
-import { BiLineChart } from "react-icons/bi";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import { BiDownload, BiLineChart } from "react-icons/bi";
+import type { ChargerDto, Page, SessionDetailDto, SessionPage, StationDto } from "../../../api/types";
+import { ACTIVITY_SORTS, activityQuery, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../../../api/schemas/queries";
+import { UUID_RE } from "../../../api/schemas/common";
 import { EmptyState, PageHeader } from "~/components/Page";
+import { InfoMessage } from "~/components/form";
+import { FilterBar, Pagination, listParams } from "~/components/list";
+import { SessionTable } from "~/components/activity/SessionTable";
+import { SessionDetail } from "~/components/activity/SessionDetail";
+import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "~/components/activity/labels";
+import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";
+import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
+import { formatArs, formatInt, formatKwh } from "~/components/charts/format";
+import { createApiClient } from "~/lib/api.server";
+import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Actividad");
 
-export default function Screen() {
+/** The list's filters (they also go to the CSV export). */
+export const FILTER_KEYS = ["stationId", "chargerId", "status", "paymentStatus", "from", "to"] as const;
+const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize"] as const;
+const DEFAULT_SORT = "-startedAt";
+
+/** Where the CSV of the current filters is served (a resource route; see the report). */
+export const EXPORT_PATH = "/activity/export.csv";
+
+interface ActivityTotals {
+  energyWh?: number;
+  totalCents?: number;
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const url = new URL(request.url);
+  const api = createApiClient(context, user.idToken);
+
+  // Detail view: /activity?session=<id> (an unknown or foreign id is a 404).
+  const sessionId = url.searchParams.get("session");
+  if (sessionId !== null) {
+    if (!UUID_RE.test(sessionId)) throw new Response(null, { status: 404, statusText: "Not Found" });
+    const res = await fetchJson<SessionDetailDto>(api, `/Business/Activity/${sessionId}`);
+    if (!res.ok && (res.status === 404 || res.status === 400)) throw new Response(null, { status: 404, statusText: "Not Found" });
+    if (!res.ok) throw data({ message: UNAVAILABLE }, { status: 503 });
+    const back = new URLSearchParams(url.searchParams);
+    back.delete("session");
+    return data({ view: "detail" as const, session: res.data, backHref: `/activity${back.size ? `?${back}` : ""}` });
+  }
+
+  // List view: validate the filters; a wrong one gets its message and is left out.
+  const raw = pickParams(url.searchParams, LIST_KEYS);
+  const errors = queryErrors(activityQuery.safeParse(Object.fromEntries(raw)).error?.issues);
+  const query = new URLSearchParams();
+  for (const [k, v] of raw) if (!errors[k]) query.set(k, v);
+  if (errors.to && errors.to.includes("posterior")) query.delete("from");
+  const { page, pageSize } = listParams(url);
+  const sort = query.get("sort") ?? DEFAULT_SORT;
+  const stationId = query.get("stationId");
+
+  const [list, stations, chargers] = await Promise.all([
+    fetchJson<SessionPage & { totals?: ActivityTotals }>(api, `/Business/Activity?${query}`),
+    fetchJson<Page<StationDto>>(api, "/Business/ChargingStation?pageSize=100&sort=name"),
+    fetchJson<Page<ChargerDto>>(api, `/Business/Charger?pageSize=100&sort=name${stationId ? `&stationId=${stationId}` : ""}`),
+  ]);
+
+  const exportQuery = pickParams(query, FILTER_KEYS);
+  if (sort !== DEFAULT_SORT) exportQuery.set("sort", sort);
+  return data({
+    view: "list" as const,
+    filters: Object.fromEntries(FILTER_KEYS.map((k) => [k, raw.get(k) ?? ""])) as Record<(typeof FILTER_KEYS)[number], string>,
+    errors,
+    sort,
+    page: list.ok ? list.data.page : page,
+    pageSize: list.ok ? list.data.pageSize : pageSize,
+    items: list.ok ? list.data.items : [],
+    total: list.ok ? list.data.total : 0,
+    totals: list.ok ? (list.data.totals ?? null) : null,
+    error: list.ok ? null : ((list.status === 400 || list.status === 422) && list.title) || UNAVAILABLE,
+    stations: stations.ok ? stations.data.items.map((s) => ({ id: s.id, name: s.name })) : [],
+    chargers: chargers.ok ? chargers.data.items.map((c) => ({ id: c.id, name: c.name, stationName: c.stationName })) : [],
+    exportHref: `${EXPORT_PATH}${exportQuery.size ? `?${exportQuery}` : ""}`,
+    filtered: FILTER_KEYS.some((k) => raw.has(k)),
+  });
+}
+
+export default function Activity() {
+  const d = useLoaderData<typeof loader>();
+  if (d.view === "detail") return <SessionDetail session={d.session} backHref={d.backHref} />;
   return (
     <>
-      <PageHeader title="Actividad" />
-      <EmptyState icon={<BiLineChart size={48} />} title="El listado de sesiones está en preparación">
-        Muy pronto vas a ver acá cada carga con su energía, su duración, su costo y su estado de pago.
-      </EmptyState>
+      <PageHeader
+        title="Actividad"
+        description="Cada carga de tus cargadores con su energía, su duración, su costo y su estado de pago."
+        actions={
+          <Button asChild size="3" variant="soft">
+            <a href={d.exportHref} download data-testid="export-csv">
+              <BiDownload aria-hidden="true" /> Exportar CSV
+            </a>
+          </Button>
+        }
+      />
+      <FilterBar label="Filtrar cargas">
+        <FilterSelect name="stationId" label="Estación" value={d.filters.stationId} error={d.errors.stationId} options={d.stations.map((s) => [s.id, s.name])} all="Todas" />
+        <FilterSelect
+          name="chargerId"
+          label="Cargador"
+          value={d.filters.chargerId}
+          error={d.errors.chargerId}
+          options={d.chargers.map((c) => [c.id, c.stationName && !d.filters.stationId ? `${c.name} (${c.stationName})` : c.name])}
+          all="Todos"
+        />
+        <FilterSelect name="status" label="Estado" value={d.filters.status} error={d.errors.status} options={SESSION_STATUSES.map((s) => [s, SESSION_STATUS_LABELS[s]])} all="Todos" />
+        <FilterSelect
+          name="paymentStatus"
+          label="Pago"
+          value={d.filters.paymentStatus}
+          error={d.errors.paymentStatus}
+          options={SESSION_PAYMENT_STATUSES.map((s) => [s, SESSION_PAYMENT_STATUS_LABELS[s]])}
+          all="Todos"
+        />
+        <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
+        <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />
+        {d.sort !== DEFAULT_SORT && (ACTIVITY_SORTS as readonly string[]).includes(d.sort.replace(/^-/, "")) ? <input type="hidden" name="sort" value={d.sort} /> : null}
+      </FilterBar>
+
+      {d.error ? (
+        <InfoMessage color="red" testId="activity-error">
+          {d.error}
+        </InfoMessage>
+      ) : d.items.length === 0 ? (
+        <EmptyState icon={<BiLineChart size={48} />} title={d.filtered ? "No hay cargas con estos filtros" : "Todavía no hay cargas"}>
+          {d.filtered
+            ? "Probá con otro período u otros filtros."
+            : "Cuando un vehículo cargue en uno de tus cargadores, vas a ver la carga acá con su energía, su costo y su pago."}
+        </EmptyState>
+      ) : (
+        <>
+          <Flex gap="4" mb="3" wrap="wrap" className="activity-totals" data-testid="activity-totals">
+            <Text size="3">
+              <strong data-testid="activity-total-count">{formatInt(d.total)}</strong> {d.total === 1 ? "carga" : "cargas"}
+            </Text>
+            {d.totals?.energyWh != null ? (
+              <Text size="3" data-testid="activity-total-energy">
+                <strong>{formatKwh(Math.round(d.totals.energyWh) / 1000)}</strong> entregados
+              </Text>
+            ) : null}
+            {d.totals?.totalCents != null ? (
+              <Text size="3" data-testid="activity-total-amount">
+                <strong>{formatArs(d.totals.totalCents)}</strong> facturados
+              </Text>
+            ) : null}
+          </Flex>
+          <SessionTable items={d.items} sort={d.sort} />
+          <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
+        </>
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Button, Text } from "@radix-ui/themes";
 import {
   BiHomeAlt,
@@ -40,21 +40,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // The guard (spec §2, §6): session, token refresh (Set-Cookie below), verified e-mail, active company.
   const { user, headers } = await requireActiveBusiness(request, context);
   const api = createApiClient(context, user.idToken);
-  const response = await api.get("/Business/BusinessUser");
+  const [response, unreadResponse] = await Promise.all([
+    api.get("/Business/BusinessUser"),
+    api.get("/Business/Notification/UnreadCount").catch(() => undefined),
+  ]);
   const business = response.ok ? await readJson<BusinessUserHeader>(response) : undefined;
+  const unread = unreadResponse?.ok ? ((await readJson<{ unread?: number }>(unreadResponse))?.unread ?? 0) : 0;
   return data(
     {
       appName: context.config.appName,
       businessName: business?.businessName || user.displayName || user.email,
       photo: business?.photoUrl || user.photoUrl || BLANK_PHOTO,
       email: user.email,
+      unread,
     },
     { headers },
   );
 }
 
 export default function AppLayout() {
-  const { appName, businessName, photo } = useLoaderData<typeof loader>();
+  const { appName, businessName, photo, unread } = useLoaderData<typeof loader>();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -81,6 +86,14 @@ export default function AppLayout() {
             <BiMenu size={24} />
           </label>
           <div className="topbar-spacer" />
+          <Link to="/notification" className="topbar-bell" aria-label={unread ? `Notificaciones: ${unread} sin leer` : "Notificaciones"} data-testid="header-bell">
+            <BiBell size={24} aria-hidden="true" />
+            {unread ? (
+              <span className="nav-badge" data-testid="unread-badge" aria-hidden="true">
+                {unread > 99 ? "99+" : unread}
+              </span>
+            ) : null}
+          </Link>
           <div className="topbar-user">
             <img src={photo} alt="" width={36} height={36} data-testid="header-photo" />
             <Text className="topbar-name" weight="medium" data-testid="header-business-name">

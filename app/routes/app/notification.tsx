@@ -1,16 +1,183 @@
-import { BiBell } from "react-icons/bi";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
+import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff } from "react-icons/bi";
+import type { IconType } from "react-icons";
+import type { NotificationDto, NotificationPage } from "../../../api/types";
+import { UUID_RE } from "../../../api/schemas/common";
 import { EmptyState, PageHeader } from "~/components/Page";
+import { InfoMessage } from "~/components/form";
+import { Pagination, listParams } from "~/components/list";
+import { fetchJson, UNAVAILABLE } from "~/components/activity/api.server";
+import { formatDateTime, formatInt } from "~/components/charts/format";
+import { createApiClient } from "~/lib/api.server";
+import { requireUser, safeRedirect } from "~/lib/auth.server";
+import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Notificaciones");
 
-export default function Screen() {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const url = new URL(request.url);
+  const { page } = listParams(url);
+  const unreadOnly = url.searchParams.get("unread") === "1";
+  const query = new URLSearchParams({ page: String(page), pageSize: "20" });
+  if (unreadOnly) query.set("unread", "1");
+  const res = await fetchJson<NotificationPage>(createApiClient(context, user.idToken), `/Business/Notification?${query}`);
+  if (!res.ok) return data({ items: [] as NotificationDto[], total: 0, page, pageSize: 20, unread: 0, unreadOnly, error: UNAVAILABLE });
+  return data({ ...res.data, unreadOnly, error: null as string | null });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const api = createApiClient(context, user.idToken);
+  let path: string;
+  let success: string;
+  if (intent === "readAll") {
+    path = "/Business/Notification/ReadAll";
+    success = "Marcamos todas las notificaciones como leídas.";
+  } else if (intent === "read") {
+    const id = String(form.get("id") ?? "");
+    if (!UUID_RE.test(id)) return dataWithError(context, { ok: false }, "No encontramos esa notificación.", { status: 404 });
+    path = `/Business/Notification/${id}/Read`;
+    success = "Notificación marcada como leída.";
+  } else {
+    return dataWithError(context, { ok: false }, "No entendimos qué querías hacer. Probá de nuevo.", { status: 400 });
+  }
+  try {
+    const response = await api.post(path);
+    if (response.status === 404) return dataWithError(context, { ok: false }, "No encontramos esa notificación.", { status: 404 });
+    if (!response.ok) return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo.", { status: 502 });
+  } catch {
+    return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo en unos minutos.", { status: 503 });
+  }
+  // Following the notification's link marks it read and goes there.
+  const goTo = form.get("goTo");
+  if (intent === "read" && typeof goTo === "string" && goTo) {
+    return redirect(safeRedirect(goTo, "/notification"));
+  }
+  return dataWithSuccess(context, { ok: true }, success);
+}
+
+const TYPE_ICONS: Record<string, IconType> = {
+  CHARGER_FAULTED: BiError,
+  CHARGER_OFFLINE: BiWifiOff,
+  SESSION_COMPLETED: BiChip,
+  PAYMENT_RECEIVED: BiMoney,
+  PAYMENT_FAILED: BiCreditCard,
+  IDLE_FEE_APPLIED: BiTimeFive,
+  BUSINESS_APPROVED: BiCheck,
+};
+
+export default function Notifications() {
+  const d = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
   return (
     <>
-      <PageHeader title="Notificaciones" />
-      <EmptyState icon={<BiBell size={48} />} title="El listado de notificaciones está en preparación">
-        Muy pronto vas a ver acá los avisos de cargadores desconectados o en falla, sesiones terminadas y pagos.
-      </EmptyState>
+      <PageHeader
+        title="Notificaciones"
+        description={d.unread ? `Tenés ${formatInt(d.unread)} ${d.unread === 1 ? "notificación sin leer" : "notificaciones sin leer"}.` : "Estás al día: no tenés notificaciones sin leer."}
+        actions={
+          d.unread ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="readAll" />
+              <Button type="submit" size="3" variant="soft" disabled={busy}>
+                <BiCheckDouble aria-hidden="true" /> Marcar todas como leídas
+              </Button>
+            </Form>
+          ) : null
+        }
+      />
+      <nav aria-label="Filtrar notificaciones" className="period-presets" style={{ marginBottom: 16 }}>
+        <Link to="/notification" className="period-chip" aria-current={!d.unreadOnly ? "page" : undefined}>
+          Todas
+        </Link>
+        <Link to="/notification?unread=1" className="period-chip" aria-current={d.unreadOnly ? "page" : undefined}>
+          Sin leer{d.unread ? ` (${formatInt(d.unread)})` : ""}
+        </Link>
+      </nav>
+      {d.error ? (
+        <InfoMessage color="red">{d.error}</InfoMessage>
+      ) : d.items.length === 0 ? (
+        <EmptyState icon={<BiBell size={48} />} title={d.unreadOnly ? "No tenés notificaciones sin leer" : "Todavía no tenés notificaciones"}>
+          Te avisamos acá cuando un cargador quede sin conexión o en falla, cuando termine una carga y cuando se acredite o rechace un pago.
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="notification-list" aria-label="Notificaciones, de la más nueva a la más antigua">
+            {d.items.map((n) => (
+              <NotificationItem key={n.id} n={n} busy={busy} />
+            ))}
+          </ul>
+          <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
+        </>
+      )}
     </>
+  );
+}
+
+function NotificationItem({ n, busy }: { n: NotificationDto; busy: boolean }) {
+  const unread = !n.readAt;
+  const Icon = TYPE_ICONS[n.type] ?? BiInfoCircle;
+  const internalLink = n.link && n.link.startsWith("/") && !n.link.startsWith("//") ? n.link : null;
+  return (
+    <li data-testid="notification" data-unread={unread ? "true" : "false"} data-id={n.id}>
+      <Card size="2" className={`notification${unread ? " notification-unread" : ""}`}>
+        <Flex gap="3" align="start">
+          <span className={`notification-icon notification-${n.type.toLowerCase()}`} aria-hidden="true">
+            <Icon size={22} />
+          </span>
+          <Flex direction="column" gap="1" flexGrow="1" minWidth="0">
+            <Flex gap="2" align="center" wrap="wrap">
+              <Text weight={unread ? "bold" : "medium"} size="3">
+                {n.title}
+              </Text>
+              {unread ? (
+                <Badge color="sky" data-testid="notification-unread">
+                  Nueva
+                </Badge>
+              ) : (
+                <span className="visually-hidden">Leída</span>
+              )}
+            </Flex>
+            <Text size="2">{n.body}</Text>
+            <Text size="1" color="gray">
+              <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
+            </Text>
+          </Flex>
+          <Flex direction="column" gap="2" align="end" className="notification-actions">
+            {internalLink ? (
+              unread ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="read" />
+                  <input type="hidden" name="id" value={n.id} />
+                  <input type="hidden" name="goTo" value={internalLink} />
+                  <Button type="submit" size="2" variant="ghost" disabled={busy}>
+                    Ver
+                  </Button>
+                </Form>
+              ) : (
+                <Button asChild size="2" variant="ghost">
+                  <Link to={internalLink}>Ver</Link>
+                </Button>
+              )
+            ) : null}
+            {unread ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="read" />
+                <input type="hidden" name="id" value={n.id} />
+                <Button type="submit" size="2" variant="soft" disabled={busy} aria-label={`Marcar como leída: ${n.title}`}>
+                  <BiCheck aria-hidden="true" /> Marcar como leída
+                </Button>
+              </Form>
+            ) : null}
+          </Flex>
+        </Flex>
+      </Card>
+    </li>
   );
 }

@@ -1,18 +1,92 @@
-import { BiCreditCard } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { Button } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { BiArrowBack, BiLockAlt } from "react-icons/bi";
+import { mercadoPagoConnectSchema } from "../../../../api/schemas/payment";
+import { PageHeader } from "~/components/Page";
+import { Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
+import { AccountBadge, AccountDetails, DisconnectSection } from "~/components/payment/ProviderStatus";
+import { providerAction, providerLoader } from "~/components/payment/provider.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Mercado Pago");
 
-export default function Screen() {
+const FIELDS = ["publicKey", "accessToken", "accountLabel"] as const;
+
+export const loader = ({ request, context }: LoaderFunctionArgs) => providerLoader("MERCADOPAGO", request, context);
+export const action = ({ request, context }: ActionFunctionArgs) => providerAction("MERCADOPAGO", mercadoPagoConnectSchema, FIELDS, request, context);
+
+export default function MercadoPago() {
+  const { account, error, confirming } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    id: "mercado-pago",
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: mercadoPagoConnectSchema }),
+    ...VALIDATE_ON,
+  });
+  const connected = account && account.status !== "DISCONNECTED";
   return (
     <>
-      <PageHeader title="Mercado Pago" />
-      <EmptyState icon={<BiCreditCard size={48} />} title="La conexión con Mercado Pago está en construcción" action={<Button asChild size="3"><Link to="/payment">Volver a pagos</Link></Button>}>
-        Muy pronto vas a poder conectar acá tu cuenta con tu clave pública y tu token de acceso.
-      </EmptyState>
+      <Link to="/payment" className="back-link">
+        <BiArrowBack aria-hidden="true" /> Volver a pagos
+      </Link>
+      <PageHeader title="Mercado Pago" description="Conectá la cuenta de Mercado Pago de tu empresa para cobrar las cargas." />
+      {error || !account ? (
+        <InfoMessage color="red">{error}</InfoMessage>
+      ) : (
+        <Flex direction="column" gap="4" className="provider-page">
+          <Card size="3">
+            <Flex justify="between" align="center" mb="3" gap="2" wrap="wrap">
+              <Heading as="h2" size="5">
+                Estado de la cuenta
+              </Heading>
+              <AccountBadge account={account} />
+            </Flex>
+            <AccountDetails account={account} />
+            {connected ? (
+              <Flex direction="column" mt="4">
+                <DisconnectSection account={account} confirming={confirming} busy={busy} />
+              </Flex>
+            ) : null}
+          </Card>
+          <Card size="3">
+            <Heading as="h2" size="5" mb="2">
+              {connected ? "Reemplazar las credenciales" : "Conectar la cuenta"}
+            </Heading>
+            <Text as="p" color="gray" size="2" mb="4">
+              Copiá la clave pública y el access token desde <em>Tus integraciones → Credenciales</em> en el panel de desarrolladores de Mercado Pago. Usá las
+              credenciales de prueba (TEST-) para probar y las de producción (APP_USR-) para cobrar.
+            </Text>
+            <Flex direction="column" gap="4">
+              <FormError errors={form.errors} id={form.errorId} />
+              <Form method="post" {...getFormProps(form)} autoComplete="off">
+                <input type="hidden" name="intent" value="connect" />
+                <Flex direction="column" gap="4">
+                  <Field meta={fields.publicKey} label="Clave pública (public key)" autoComplete="off" hint="Empieza con APP_USR- o TEST-." />
+                  <Field meta={fields.accessToken} label="Access token" type="password" autoComplete="off" hint="Empieza con APP_USR- o TEST-, del mismo entorno que la clave pública." />
+                  <Field meta={fields.accountLabel} label="Nombre para reconocer la cuenta (opcional)" autoComplete="off" placeholder="Por ejemplo: Cuenta principal" />
+                  <Flex gap="2" align="center">
+                    <BiLockAlt aria-hidden="true" />
+                    <Text size="2" color="gray">
+                      Guardamos las credenciales cifradas y no las volvemos a mostrar: solo vas a ver los últimos 4 caracteres.
+                    </Text>
+                  </Flex>
+                  <Flex>
+                    <Button type="submit" size="3" disabled={busy}>
+                      {connected ? "Guardar las nuevas credenciales" : "Conectar Mercado Pago"}
+                    </Button>
+                  </Flex>
+                </Flex>
+              </Form>
+            </Flex>
+          </Card>
+        </Flex>
+      )}
     </>
   );
 }

@@ -1,0 +1,256 @@
+// One charging session: what happened when, the power and energy curve, and what it cost.
+import { Link } from "@remix-run/react";
+import { Badge, Card, DataList, Flex, Grid, Heading, Table, Text } from "@radix-ui/themes";
+import { BiArrowBack } from "react-icons/bi";
+import type { SessionDetailDto } from "../../../api/types";
+import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
+import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";
+import {
+  PAYMENT_STATUS_COLORS,
+  PAYMENT_STATUS_LABELS,
+  PROVIDER_LABELS,
+  SESSION_PAYMENT_COLORS,
+  SESSION_PAYMENT_STATUS_LABELS,
+  SESSION_STATUS_COLORS,
+  SESSION_STATUS_LABELS,
+} from "./labels";
+
+const pct = (bp: number) => `${new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 }).format(bp / 100)} %`;
+
+export function SessionDetail({ session: s, backHref }: { session: SessionDetailDto; backHref: string }) {
+  return (
+    <Flex direction="column" gap="4" data-testid="session-detail">
+      <div>
+        <Link to={backHref} className="back-link">
+          <BiArrowBack aria-hidden="true" /> Volver a la actividad
+        </Link>
+      </div>
+      <Flex justify="between" align="start" gap="3" wrap="wrap">
+        <div>
+          <Heading as="h1" size="7">
+            Carga #{s.transactionId}
+          </Heading>
+          <Text as="p" color="gray" mt="1">
+            {s.stationName ?? "Sin estación"} · {s.chargerName ?? "Cargador eliminado"} · Conector {s.connectorNumber}
+            {s.connectorLabel ? ` (${s.connectorLabel})` : ""}
+          </Text>
+        </div>
+        <Flex gap="2" wrap="wrap">
+          <Badge size="3" color={SESSION_STATUS_COLORS[s.status]}>
+            {SESSION_STATUS_LABELS[s.status]}
+          </Badge>
+          <Badge size="3" variant="soft" color={SESSION_PAYMENT_COLORS[s.paymentStatus]}>
+            Pago: {SESSION_PAYMENT_STATUS_LABELS[s.paymentStatus]}
+          </Badge>
+        </Flex>
+      </Flex>
+
+      <Grid columns={{ initial: "1", md: "2" }} gap="4">
+        <Card size="2">
+          <Heading as="h2" size="4" mb="3">
+            Resumen
+          </Heading>
+          <DataList.Root size="2">
+            <Item label="Energía">{formatKwh(s.energyKwh)}</Item>
+            <Item label="Duración">{formatMinutes(s.durationMinutes)}</Item>
+            <Item label="Inactividad">{formatMinutes(s.idleMinutes)}</Item>
+            <Item label="Identificador">{s.idTag}</Item>
+            <Item label="Lectura del medidor">
+              {formatInt(s.meterStartWh)} Wh → {s.meterStopWh == null ? "en curso" : `${formatInt(s.meterStopWh)} Wh`}
+            </Item>
+            {s.stopReasonLabel ? <Item label="Motivo de fin">{s.stopReasonLabel}</Item> : null}
+          </DataList.Root>
+        </Card>
+        <Card size="2">
+          <Heading as="h2" size="4" mb="3">
+            Línea de tiempo
+          </Heading>
+          <Timeline s={s} />
+        </Card>
+      </Grid>
+
+      <Card size="2">
+        <Heading as="h2" size="4" mb="2">
+          Potencia y energía
+        </Heading>
+        <Curve s={s} />
+      </Card>
+
+      <Card size="2">
+        <Flex justify="between" align="center" mb="3" gap="2" wrap="wrap">
+          <Heading as="h2" size="4">
+            Costo
+          </Heading>
+          {s.costIsEstimate ? <Badge color="amber">Estimado: la carga sigue en curso</Badge> : null}
+        </Flex>
+        <CostBreakdown s={s} />
+      </Card>
+
+      {s.payments.length ? (
+        <Card size="2">
+          <Heading as="h2" size="4" mb="3">
+            Pagos
+          </Heading>
+          <div className="table-scroll">
+            <Table.Root size="1">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>Fecha</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Proveedor</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Operación</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell className="num">Monto</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {s.payments.map((p) => (
+                  <Table.Row key={p.id}>
+                    <Table.Cell>{formatDateTime(p.createdAt)}</Table.Cell>
+                    <Table.Cell>{PROVIDER_LABELS[p.provider]}</Table.Cell>
+                    <Table.Cell>{p.externalId ?? "—"}</Table.Cell>
+                    <Table.Cell className="num">{formatArs(p.amountCents)}</Table.Cell>
+                    <Table.Cell>
+                      <Badge color={PAYMENT_STATUS_COLORS[p.status]}>{PAYMENT_STATUS_LABELS[p.status]}</Badge>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </div>
+        </Card>
+      ) : null}
+    </Flex>
+  );
+}
+
+function Item({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <DataList.Item>
+      <DataList.Label minWidth="140px">{label}</DataList.Label>
+      <DataList.Value>{children}</DataList.Value>
+    </DataList.Item>
+  );
+}
+
+function Timeline({ s }: { s: SessionDetailDto }) {
+  const open = s.status === "ACTIVE" || s.status === "IDLE";
+  const steps: { label: string; at: string | null; note?: string }[] = [
+    { label: "Inicio de la carga", at: s.startedAt },
+    { label: "Fin de la entrega de energía", at: s.chargingEndedAt, note: s.chargingEndedAt ? undefined : open ? "Todavía cargando" : "Sin dato" },
+  ];
+  if (s.idleMinutes > 0) {
+    steps.push({ label: "Vehículo conectado sin cargar", at: null, note: `${formatMinutes(s.idleMinutes)} de inactividad` });
+  }
+  steps.push({ label: "Vehículo desconectado", at: s.unpluggedAt, note: s.unpluggedAt ? undefined : open ? "Todavía conectado" : "Sin dato" });
+  steps.push({ label: "Fin de la sesión", at: s.stoppedAt, note: s.stoppedAt ? undefined : "En curso" });
+  return (
+    <ol className="timeline">
+      {steps.map((st) => (
+        <li key={st.label} data-done={st.at ? "true" : "false"}>
+          <Text as="div" size="2" weight="medium">
+            {st.label}
+          </Text>
+          <Text as="div" size="2" color="gray">
+            {st.at ? formatDateTime(st.at) : st.note}
+          </Text>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Curve({ s }: { s: SessionDetailDto }) {
+  const pts = s.meterSeries;
+  if (pts.length < 2) {
+    return (
+      <Text as="p" color="gray">
+        El cargador no envió lecturas suficientes para dibujar la curva de esta carga.
+      </Text>
+    );
+  }
+  const hasPower = pts.some((p) => p.powerW != null);
+  const peak = Math.max(0, ...pts.map((p) => p.powerW ?? 0)) / 1000;
+  const energy = { name: "Energía acumulada (kWh)", color: CHART_COLORS.secondary, points: pts.map((p) => ({ at: p.at, value: p.energyWh / 1000 })), format: (v: number) => new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 }).format(v) };
+  const power = { name: "Potencia (kW)", color: CHART_COLORS.primary, points: pts.map((p) => ({ at: p.at, value: p.powerW == null ? null : p.powerW / 1000 })), format: (v: number) => new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 }).format(v) };
+  const series = hasPower ? ([power, { ...energy, dashed: true }] as const) : ([energy] as const);
+  const step = Math.max(1, Math.ceil(pts.length / 60));
+  return (
+    <ChartFigure
+      testId="session-curve"
+      title="Curva de potencia y energía de la carga"
+      summary={`${formatKwh(s.energyKwh)} entregados entre las ${formatTime(pts[0].at)} y las ${formatTime(pts[pts.length - 1].at)}${hasPower ? `, con una potencia máxima de ${formatKw(peak)}` : ""}.`}
+      table={
+        <ChartTable
+          caption="Lecturas del medidor"
+          rows={pts.filter((_, i) => i % step === 0 || i === pts.length - 1)}
+          columns={[
+            { header: "Hora", cell: (p) => formatDateTime(p.at) },
+            { header: "Potencia", cell: (p) => (p.powerW == null ? "—" : formatKw(p.powerW / 1000)), numeric: true },
+            { header: "Energía", cell: (p) => formatKwh(p.energyWh / 1000), numeric: true },
+            { header: "Batería", cell: (p) => (p.soc == null ? "—" : `${p.soc} %`), numeric: true },
+          ]}
+        />
+      }
+    >
+      {(ids) => (
+        <>
+          <TimeChart {...ids} series={series as never} timeFormat={formatTime} />
+          <SeriesLegend items={series.map((x) => ({ name: x.name, color: x.color, dashed: "dashed" in x }))} />
+        </>
+      )}
+    </ChartFigure>
+  );
+}
+
+function CostBreakdown({ s }: { s: SessionDetailDto }) {
+  const c = s.cost;
+  const r = s.rateSnapshot;
+  const rows: { label: string; detail?: string; cents: number }[] = [
+    { label: "Energía", detail: r ? `${formatKwh(s.energyKwh)} × ${formatArs(r.pricePerKwhCents)}/kWh` : undefined, cents: c.energyCents },
+    { label: "Tiempo de carga", detail: r && r.pricePerMinuteCents ? `${formatArs(r.pricePerMinuteCents)}/min` : undefined, cents: c.timeCents },
+    { label: "Cargo fijo por sesión", cents: c.sessionFeeCents },
+    {
+      label: "Penalidad por inactividad",
+      detail: r && r.idlePricePerMinuteCents ? `${formatArs(r.idlePricePerMinuteCents)}/min después de ${r.idleGraceMinutes} min de gracia${r.idleMaxCents != null ? `, tope ${formatArs(r.idleMaxCents)}` : ""}` : undefined,
+      cents: c.idleCents,
+    },
+  ];
+  const vatLabel = r ? `IVA ${pct(r.vatRateBp)}${r.vatIncluded ? " (incluido)" : ""}` : "IVA";
+  return (
+    <>
+      <div className="table-scroll">
+        <table className="cost-table" data-testid="cost-breakdown">
+          <caption className="visually-hidden">Detalle del costo de la carga</caption>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">
+                  {row.label}
+                  {row.detail ? <span className="cost-detail">{row.detail}</span> : null}
+                </th>
+                <td className="num">{formatArs(row.cents)}</td>
+              </tr>
+            ))}
+            <tr className="cost-sub">
+              <th scope="row">Subtotal</th>
+              <td className="num">{formatArs(c.subtotalCents)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{vatLabel}</th>
+              <td className="num">{formatArs(c.vatCents)}</td>
+            </tr>
+            <tr className="cost-total">
+              <th scope="row">Total</th>
+              <td className="num" data-testid="cost-total">
+                {formatArs(c.totalCents)}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <Text as="p" size="2" color="gray" mt="2">
+        {r ? `Tarifa aplicada: ${r.name} (precios al momento de iniciar la carga).` : "Esta carga no tenía una tarifa asignada."}
+      </Text>
+    </>
+  );
+}

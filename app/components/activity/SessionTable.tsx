@@ -1,0 +1,69 @@
+// The sessions list of the Actividad screen: one row per charge, sortable columns in the URL.
+import { Link } from "@remix-run/react";
+import { Badge, Table, Text } from "@radix-ui/themes";
+import type { SessionDto } from "../../../api/types";
+import { DataTable, SortHeader, useHrefWith } from "~/components/list";
+import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";
+import { SESSION_PAYMENT_COLORS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_COLORS, SESSION_STATUS_LABELS } from "./labels";
+
+export function SessionTable({ items, sort }: { items: SessionDto[]; sort: string }) {
+  const hrefWith = useHrefWith();
+  return (
+    <DataTable caption="Cargas">
+      <Table.Header>
+        <Table.Row>
+          <SortHeader field="startedAt" sort={sort}>
+            Inicio
+          </SortHeader>
+          <Table.ColumnHeaderCell>Duración</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Estación / cargador</Table.ColumnHeaderCell>
+          <SortHeader field="energyWh" sort={sort}>
+            Energía
+          </SortHeader>
+          <SortHeader field="idleMinutes" sort={sort}>
+            Inactividad
+          </SortHeader>
+          <SortHeader field="totalCents" sort={sort}>
+            Total
+          </SortHeader>
+          <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Pago</Table.ColumnHeaderCell>
+        </Table.Row>
+      </Table.Header>
+      <Table.Body>
+        {items.map((s) => (
+          <Table.Row key={s.id} data-testid="session-row">
+            <Table.RowHeaderCell>
+              <Link to={hrefWith({ session: s.id })} aria-label={`Ver la carga del ${formatDateTime(s.startedAt)}`} className="nowrap">
+                {formatDateTime(s.startedAt)}
+              </Link>
+            </Table.RowHeaderCell>
+            <Table.Cell className="nowrap">{formatMinutes(s.durationMinutes)}</Table.Cell>
+            <Table.Cell className="session-place">
+              <Text as="div" size="2" weight="medium">
+                {s.stationName ?? "Sin estación"}
+              </Text>
+              <Text as="div" size="1" color="gray">
+                {s.chargerName ?? "Cargador eliminado"} · Conector {s.connectorNumber}
+                {s.connectorLabel ? ` (${s.connectorLabel})` : ""}
+              </Text>
+            </Table.Cell>
+            <Table.Cell className="num nowrap" data-testid="session-energy">
+              {formatKwh(s.energyKwh)}
+            </Table.Cell>
+            <Table.Cell className="num nowrap">{formatMinutes(s.idleMinutes)}</Table.Cell>
+            <Table.Cell className="num nowrap">{formatArs(s.totalCents)}</Table.Cell>
+            <Table.Cell>
+              <Badge color={SESSION_STATUS_COLORS[s.status]}>{SESSION_STATUS_LABELS[s.status]}</Badge>
+            </Table.Cell>
+            <Table.Cell>
+              <Badge color={SESSION_PAYMENT_COLORS[s.paymentStatus]} variant="soft">
+                {SESSION_PAYMENT_STATUS_LABELS[s.paymentStatus]}
+              </Badge>
+            </Table.Cell>
+          </Table.Row>
+        ))}
+      </Table.Body>
+    </DataTable>
+  );
+}

@@ -1,0 +1,40 @@
+// Spanish labels and badge colors for charging sessions and payments.
+import {
+  PAYMENT_STATUS_LABELS,
+  SESSION_PAYMENT_STATUS_LABELS,
+  SESSION_STATUS_LABELS,
+} from "../../../api/schemas/queries";
+import type { PaymentDto, SessionPaymentStatus, SessionStatus } from "../../../api/types";
+
+export { PAYMENT_STATUS_LABELS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS };
+
+type BadgeColor = "green" | "sky" | "amber" | "red" | "gray" | "purple";
+
+export const SESSION_STATUS_COLORS: Record<SessionStatus, BadgeColor> = {
+  ACTIVE: "sky",
+  IDLE: "amber",
+  COMPLETED: "green",
+  INVALID: "gray",
+};
+
+export const SESSION_PAYMENT_COLORS: Record<SessionPaymentStatus, BadgeColor> = {
+  PAID: "green",
+  PENDING: "amber",
+  FAILED: "red",
+  NOT_REQUIRED: "gray",
+};
+
+export const PAYMENT_STATUS_COLORS: Record<PaymentDto["status"], BadgeColor> = {
+  APPROVED: "green",
+  PENDING: "amber",
+  REJECTED: "red",
+  REFUNDED: "purple",
+  CANCELLED: "gray",
+};
+
+export const PROVIDER_LABELS: Record<PaymentDto["provider"], string> = {
+  MERCADOPAGO: "Mercado Pago",
+  PAGOS360: "Pagos360",
+};
+
+export const UNAVAILABLE = "No pudimos cargar los datos en este momento. Probá de nuevo en unos minutos.";

@@ -1,0 +1,60 @@
+// es-AR number, date and duration formatting for the home, activity and payment screens.
+// Dates are shown in the stations' time zone (Buenos Aires) on the server and in the browser
+// alike, so the HTML never changes on hydration.
+import { DEFAULT_TIME_ZONE } from "../../../domain/pricing";
+
+export { formatArs } from "../../../domain/money";
+export const TIME_ZONE = DEFAULT_TIME_ZONE;
+
+const int = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 0 });
+const kwh = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const kw = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 1 });
+const pct = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 1 });
+
+export const formatInt = (n: number) => int.format(n);
+/** `1234.5` → `1.234,5 kWh` */
+export const formatKwh = (n: number) => `${kwh.format(n)} kWh`;
+export const formatKw = (n: number) => `${kw.format(n)} kW`;
+/** `97.6` → `97,6 %`; null → `—` */
+export const formatPct = (n: number | null | undefined) => (n == null ? "—" : `${pct.format(n)} %`);
+
+const dateTime = new Intl.DateTimeFormat("es-AR", {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+const time = new Intl.DateTimeFormat("es-AR", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const longDate = new Intl.DateTimeFormat("es-AR", { timeZone: TIME_ZONE, day: "numeric", month: "long", year: "numeric" });
+
+/** ISO instant → `01/03/2025 12:00` (Buenos Aires). */
+export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)).replace(",", "") : "—");
+export const formatTime = (iso: string) => time.format(new Date(iso));
+
+/** A calendar date `2025-03-01` → `1 de marzo de 2025` (no time zone shift). */
+export function formatDay(ymd: string): string {
+  const [y, m, d] = ymd.split("-").map(Number);
+  return new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+/** `2025-03-01` → `01/03` (short axis label). */
+export function formatDayShort(ymd: string): string {
+  const [, m, d] = ymd.split("-");
+  return `${d}/${m}`;
+}
+export const formatLongDate = (iso: string) => longDate.format(new Date(iso));
+
+/** 70 → `1 h 10 min`; 5 → `5 min`. */
+export function formatMinutes(minutes: number): string {
+  const m = Math.max(0, Math.round(minutes));
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  const rest = m % 60;
+  return rest ? `${formatInt(h)} h ${rest} min` : `${formatInt(h)} h`;
+}
+
+const compact = new Intl.NumberFormat("es-AR", { notation: "compact", maximumFractionDigits: 1 });
+/** `1500000` → `1,5 M` (chart axes). */
+export const formatCompact = (n: number) => compact.format(n);

@@ -1,0 +1,91 @@
+import { test, expect, login } from "./fixtures";
+
+// Actividad: filters, sort and pages in the URL, the session detail, and the CSV export.
+
+test.beforeEach(async ({ page }) => {
+  await login(page, undefined, undefined, "/activity");
+  await expect(page).toHaveURL(/\/activity$/);
+  await expect(page.getByRole("heading", { name: "Actividad", level: 1 })).toBeVisible();
+});
+
+test("filter by status and period, sort by energy, open a session", async ({ page }) => {
+  await page.getByLabel("Estado").selectOption({ label: "Completada" });
+  await page.getByLabel("Desde").fill("2020-01-01");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/status=COMPLETED/);
+  await expect(page).toHaveURL(/from=2020-01-01/);
+  const rows = page.getByTestId("session-row");
+  await expect(rows).toHaveCount(20);
+  for (const badge of await rows.locator("td").filter({ hasText: /^Completada$/ }).all()) await expect(badge).toBeVisible();
+  await expect(rows.filter({ hasText: "En curso" })).toHaveCount(0);
+
+  await page.getByRole("link", { name: /^Energía/ }).click();
+  await expect(page).toHaveURL(/sort=energyWh/);
+  await page.getByRole("link", { name: /^Energía/ }).click();
+  await expect(page).toHaveURL(/sort=-energyWh/);
+  const energies = await page.getByTestId("session-energy").allInnerTexts();
+  const values = energies.map((e) => Number(e.replace(/[^\d,]/g, "").replace(",", ".")));
+  expect(values).toEqual([...values].sort((a, b) => b - a));
+
+  await page.getByRole("link", { name: "Siguiente" }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page).toHaveURL(/status=COMPLETED/);
+
+  await rows.first().getByRole("link").click();
+  await expect(page).toHaveURL(/session=[0-9a-f-]{36}/);
+  await expect(page.getByRole("heading", { name: /^Carga #\d+/ })).toBeVisible();
+  await expect(page.getByTestId("cost-breakdown")).toContainText("Penalidad por inactividad");
+  await expect(page.getByTestId("cost-total")).toHaveText(/\$\s?[\d.]+,\d{2}/);
+  await expect(page.getByTestId("session-curve").getByRole("img", { name: /Curva de potencia y energía/ })).toBeVisible();
+  await page.getByRole("link", { name: "Volver a la actividad" }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page).not.toHaveURL(/session=/);
+});
+
+test("a wrong filter is explained, an unknown session is a 404", async ({ page }) => {
+  await page.goto("/activity?status=PERDIDA");
+  await expect(page.getByTestId("status-error")).toHaveText("Elegí una opción válida.");
+  const res = await page.goto("/activity?session=00000000-0000-4000-8000-000000000000");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByText("No encontramos esta página")).toBeVisible();
+});
+
+test("export the filtered list as CSV for Excel in Spanish", async ({ page }, testInfo) => {
+  await page.getByLabel("Estado").selectOption({ label: "Completada" });
+  await page.getByLabel("Desde").fill("2020-01-01");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/status=COMPLETED/);
+  const total = Number((await page.getByTestId("activity-total-count").innerText()).replace(/\D/g, ""));
+  const link = page.getByTestId("export-csv");
+  const href = await link.getAttribute("href");
+  expect(href).toMatch(/^\/activity\/export\.csv\?/);
+  expect(href).toContain("status=COMPLETED");
+
+  let bytes: Buffer;
+  if (testInfo.project.name === "js") {
+    const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^actividad-\d{8}\.csv$/);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    bytes = Buffer.concat(chunks);
+  } else {
+    const res = await page.request.get(href!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers()["content-disposition"]).toMatch(/attachment; filename="actividad-\d{8}\.csv"/);
+    bytes = await res.body();
+  }
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString("utf8").trimEnd().split("\r\n");
+  const header = lines[0].split(";");
+  expect(header.slice(0, 3)).toEqual(["Inicio", "Fin", "Transacción"]);
+  expect(lines).toHaveLength(total + 1);
+  const energyCol = header.indexOf("Energía (kWh)");
+  const statusCol = header.indexOf("Estado");
+  for (const line of lines.slice(1, 50)) {
+    const cells = line.split(";");
+    expect(cells[statusCol]).toBe("Completada");
+    expect(cells[energyCol]).toMatch(/^\d+,\d{3}$/);
+  }
+});

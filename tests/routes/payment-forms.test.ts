@@ -1,0 +1,164 @@
+// Pagos: the overview (provider accounts + payments with filters and totals) and the provider
+// forms (Mercado Pago, Pagos360): validation, PUT to the API, disconnect with confirmation.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { http, HttpResponse } from "msw";
+import * as payments from "~/routes/app/payment/index";
+import * as mercadoPago from "~/routes/app/payment/mercado-pago";
+import * as pagos360 from "~/routes/app/payment/pagos360";
+import { MP_CREDENTIAL_MESSAGE } from "../../api/schemas/payment";
+import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
+import { fixtures } from "../mocks/fixtures";
+import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  server.resetHandlers();
+  server.events.removeAllListeners();
+});
+afterAll(() => server.close());
+
+const ctx = () => makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL });
+const signedIn = () => signedInCookie({ uid: "uid-pay", email: "ops@cargasdelsur.com.ar" }, { refreshToken: "r-pay" });
+
+const MP_PATH = "/payment/payments/mercadoPago";
+const TEST_PUBLIC = "TEST-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d";
+const TEST_TOKEN = "TEST-1234567890123456-031512-abcdef0123456789abcdef0123456789-987654321";
+
+/** Answer PUTs to a provider path like the API and keep their bodies. */
+function recordPuts(path = "/MercadoPago/BusinessUser") {
+  const bodies: unknown[] = [];
+  const provider = path.startsWith("/MercadoPago") ? "MERCADOPAGO" : "PAGOS360";
+  server.use(
+    http.put(apiUrl(path), async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json(fixtures.paymentAccount(provider));
+    }),
+  );
+  return bodies;
+}
+
+describe("payments overview", () => {
+  it("shows both accounts (last 4 only) and the payments with their totals", async () => {
+    const { cookie } = await signedIn();
+    const res = await run<Loose>(() => payments.loader(args(get("/payment", cookie), ctx())));
+    expect(res.status).toBe(200);
+    expect(res.data.accounts.map((a: Loose) => [a.provider, a.status, a.last4])).toEqual([
+      ["MERCADOPAGO", "CONNECTED", "4821"],
+      ["PAGOS360", "CONNECTED", "4821"],
+    ]);
+    expect(JSON.stringify(res.data)).not.toMatch(/accessToken|apiKey/);
+    expect(res.data.totals).toEqual(fixtures.payments.totals);
+    expect(res.data.items).toHaveLength(1);
+  });
+
+  it("forwards valid filters and explains wrong ones", async () => {
+    const { cookie } = await signedIn();
+    let params: URLSearchParams | undefined;
+    server.use(
+      http.get(apiUrl("/Business/Payments"), ({ request }) => {
+        params = new URL(request.url).searchParams;
+        return HttpResponse.json(fixtures.payments);
+      }),
+    );
+    const res = await run<Loose>(() => payments.loader(args(get("/payment?provider=MERCADOPAGO&status=PAID&from=2025-03-01&sort=-amountCents", cookie), ctx())));
+    expect(Object.fromEntries(params!)).toEqual({ provider: "MERCADOPAGO", from: "2025-03-01", sort: "-amountCents" });
+    expect(res.data.errors).toEqual({ status: "Elegí una opción válida." });
+  });
+
+  it("an account the API cannot read comes back as null (the card says so)", async () => {
+    const { cookie } = await signedIn();
+    server.use(http.get(apiUrl("/Pagos360/BusinessUser"), () => HttpResponse.error()));
+    const res = await run<Loose>(() => payments.loader(args(get("/payment", cookie), ctx())));
+    expect(res.data.accounts[1]).toBeNull();
+    expect(res.data.accounts[0].provider).toBe("MERCADOPAGO");
+  });
+});
+
+describe("Mercado Pago form", () => {
+  it("loader: the account status and the disconnect confirmation flag", async () => {
+    const { cookie } = await signedIn();
+    const res = await run<Loose>(() => mercadoPago.loader(args(get(`${MP_PATH}?confirm=disconnect`, cookie), ctx())));
+    expect(res.data.account).toMatchObject({ provider: "MERCADOPAGO", last4: "4821" });
+    expect(res.data.confirming).toBe(true);
+  });
+
+  it("refuses credentials that are not APP_USR-/TEST-, on the field, without calling the API", async () => {
+    const { cookie } = await signedIn();
+    const puts = recordPuts();
+    const res = await run<Loose>(() => mercadoPago.action(args(post(MP_PATH, { intent: "connect", publicKey: "pk_live_123", accessToken: "" }, cookie), ctx())));
+    expect(res.status).toBe(400);
+    expect(res.data.result.error).toEqual({ publicKey: [MP_CREDENTIAL_MESSAGE], accessToken: ["Este campo es obligatorio."] });
+    expect(puts).toEqual([]);
+    // Nothing typed is lost.
+    expect(res.data.result.initialValue.publicKey).toBe("pk_live_123");
+  });
+
+  it("refuses mixing TEST- and APP_USR-", async () => {
+    const { cookie } = await signedIn();
+    const res = await run<Loose>(() =>
+      mercadoPago.action(args(post(MP_PATH, { intent: "connect", publicKey: TEST_PUBLIC, accessToken: "APP_USR-1234567890123456-abcdef" }, cookie), ctx())),
+    );
+    expect(res.status).toBe(400);
+    expect(res.data.result.error.accessToken[0]).toMatch(/mismo entorno/);
+  });
+
+  it("valid TEST- credentials → PUT to the API, then Pagos with a success toast", async () => {
+    const { cookie } = await signedIn();
+    const puts = recordPuts();
+    const res = await run(() => mercadoPago.action(args(post(MP_PATH, { intent: "connect", publicKey: TEST_PUBLIC, accessToken: TEST_TOKEN, accountLabel: "" }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/payment");
+    expect(res.headers.get("Set-Cookie")).toMatch(/toast/);
+    expect(puts).toEqual([{ publicKey: TEST_PUBLIC, accessToken: TEST_TOKEN }]);
+  });
+
+  it("field errors from the API land on the fields", async () => {
+    const { cookie } = await signedIn();
+    server.use(http.put(apiUrl("/MercadoPago/BusinessUser"), () => problemResponse(422, "Datos inválidos.", { errors: { accessToken: ["El access token fue revocado."] } })));
+    const res = await run<Loose>(() => mercadoPago.action(args(post(MP_PATH, { intent: "connect", publicKey: TEST_PUBLIC, accessToken: TEST_TOKEN }, cookie), ctx())));
+    expect(res.status).toBe(422);
+    expect(res.data.result.error).toEqual({ accessToken: ["El access token fue revocado."] });
+  });
+
+  it("the API unreachable → a Spanish form error, 503, what was typed kept", async () => {
+    const { cookie } = await signedIn();
+    server.use(http.put(apiUrl("/MercadoPago/BusinessUser"), () => HttpResponse.error()));
+    const context = ctx();
+    const res = await run<Loose>(() => mercadoPago.action(args(post(MP_PATH, { intent: "connect", publicKey: TEST_PUBLIC, accessToken: TEST_TOKEN }, cookie), context)));
+    expect(res.status).toBe(503);
+    expect(res.data.result.error[""][0]).toMatch(/No pudimos guardar las credenciales de Mercado Pago/);
+    expect(res.data.result.initialValue.publicKey).toBe(TEST_PUBLIC);
+    expect(context.pendingToast?.type).toBe("error");
+  });
+
+  it("disconnect → DELETE, back to the form with a toast", async () => {
+    const { cookie } = await signedIn();
+    const deletes: string[] = [];
+    server.events.on("request:start", ({ request }) => {
+      if (request.method === "DELETE") deletes.push(new URL(request.url).pathname);
+    });
+    const res = await run(() => mercadoPago.action(args(post(MP_PATH, { intent: "disconnect" }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe(MP_PATH);
+    expect(deletes).toEqual(["/MercadoPago/BusinessUser"]);
+  });
+});
+
+describe("Pagos360 form", () => {
+  const P360 = "/payment/payments/pagos360";
+
+  it("validates the API key and the account name", async () => {
+    const { cookie } = await signedIn();
+    const res = await run<Loose>(() => pagos360.action(args(post(P360, { intent: "connect", apiKey: "corta", accountName: "" }, cookie), ctx())));
+    expect(res.status).toBe(400);
+    expect(res.data.result.error).toEqual({ apiKey: ["La API key de Pagos360 tiene al menos 16 caracteres."], accountName: ["Este campo es obligatorio."] });
+  });
+
+  it("valid → PUT to /Pagos360/BusinessUser", async () => {
+    const { cookie } = await signedIn();
+    const puts = recordPuts("/Pagos360/BusinessUser");
+    const res = await run(() => pagos360.action(args(post(P360, { intent: "connect", apiKey: "p360-test-0123456789abcdef", accountName: "Cargas del Sur" }, cookie), ctx())));
+    expect(res.location).toBe("/payment");
+    expect(puts).toEqual([{ apiKey: "p360-test-0123456789abcdef", accountName: "Cargas del Sur" }]);
+  });
+});
