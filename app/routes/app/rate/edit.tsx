@@ -1,18 +1,57 @@
-import { BiPurchaseTag } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { Button } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import { BiTrash } from "react-icons/bi";
+import { PageHeader } from "~/components/Page";
+import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
+import { connectorCountLabel } from "~/components/rate/format";
+import { RateForm } from "~/components/rate/RateForm";
+import { deleteRate, fetchRate, rateIdParam, saveRate } from "~/components/rate/rate.server";
+import { rateToValues } from "~/components/rate/schema";
+import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Editar tarifa");
 
-export default function Screen() {
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const rate = await fetchRate(context, user, rateIdParam(params.id));
+  const confirmDelete = new URL(request.url).searchParams.has("delete");
+  return { rate, confirmDelete };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const id = rateIdParam(params.id);
+  const formData = await request.formData();
+  if (formData.get("intent") === "delete") return deleteRate(context, user, id);
+  return saveRate(formData, context, user, { method: "put", path: `/Business/Fees/${id}`, success: "Guardaste los cambios de la tarifa." });
+}
+
+export default function EditRate() {
+  const { rate, confirmDelete } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const location = useLocation();
+  const here = location.pathname;
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
   return (
     <>
-      <PageHeader title="Editar tarifa" />
-      <EmptyState icon={<BiPurchaseTag size={48} />} title="La edición de tarifas está en construcción" action={<Button asChild size="3"><Link to="/rate">Volver a tarifas</Link></Button>}>
-        Muy pronto vas a poder modificar acá los precios y las penalidades.
-      </EmptyState>
+      <PageHeader
+        title="Editar tarifa"
+        description={`${rate.name} · ${rate.connectorCount > 0 ? `En uso: ${connectorCountLabel(rate.connectorCount)}` : "Sin conectores asignados"}. Los cambios valen para las próximas cargas.`}
+        actions={
+          confirmDelete ? null : (
+            <Button asChild size="3" variant="soft" color="red">
+              <Link to={`${here}?delete=1`} replace>
+                <BiTrash aria-hidden="true" /> Eliminar tarifa
+              </Link>
+            </Button>
+          )
+        }
+      />
+      {confirmDelete || deleteError ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
+      <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} />
     </>
   );
 }

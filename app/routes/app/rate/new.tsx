@@ -1,16 +1,31 @@
-import { BiPurchaseTag } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { PageHeader } from "~/components/Page";
+import { RateForm } from "~/components/rate/RateForm";
+import { saveRate } from "~/components/rate/rate.server";
+import { newRateValues } from "~/components/rate/schema";
+import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Nueva tarifa");
 
-export default function Screen() {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  return saveRate(formData, context, user, { method: "post", path: "/Business/Fees", success: "Creaste la tarifa." });
+}
+
+export default function NewRate() {
+  const actionData = useActionData<typeof action>();
   return (
     <>
-      <PageHeader title="Nueva tarifa" />
-      <EmptyState icon={<BiPurchaseTag size={48} />} title="El formulario de tarifas está en construcción">
-        Muy pronto vas a poder definir acá precios y penalidades, con una vista previa del costo de una sesión.
-      </EmptyState>
+      <PageHeader title="Nueva tarifa" description="Definí cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas." />
+      <RateForm formId="rate-new" defaultValue={newRateValues()} lastResult={actionData?.result} submitLabel="Crear tarifa" />
     </>
   );
 }
