@@ -1,18 +1,168 @@
-import { BiChip } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { Button } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Button, Callout, Flex, Text } from "@radix-ui/themes";
+import { BiErrorCircle, BiLineChart, BiTrash } from "react-icons/bi";
+import { PageHeader, TitledCard } from "~/components/Page";
+import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
+import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/components/charger/charger.server";
+import { chargerFormValue, parseChargerForm } from "~/components/charger/schema";
+import { requireUser } from "~/lib/auth.server";
+import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
+import { UUID_RE } from "../../../../api/schemas/common";
+import type { ChargerDto, ChargerWithPasswordDto } from "../../../../api/types";
 
 export const meta = pageMeta("Editar cargador");
 
-export default function Screen() {
+const ROTATE_FORM_ID = "charger-rotate";
+
+function notFound(): never {
+  throw new Response(null, { status: 404, statusText: "Not Found" });
+}
+
+/** The business's charger, or the 404 screen (unknown id or another business's). */
+async function fetchCharger(api: ApiClient, id: string | undefined): Promise<ChargerDto> {
+  if (!id || !UUID_RE.test(id)) notFound();
+  const response = await tryApi(() => api.get(`/Business/Charger/${encodeURIComponent(id)}`));
+  if (response?.status === 404) notFound();
+  const charger = response?.ok ? await readJson<ChargerDto>(response) : undefined;
+  if (!charger) serviceUnavailable();
+  return charger;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const api = createApiClient(context, user.idToken);
+  const [charger, options] = await Promise.all([fetchCharger(api, params.id), loadFormOptions(api)]);
+  return { charger, options, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const api = createApiClient(context, user.idToken);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const id = params.id ?? "";
+  if (!UUID_RE.test(id)) notFound();
+  const path = `/Business/Charger/${encodeURIComponent(id)}`;
+
+  if (intent === "rotate-password") {
+    const response = await tryApi(() => api.post(`${path}/RotatePassword`));
+    if (response?.status === 404) notFound();
+    const rotated = response?.ok ? await readJson<ChargerWithPasswordDto>(response) : undefined;
+    if (rotated?.ocppPassword) {
+      // Shown once, in this answer only.
+      return dataWithSuccess(context, { rotated: { password: rotated.ocppPassword } }, "Generamos una contraseña nueva. Cargala en el cargador.");
+    }
+    const message = "No pudimos rotar la contraseña. Probá de nuevo.";
+    return dataWithError(context, { rotateError: message }, message, { status: 503 });
+  }
+
+  if (intent === "delete") {
+    const response = await tryApi(() => api.delete(path));
+    if (response?.status === 404) notFound();
+    if (response?.ok) return redirectWithSuccess("/charger", "Eliminaste el cargador.");
+    const problem = response ? await readJson<ApiProblem>(response) : undefined;
+    const message = response && response.status < 500 && problem?.title ? problem.title : "No pudimos eliminar el cargador. Probá de nuevo.";
+    return dataWithError(context, { deleteError: message }, message, { status: response && response.status < 500 ? response.status : 503 });
+  }
+
+  const submission = parseChargerForm(formData);
+  if (submission.status !== "success") {
+    return data({ result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
+  }
+  // PUT replaces the whole charger: keep what this form does not edit.
+  const current = await tryApi(() => api.get(path));
+  if (current?.status === 404) notFound();
+  const stored = current?.ok ? await readJson<ChargerDto>(current) : undefined;
+  if (!stored) return dataWithError(context, { result: submission.reply({ formErrors: [SERVICE_UNAVAILABLE] }) }, SERVICE_UNAVAILABLE, { status: 503 });
+
+  const response = await tryApi(() => api.put(path, { ...submission.value, enabled: stored.enabled }));
+  if (response?.status === 404) notFound();
+  if (response?.ok) return redirectWithSuccess("/charger", `Guardaste los cambios de ${submission.value.name}.`);
+  const failed = await replyFromApi(response, submission, "No pudimos guardar los cambios. Probá de nuevo.");
+  return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
+}
+
+export default function EditCharger() {
+  const { charger, options, defaultValue, ocppBase: base, now } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+
+  const result = navigation.state === "idle" && actionData && "result" in actionData ? actionData.result : null;
+  const rotatedPassword = actionData && "rotated" in actionData ? actionData.rotated.password : undefined;
+  const rotateError = actionData && "rotateError" in actionData ? actionData.rotateError : undefined;
+  const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
+
   return (
     <>
-      <PageHeader title="Editar cargador" />
-      <EmptyState icon={<BiChip size={48} />} title="La edición de cargadores está en construcción" action={<Button asChild size="3"><Link to="/charger">Volver a mis cargadores</Link></Button>}>
-        Muy pronto vas a poder modificar acá los datos del cargador.
-      </EmptyState>
+      <PageHeader
+        title="Editar cargador"
+        description={`${charger.name} · ${charger.stationName ?? "Sin estación"}`}
+        actions={
+          <Button asChild size="3" variant="soft">
+            <Link to={`/activity?chargerId=${charger.id}`}>
+              <BiLineChart aria-hidden="true" /> Ver su actividad
+            </Link>
+          </Button>
+        }
+      />
+      {rotateError ? (
+        <Callout.Root color="red" role="alert" mb="4">
+          <Callout.Icon>
+            <BiErrorCircle aria-hidden="true" />
+          </Callout.Icon>
+          <Callout.Text>{rotateError}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+      <ChargerForm
+        id={`charger-edit-${charger.id}`}
+        lastResult={result}
+        defaultValue={defaultValue}
+        options={options}
+        ocppBase={base}
+        charger={charger}
+        now={now}
+        rotatedPassword={rotatedPassword}
+        rotateFormId={ROTATE_FORM_ID}
+        busy={busy}
+        submitLabel="Guardar cambios"
+        cancelTo="/charger"
+      />
+      {/* The password rotation's own form: its confirm button lives in the OCPP block above. */}
+      <Form method="post" id={ROTATE_FORM_ID} hidden />
+
+      <Flex direction="column" mt="6">
+        <TitledCard title="Eliminar cargador" id="charger-delete">
+          <Flex direction="column" gap="3">
+            <Text as="p" size="2" color="gray">
+              Se borran el cargador y sus conectores; las cargas ya registradas quedan en la actividad. No se puede eliminar mientras tenga una carga en curso.
+            </Text>
+            {deleteError ? (
+              <Callout.Root color="red" role="alert">
+                <Callout.Icon>
+                  <BiErrorCircle aria-hidden="true" />
+                </Callout.Icon>
+                <Callout.Text>{deleteError}</Callout.Text>
+              </Callout.Root>
+            ) : null}
+            <ConfirmAction
+              summary={
+                <>
+                  <BiTrash aria-hidden="true" /> Eliminar cargador
+                </>
+              }
+              confirmLabel="Sí, eliminar cargador"
+              intent="delete"
+              busy={busy}
+            >
+              ¿Seguro que querés eliminar {charger.name}? Esta acción no se puede deshacer.
+            </ConfirmAction>
+          </Flex>
+        </TitledCard>
+      </Flex>
     </>
   );
 }

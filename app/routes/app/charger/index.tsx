@@ -1,18 +1,232 @@
-import { BiChip } from "react-icons/bi";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Button, Code, Flex, Table, Text, TextField } from "@radix-ui/themes";
+import { BiChip, BiPlus, BiSearch } from "react-icons/bi";
 import { EmptyState, PageHeader } from "~/components/Page";
-import { Button } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import { DataTable, FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
+import { ConnectionStatus, ConnectorChips } from "~/components/charger/StatusChips";
+import { loadStationOptions, serviceUnavailable, tryApi } from "~/components/charger/charger.server";
+import { requireUser } from "~/lib/auth.server";
+import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { UUID_RE } from "../../../../api/schemas/common";
+import { CHARGER_SORTS } from "../../../../api/schemas/queries";
+import { STATUS_BUCKETS, type StatusBucket } from "../../../../domain/ocpp-status";
+import type { ChargerDto, Page } from "../../../../api/types";
 
 export const meta = pageMeta("Mis cargadores");
 
-export default function Screen() {
+/** `?stationId=none`: chargers not assigned to any station yet. */
+const UNASSIGNED = "none";
+
+const STATUS_FILTER_LABELS: Record<StatusBucket, string> = {
+  available: "Con conectores disponibles",
+  charging: "Con conectores en uso",
+  faulted: "Con conectores en falla",
+  offline: "Sin conexión o no disponibles",
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const api = createApiClient(context, user.idToken);
+  const url = new URL(request.url);
+  const { page, pageSize } = listParams(url);
+  // Only whitelisted values reach the API; anything else is dropped instead of failing.
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
+  const rawStation = url.searchParams.get("stationId") ?? "";
+  const stationId = rawStation === UNASSIGNED || UUID_RE.test(rawStation) ? rawStation : "";
+  const rawStatus = url.searchParams.get("status") ?? "";
+  const status = (STATUS_BUCKETS as readonly string[]).includes(rawStatus) ? (rawStatus as StatusBucket) : "";
+  const rawSort = url.searchParams.get("sort") ?? "";
+  const sort = (CHARGER_SORTS as readonly string[]).includes(rawSort.replace(/^-/, "")) ? rawSort : "name";
+
+  const query = new URLSearchParams({ sort, page: String(page), pageSize: String(pageSize) });
+  if (q) query.set("q", q);
+  if (stationId === UNASSIGNED) query.set("unassigned", "true");
+  else if (stationId) query.set("stationId", stationId);
+  if (status) query.set("status", status);
+
+  const [response, stations] = await Promise.all([tryApi(() => api.get(`/Business/Charger?${query}`)), loadStationOptions(api)]);
+  const chargers = response?.ok ? await readJson<Page<ChargerDto>>(response) : undefined;
+  if (!chargers) serviceUnavailable();
+
+  return {
+    chargers,
+    stations,
+    filters: { q, stationId, status, sort },
+    hasFilters: Boolean(q || stationId || status),
+    now: Date.now(),
+  };
+}
+
+export default function ChargerIndex() {
+  const { chargers, stations, filters, hasFilters, now } = useLoaderData<typeof loader>();
+  const fmt = new Intl.NumberFormat("es-AR");
+  const filteredStation = filters.stationId && filters.stationId !== UNASSIGNED ? filters.stationId : "";
+  const newHref = filteredStation ? `/charger/new?stationId=${filteredStation}` : "/charger/new";
+  const nothingYet = chargers.total === 0 && !hasFilters;
+
   return (
     <>
-      <PageHeader title="Mis cargadores" />
-      <EmptyState icon={<BiChip size={48} />} title="El listado de cargadores está en preparación" action={<Button asChild size="3"><Link to="/charger/new">Nuevo cargador</Link></Button>}>
-        Muy pronto vas a ver acá tus cargadores con su identidad OCPP, su conexión y el estado de cada conector.
-      </EmptyState>
+      <PageHeader
+        title="Mis cargadores"
+        description={nothingYet ? undefined : `${fmt.format(chargers.total)} ${chargers.total === 1 ? "cargador" : "cargadores"}${hasFilters ? " con estos filtros" : ""}`}
+        actions={
+          <Button asChild size="3">
+            <Link to={newHref}>
+              <BiPlus aria-hidden="true" /> Nuevo cargador
+            </Link>
+          </Button>
+        }
+      />
+
+      {nothingYet ? (
+        <EmptyState
+          icon={<BiChip size={48} />}
+          title="Todavía no registraste cargadores"
+          action={
+            <Flex gap="3" justify="center" wrap="wrap">
+              {stations.length === 0 ? (
+                <Button asChild size="3" variant="soft">
+                  <Link to="/station/new">Crear una estación</Link>
+                </Button>
+              ) : null}
+              <Button asChild size="3">
+                <Link to="/charger/new">Crear mi primer cargador</Link>
+              </Button>
+            </Flex>
+          }
+        >
+          {stations.length === 0
+            ? "Empezá por crear una estación (dónde están tus cargadores). Después registrá cada cargador con su identidad OCPP y sus conectores, y configurá en el equipo la URL y la contraseña que te mostramos."
+            : "Registrá tu primer cargador con su identidad OCPP y sus conectores. Después configurá en el equipo la URL y la contraseña que te mostramos para que se conecte."}
+        </EmptyState>
+      ) : (
+        <>
+          <FilterBar label="Buscar y filtrar cargadores">
+            {filters.sort !== "name" ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+            <Flex direction="column" gap="1" className="charger-filter-q">
+              <Text as="label" htmlFor="charger-q" size="2" weight="medium">
+                Buscar
+              </Text>
+              <TextField.Root id="charger-q" name="q" type="search" size="3" defaultValue={filters.q} placeholder="Nombre, identidad OCPP, serie o modelo" maxLength={100}>
+                <TextField.Slot>
+                  <BiSearch aria-hidden="true" />
+                </TextField.Slot>
+              </TextField.Root>
+            </Flex>
+            <Flex direction="column" gap="1">
+              <Text as="label" htmlFor="charger-station" size="2" weight="medium">
+                Estación
+              </Text>
+              <select id="charger-station" name="stationId" defaultValue={filters.stationId} className="charger-select">
+                <option value="">Todas</option>
+                <option value={UNASSIGNED}>Sin estación</option>
+                {stations.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </Flex>
+            <Flex direction="column" gap="1">
+              <Text as="label" htmlFor="charger-status" size="2" weight="medium">
+                Estado
+              </Text>
+              <select id="charger-status" name="status" defaultValue={filters.status} className="charger-select">
+                <option value="">Todos</option>
+                {STATUS_BUCKETS.map((b) => (
+                  <option key={b} value={b}>
+                    {STATUS_FILTER_LABELS[b]}
+                  </option>
+                ))}
+              </select>
+            </Flex>
+          </FilterBar>
+
+          {chargers.items.length === 0 ? (
+            <EmptyState
+              icon={<BiSearch size={48} />}
+              title={chargers.total === 0 ? "No hay cargadores que coincidan" : "Esta página está vacía"}
+              action={
+                <Button asChild size="3" variant="soft">
+                  <Link to="/charger">Ver todos los cargadores</Link>
+                </Button>
+              }
+            >
+              {chargers.total === 0 ? "Probá con otra búsqueda o quitá algún filtro." : "Volvé a la primera página del listado."}
+            </EmptyState>
+          ) : (
+            <>
+              <div className="charger-list">
+              <DataTable caption="Cargadores">
+                <Table.Header>
+                  <Table.Row>
+                    <SortHeader field="name" sort={filters.sort}>
+                      Nombre
+                    </SortHeader>
+                    <SortHeader field="station" sort={filters.sort}>
+                      Estación
+                    </SortHeader>
+                    <Table.ColumnHeaderCell>Marca y modelo</Table.ColumnHeaderCell>
+                    <SortHeader field="ocppIdentity" sort={filters.sort}>
+                      Identidad OCPP
+                    </SortHeader>
+                    <SortHeader field="lastHeartbeatAt" sort={filters.sort}>
+                      Conexión
+                    </SortHeader>
+                    <Table.ColumnHeaderCell>Conectores</Table.ColumnHeaderCell>
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {chargers.items.map((c) => (
+                    <Table.Row key={c.id} data-testid="charger-row">
+                      <Table.RowHeaderCell>
+                        <Link to={`/charger/edit/${c.id}`} className="charger-name-link">
+                          {c.name}
+                        </Link>
+                        {c.serialNumber ? (
+                          <Text as="div" size="1" color="gray">
+                            N.º de serie {c.serialNumber}
+                          </Text>
+                        ) : null}
+                      </Table.RowHeaderCell>
+                      <Table.Cell data-label="Estación">{c.stationName ?? <Text color="gray">Sin estación</Text>}</Table.Cell>
+                      <Table.Cell data-label="Marca y modelo">
+                        {c.brandName || c.model ? (
+                          <>
+                            {c.brandName ?? ""}
+                            {c.model ? (
+                              <Text as="div" size="1" color="gray">
+                                {c.model}
+                              </Text>
+                            ) : null}
+                          </>
+                        ) : (
+                          <Text color="gray">—</Text>
+                        )}
+                      </Table.Cell>
+                      <Table.Cell data-label="Identidad OCPP">
+                        <Code variant="ghost" className="charger-identity">
+                          {c.ocppIdentity}
+                        </Code>
+                      </Table.Cell>
+                      <Table.Cell data-label="Conexión">
+                        <ConnectionStatus charger={c} now={now} />
+                      </Table.Cell>
+                      <Table.Cell data-label="Conectores" className="charger-cell-wide">
+                        <ConnectorChips connectors={c.connectors} />
+                      </Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </DataTable>
+              </div>
+              <Pagination page={chargers.page} pageSize={chargers.pageSize} total={chargers.total} />
+            </>
+          )}
+        </>
+      )}
     </>
   );
 }

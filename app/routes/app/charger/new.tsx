@@ -1,16 +1,137 @@
-import { BiChip } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Button, Callout, Code, Flex, Text } from "@radix-ui/themes";
+import { BiCheckCircle } from "react-icons/bi";
+import { PageHeader, TitledCard } from "~/components/Page";
+import { ChargerForm } from "~/components/charger/ChargerForm";
+import { ConnectionUrl, OneTimePassword } from "~/components/charger/OcppBlock";
+import { loadFormOptions, ocppBase, replyFromApi, tryApi } from "~/components/charger/charger.server";
+import { newConnector, ocppUrlFor, parseChargerForm, type ChargerFormValue } from "~/components/charger/schema";
+import { requireUser } from "~/lib/auth.server";
+import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
+import type { ChargerWithPasswordDto } from "../../../../api/types";
 
 export const meta = pageMeta("Nuevo cargador");
 
-export default function Screen() {
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  const options = await loadFormOptions(createApiClient(context, user.idToken));
+  // `?stationId=` preselects the station (from the station screen); an unknown one is ignored.
+  const wanted = new URL(request.url).searchParams.get("stationId") ?? "";
+  const station = options.stations.find((s) => s.value === wanted);
+  const defaultValue: ChargerFormValue = {
+    stationId: station?.value ?? "",
+    heartbeatInterval: "300",
+    connectors: [newConnector([])],
+  };
+  return { options, defaultValue, ocppBase: ocppBase(request), now: Date.now(), station: station ? { id: station.value, name: station.label } : null };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  const submission = parseChargerForm(formData);
+  if (submission.status !== "success") {
+    // Invalid, or a row added/removed (conform intent): the form comes back with what was typed.
+    return data({ result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
+  }
+  const api = createApiClient(context, user.idToken);
+  const response = await tryApi(() => api.post("/Business/Charger", { ...submission.value, enabled: true }));
+  if (response?.status === 201) {
+    const created = await readJson<ChargerWithPasswordDto>(response);
+    if (created?.ocppPassword) {
+      // The password travels only in this answer: never stored, never shown again.
+      return dataWithSuccess(
+        context,
+        {
+          created: {
+            id: created.id,
+            name: created.name,
+            ocppIdentity: created.ocppIdentity,
+            ocppUrl: created.ocppUrl ?? ocppUrlFor(ocppBase(request), created.ocppIdentity),
+            password: created.ocppPassword,
+            stationId: created.stationId,
+            stationName: created.stationName,
+          },
+        },
+        `Creaste el cargador ${created.name}.`,
+      );
+    }
+  }
+  const failed = await replyFromApi(response, submission, "No pudimos crear el cargador. Probá de nuevo.");
+  return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
+}
+
+export default function NewCharger() {
+  const { options, defaultValue, ocppBase: base, now, station } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+
+  if (actionData && "created" in actionData) {
+    const c = actionData.created;
+    return (
+      <>
+        <PageHeader title="Nuevo cargador" />
+        <Flex direction="column" gap="5">
+          <Callout.Root color="green" role="status">
+            <Callout.Icon>
+              <BiCheckCircle aria-hidden="true" />
+            </Callout.Icon>
+            <Callout.Text>
+              Creaste el cargador <strong>{c.name}</strong>
+              {c.stationName ? ` en ${c.stationName}` : ""}. Ahora configuralo con estos datos para que se conecte.
+            </Callout.Text>
+          </Callout.Root>
+          <TitledCard title="Configurá el cargador" id="charger-created">
+            <Flex direction="column" gap="4">
+              <Flex direction="column" gap="1">
+                <Text as="p" size="2" weight="medium">
+                  Identidad OCPP
+                </Text>
+                <Code size="3" className="charger-code" data-testid="created-identity">
+                  {c.ocppIdentity}
+                </Code>
+              </Flex>
+              <ConnectionUrl url={c.ocppUrl} />
+              <OneTimePassword password={c.password} />
+            </Flex>
+          </TitledCard>
+          <Flex gap="3" wrap="wrap" justify="end">
+            <Button asChild size="3" variant="soft" color="gray">
+              <Link to="/charger">Ir a mis cargadores</Link>
+            </Button>
+            <Button asChild size="3" variant="soft">
+              <Link to={c.stationId ? `/charger/new?stationId=${c.stationId}` : "/charger/new"}>Crear otro cargador</Link>
+            </Button>
+            <Button asChild size="3">
+              <Link to={`/charger/edit/${c.id}`}>Ver el cargador</Link>
+            </Button>
+          </Flex>
+        </Flex>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Nuevo cargador" />
-      <EmptyState icon={<BiChip size={48} />} title="El formulario de cargadores está en construcción">
-        Muy pronto vas a poder registrar acá la marca, el modelo, los conectores y los datos OCPP del cargador.
-      </EmptyState>
+      <PageHeader
+        title="Nuevo cargador"
+        description={station ? `Se va a sumar a la estación ${station.name}.` : "Registrá el cargador con su identidad OCPP; la estación la podés elegir ahora o después."}
+      />
+      <ChargerForm
+        id="charger-new"
+        lastResult={navigation.state === "idle" && actionData && "result" in actionData ? actionData.result : null}
+        defaultValue={defaultValue}
+        options={options}
+        ocppBase={base}
+        now={now}
+        busy={busy}
+        submitLabel="Crear cargador"
+        cancelTo={station ? `/station/edit/${station.id}` : "/charger"}
+      />
     </>
   );
 }

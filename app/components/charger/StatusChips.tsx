@@ -1,0 +1,74 @@
+// Live state of a charger: its connection (online/offline, last heartbeat) and one chip per
+// connector with the OCPP status in Spanish (domain/ocpp-status.ts).
+import { Badge, Flex, Text } from "@radix-ui/themes";
+import { BiWifi, BiWifiOff } from "react-icons/bi";
+import type { ChargerDto, ConnectorDto, StatusBucket } from "../../../api/types";
+import { chargePointStatusLabel, errorCodeLabel } from "../../../domain/ocpp-status";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "../../../api/schemas/charger";
+import { formatDateTime, relativeTime } from "./format";
+
+export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
+  available: "green",
+  charging: "sky",
+  faulted: "red",
+  offline: "gray",
+};
+
+const kw = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 });
+
+/** "En línea · hace 2 minutos" / "Sin conexión · último heartbeat hace 3 días" / "Nunca se conectó". */
+export function ConnectionStatus({ charger, now }: { charger: Pick<ChargerDto, "online" | "enabled" | "lastHeartbeatAt">; now: number }) {
+  const online = charger.online && charger.enabled;
+  const label = !charger.enabled ? "Deshabilitado" : charger.online ? "En línea" : "Sin conexión";
+  const heartbeat = charger.lastHeartbeatAt;
+  return (
+    <Flex direction="column" gap="1" align="start">
+      <Badge color={online ? "green" : "gray"} variant="soft" size="2" data-testid="charger-connection">
+        {online ? <BiWifi aria-hidden="true" /> : <BiWifiOff aria-hidden="true" />}
+        {label}
+      </Badge>
+      <Text size="1" color="gray">
+        {heartbeat ? (
+          <>
+            Último heartbeat{" "}
+            <time dateTime={heartbeat} title={formatDateTime(heartbeat)}>
+              {relativeTime(heartbeat, now)}
+            </time>
+          </>
+        ) : (
+          "Todavía no se conectó"
+        )}
+      </Text>
+    </Flex>
+  );
+}
+
+function connectorTitle(k: ConnectorDto): string {
+  const parts = [
+    `Conector ${k.connectorId}: ${k.standardLabel}`,
+    CONNECTOR_FORMAT_LABELS[k.format],
+    POWER_TYPE_LABELS[k.powerType],
+    `${kw.format(k.maxPowerKw)} kW`,
+  ];
+  if (k.status === "Faulted" && k.errorCode) parts.push(errorCodeLabel(k.errorCode));
+  if (k.bucket === "offline" && k.status !== "Unavailable") parts.push("último estado informado; el cargador no está conectado");
+  return parts.join(" · ");
+}
+
+/** One chip per connector: "1 · Cargando". Offline chargers show their last status in gray. */
+export function ConnectorChips({ connectors }: { connectors: ConnectorDto[] }) {
+  if (connectors.length === 0) return <Text size="2" color="gray">Sin conectores</Text>;
+  return (
+    <ul className="charger-chips" aria-label="Estado de los conectores">
+      {connectors.map((k) => (
+        <li key={k.id}>
+          <Badge color={BUCKET_COLORS[k.bucket]} variant={k.bucket === "offline" ? "outline" : "soft"} size="2" title={connectorTitle(k)} data-status={k.status}>
+            <span className="charger-chip-number">{k.connectorId}</span>
+            <span className="visually-hidden">Conector {k.connectorId}:</span>
+            {k.statusLabel || chargePointStatusLabel(k.status)}
+          </Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}

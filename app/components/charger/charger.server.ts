@@ -1,0 +1,105 @@
+// Server side of the charger screens: the catalogs and lists the form offers, the OCPP base URL,
+// and turning Business API answers into conform replies and toasts.
+import { data } from "@remix-run/node";
+import type { Submission } from "@conform-to/react";
+import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationDto } from "../../../api/types";
+import type { Option } from "./inputs";
+
+export interface ConnectorTypeOption extends Option {
+  defaultPowerType: PowerType;
+}
+
+export interface FormOptions {
+  brands: Option[];
+  connectorTypes: ConnectorTypeOption[];
+  stations: Option[];
+  rates: Option[];
+}
+
+export const SERVICE_UNAVAILABLE = "No pudimos comunicarnos con el servicio. Probá de nuevo en unos minutos.";
+
+export function serviceUnavailable(): never {
+  throw data({ message: SERVICE_UNAVAILABLE }, { status: 503 });
+}
+
+async function getJson<T>(api: ApiClient, path: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await api.get(path);
+  } catch {
+    serviceUnavailable();
+  }
+  const body = response.ok ? await readJson<T>(response) : undefined;
+  if (body === undefined) serviceUnavailable();
+  return body;
+}
+
+/** Every item of a paged list, 100 at a time, bounded (10 pages: 1,000 stations or rates). */
+export async function listAll<T>(api: ApiClient, path: string, maxPages = 10): Promise<T[]> {
+  const sep = path.includes("?") ? "&" : "?";
+  const first = await getJson<Page<T>>(api, `${path}${sep}pageSize=100&page=1`);
+  const pages = Math.min(maxPages, Math.ceil(first.total / 100));
+  if (pages <= 1) return first.items;
+  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => getJson<Page<T>>(api, `${path}${sep}pageSize=100&page=${i + 2}`)));
+  return [first, ...rest].flatMap((p) => p.items);
+}
+
+export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
+  const stations = await listAll<StationDto>(api, "/Business/ChargingStation?sort=name");
+  return stations.map((s) => ({ value: s.id, label: s.city ? `${s.name} (${s.city})` : s.name }));
+}
+
+export async function loadFormOptions(api: ApiClient): Promise<FormOptions> {
+  const [brands, types, stations, rates] = await Promise.all([
+    getJson<ChargerBrandDto[]>(api, "/Business/ChargerBrand"),
+    getJson<ConnectorTypeDto[]>(api, "/Driver/ConnectorType"),
+    loadStationOptions(api),
+    listAll<RateDto>(api, "/Business/Fees?sort=name"),
+  ]);
+  return {
+    brands: brands.map((b) => ({ value: String(b.id), label: b.name })),
+    connectorTypes: types.map((t) => ({ value: t.code, label: t.label, defaultPowerType: t.defaultPowerType })),
+    stations,
+    rates: rates.map((r) => ({ value: r.id, label: r.name })),
+  };
+}
+
+/**
+ * Where chargers connect: `ws(s)://<host>/ocpp/`, from PUBLIC_URL when the server has one
+ * (the same origin the API uses for `ocppUrl`), else from the request's own origin.
+ */
+export function ocppBase(request: Request): string {
+  const origin = (process.env.PUBLIC_URL || new URL(request.url).origin).replace(/\/+$/, "");
+  return `${origin.replace(/^http/i, "ws")}/ocpp/`;
+}
+
+/** Answer the form after a failed API call: field errors from the API, or a form error + toast. */
+export async function replyFromApi(
+  response: Response | undefined,
+  submission: Submission<unknown>,
+  fallback: string,
+): Promise<{ reply: ReturnType<Submission<unknown>["reply"]>; status: number; toast: string }> {
+  if (!response) {
+    return { reply: submission.reply({ formErrors: [SERVICE_UNAVAILABLE] }), status: 503, toast: SERVICE_UNAVAILABLE };
+  }
+  const problem = await readJson<ApiProblem>(response);
+  const status = response.status >= 500 ? 503 : response.status;
+  if (response.status >= 500 || !problem) {
+    return { reply: submission.reply({ formErrors: [fallback] }), status, toast: fallback };
+  }
+  const fieldErrors = problem.errors && Object.keys(problem.errors).length > 0 ? problem.errors : undefined;
+  if (fieldErrors) {
+    return { reply: submission.reply({ fieldErrors }), status, toast: problem.errors?.ocppIdentity?.[0] ?? problem.title ?? "Revisá los datos ingresados." };
+  }
+  return { reply: submission.reply({ formErrors: [problem.title || fallback] }), status, toast: problem.title || fallback };
+}
+
+/** A call to the API that may time out or fail at the network level. */
+export async function tryApi(call: () => Promise<Response>): Promise<Response | undefined> {
+  try {
+    return await call();
+  } catch {
+    return undefined;
+  }
+}

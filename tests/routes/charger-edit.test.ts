@@ -1,0 +1,153 @@
+// 'Editar cargador': 404s, saving (PUT keeps what the form does not edit), the password
+// rotation shown once, and delete with its refusals.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { http, HttpResponse } from "msw";
+import * as route from "~/routes/app/charger/edit";
+import { run, type Loose } from "./auth-helpers";
+import { apiUrl, chargerContext, failNetwork, getReq, operatorCookie, postForm, recordRequests, server, validChargerForm } from "./charger-helpers";
+import { fixtures, IDS } from "../mocks/fixtures";
+import { problemResponse } from "../mocks/server";
+
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const OTHER = "11111111-2222-4333-8444-555555555555";
+const argsFor = (request: Request, context: ReturnType<typeof chargerContext>, id: string = IDS.charger) => ({ request, context, params: { id } });
+
+describe("edit charger loader", () => {
+  it("loads the charger as the form's starting values, with the options", async () => {
+    const cookie = await operatorCookie();
+    const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(res.status).toBe(200);
+    expect(res.data.charger.ocppUrl).toBe("wss://enchufa.example/ocpp/AR-BUE-0001");
+    expect(res.data.defaultValue).toEqual({
+      name: "Wallbox Norte",
+      stationId: IDS.station,
+      brandId: "5",
+      model: "Commander 2",
+      serialNumber: "WB-000123",
+      ocppIdentity: "AR-BUE-0001",
+      heartbeatInterval: "300",
+      connectors: [{ connectorId: "1", standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: "22", rateId: IDS.rate }],
+    });
+    expect(res.data.options.rates).toHaveLength(1);
+  });
+
+  it("an unknown charger (or another business's: the API says 404) shows the 404 screen", async () => {
+    const cookie = await operatorCookie();
+    const res = await run(() => route.loader(argsFor(getReq(`/charger/edit/${OTHER}`, cookie), chargerContext(), OTHER)));
+    expect(res.thrown).toBe(true);
+    expect(res.status).toBe(404);
+  });
+
+  it("an id that is not an id is a 404 without asking the API", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run(() => route.loader(argsFor(getReq("/charger/edit/..%2Fadmin", cookie), chargerContext(), "../admin")));
+    expect(res.status).toBe(404);
+    expect(seen.filter((r) => r.path.startsWith("/Business/Charger/"))).toHaveLength(0);
+  });
+
+  it("the API down is a 503", async () => {
+    const cookie = await operatorCookie();
+    server.use(failNetwork("/Business/Charger/:id"));
+    const res = await run(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(res.status).toBe(503);
+  });
+});
+
+describe("edit charger action: save", () => {
+  it("PUTs the form and keeps `enabled`, then goes back to the list with a toast", async () => {
+    const cookie = await operatorCookie();
+    server.use(http.get(apiUrl("/Business/Charger/:id"), () => HttpResponse.json({ ...fixtures.charger, enabled: false })));
+    const seen = recordRequests();
+    const form = validChargerForm({ stationId: IDS.station });
+    const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, form, cookie), chargerContext())));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/charger");
+    expect(res.headers.get("Set-Cookie")).toMatch(/toast-session=/);
+    const put = seen.find((r) => r.method === "PUT")!;
+    expect(put.path).toBe(`/Business/Charger/${IDS.charger}`);
+    expect(await put.body).toMatchObject({ name: "Wallbox Sur", stationId: IDS.station, enabled: false, connectors: [{ connectorId: 1 }, { connectorId: 2, maxPowerKw: 7.4 }] });
+  });
+
+  it("invalid input comes back with the errors and nothing is saved", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const form = validChargerForm({ "connectors[1].standard": "", heartbeatInterval: "5" });
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, form, cookie), chargerContext())));
+    expect(res.status).toBe(400);
+    expect(res.data.result.error).toEqual({
+      "connectors[1].standard": ["Este campo es obligatorio."],
+      heartbeatInterval: ["Debe ser mayor o igual a 30."],
+    });
+    expect(seen.some((r) => r.method === "PUT")).toBe(false);
+  });
+
+  it("a duplicate identity is a field error", async () => {
+    const cookie = await operatorCookie();
+    server.use(
+      http.put(apiUrl("/Business/Charger/:id"), () =>
+        problemResponse(409, "Ese identificador OCPP ya está en uso.", { errors: { ocppIdentity: ["Ese identificador OCPP ya está en uso."] } }),
+      ),
+    );
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, validChargerForm(), cookie), chargerContext())));
+    expect(res.status).toBe(409);
+    expect(res.data.result.error.ocppIdentity).toEqual(["Ese identificador OCPP ya está en uso."]);
+  });
+
+  it("saving a charger that no longer exists shows the 404 screen", async () => {
+    const cookie = await operatorCookie();
+    const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${OTHER}`, validChargerForm(), cookie), chargerContext(), OTHER)));
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("edit charger action: password and delete", () => {
+  it("'Rotar contraseña' answers the new password once, with a toast", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const context = chargerContext();
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "rotate-password" }, cookie), context)));
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ rotated: { password: "r0tated-Ocpp-Passw0rd-0123456789a" } });
+    expect(context.pendingToast?.type).toBe("success");
+    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /Business/Charger/${IDS.charger}/RotatePassword`]);
+  });
+
+  it("a failed rotation says so", async () => {
+    const cookie = await operatorCookie();
+    server.use(failNetwork("/Business/Charger/:id/RotatePassword", "post"));
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "rotate-password" }, cookie), chargerContext())));
+    expect(res.status).toBe(503);
+    expect(res.data.rotateError).toBe("No pudimos rotar la contraseña. Probá de nuevo.");
+  });
+
+  it("delete goes back to the list with a toast", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "delete" }, cookie), chargerContext())));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/charger");
+    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /Business/Charger/${IDS.charger}`]);
+  });
+
+  it("a charger with a session in progress cannot be deleted: the API's reason, in Spanish", async () => {
+    const cookie = await operatorCookie();
+    const title = "El cargador tiene una carga en curso. Esperá a que termine para eliminarlo.";
+    server.use(http.delete(apiUrl("/Business/Charger/:id"), () => problemResponse(409, title)));
+    const context = chargerContext();
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "delete" }, cookie), context)));
+    expect(res.status).toBe(409);
+    expect(res.data.deleteError).toBe(title);
+    expect(context.pendingToast).toEqual({ type: "error", message: title });
+  });
+
+  it("deleting another business's charger is a 404", async () => {
+    const cookie = await operatorCookie();
+    server.use(http.delete(apiUrl("/Business/Charger/:id"), () => problemResponse(404, "El cargador no existe.")));
+    const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${OTHER}`, { intent: "delete" }, cookie), chargerContext(), OTHER)));
+    expect(res.status).toBe(404);
+  });
+});
