@@ -1,18 +1,143 @@
-import { BiMap } from "react-icons/bi";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { Button } from "@radix-ui/themes";
-import { Link } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Badge, Button, Flex, Table, Text } from "@radix-ui/themes";
+import { BiArrowBack, BiPlus, BiTrash } from "react-icons/bi";
+import type { ChargerDto, Page } from "../../../../api/types";
+import { PageHeader, TitledCard } from "~/components/Page";
+import { DataTable } from "~/components/list";
+import { StationForm } from "~/components/station/StationForm";
+import { StatusSummary } from "~/components/station/StatusSummary";
+import { stationFormDefaults } from "~/components/station/schema";
+import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
+import { UUID_RE } from "../../../../api/schemas/common";
+import { readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import type { loader as rootLoader } from "~/root";
 
 export const meta = pageMeta("Editar estación");
 
-export default function Screen() {
+const CHARGERS_SHOWN = 50;
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const api = await apiFor(request, context);
+  const station = await loadStation(api, params.id);
+  const [services, chargers] = await Promise.all([
+    loadServices(api),
+    api
+      .get(`/Business/Charger?${new URLSearchParams({ stationId: station.id, pageSize: String(CHARGERS_SHOWN), sort: "name" })}`)
+      .then((res) => (res.ok ? readJson<Page<ChargerDto>>(res) : undefined))
+      .catch(() => undefined),
+  ]);
+  return { station, services, chargers: chargers ?? null };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  // Unknown ids and other companies' stations: the API answers 404 and so do we.
+  if (!params.id || !UUID_RE.test(params.id)) notFound();
+  return saveStation(request, context, await readStationForm(request), params.id);
+}
+
+export default function EditStation() {
+  const { station, services, chargers } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const addHref = `/charger/add?stationId=${station.id}`;
   return (
     <>
-      <PageHeader title="Editar estación" />
-      <EmptyState icon={<BiMap size={48} />} title="La edición de estaciones está en construcción" action={<Button asChild size="3"><Link to="/station">Volver a mis estaciones</Link></Button>}>
-        Muy pronto vas a poder modificar acá los datos de la estación.
-      </EmptyState>
+      <PageHeader
+        title="Editar estación"
+        description={station.name}
+        actions={
+          <Button asChild variant="soft" color="gray" size="3">
+            <Link to="/station">
+              <BiArrowBack aria-hidden="true" /> Mis estaciones
+            </Link>
+          </Button>
+        }
+      />
+      <Flex direction="column" gap="5">
+        <TitledCard
+          id="station-chargers"
+          title="Cargadores"
+          actions={
+            <Button asChild size="2">
+              <Link to={addHref}>
+                <BiPlus aria-hidden="true" /> Añadir cargador
+              </Link>
+            </Button>
+          }
+        >
+          {!chargers ? (
+            <Text color="gray">No pudimos cargar los cargadores de esta estación.</Text>
+          ) : chargers.items.length === 0 ? (
+            <Text as="p" color="gray">
+              Esta estación todavía no tiene cargadores. <Link to={addHref}>Añadí uno</Link> que ya tengas o creá uno nuevo.
+            </Text>
+          ) : (
+            <>
+              <DataTable caption={`Cargadores de ${station.name}`}>
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeaderCell>Nombre</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Identificador OCPP</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Conexión</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell>Conectores</Table.ColumnHeaderCell>
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {chargers.items.map((c) => (
+                    <Table.Row key={c.id}>
+                      <Table.RowHeaderCell>
+                        <Link to={`/charger/edit/${c.id}`}>{c.name}</Link>
+                      </Table.RowHeaderCell>
+                      <Table.Cell>
+                        <code>{c.ocppIdentity}</code>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Badge color={c.online ? "green" : "gray"} variant="soft">
+                          {c.online ? "En línea" : "Sin conexión"}
+                        </Badge>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <StatusSummary summary={c.statusSummary} />
+                      </Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </DataTable>
+              {chargers.total > chargers.items.length ? (
+                <Text as="p" size="2" mt="3">
+                  <Link to={`/charger?stationId=${station.id}`}>Ver los {new Intl.NumberFormat("es-AR").format(chargers.total)} cargadores</Link>
+                </Text>
+              ) : null}
+            </>
+          )}
+        </TitledCard>
+
+        <StationForm
+          id="station-edit"
+          defaultValue={stationFormDefaults(station)}
+          lastResult={actionData?.result}
+          services={services}
+          mapsKey={root?.googleMapsApiKey}
+          submitLabel="Guardar cambios"
+        />
+
+        <TitledCard id="station-danger" title="Eliminar estación">
+          <Flex justify="between" align="center" gap="3" wrap="wrap">
+            <Text as="p" color="gray" size="2" style={{ maxWidth: 560 }}>
+              {station.chargerCount > 0
+                ? "Para eliminarla, primero mové sus cargadores a otra estación o eliminalos."
+                : "Se elimina la estación con sus horarios y servicios. No se puede deshacer."}
+            </Text>
+            <Button asChild color="red" variant="soft" size="3">
+              <Link to={`/station?delete=${station.id}`}>
+                <BiTrash aria-hidden="true" /> Eliminar estación
+              </Link>
+            </Button>
+          </Flex>
+        </TitledCard>
+      </Flex>
     </>
   );
 }

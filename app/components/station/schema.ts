@@ -1,0 +1,175 @@
+// The station form's schema (browser and server): the same rules as the API's
+// stationInputSchema, shaped for an HTML form that works without JavaScript (opening hours as
+// seven day rows with up to three periods each, coordinates typed with a comma or a dot).
+import { z } from "zod";
+import {
+  ARGENTINA_TIME_ZONES,
+  LATITUDE_MESSAGE,
+  LONGITUDE_MESSAGE,
+  PARKING_TYPES,
+  province,
+  stationInputSchema,
+  WEEKDAY_LABELS,
+  type StationInput,
+} from "../../../api/schemas/station";
+import { HHMM_MESSAGE } from "../../../api/schemas/common";
+import { MSG } from "../../../api/schemas/messages";
+import type { OpeningHoursDto, StationDto } from "../../../api/types";
+import { DEFAULT_TIME_ZONE } from "../../../domain/pricing";
+import { parseCoordinate } from "~/lib/maps";
+
+export const MAX_PERIODS_PER_DAY = 3;
+export const OPENING_MODES = ["ALWAYS", "WEEKLY"] as const;
+export type OpeningMode = (typeof OPENING_MODES)[number];
+
+export const HOURS_MESSAGES = {
+  none: "Indicá al menos una franja horaria o elegí «Abierta las 24 horas».",
+  begin: "Ingresá la hora de apertura.",
+  end: "Ingresá la hora de cierre.",
+  same: "El horario de cierre debe ser distinto del de apertura.",
+} as const;
+
+const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const coordinate = (message: string, limit: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? undefined : parseCoordinate(v)),
+    z
+      .number({ error: (issue) => (issue.input === undefined ? MSG.required : "Ingresá un número, por ejemplo -34,6037.") })
+      .min(-limit, { error: message })
+      .max(limit, { error: message }),
+  );
+
+const periodRow = z.object({
+  begin: z.string().trim().optional(),
+  end: z.string().trim().optional(),
+});
+
+const dayRow = z.object({
+  periods: z.array(periodRow).max(MAX_PERIODS_PER_DAY, { error: `Como máximo ${MAX_PERIODS_PER_DAY} franjas por día.` }).default([]),
+});
+
+/** 24/7 or per weekday; checked on its own so its errors show even while other fields fail. */
+const hours = z
+  .object({
+    mode: z.enum(OPENING_MODES, { error: MSG.invalidOption }).default("ALWAYS"),
+    days: z.array(dayRow).max(7).default([]),
+  })
+  .superRefine((h, ctx) => {
+    if (h.mode !== "WEEKLY") return;
+    let any = false;
+    h.days.forEach((day, d) =>
+      day.periods.forEach((p, i) => {
+        if (!p.begin && !p.end) return;
+        any = true;
+        const path = ["days", d, "periods", i];
+        if (!p.begin) ctx.addIssue({ code: "custom", path: [...path, "begin"], message: HOURS_MESSAGES.begin });
+        else if (!HHMM_RE.test(p.begin)) ctx.addIssue({ code: "custom", path: [...path, "begin"], message: HHMM_MESSAGE });
+        else if (!p.end) ctx.addIssue({ code: "custom", path: [...path, "end"], message: HOURS_MESSAGES.end });
+        else if (!HHMM_RE.test(p.end)) ctx.addIssue({ code: "custom", path: [...path, "end"], message: HHMM_MESSAGE });
+        else if (p.begin === p.end) ctx.addIssue({ code: "custom", path: [...path, "end"], message: HOURS_MESSAGES.same });
+      }),
+    );
+    if (!any) ctx.addIssue({ code: "custom", path: ["mode"], message: HOURS_MESSAGES.none });
+  });
+
+const api = stationInputSchema.shape;
+
+export const stationFormSchema = z.object({
+  name: api.name,
+  address: api.address,
+  city: api.city,
+  province,
+  postalCode: api.postalCode,
+  latitude: coordinate(LATITUDE_MESSAGE, 90),
+  longitude: coordinate(LONGITUDE_MESSAGE, 180),
+  parkingType: z.enum(PARKING_TYPES, { error: MSG.invalidOption }).optional(),
+  services: z.array(z.string().trim().min(1).max(40)).max(40, { error: MSG.maxItems(40) }).default([]),
+  hours,
+  timeZone: z.enum(ARGENTINA_TIME_ZONES, { error: MSG.invalidOption }).default(DEFAULT_TIME_ZONE),
+  photoUrl: z.string().trim().max(2048, { error: MSG.tooLong(2048) }).optional(),
+  published: z.boolean().default(false),
+});
+
+export type StationFormValue = z.output<typeof stationFormSchema>;
+
+/** The API body (stationInputSchema) for a valid form. */
+export function toStationInput(v: StationFormValue): StationInput {
+  const periods: OpeningHoursDto["periods"] = [];
+  if (v.hours.mode === "WEEKLY") {
+    v.hours.days.forEach((day, d) =>
+      day.periods.forEach((p) => {
+        if (p.begin && p.end) periods.push({ weekday: d + 1, begin: p.begin, end: p.end });
+      }),
+    );
+  }
+  return {
+    name: v.name,
+    address: v.address,
+    city: v.city,
+    province: v.province,
+    postalCode: v.postalCode ?? null,
+    latitude: v.latitude,
+    longitude: v.longitude,
+    parkingType: v.parkingType ?? null,
+    services: v.services,
+    openingHours: v.hours.mode === "ALWAYS" ? { twentyFourSeven: true, periods: [] } : { twentyFourSeven: false, periods },
+    timeZone: v.timeZone,
+    photoUrl: v.photoUrl || null,
+    published: v.published,
+  };
+}
+
+export interface DayDefault {
+  periods: { begin: string; end: string }[];
+}
+
+/** Seven day rows; a day without periods gets one empty row to fill in (empty = closed). */
+export function daysFromOpeningHours(oh: OpeningHoursDto | undefined): DayDefault[] {
+  return WEEKDAY_LABELS.map((_, i) => {
+    const periods = (oh?.twentyFourSeven ? [] : (oh?.periods ?? []))
+      .filter((p) => p.weekday === i + 1)
+      .sort((a, b) => a.begin.localeCompare(b.begin))
+      .slice(0, MAX_PERIODS_PER_DAY)
+      .map((p) => ({ begin: p.begin, end: p.end }));
+    return { periods: periods.length > 0 ? periods : [{ begin: "", end: "" }] };
+  });
+}
+
+/** The form's initial value: a new station, or the one being edited. */
+export function stationFormDefaults(station?: StationDto) {
+  return {
+    name: station?.name ?? "",
+    address: station?.address ?? "",
+    city: station?.city ?? "",
+    province: station?.province ?? "",
+    postalCode: station?.postalCode ?? "",
+    latitude: station ? String(station.latitude) : "",
+    longitude: station ? String(station.longitude) : "",
+    parkingType: station?.parkingType ?? "",
+    services: station?.services ?? [],
+    hours: {
+      mode: (station && !station.openingHours.twentyFourSeven ? "WEEKLY" : "ALWAYS") as OpeningMode,
+      days: daysFromOpeningHours(station?.openingHours),
+    },
+    timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
+    photoUrl: station?.photoUrl ?? "",
+    published: station?.published ?? false,
+  };
+}
+
+/**
+ * Field errors of an API 422 mapped onto the form's names (`openingHours.periods` → the hours
+ * block); unknown fields become form errors.
+ */
+export function mapApiErrors(errors: Record<string, string[]> | undefined): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  const known = new Set(Object.keys(stationFormSchema.shape));
+  for (const [key, messages] of Object.entries(errors ?? {})) {
+    if (key.startsWith("openingHours")) fieldErrors["hours.mode"] = [...(fieldErrors["hours.mode"] ?? []), ...messages];
+    else if (known.has(key.split(/[.[]/)[0])) fieldErrors[key] = messages;
+    else formErrors.push(...messages);
+  }
+  return { fieldErrors, formErrors };
+}

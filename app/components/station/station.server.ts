@@ -1,0 +1,127 @@
+// Server side of the station screens: reading a station and the services catalog, and the
+// create/update action shared by 'Nueva estación' and 'Editar estación'.
+import { data, type AppLoadContext } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ServiceDto, StationDto } from "../../../api/types";
+import { UUID_RE } from "../../../api/schemas/common";
+import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import { requireUser } from "~/lib/auth.server";
+import { isInArgentina } from "~/lib/maps";
+import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
+import { dataWithError, redirectWithSuccess, redirectWithWarning } from "~/lib/toast.server";
+import { mapApiErrors, stationFormSchema, toStationInput } from "./schema";
+
+import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "./messages";
+
+export { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE };
+
+export function notFound(): never {
+  throw new Response(null, { status: 404, statusText: "Not Found" });
+}
+
+export function unavailable(): never {
+  throw new Response(LOAD_FAILED_MESSAGE, { status: 503 });
+}
+
+export async function apiFor(request: Request, context: AppLoadContext): Promise<ApiClient> {
+  const user = await requireUser(request, context);
+  return createApiClient(context, user.idToken);
+}
+
+/** The services catalog; an empty list when it cannot be read (the form still works). */
+export async function loadServices(api: ApiClient): Promise<ServiceDto[]> {
+  try {
+    const res = await api.get("/Business/Service");
+    if (!res.ok) return [];
+    return (await readJson<ServiceDto[]>(res)) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The caller's station, or the 404 screen for an unknown id or another company's station. */
+export async function loadStation(api: ApiClient, id: string | undefined): Promise<StationDto> {
+  if (!id || !UUID_RE.test(id)) notFound();
+  let res: Response;
+  try {
+    res = await api.get(`/Business/ChargingStation/${id}`);
+  } catch {
+    unavailable();
+  }
+  if (res.status === 404 || res.status === 403) notFound();
+  if (!res.ok) unavailable();
+  const station = await readJson<StationDto>(res);
+  if (!station) unavailable();
+  return station;
+}
+
+/** The photo field of the form: a data-URL (JavaScript) or a file (multipart, no JavaScript). */
+export const PHOTO_FIELD = "photo";
+const HIDE = [PHOTO_FIELD];
+
+/** The posted form: multipart when it carries a photo file, url-encoded otherwise. */
+export const readStationForm = readForm;
+
+/**
+ * A new photo in the form goes to POST /Business/Images first; its URL becomes photoUrl.
+ * Returns the URL, null (no new photo) or the Spanish message of a refused image.
+ */
+async function uploadPhoto(api: ApiClient, formData: FormData): Promise<{ url: string | null } | { error: string }> {
+  const upload = await readImageUpload(formData.getAll(PHOTO_FIELD));
+  if (upload.kind === "none") return { url: null };
+  if (upload.kind === "error") return { error: upload.message };
+  try {
+    const res = await api.post("/Business/Images", imageFormData(upload.image));
+    const body = await readJson<{ url?: string } & Partial<ApiProblem>>(res);
+    if (res.ok && body?.url) return { url: body.url };
+    return { error: body?.errors?.Image?.[0] ?? body?.title ?? "No pudimos subir la foto. Probá de nuevo." };
+  } catch {
+    return { error: "No pudimos subir la foto. Probá de nuevo." };
+  }
+}
+
+/** POST (new) or PUT (edit) the form; field errors come back on their fields, nothing typed is lost. */
+export async function saveStation(request: Request, context: AppLoadContext, formData: FormData, id?: string) {
+  const api = await apiFor(request, context);
+  const submission = parseWithZod(formData, { schema: stationFormSchema });
+  if (submission.status !== "success") {
+    // Conform's list buttons (add/remove a period) also land here without JavaScript.
+    return data({ result: submission.reply({ hideFields: HIDE }) }, { status: submission.status === "error" ? 400 : 200 });
+  }
+  const photo = await uploadPhoto(api, formData);
+  if ("error" in photo) {
+    return dataWithError(context, { result: submission.reply({ fieldErrors: { [PHOTO_FIELD]: [photo.error] }, hideFields: HIDE }) }, photo.error, { status: 422 });
+  }
+  const input = toStationInput(submission.value);
+  if (photo.url) input.photoUrl = photo.url;
+  else if (formData.get("removePhoto") === "on") input.photoUrl = null;
+  let res: Response;
+  try {
+    res = id ? await api.put(`/Business/ChargingStation/${id}`, input) : await api.post("/Business/ChargingStation", input);
+  } catch {
+    return dataWithError(context, { result: submission.reply({ hideFields: HIDE }) }, SAVE_FAILED_MESSAGE, { status: 503 });
+  }
+  if (res.status === 404) notFound();
+  if (!res.ok) {
+    const problem = await readJson<ApiProblem>(res);
+    if (res.status === 422 || res.status === 409 || res.status === 400) {
+      const { fieldErrors, formErrors } = mapApiErrors(problem?.errors);
+      const message = formErrors[0] ?? problem?.title ?? SAVE_FAILED_MESSAGE;
+      return dataWithError(
+        context,
+        { result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? formErrors : [message], hideFields: HIDE }) },
+        message,
+        { status: res.status },
+      );
+    }
+    return dataWithError(context, { result: submission.reply({ hideFields: HIDE }) }, problem?.title || SAVE_FAILED_MESSAGE, { status: 502 });
+  }
+  const saved = await readJson<StationDto>(res);
+  const name = saved?.name ?? input.name;
+  const done = id ? `Guardamos los cambios de «${name}».` : `Creamos la estación «${name}».`;
+  const to = "/station";
+  if (!isInArgentina({ lat: input.latitude, lng: input.longitude })) {
+    return redirectWithWarning(to, `${done} Atención: sus coordenadas quedan fuera de Argentina; revisalas.`);
+  }
+  return redirectWithSuccess(to, done);
+}
