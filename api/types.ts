@@ -2,7 +2,7 @@
 // (`import type { StationDto } from "../../api/types"`). Instants are ISO-8601 strings,
 // money integer centavos, energy Wh unless the name says kWh.
 import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
-import type { RateSnapshot, SessionPrice } from "../domain/pricing";
+import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
 
@@ -152,21 +152,8 @@ export interface ChargerWithPasswordDto extends ChargerDto {
 
 // ---- Rates -------------------------------------------------------------------------------------
 
-export interface RateDto {
-  id: string;
-  name: string;
-  currency: string;
-  pricePerKwhCents: number;
-  pricePerMinuteCents: number;
-  sessionFeeCents: number;
-  vatIncluded: boolean;
-  vatRateBp: number;
-  idleGraceMinutes: number;
-  idlePricePerMinuteCents: number;
-  idleMaxCents: number | null;
-  idleActiveFrom: string | null;
-  idleActiveTo: string | null;
-  noShowFeeCents: number;
+/** A rate as the API returns it: the priced columns (domain/pricing RateRow) plus usage. */
+export interface RateDto extends RateRow {
   /** Connectors using this rate. */
   connectorCount: number;
   createdAt: string;
