@@ -9,6 +9,7 @@ import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
 import { createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp } from "./server/http";
+import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
@@ -36,6 +37,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     autoApproveBusinesses: env.AUTO_APPROVE_BUSINESSES,
     publicOrigin: env.PUBLIC_URL,
     logger,
+    sendPush: createPushSender(env),
   });
 
   const health = async () => {

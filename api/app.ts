@@ -39,6 +39,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     logger: deps.logger ?? consoleLogger,
     autoApproveBusinesses: deps.autoApproveBusinesses ?? false,
     now: deps.now ?? (() => new Date()),
+    sendPush: deps.sendPush,
   };
   const { logger } = services;
 

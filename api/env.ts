@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "./crypto";
+import type { SendPush } from "./push";
 
 export interface TokenClaims {
   uid: string;
@@ -33,6 +34,8 @@ export interface ApiDeps {
   autoApproveBusinesses?: boolean;
   /** Clock (tests). */
   now?: () => Date;
+  /** Web push for new notifications (firebase-admin messaging when configured; a fake in tests). */
+  sendPush?: SendPush;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -43,6 +46,7 @@ export interface ApiServices {
   logger: ApiLogger;
   autoApproveBusinesses: boolean;
   now: () => Date;
+  sendPush?: SendPush;
 }
 
 export type AppEnv = {

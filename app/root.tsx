@@ -37,11 +37,12 @@ import { getToast } from "~/lib/toast.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { appName, googleMapsApiKey } = context.config;
+  const firebase = context.config.firebase ?? null; // web push registration (app/push)
   if (context.pendingToast) {
-    return data({ appName, googleMapsApiKey, toast: context.pendingToast });
+    return data({ appName, googleMapsApiKey, firebase, toast: context.pendingToast });
   }
   const { toast, headers } = await getToast(request);
-  return data({ appName, googleMapsApiKey, toast }, { headers: toast ? headers : undefined });
+  return data({ appName, googleMapsApiKey, firebase, toast }, { headers: toast ? headers : undefined });
 }
 
 /**

@@ -1,10 +1,14 @@
 // Bundles server.ts (and the api/, db/, domain/ code it imports) into build/server.js for
-// production; node_modules stay external so the image installs them as usual.
+// production; node_modules stay external so the image installs them as usual. Also bundles the
+// push service worker (app/push/firebase-messaging-sw.ts, with the firebase package inlined: no
+// CDN) into build/client/firebase-messaging-sw.js, which the static middleware serves at the root.
 import { build } from "esbuild";
+
+const outDir = process.env.BUILD_DIR ?? "build";
 
 await build({
   entryPoints: ["server.ts"],
-  outfile: `${process.env.BUILD_DIR ?? "build"}/server.js`,
+  outfile: `${outDir}/server.js`,
   bundle: true,
   platform: "node",
   format: "esm",
@@ -13,4 +17,17 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
-console.log(`${process.env.BUILD_DIR ?? "build"}/server.js listo`);
+console.log(`${outDir}/server.js listo`);
+
+await build({
+  entryPoints: ["app/push/firebase-messaging-sw.ts"],
+  outfile: `${outDir}/client/firebase-messaging-sw.js`,
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+console.log(`${outDir}/client/firebase-messaging-sw.js listo`);

@@ -2,17 +2,19 @@
 // Works before the company exists (it is how it comes to exist).
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { businessUsers, notifications } from "../../db/schema";
+import { businessUsers, notifications, type Notification } from "../../db/schema";
 import type { ApiServices, AppEnv } from "../env";
 import { readJson } from "../http";
 import { conflict, pgError } from "../problem";
+import { pushNotification } from "../push";
 import { registerBusinessSchema } from "../schemas/business";
 import type { AccountBusinessDto } from "../types";
 import { CUIT_TAKEN_MESSAGE, toBusinessUserDto } from "./profile";
 
 export const ALREADY_REGISTERED_MESSAGE = "Tu cuenta ya tiene una empresa registrada.";
 
-export function accountRoutes({ db, autoApproveBusinesses }: ApiServices) {
+export function accountRoutes(services: ApiServices) {
+  const { db, autoApproveBusinesses } = services;
   const r = new Hono<AppEnv>();
 
   r.get("/", (c) => {
@@ -32,6 +34,7 @@ export function accountRoutes({ db, autoApproveBusinesses }: ApiServices) {
     if (taken) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
     const status = autoApproveBusinesses ? "ACTIVE" : "PENDING";
     try {
+      let notice: Notification | undefined;
       const created = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(businessUsers)
@@ -47,16 +50,21 @@ export function accountRoutes({ db, autoApproveBusinesses }: ApiServices) {
           })
           .returning();
         if (status === "ACTIVE") {
-          await tx.insert(notifications).values({
-            businessId: row.id,
-            type: "BUSINESS_APPROVED",
-            title: "¡Tu empresa fue aprobada!",
-            body: `${row.businessName} ya puede cargar estaciones, cargadores y tarifas.`,
-            link: "/station/new",
-          });
+          [notice] = await tx
+            .insert(notifications)
+            .values({
+              businessId: row.id,
+              type: "BUSINESS_APPROVED",
+              title: "¡Tu empresa fue aprobada!",
+              body: `${row.businessName} ya puede cargar estaciones, cargadores y tarifas.`,
+              link: "/station/new",
+            })
+            .returning();
         }
         return row;
       });
+      // Web push to the company's browsers, after the commit (never fails the request).
+      if (notice) await pushNotification(services, notice);
       return c.json(toBusinessUserDto(created), 201);
     } catch (err) {
       // Two registrations racing: the unique constraints decide.

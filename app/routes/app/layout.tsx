@@ -16,6 +16,7 @@ import {
 } from "react-icons/bi";
 import type { IconType } from "react-icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
+import { PushRegistration } from "~/push/PushRegistration";
 import { createApiClient, readJson } from "~/lib/api.server";
 
 const NAV: { to: string; label: string; icon: IconType }[] = [
@@ -109,6 +110,7 @@ export default function AppLayout() {
         <main id="main" className="page" tabIndex={-1}>
           <Outlet />
         </main>
+        <PushRegistration />
       </div>
     </div>
   );

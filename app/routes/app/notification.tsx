@@ -14,6 +14,9 @@ import { createApiClient } from "~/lib/api.server";
 import { requireUser, safeRedirect } from "~/lib/auth.server";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
+// Web push (issue 7): the browser's registration record and the permission button.
+import { EnablePushButton } from "~/push/PushRegistration";
+import { PUSH_INTENT, pushRegisterAction } from "~/push/register.server";
 
 export const meta = pageMeta("Notificaciones");
 
@@ -33,6 +36,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
+  // Web push: the browser's registration record (spec §3), stored through the API; no toast (spec §1).
+  if (intent === PUSH_INTENT) return pushRegisterAction(context, user.idToken, form);
   const api = createApiClient(context, user.idToken);
   let path: string;
   let success: string;
@@ -100,6 +105,8 @@ export default function Notifications() {
           Sin leer{d.unread ? ` (${formatInt(d.unread)})` : ""}
         </Link>
       </nav>
+      {/* Web push: asks for permission from this click; nothing without JS or without the config. */}
+      <EnablePushButton />
       {d.error ? (
         <InfoMessage color="red">{d.error}</InfoMessage>
       ) : d.items.length === 0 ? (

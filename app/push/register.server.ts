@@ -1,0 +1,38 @@
+// The app side of push registration: the browser posts its record (spec §3) to the
+// Notificaciones action (intent=push-register), which stores it through the API with the
+// user's token. No toast: success or failure is only logged (spec §1).
+import { data, type AppLoadContext } from "@remix-run/node";
+import { pushRegistrationSchema } from "../../api/schemas/notification";
+import { createApiClient } from "~/lib/api.server";
+
+export { PUSH_INTENT } from "./shared";
+
+export async function pushRegisterAction(
+  context: AppLoadContext,
+  idToken: string,
+  form: FormData
+) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(String(form.get("record") ?? ""));
+  } catch {
+    return data({ ok: false as const, error: "invalid" }, { status: 400 });
+  }
+  const parsed = pushRegistrationSchema.safeParse(raw);
+  if (!parsed.success)
+    return data({ ok: false as const, error: "invalid" }, { status: 400 });
+  try {
+    const res = await createApiClient(context, idToken).post(
+      "/Business/Notification/PushRegistration",
+      parsed.data
+    );
+    if (!res.ok)
+      return data(
+        { ok: false as const, error: "api" },
+        { status: res.status >= 500 ? 502 : res.status }
+      );
+  } catch {
+    return data({ ok: false as const, error: "unavailable" }, { status: 503 });
+  }
+  return data({ ok: true as const, error: null });
+}
