@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
-    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "tests/ocpp/**/*.test.ts"],
     environment: "node",
     setupFiles: ["tests/setup/vitest.setup.ts"],
     globalSetup: ["tests/setup/global-db.ts"],

@@ -1,9 +1,7 @@
-import "@fontsource/roboto/latin-100.css";
-import "@fontsource/roboto/latin-300.css";
-import "@fontsource/roboto/latin-400.css";
-import "@fontsource/roboto/latin-500.css";
-import "@fontsource/roboto/latin-700.css";
-import "@fontsource/roboto/latin-900.css";
+// Fonts and only the Radix Themes CSS the app uses: tokens, six colour scales, components and
+// utilities, pruned further at build time (scripts/vite/radix-css-subset.ts; budget in
+// docs/benchmarks.md).
+import "./styles/fonts.css";
 import "@radix-ui/themes/tokens/base.css";
 import "@radix-ui/themes/tokens/colors/sky.css";
 import "@radix-ui/themes/tokens/colors/gray.css";

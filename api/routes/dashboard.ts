@@ -60,11 +60,19 @@ export function dashboardRoutes({ db, now }: ApiServices) {
     // history (the last status before the period counts from the period's start).
     const [availability] = await queryRows(
       db,
+      // The last status at or before the period's start (one DISTINCT ON walk of the
+      // (connector_id, at) index) counts from the start; then every change inside the period.
       sql`with ev as (
-          select e.connector_id, greatest(e.at, ${F}) as at, e.status
+          select connector_id, ${F} as at, status from (
+            select distinct on (e.connector_id) e.connector_id, e.status
+            from ${statusEvents} e
+            where e.business_id = ${b.id} and e.connector_id is not null and e.at <= ${F}
+            order by e.connector_id, e.at desc
+          ) before_period
+          union all
+          select e.connector_id, e.at, e.status
           from ${statusEvents} e
-          where e.business_id = ${b.id} and e.connector_id is not null and e.at < ${T}
-            and e.at >= coalesce((select max(e2.at) from ${statusEvents} e2 where e2.connector_id = e.connector_id and e2.at <= ${F}), ${F})
+          where e.business_id = ${b.id} and e.connector_id is not null and e.at > ${F} and e.at < ${T}
         ), seg as (
           select status, at, lead(at, 1, least(${T}, ${N})) over (partition by connector_id order by at) as until from ev
         )

@@ -3,15 +3,7 @@ import { z } from "zod";
 import { cuit, phoneNumber, text } from "./common";
 import { MSG } from "./messages";
 
-export const BUSINESS_STATUSES = ["PENDING", "ACTIVE", "REJECTED", "SUSPENDED"] as const;
-export type BusinessStatus = (typeof BUSINESS_STATUSES)[number];
-
-export const BUSINESS_STATUS_LABELS: Record<BusinessStatus, string> = {
-  PENDING: "Verificación pendiente",
-  ACTIVE: "Activa",
-  REJECTED: "Rechazada",
-  SUSPENDED: "Suspendida",
-};
+export { BUSINESS_STATUSES, BUSINESS_STATUS_LABELS, type BusinessStatus } from "./constants";
 
 export const registerBusinessSchema = z.object({
   businessName: text(120, 2),

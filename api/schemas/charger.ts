@@ -1,17 +1,10 @@
 // Chargers (OCPP charge points) with their connectors. Pure: shared with the forms.
 import { z } from "zod";
 import { id, optionalText, text } from "./common";
+import { CONNECTOR_FORMATS, POWER_TYPES } from "./constants";
 import { MSG, numberError } from "./messages";
 
-export const CONNECTOR_FORMATS = ["SOCKET", "CABLE"] as const;
-export const POWER_TYPES = ["AC_1_PHASE", "AC_3_PHASE", "DC"] as const;
-
-export const CONNECTOR_FORMAT_LABELS: Record<(typeof CONNECTOR_FORMATS)[number], string> = { SOCKET: "Toma", CABLE: "Cable" };
-export const POWER_TYPE_LABELS: Record<(typeof POWER_TYPES)[number], string> = {
-  AC_1_PHASE: "AC monofásica",
-  AC_3_PHASE: "AC trifásica",
-  DC: "DC",
-};
+export { CONNECTOR_FORMATS, CONNECTOR_FORMAT_LABELS, POWER_TYPES, POWER_TYPE_LABELS } from "./constants";
 
 export const OCPP_IDENTITY_RE = /^[A-Za-z0-9._-]{3,48}$/;
 export const OCPP_IDENTITY_MESSAGE = "Usá de 3 a 48 letras, números, puntos, guiones o guiones bajos (sin espacios).";

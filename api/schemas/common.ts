@@ -1,6 +1,7 @@
 // Building blocks shared by the API's input schemas and the forms. Pure (no node imports).
 import { z } from "zod";
 import { parseCuit } from "../../domain/cuit";
+import { UUID_RE } from "./constants";
 import { MSG, numberError } from "./messages";
 
 export const MAX_PAGE_SIZE = 100;
@@ -65,7 +66,7 @@ export const HHMM_MESSAGE = "Ingresá una hora con formato HH:MM.";
 export const hhmm = z.string({ error: MSG.required }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: HHMM_MESSAGE });
 
 /** Ids are UUIDs; anything else is a 404 (not a validation error) at the route level. */
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_RE } from "./constants";
 export const id = z.string({ error: MSG.required }).regex(UUID_RE, { error: MSG.invalid });
 
 /** Query-string boolean: `true`/`false`/`1`/`0`. */

@@ -5,14 +5,39 @@ import { PROVINCE_CODES, type ProvinceCode } from "../../domain/provinces";
 import { STATUS_BUCKETS } from "../../domain/ocpp-status";
 import { id, isoDate, isoDateEnd, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";
+import {
+  MAX_RANGE_DAYS,
+  RANGE_MESSAGES,
+  STATION_SORTS,
+  CHARGER_SORTS,
+  RATE_SORTS,
+  SESSION_STATUSES,
+  SESSION_PAYMENT_STATUSES,
+  ACTIVITY_SORTS,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  PAYMENT_SORTS,
+} from "./constants";
+
+// The lists and labels live in ./constants (no zod) so pages can use them without shipping zod.
+export {
+  MAX_RANGE_DAYS,
+  RANGE_MESSAGES,
+  STATION_SORTS,
+  CHARGER_SORTS,
+  RATE_SORTS,
+  SESSION_STATUSES,
+  SESSION_STATUS_LABELS,
+  SESSION_PAYMENT_STATUSES,
+  SESSION_PAYMENT_STATUS_LABELS,
+  ACTIVITY_SORTS,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  PAYMENT_STATUS_LABELS,
+  PAYMENT_SORTS,
+} from "./constants";
 
 const q = z.string().trim().max(100, { error: MSG.tooLong(100) }).optional();
-
-export const MAX_RANGE_DAYS = 366;
-export const RANGE_MESSAGES = {
-  order: "La fecha 'hasta' debe ser posterior a 'desde'.",
-  span: `El período no puede superar los ${MAX_RANGE_DAYS} días.`,
-} as const;
 
 function checkRange(v: { from?: Date; to?: Date }, ctx: z.RefinementCtx, maxDays: number | null = MAX_RANGE_DAYS) {
   if (v.from && v.to && v.from >= v.to) ctx.addIssue({ code: "custom", path: ["to"], message: RANGE_MESSAGES.order });
@@ -20,7 +45,6 @@ function checkRange(v: { from?: Date; to?: Date }, ctx: z.RefinementCtx, maxDays
     ctx.addIssue({ code: "custom", path: ["to"], message: RANGE_MESSAGES.span });
 }
 
-export const STATION_SORTS = ["name", "city", "province", "createdAt", "updatedAt"] as const;
 export const stationListQuery = z.object({
   q,
   province: z.enum(PROVINCE_CODES as unknown as [ProvinceCode, ...ProvinceCode[]], { error: "Elegí una provincia de la lista." }).optional(),
@@ -29,7 +53,6 @@ export const stationListQuery = z.object({
   ...pageQuery,
 });
 
-export const CHARGER_SORTS = ["name", "ocppIdentity", "station", "lastHeartbeatAt", "createdAt"] as const;
 export const chargerListQuery = z.object({
   q,
   stationId: id.optional(),
@@ -40,24 +63,7 @@ export const chargerListQuery = z.object({
   ...pageQuery,
 });
 
-export const RATE_SORTS = ["name", "pricePerKwhCents", "createdAt"] as const;
 export const rateListQuery = z.object({ q, sort: sortParam(RATE_SORTS, "name"), ...pageQuery });
-
-export const SESSION_STATUSES = ["ACTIVE", "IDLE", "COMPLETED", "INVALID"] as const;
-export const SESSION_STATUS_LABELS: Record<(typeof SESSION_STATUSES)[number], string> = {
-  ACTIVE: "En curso",
-  IDLE: "Finalizada, vehículo conectado",
-  COMPLETED: "Completada",
-  INVALID: "Inválida",
-};
-export const SESSION_PAYMENT_STATUSES = ["PENDING", "PAID", "FAILED", "NOT_REQUIRED"] as const;
-export const SESSION_PAYMENT_STATUS_LABELS: Record<(typeof SESSION_PAYMENT_STATUSES)[number], string> = {
-  PENDING: "Pendiente",
-  PAID: "Pagada",
-  FAILED: "Pago rechazado",
-  NOT_REQUIRED: "Sin cargo",
-};
-export const ACTIVITY_SORTS = ["startedAt", "energyWh", "totalCents", "idleMinutes"] as const;
 
 const activityFilters = {
   stationId: id.optional(),
@@ -97,16 +103,6 @@ export const graphicQuery = z
 
 export const notificationListQuery = z.object({ unread: queryBool.optional(), ...pageQuery });
 
-export const PAYMENT_PROVIDERS = ["MERCADOPAGO", "PAGOS360"] as const;
-export const PAYMENT_STATUSES = ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED"] as const;
-export const PAYMENT_STATUS_LABELS: Record<(typeof PAYMENT_STATUSES)[number], string> = {
-  PENDING: "Pendiente",
-  APPROVED: "Aprobado",
-  REJECTED: "Rechazado",
-  REFUNDED: "Devuelto",
-  CANCELLED: "Cancelado",
-};
-export const PAYMENT_SORTS = ["createdAt", "amountCents"] as const;
 export const paymentListQuery = z
   .object({
     provider: z.enum(PAYMENT_PROVIDERS, { error: MSG.invalidOption }).optional(),

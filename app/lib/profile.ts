@@ -1,7 +1,7 @@
 // The company profile (spec §3) and the photo uploader's rules (spec §4, §5, §8, §9).
 // Pure and browser-safe: the screen, the uploader and the server-side checks all use it.
 import { z } from "zod";
-import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "../../api/schemas/business";
+import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "../../api/schemas/constants";
 import { companySchema, cuitField, messages as authMessages, PASSWORD_MAX, PASSWORD_MIN } from "./schemas/auth";
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { Badge, Flex, Text } from "@radix-ui/themes";
 import { BiWifi, BiWifiOff } from "react-icons/bi";
 import type { ChargerDto, ConnectorDto, StatusBucket } from "../../../api/types";
 import { chargePointStatusLabel, errorCodeLabel } from "../../../domain/ocpp-status";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "../../../api/schemas/charger";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "../../../api/schemas/constants";
 import { formatDateTime, relativeTime } from "./format";
 
 export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { SessionUser } from "~/lib/session.server";
-import { UUID_RE } from "../../../api/schemas/common";
+import { UUID_RE } from "../../../api/schemas/constants";
 import type { RateDto } from "../../../api/types";
 import { rateFormSchema } from "./schema";
 

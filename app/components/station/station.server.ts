@@ -3,7 +3,7 @@
 import { data, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ServiceDto, StationDto } from "../../../api/types";
-import { UUID_RE } from "../../../api/schemas/common";
+import { UUID_RE } from "../../../api/schemas/constants";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { isInArgentina } from "~/lib/maps";

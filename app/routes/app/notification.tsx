@@ -4,7 +4,7 @@ import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff } from "react-icons/bi";
 import type { IconType } from "react-icons";
 import type { NotificationDto, NotificationPage } from "../../../api/types";
-import { UUID_RE } from "../../../api/schemas/common";
+import { UUID_RE } from "../../../api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
 import { Pagination, listParams } from "~/components/list";

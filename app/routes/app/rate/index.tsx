@@ -10,8 +10,8 @@ import { deleteRate, UNAVAILABLE } from "~/components/rate/rate.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
-import { RATE_SORTS } from "../../../../api/schemas/queries";
-import { UUID_RE } from "../../../../api/schemas/common";
+import { RATE_SORTS } from "../../../../api/schemas/constants";
+import { UUID_RE } from "../../../../api/schemas/constants";
 import type { Page, RateDto } from "../../../../api/types";
 
 export const meta = pageMeta("Tarifas");

@@ -9,7 +9,7 @@ import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/schema";
 import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
-import { UUID_RE } from "../../../../api/schemas/common";
+import { UUID_RE } from "../../../../api/schemas/constants";
 import { readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import type { loader as rootLoader } from "~/root";

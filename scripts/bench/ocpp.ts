@@ -1,0 +1,213 @@
+// npm run bench:ocpp — N simulated chargers against a running production server (worker
+// processes of ocpp-rpc clients with realistic traffic), then prints connections held,
+// messages/s, response latency p50/p99 and the server's CPU and RSS. Prints figures; never
+// fails on them.
+//
+//   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2]
+//   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
+//
+// Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
+// (firebase uid 'bench-ocpp') is recreated on every run; nothing else is touched.
+import { fork, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
+import { hashOcppPassword } from "../../api/crypto";
+import { openDatabase } from "../../db/client";
+import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "../../db/schema";
+import { seedCatalogs } from "../../db/seed/catalogs";
+import { cuitCheckDigit } from "../../domain/cuit";
+
+const { values: args } = parseArgs({
+  options: {
+    chargers: { type: "string", default: "1000" },
+    duration: { type: "string", default: "60" },
+    workers: { type: "string", default: "2" },
+    port: { type: "string", default: "3900" },
+    ramp: { type: "string", default: "100" },
+    heartbeat: { type: "string", default: "60" },
+  },
+});
+const N = Number(args.chargers);
+const DURATION_S = Number(args.duration);
+const WORKERS = Number(args.workers);
+const PORT = Number(args.port);
+const root = path.resolve(import.meta.dirname, "../..");
+const buildDir = path.resolve(process.env.BUILD_DIR ?? path.join(root, "build"));
+const databaseUrl = process.env.DATABASE_URL;
+const dataDir = path.join(root, ".cache", "bench-ocpp-data");
+const PASSWORD = "bench-ocpp-password-0123456789ab";
+
+function validCuit(): string {
+  for (let n = 70_000_000; ; n++) {
+    const first10 = `30${n}`;
+    const d = cuitCheckDigit(first10);
+    if (d !== null) return first10 + d;
+  }
+}
+
+async function prepare() {
+  if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir });
+  const { db } = database;
+  await seedCatalogs(db);
+  await db.delete(businessUsers).where(eq(businessUsers.firebaseUid, "bench-ocpp"));
+  const [business] = await db
+    .insert(businessUsers)
+    .values({ firebaseUid: "bench-ocpp", email: "bench@enchufa.local", businessName: "Bench OCPP", cuit: validCuit(), status: "ACTIVE" })
+    .onConflictDoNothing()
+    .returning();
+  if (!business) throw new Error("No se pudo crear la empresa del bench (¿CUIT en uso?)");
+  const [station] = await db
+    .insert(stations)
+    .values({ businessId: business.id, name: "Bench", address: "Av. Corrientes 1234", city: "Buenos Aires", province: "AR-C", latitude: -34.6, longitude: -58.38 })
+    .returning();
+  const [rate] = await db.insert(rates).values({ businessId: business.id, name: "Bench AC", pricePerKwhCents: 35_000, idleGraceMinutes: 15, idlePricePerMinuteCents: 2_000 }).returning();
+  const [type2] = await db.select().from(connectorTypes).where(eq(connectorTypes.code, "IEC_62196_T2"));
+  const t = performance.now();
+  const hash = await hashOcppPassword(PASSWORD);
+  const scryptMs = performance.now() - t;
+  const identities: string[] = [];
+  for (let i = 0; i < N; i += 500) {
+    const batch = Array.from({ length: Math.min(500, N - i) }, (_, k) => {
+      const identity = `BENCH-${String(i + k + 1).padStart(5, "0")}`;
+      identities.push(identity);
+      return { businessId: business.id, stationId: station.id, name: identity, ocppIdentity: identity, ocppPasswordHash: hash, heartbeatInterval: Number(args.heartbeat) };
+    });
+    const rows = await db.insert(chargers).values(batch).returning({ id: chargers.id });
+    await db.insert(connectors).values(rows.map((r) => ({ chargerId: r.id, connectorId: 1, connectorTypeId: type2.id, format: "CABLE" as const, powerType: "AC_3_PHASE" as const, maxPowerKw: 22, rateId: rate.id })));
+  }
+  await database.close();
+  return { identities, scryptMs };
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+
+async function main() {
+  if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`Falta el build en ${buildDir}: corré antes "npm run build".`);
+  console.log(`bench:ocpp — ${N} cargadores, ${WORKERS} procesos, ${DURATION_S} s de medición, base ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
+  const { identities, scryptMs } = await prepare();
+
+  const server = spawn(process.execPath, [path.join(buildDir, "server.js")], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ENCHUFA_LOCAL: "1",
+      HOST: "127.0.0.1",
+      PORT: String(PORT),
+      BUILD_DIR: buildDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir }),
+      FIREBASE_PROJECT_ID: "demo-enchufa",
+      FIREBASE_API_KEY: "bench",
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      LOG_LEVEL: "warn",
+    },
+  });
+  const stopServer = () => new Promise<void>((resolve) => (server.exitCode !== null ? resolve() : (server.once("exit", () => resolve()), server.kill("SIGTERM"))));
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`http://127.0.0.1:${PORT}/healthz`).then((r) => r.status < 600, () => false);
+      if (ok) break;
+      if (i > 120 || server.exitCode !== null) throw new Error("El servidor no arrancó");
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const pid = server.pid!;
+    const idleRss = rssMb(pid);
+
+    const state = new Map<number, { connected: number; failed: number }>();
+    let windowCalls = 0;
+    let windowErrors = 0;
+    let windowLatencies: number[] = [];
+    let measuring = false;
+    const workers = Array.from({ length: WORKERS }, (_, w) => {
+      const child = fork(path.join(import.meta.dirname, "ocpp-worker.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      child.on("message", (m: { type: string; connected: number; failedConnects: number; calls: number; errors: number; latencies: number[] }) => {
+        state.set(w, { connected: m.connected, failed: m.failedConnects });
+        if (measuring) {
+          windowCalls += m.calls;
+          windowErrors += m.errors;
+          windowLatencies = windowLatencies.concat(m.latencies);
+        }
+      });
+      child.send({
+        type: "start",
+        job: { endpoint: `ws://127.0.0.1:${PORT}/ocpp`, identities: identities.filter((_, i) => i % WORKERS === w), password: PASSWORD, rampPerSecond: Number(args.ramp) / WORKERS, heartbeatSeconds: Number(args.heartbeat), meterSeconds: 10 },
+      });
+      return child;
+    });
+    const held = () => [...state.values()].reduce((a, s) => a + s.connected, 0);
+    const failed = () => [...state.values()].reduce((a, s) => a + s.failed, 0);
+
+    const rampStart = Date.now();
+    while (held() + failed() < N && Date.now() - rampStart < Math.max(120_000, (N / Number(args.ramp)) * 3000)) {
+      await new Promise((r) => setTimeout(r, 1000));
+      process.stdout.write(`\r  conectando… ${held()}/${N}   `);
+    }
+    const rampS = (Date.now() - rampStart) / 1000;
+    process.stdout.write("\n");
+
+    measuring = true;
+    const ticksPerSecond = 100;
+    const cpu0 = cpuTicks(pid);
+    const t0 = Date.now();
+    let maxRss = 0;
+    let minHeld = Infinity;
+    while (Date.now() - t0 < DURATION_S * 1000) {
+      await new Promise((r) => setTimeout(r, 2000));
+      maxRss = Math.max(maxRss, rssMb(pid));
+      minHeld = Math.min(minHeld, held());
+      process.stdout.write(`\r  midiendo… ${Math.round((Date.now() - t0) / 1000)}/${DURATION_S} s, ${held()} conectados   `);
+    }
+    const elapsed = (Date.now() - t0) / 1000;
+    const cpuPct = ((cpuTicks(pid) - cpu0) / ticksPerSecond / elapsed) * 100;
+    measuring = false;
+    process.stdout.write("\n");
+    for (const w of workers) w.send({ type: "stop" });
+    await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
+
+    const sorted = windowLatencies.sort((a, b) => a - b);
+    const rows: [string, string][] = [
+      ["Máquina", `${os.cpus().length} núcleos, Node ${process.versions.node}`],
+      ["Base de datos", databaseUrl ? "PostgreSQL" : "PGlite"],
+      ["Cargadores pedidos", String(N)],
+      ["Conexiones sostenidas (mín. en la medición)", String(minHeld === Infinity ? held() : minHeld)],
+      ["Conexiones fallidas", String(failed())],
+      ["Rampa de conexión", `${rampS.toFixed(1)} s (scrypt de una contraseña: ${scryptMs.toFixed(0)} ms)`],
+      ["Mensajes/s (cargador → servidor)", (windowCalls / elapsed).toFixed(1)],
+      ["Errores en la medición", String(windowErrors)],
+      ["Latencia p50", `${pct(sorted, 50).toFixed(1)} ms`],
+      ["Latencia p99", `${pct(sorted, 99).toFixed(1)} ms`],
+      ["Latencia máx.", `${(sorted.at(-1) ?? NaN).toFixed(1)} ms`],
+      ["CPU del servidor (promedio)", `${cpuPct.toFixed(0)} % de un núcleo`],
+      ["RSS del servidor", `${idleRss.toFixed(0)} MB en reposo, ${maxRss.toFixed(0)} MB máx. bajo carga`],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n"));
+  } finally {
+    await stopServer();
+    if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
