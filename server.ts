@@ -13,10 +13,12 @@ import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
+import { createCentralSystem } from "./ocpp/central-system";
 
 export interface RunningServer {
   url: string;
   env: Env;
+  ocpp: Awaited<ReturnType<typeof createCentralSystem>>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,17 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   if (options.onDatabase) await options.onDatabase(database);
 
   const verifyToken = createTokenVerifier(env);
+  const sendPush = createPushSender(env);
+  // OCPP 1.6J central system: chargers connect on this same port at /ocpp/<identity>.
+  const ocpp = await createCentralSystem({
+    db: database.db,
+    channels: database.channels,
+    logger,
+    sendPush,
+    nodeId: env.NODE_ID,
+    idleMaxMinutes: env.OCPP_IDLE_MAX_MINUTES,
+    sweepIntervalMs: env.OCPP_SWEEP_SECONDS * 1000,
+  });
   const api = createApi({
     db: database.db,
     verifyToken,
@@ -37,7 +50,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     autoApproveBusinesses: env.AUTO_APPROVE_BUSINESSES,
     publicOrigin: env.PUBLIC_URL,
     logger,
-    sendPush: createPushSender(env),
+    sendPush,
+    ocpp,
   });
 
   const health = async () => {
@@ -64,6 +78,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     s.on("error", reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on("upgrade", ocpp.handleUpgrade);
   const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
   logger.info({ url, database: database.kind }, "servidor listo");
 
@@ -71,15 +86,19 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const close = () =>
     (closing ??= (async () => {
       logger.info("cerrando: no se aceptan conexiones nuevas");
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      // In-flight requests finish; chargers get a clean close (1001) and reconnect elsewhere.
+      await Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+        ocpp.close(),
+      ]);
       if ("vite" in remix) await remix.vite.close();
       await database.close();
       logger.info("cerrado");
     })());
-  return { url, env, close };
+  return { url, env, ocpp, close };
 }
 
 /** Run as a process: exit 1 on bad configuration, finish in-flight work on SIGTERM/SIGINT. */

@@ -17,6 +17,7 @@ import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
 
@@ -40,6 +41,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     autoApproveBusinesses: deps.autoApproveBusinesses ?? false,
     now: deps.now ?? (() => new Date()),
     sendPush: deps.sendPush,
+    ocpp: deps.ocpp,
   };
   const { logger } = services;
 
@@ -96,6 +98,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Dashboard", dashboardRoutes(services));
   mountActive("/Business/Graphic", graphicRoutes(services));
   mountActive("/Business/Notification", notificationRoutes(services));
+  mountActive("/Business/Live", liveRoutes(services));
   mountActive("/Business/Payments", paymentRoutes(services));
   mountActive("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
   mountActive("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));

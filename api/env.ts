@@ -4,6 +4,14 @@ import type { Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "./crypto";
 import type { SendPush } from "./push";
+import type { ChargerCommand, CommandResult } from "../ocpp/commands";
+import type { LiveEvents } from "../ocpp/live";
+
+/** What the API needs of the OCPP central system: commands to chargers and live events. */
+export interface OcppGateway {
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  live: Pick<LiveEvents, "subscribe">;
+}
 
 export interface TokenClaims {
   uid: string;
@@ -36,6 +44,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** Web push for new notifications (firebase-admin messaging when configured; a fake in tests). */
   sendPush?: SendPush;
+  /** The OCPP central system (absent when the API runs without it, e.g. most API tests). */
+  ocpp?: OcppGateway;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -47,6 +57,7 @@ export interface ApiServices {
   autoApproveBusinesses: boolean;
   now: () => Date;
   sendPush?: SendPush;
+  ocpp?: OcppGateway;
 }
 
 export type AppEnv = {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { deleteProfilePictureSchema, registerBusinessSchema, updateBusinessUserSchema } from "./schemas/business";
 import { assignChargersSchema, chargerInputSchema } from "./schemas/charger";
+import { commandSchema } from "../ocpp/commands";
 import { pushRegistrationSchema } from "./schemas/notification";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "./schemas/payment";
 import {
@@ -92,6 +93,7 @@ export const OPERATIONS: Op[] = [
   { method: "put", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Editar cargador y conectores", body: chargerInputSchema, ok: { status: 200, type: "ChargerDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez)", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404] },
+  { method: "post", path: "/Business/Charger/{id}/Command", tag: "Cargadores", summary: "Enviar un comando OCPP al cargador (Reset, RemoteStart/StopTransaction, UnlockConnector, ChangeAvailability, TriggerMessage)", body: commandSchema, ok: { status: 200, type: "CommandResult" }, errors: [404, 422] },
   // Rates
   { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },
   { method: "post", path: "/Business/Fees", tag: "Tarifas", summary: "Crear tarifa", body: rateInputSchema, ok: { status: 201, type: "RateDto" }, errors: [422] },
@@ -120,6 +122,8 @@ export const OPERATIONS: Op[] = [
   { method: "put", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Conectar Pagos360", body: pagos360ConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
   { method: "delete", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Desconectar Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
   { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  // Live updates
+  { method: "get", path: "/Business/Live", tag: "En vivo", summary: "Eventos del servidor (text/event-stream): qué cambió (cargador, conector, carga) para recargar la página", ok: { status: 200, description: "Stream SSE de eventos `change` con `{ kind }`", content: "text/event-stream" } },
   // The contract itself
   { method: "get", path: "/openapi.json", tag: "Contrato", summary: "Este documento", public: true, ok: { status: 200, description: "OpenAPI 3.1" } },
 ];
@@ -150,7 +154,7 @@ export function buildOpenApiDocument(): Json {
     responses[String(op.ok.status)] =
       op.ok.status === 204
         ? { description: okDescription }
-        : { description: okDescription, content: { [op.ok.content ?? "application/json"]: { schema: op.ok.content?.startsWith("image") ? { type: "string", format: "binary" } : { type: op.ok.content === "text/csv" ? "string" : "object" } } } };
+        : { description: okDescription, content: { [op.ok.content ?? "application/json"]: { schema: op.ok.content?.startsWith("image") ? { type: "string", format: "binary" } : { type: op.ok.content?.startsWith("text/") ? "string" : "object" } } } };
     const errors = new Set([...(op.public ? [] : [401, 403]), ...(op.errors ?? [])]);
     for (const status of [...errors].sort()) {
       responses[String(status)] = { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };

@@ -36,6 +36,7 @@ export default [
     route("verify-company", "routes/auth/verify-company.tsx"),
   ]),
   route("activity/export.csv", "routes/app/activity-export.ts"),
+  route("live", "routes/live.ts"),
   route("logout", "routes/logout.tsx"),
   route("404", "routes/not-found.tsx"),
   route("*", "routes/catch-all.tsx"),

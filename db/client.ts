@@ -3,6 +3,7 @@
 // which are applied here at open so a node never serves an outdated schema.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { EventEmitter } from "node:events";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -18,9 +19,21 @@ export type Schema = typeof schema;
 /** The Drizzle database, whichever driver is underneath. Transactions (`tx`) are assignable to it. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/**
+ * Messages between server nodes (OCPP commands routed to the node holding a charger's socket,
+ * live events for the dashboards): PostgreSQL LISTEN/NOTIFY, or in-process with PGlite,
+ * which only one process can open anyway. Payloads are strings under 8000 bytes.
+ */
+export interface Channels {
+  notify(channel: string, payload: string): Promise<void>;
+  /** Resolves once listening; the returned function stops it. */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  channels: Channels;
   /** Resolves when the database answers; throws when it cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +82,7 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
   return {
     db,
     kind: "pglite",
+    channels: inProcessChannels(),
     async ping() {
       if (closed) throw new Error("La base de datos está cerrada");
       await client.query("select 1");
@@ -102,16 +116,101 @@ async function openPostgres(url: string, onError?: (err: Error) => void): Promis
     throw err;
   }
   let closed = false;
+  const channels = postgresChannels(url, pool, onError ?? defaultOnError);
   return {
     db,
     kind: "postgres",
+    channels,
     async ping() {
       await db.execute(sql`select 1`);
     },
     async close() {
       if (closed) return;
       closed = true;
+      await channels.close();
       await pool.end();
+    },
+  };
+}
+
+function inProcessChannels(): Channels {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    async notify(channel, payload) {
+      // Asynchronous like NOTIFY: a listener never runs inside the notifier's call stack.
+      queueMicrotask(() => emitter.emit(channel, payload));
+    },
+    async listen(channel, handler) {
+      emitter.on(channel, handler);
+      return async () => void emitter.off(channel, handler);
+    },
+  };
+}
+
+const CHANNEL_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * LISTEN needs one dedicated connection (a pooled one would be handed to other queries). It
+ * reconnects with a growing delay when the server goes away and listens again on every channel.
+ */
+function postgresChannels(url: string, pool: pg.Pool, onError: (err: Error) => void): Channels & { close(): Promise<void> } {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+  let retry = 0;
+
+  const connect = (): Promise<pg.Client> =>
+    (connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: url, application_name: "enchufa-listen" });
+      c.on("notification", (msg) => {
+        for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? "");
+      });
+      c.on("error", (err) => onError(err));
+      c.on("end", () => {
+        client = undefined;
+        connecting = undefined;
+        if (closed || handlers.size === 0) return;
+        const delay = Math.min(30_000, 500 * 2 ** retry++);
+        setTimeout(() => void connect().catch(() => {}), delay).unref();
+      });
+      try {
+        await c.connect();
+        for (const channel of handlers.keys()) await c.query(`listen ${channel}`);
+        retry = 0;
+        client = c;
+        return c;
+      } catch (err) {
+        connecting = undefined;
+        await c.end().catch(() => {});
+        throw err;
+      }
+    })());
+
+  return {
+    async notify(channel, payload) {
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    async listen(channel, handler) {
+      if (!CHANNEL_RE.test(channel)) throw new Error(`Canal inválido: ${channel}`);
+      let set = handlers.get(channel);
+      const first = !set;
+      if (!set) handlers.set(channel, (set = new Set()));
+      set.add(handler);
+      const c = client ?? (await connect());
+      if (first && client) await c.query(`listen ${channel}`);
+      return async () => {
+        set.delete(handler);
+        if (set.size === 0) {
+          handlers.delete(channel);
+          await client?.query(`unlisten ${channel}`).catch(() => {});
+        }
+      };
+    },
+    async close() {
+      closed = true;
+      await client?.end().catch(() => {});
     },
   };
 }

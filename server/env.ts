@@ -40,6 +40,12 @@ const schema = z
     ENCHUFA_LOCAL: bool,
     AUTO_APPROVE_BUSINESSES: bool,
     TRUST_PROXY: bool,
+    /** OCPP: idle time is charged at most this long when the unplug report never arrives. */
+    OCPP_IDLE_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
+    /** OCPP: how often chargers silent for 2× their heartbeat interval are marked offline. */
+    OCPP_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+    /** This node's name in chargers.connected_node (default: random per process). */
+    NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, "solo letras, números y . _ : -").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .superRefine((env, ctx) => {

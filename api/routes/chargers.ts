@@ -20,6 +20,7 @@ import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../prob
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerListQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "../sql";
+import { commandSchema, offlineResult, type CommandResult } from "../../ocpp/commands";
 import type { ChargerDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
 
 const NOT_FOUND = "El cargador";
@@ -199,7 +200,7 @@ const SORT_COLUMNS = {
   createdAt: chargers.createdAt,
 } as const;
 
-export function chargerRoutes({ db, publicOrigin }: ApiServices) {
+export function chargerRoutes({ db, publicOrigin, ocpp, logger }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -362,6 +363,21 @@ export function chargerRoutes({ db, publicOrigin }: ApiServices) {
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
     const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password };
     return c.json(body);
+  });
+
+  // A command to the charger over OCPP; the answer (accepted, rejected, timeout, offline) is
+  // a 200 either way: it describes the charger, not this request.
+  r.post("/:id/Command", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const command = await readJson(c, commandSchema);
+    if (!ocpp) return c.json(offlineResult(command.command));
+    if (!current.enabled) {
+      return c.json({ command: command.command, outcome: "rejected", message: "El cargador está deshabilitado: habilitalo para enviarle comandos." } satisfies CommandResult);
+    }
+    const result = await ocpp.sendCommand({ id: current.id, ocppIdentity: current.ocppIdentity }, command);
+    logger.info({ chargerId: current.id, command: command.command, outcome: result.outcome }, "comando OCPP enviado");
+    return c.json(result);
   });
 
   r.delete("/:id", async (c) => {

@@ -15,6 +15,7 @@ import { UNAVAILABLE } from "~/components/activity/labels";
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import { useLiveRevalidation } from "~/components/LiveRevalidation";
 
 export const meta = pageMeta("Inicio");
 
@@ -52,6 +53,8 @@ function periodText(p: Period): string {
 
 export default function Home() {
   const { period, dashboard: d, byDay, byHour, topStations, error } = useLoaderData<typeof loader>();
+  // Live: statuses follow the chargers while the page is open (server-sent events).
+  useLiveRevalidation();
   const activityHref = `/activity?${new URLSearchParams({ from: period.from, to: period.to })}`;
   return (
     <>

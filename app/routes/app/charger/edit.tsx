@@ -10,8 +10,11 @@ import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
-import { UUID_RE } from "../../../../api/schemas/common";
+import { UUID_RE } from "../../../../api/schemas/constants";
 import type { ChargerDto, ChargerWithPasswordDto } from "../../../../api/types";
+import { CommandsCard } from "~/components/charger/CommandsCard";
+import { useLiveRevalidation } from "~/components/LiveRevalidation";
+import { commandSchema, type CommandResult } from "../../../../ocpp/commands";
 
 export const meta = pageMeta("Editar cargador");
 
@@ -59,6 +62,22 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return dataWithError(context, { rotateError: message }, message, { status: 503 });
   }
 
+  if (intent === "command") {
+    const parsed = commandSchema.safeParse(Object.fromEntries([...formData].filter(([k, v]) => k !== "intent" && v !== "")));
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? "Revisá los datos del comando.";
+      return dataWithError(context, { commandResult: { command: String(formData.get("command") ?? "Reset"), outcome: "error", message } as CommandResult }, message, { status: 400 });
+    }
+    const response = await tryApi(() => api.post(`${path}/Command`, parsed.data));
+    if (response?.status === 404) notFound();
+    const result = response?.ok ? await readJson<CommandResult>(response) : undefined;
+    if (!result) {
+      const message = "No pudimos enviar el comando. Probá de nuevo.";
+      return dataWithError(context, { commandResult: { command: parsed.data.command, outcome: "error", message } as CommandResult }, message, { status: 503 });
+    }
+    return result.outcome === "accepted" ? dataWithSuccess(context, { commandResult: result }, result.message) : dataWithError(context, { commandResult: result }, result.message);
+  }
+
   if (intent === "delete") {
     const response = await tryApi(() => api.delete(path));
     if (response?.status === 404) notFound();
@@ -95,6 +114,9 @@ export default function EditCharger() {
   const rotatedPassword = actionData && "rotated" in actionData ? actionData.rotated.password : undefined;
   const rotateError = actionData && "rotateError" in actionData ? actionData.rotateError : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
+  const commandResult = actionData && "commandResult" in actionData ? actionData.commandResult : undefined;
+  // Connector statuses and the connection badge follow the charger while the page is open.
+  useLiveRevalidation();
 
   return (
     <>
@@ -133,6 +155,10 @@ export default function EditCharger() {
       />
       {/* The password rotation's own form: its confirm button lives in the OCPP block above. */}
       <Form method="post" id={ROTATE_FORM_ID} hidden />
+
+      <Flex direction="column" mt="6">
+        <CommandsCard charger={charger} busy={busy} result={commandResult} />
+      </Flex>
 
       <Flex direction="column" mt="6">
         <TitledCard title="Eliminar cargador" id="charger-delete">

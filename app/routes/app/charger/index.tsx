@@ -9,10 +9,11 @@ import { loadStationOptions, serviceUnavailable, tryApi } from "~/components/cha
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
-import { UUID_RE } from "../../../../api/schemas/common";
-import { CHARGER_SORTS } from "../../../../api/schemas/queries";
+import { UUID_RE } from "../../../../api/schemas/constants";
+import { CHARGER_SORTS } from "../../../../api/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "../../../../domain/ocpp-status";
 import type { ChargerDto, Page } from "../../../../api/types";
+import { useLiveRevalidation } from "~/components/LiveRevalidation";
 
 export const meta = pageMeta("Mis cargadores");
 
@@ -61,6 +62,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export default function ChargerIndex() {
   const { chargers, stations, filters, hasFilters, now } = useLoaderData<typeof loader>();
+  // Live: statuses follow the chargers while the page is open (server-sent events).
+  useLiveRevalidation();
   const fmt = new Intl.NumberFormat("es-AR");
   const filteredStation = filters.stationId && filters.stationId !== UNASSIGNED ? filters.stationId : "";
   const newHref = filteredStation ? `/charger/new?stationId=${filteredStation}` : "/charger/new";

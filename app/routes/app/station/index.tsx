@@ -4,8 +4,8 @@ import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderDa
 import { Badge, Button, Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "react-icons/bi";
 import type { Page, StationDto } from "../../../../api/types";
-import { STATION_SORTS } from "../../../../api/schemas/queries";
-import { UUID_RE } from "../../../../api/schemas/common";
+import { STATION_SORTS } from "../../../../api/schemas/constants";
+import { UUID_RE } from "../../../../api/schemas/constants";
 import { PROVINCES, isProvinceCode } from "../../../../domain/provinces";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { DataTable, FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
@@ -20,6 +20,7 @@ import { MAPS_FAILED_NOTICE } from "~/lib/maps";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { loader as rootLoader } from "~/root";
+import { useLiveRevalidation } from "~/components/LiveRevalidation";
 
 export const meta = pageMeta("Mis estaciones");
 
@@ -109,6 +110,8 @@ const fmt = new Intl.NumberFormat("es-AR");
 
 export default function Stations() {
   const { filters, list, confirm } = useLoaderData<typeof loader>();
+  // Live: statuses follow the chargers while the page is open (server-sent events).
+  useLiveRevalidation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const location = useLocation();
   const hydrated = useHydrated();

@@ -1,0 +1,402 @@
+// The OCPP 1.6J central system (issue 8): chargers connect to ws(s)://<host>/ocpp/<identity>
+// on the dashboard's own port, with the `ocpp1.6` subprotocol and HTTP Basic auth (security
+// profile 1). ocpp-rpc validates every message against the OCPP 1.6 JSON schemas (strict
+// mode), so a malformed or unknown call gets its CALLERROR before any handler writes a row.
+//
+// Several nodes may share one PostgreSQL: `chargers.connected_node` says which node holds a
+// charger's socket, and commands for it travel over LISTEN/NOTIFY to that node.
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { eq } from "drizzle-orm";
+import ocppRpc from "ocpp-rpc";
+import type { Channels, Db } from "../db/client";
+import { chargers } from "../db/schema";
+import { verifyOcppPassword } from "../api/crypto";
+import { pushNotification, type SendPush } from "../api/push";
+import type { ApiLogger } from "../api/env";
+import { errorResult, offlineResult, ocppCall, resultFromStatus, timeoutResult, type ChargerCommand, type CommandResult } from "./commands";
+import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
+import {
+  authorizationStatus,
+  findChargerByIdentity,
+  markOnline,
+  markSocketClosed,
+  openTransactionId,
+  recordBoot,
+  recordMeterValues,
+  recordStatus,
+  startTransaction,
+  stopTransaction,
+  sweepIdleSessions,
+  sweepSilentChargers,
+  touch,
+  type BootPayload,
+  type ChargerRef,
+  type Created,
+  type MeterValue,
+  type StartPayload,
+  type StatusPayload,
+  type StopPayload,
+} from "./store";
+
+export const OCPP_PATH = "/ocpp";
+export const OCPP_PROTOCOL = "ocpp1.6";
+const COMMAND_CHANNEL = "enchufa_ocpp_cmd";
+const REPLY_CHANNEL = "enchufa_ocpp_reply";
+
+export interface CentralSystemOptions {
+  db: Db;
+  channels: Channels;
+  logger: ApiLogger;
+  sendPush?: SendPush;
+  /** This process's id in `chargers.connected_node` (default: a random UUID). */
+  nodeId?: string;
+  /** Idle time is charged at most this long when the unplug never arrives (default 240). */
+  idleMaxMinutes?: number;
+  /** How often silent chargers and forgotten idle sessions are swept (default 30 s). */
+  sweepIntervalMs?: number;
+  /** How long a command waits for the charger's answer (default 8 s, under the API's 10 s). */
+  commandTimeoutMs?: number;
+  now?: () => Date;
+}
+
+export interface CentralSystem {
+  nodeId: string;
+  live: LiveEvents;
+  /** The HTTP server's 'upgrade' handler for /ocpp/… (other paths are refused). */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  /** Sockets held by this node. */
+  connectionCount(): number;
+  /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
+  sweep(): Promise<void>;
+  /** Stops accepting chargers and closes their sockets cleanly (they reconnect to another node). */
+  close(): Promise<void>;
+}
+
+interface Session {
+  ref: ChargerRef;
+  lastTouch: number;
+}
+
+type Client = {
+  identity: string;
+  session: Record<string, unknown>;
+  handle(method: string, handler: (ctx: { params: unknown }) => unknown): void;
+  call(method: string, params?: unknown, options?: Record<string, unknown>): Promise<unknown>;
+  close(options?: { code?: number; reason?: string; awaitPending?: boolean; force?: boolean }): Promise<unknown>;
+  on(event: "close", listener: () => void): void;
+};
+
+type RemoteCommand = { kind: "command"; id: string; node: string; from: string; identity: string; method: string; params: Record<string, unknown>; command: ChargerCommand["command"] };
+type RemoteDrop = { kind: "drop"; identity: string; except: string };
+type RemoteReply = { id: string; node: string; result: CommandResult };
+
+// ocpp-rpc is CommonJS whose named exports Node's ESM loader cannot detect.
+const { RPCError, RPCServer, TimeoutError } = ocppRpc;
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest();
+
+export async function createCentralSystem(options: CentralSystemOptions): Promise<CentralSystem> {
+  const { db, channels, logger, sendPush } = options;
+  const nodeId = options.nodeId ?? randomUUID();
+  const now = options.now ?? (() => new Date());
+  const idleMaxMinutes = options.idleMaxMinutes ?? 240;
+  const commandTimeoutMs = options.commandTimeoutMs ?? 8_000;
+
+  const live = await createLiveEvents(channels, (err) => logger.warn({ err: String(err) }, "OCPP: evento en vivo inválido"));
+  const connections = new Map<string, Client>();
+  const pendingReplies = new Map<string, (result: CommandResult) => void>();
+  // A verified password is remembered (as a digest, with the hash it matched) so reconnects
+  // do not pay scrypt again; rotating the password changes the hash and voids the entry.
+  const verified = new Map<string, { hash: string; digest: Buffer }>();
+  let closing = false;
+
+  const rpc = new RPCServer({
+    protocols: [OCPP_PROTOCOL],
+    strictMode: true,
+    callTimeoutMs: commandTimeoutMs,
+    pingIntervalMs: 30_000,
+    deferPingsOnActivity: true,
+    respondWithDetailedErrors: false,
+    maxBadMessages: 10,
+  });
+  rpc.on("error", (err: Error) => logger.warn({ err: err.message }, "OCPP: error del servidor WebSocket"));
+
+  /** After a commit: push the notifications and tell the dashboards. */
+  const announce = (businessId: string, kind: LiveKind, chargerId: string | undefined, created?: Created) => {
+    for (const n of created?.notifications ?? []) {
+      void pushNotification({ db, logger, sendPush }, n);
+    }
+    live.publish(businessId, { kind, chargerId });
+    if (created?.notifications.length) live.publish(businessId, { kind: "notification" });
+  };
+
+  async function passwordMatches(row: { id: string; passwordHash: string | null }, password: string): Promise<boolean> {
+    if (!row.passwordHash) return false;
+    const digest = sha256(password);
+    const known = verified.get(row.id);
+    if (known && known.hash === row.passwordHash) return timingSafeEqual(known.digest, digest);
+    const ok = await verifyOcppPassword(password, row.passwordHash);
+    if (ok) verified.set(row.id, { hash: row.passwordHash, digest });
+    return ok;
+  }
+
+  rpc.auth(async (accept, reject, handshake) => {
+    const log = { identity: handshake.identity, ip: handshake.remoteAddress };
+    try {
+      if (handshake.endpoint !== OCPP_PATH) return reject(404, "Not found");
+      if (!handshake.protocols.has(OCPP_PROTOCOL)) {
+        logger.warn(log, "OCPP: conexión sin el subprotocolo ocpp1.6, rechazada");
+        return reject(400, "Subprotocol ocpp1.6 required");
+      }
+      const row = await findChargerByIdentity(db, handshake.identity);
+      const password = handshake.password?.toString("utf8");
+      if (!row || !password || !(await passwordMatches(row, password))) {
+        logger.warn({ ...log, known: Boolean(row) }, "OCPP: autenticación rechazada");
+        return reject(401, "Unauthorized");
+      }
+      const ref: ChargerRef = { id: row.id, businessId: row.businessId, name: row.name, ocppIdentity: row.ocppIdentity };
+      accept({ ref, lastTouch: 0 } satisfies Session, OCPP_PROTOCOL);
+    } catch (err) {
+      logger.error({ ...log, err: err instanceof Error ? err.message : String(err) }, "OCPP: error al autenticar");
+      reject(503, "Service unavailable");
+    }
+  });
+
+  rpc.on("client", (client: Client) => void onClient(client));
+
+  async function onClient(client: Client) {
+    const session = client.session as unknown as Session;
+    const { ref } = session;
+    const identity = ref.ocppIdentity;
+    const previous = connections.get(identity);
+    connections.set(identity, client);
+    // One live connection per identity: the newest wins, here and on every other node.
+    if (previous) void previous.close({ code: 4000, reason: "Replaced by a new connection" });
+    void channels.notify(COMMAND_CHANNEL, JSON.stringify({ kind: "drop", identity, except: nodeId } satisfies RemoteDrop)).catch(() => {});
+
+    client.on("close", () => {
+      if (connections.get(identity) !== client) return; // replaced: the new socket owns the charger
+      connections.delete(identity);
+      if (closing) {
+        // A clean shutdown: the charger reconnects elsewhere; the sweep marks it offline if not.
+        void db
+          .update(chargers)
+          .set({ connectedNode: null })
+          .where(eq(chargers.id, ref.id))
+          .catch(() => {});
+        return;
+      }
+      markSocketClosed(db, ref, nodeId).then(
+        (created) => announce(ref.businessId, "charger", ref.id, created),
+        (err) => logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la desconexión"),
+      );
+    });
+
+    register(client, session);
+    try {
+      const created = await markOnline(db, ref, nodeId, now());
+      announce(ref.businessId, "charger", ref.id, created);
+      logger.info({ identity }, "OCPP: cargador conectado");
+    } catch (err) {
+      logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la conexión");
+    }
+  }
+
+  function register(client: Client, session: Session) {
+    const { ref } = session;
+    /** Any message counts as a sign of life; written at most every 30 s outside heartbeats. */
+    const seen = async (force = false) => {
+      const t = now();
+      if (!force && t.getTime() - session.lastTouch < 30_000) return;
+      session.lastTouch = t.getTime();
+      await touch(db, ref, t);
+    };
+
+    client.handle("BootNotification", async ({ params }) => {
+      const { accepted, interval } = await recordBoot(db, ref, params as BootPayload, now());
+      session.lastTouch = now().getTime();
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
+      return { status: accepted ? "Accepted" : "Rejected", currentTime: now().toISOString(), interval };
+    });
+
+    client.handle("Heartbeat", async () => {
+      await seen(true);
+      return { currentTime: now().toISOString() };
+    });
+
+    client.handle("StatusNotification", async ({ params }) => {
+      const created = await recordStatus(db, ref, params as StatusPayload, now());
+      await seen();
+      announce(ref.businessId, "connector", ref.id, created);
+      return {};
+    });
+
+    client.handle("Authorize", async () => {
+      await seen();
+      return { idTagInfo: { status: await authorizationStatus(db, ref) } };
+    });
+
+    client.handle("StartTransaction", async ({ params }) => {
+      const { transactionId, status, created } = await startTransaction(db, ref, params as StartPayload, now());
+      await seen();
+      announce(ref.businessId, "session", ref.id, created);
+      return { transactionId, idTagInfo: { status } };
+    });
+
+    client.handle("MeterValues", async ({ params }) => {
+      const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
+      await seen();
+      if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      return {};
+    });
+
+    client.handle("StopTransaction", async ({ params }) => {
+      const p = params as StopPayload;
+      const { found, created } = await stopTransaction(db, ref, p, now());
+      await seen();
+      if (!found) logger.warn({ identity: ref.ocppIdentity, transactionId: p.transactionId }, "OCPP: StopTransaction de una transacción desconocida");
+      announce(ref.businessId, "session", ref.id, created);
+      // The same answer for a first and a repeated stop.
+      return p.idTag ? { idTagInfo: { status: "Accepted" } } : {};
+    });
+
+    // Messages we accept but have nothing to store for yet: answered as OCPP requires.
+    client.handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
+    client.handle("DiagnosticsStatusNotification", async () => ({}));
+    client.handle("FirmwareStatusNotification", async () => ({}));
+  }
+
+  async function callLocal(client: Client, command: ChargerCommand, method: string, params: Record<string, unknown>): Promise<CommandResult> {
+    try {
+      const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as { status?: string } | undefined;
+      return resultFromStatus(command.command, response?.status);
+    } catch (err) {
+      if (err instanceof TimeoutError) return timeoutResult(command.command);
+      if (err instanceof RPCError) return resultFromStatus(command.command, err.rpcErrorCode === "NotImplemented" ? "NotImplemented" : "Rejected");
+      // The socket closed while we waited.
+      return offlineResult(command.command);
+    }
+  }
+
+  async function callRemote(node: string, identity: string, command: ChargerCommand, method: string, params: Record<string, unknown>): Promise<CommandResult> {
+    const id = randomUUID();
+    const reply = new Promise<CommandResult>((resolve) => {
+      const timer = setTimeout(() => {
+        pendingReplies.delete(id);
+        resolve(timeoutResult(command.command));
+      }, commandTimeoutMs + 1_000);
+      pendingReplies.set(id, (result) => {
+        clearTimeout(timer);
+        pendingReplies.delete(id);
+        resolve(result);
+      });
+    });
+    const message: RemoteCommand = { kind: "command", id, node, from: nodeId, identity, method, params, command: command.command };
+    await channels.notify(COMMAND_CHANNEL, JSON.stringify(message));
+    return reply;
+  }
+
+  const stopCommands = await channels.listen(COMMAND_CHANNEL, (payload) => {
+    let message: RemoteCommand | RemoteDrop;
+    try {
+      message = JSON.parse(payload) as RemoteCommand | RemoteDrop;
+    } catch {
+      return;
+    }
+    if (message.kind === "drop") {
+      const client = message.except !== nodeId ? connections.get(message.identity) : undefined;
+      if (client) {
+        connections.delete(message.identity); // the other node owns it now: no offline mark
+        void client.close({ code: 4000, reason: "Replaced by a new connection" });
+      }
+      return;
+    }
+    if (message.node !== nodeId) return;
+    const client = connections.get(message.identity);
+    const command = { command: message.command } as ChargerCommand;
+    const run = client ? callLocal(client, command, message.method, message.params) : Promise.resolve(offlineResult(message.command));
+    void run.then((result) => channels.notify(REPLY_CHANNEL, JSON.stringify({ id: message.id, node: message.from, result } satisfies RemoteReply)).catch(() => {}));
+  });
+
+  const stopReplies = await channels.listen(REPLY_CHANNEL, (payload) => {
+    try {
+      const reply = JSON.parse(payload) as RemoteReply;
+      if (reply.node === nodeId) pendingReplies.get(reply.id)?.(reply.result);
+    } catch {
+      // not ours
+    }
+  });
+
+  async function sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult> {
+    let transactionId: number | undefined;
+    if (command.command === "RemoteStopTransaction") {
+      transactionId = await openTransactionId(db, charger.id, command.connectorId);
+      if (transactionId === undefined) return { command: command.command, outcome: "rejected", message: "No hay una carga en curso en ese conector." };
+    }
+    const { method, params } = ocppCall(command, transactionId);
+    const local = connections.get(charger.ocppIdentity);
+    if (local) return callLocal(local, command, method, params);
+    const [row] = await db.select({ online: chargers.online, node: chargers.connectedNode }).from(chargers).where(eq(chargers.id, charger.id));
+    if (!row?.online || !row.node || row.node === nodeId) return offlineResult(command.command);
+    try {
+      return await callRemote(row.node, charger.ocppIdentity, command, method, params);
+    } catch (err) {
+      logger.error({ identity: charger.ocppIdentity, err: String(err) }, "OCPP: no se pudo enviar el comando a otro nodo");
+      return errorResult(command.command);
+    }
+  }
+
+  async function sweep() {
+    const t = now();
+    const silent = await sweepSilentChargers(db, t);
+    for (const c of silent.offline) {
+      if (c.node === nodeId) {
+        const client = [...connections.entries()].find(([, cl]) => (cl.session as unknown as Session).ref.id === c.id);
+        if (client) {
+          connections.delete(client[0]);
+          void client[1].close({ force: true });
+        }
+      }
+    }
+    const byBusiness = new Map<string, Created>();
+    for (const n of silent.created.notifications) byBusiness.set(n.businessId, { notifications: [...(byBusiness.get(n.businessId)?.notifications ?? []), n] });
+    for (const [businessId, created] of byBusiness) announce(businessId, "charger", undefined, created);
+    const idle = await sweepIdleSessions(db, t, { idleMaxMinutes });
+    for (const n of idle.notifications) announce(n.businessId, "session", undefined, { notifications: [n] });
+  }
+
+  const timer = setInterval(() => {
+    sweep().catch((err) => logger.error({ err: String(err) }, "OCPP: falló el barrido de cargadores sin señal"));
+  }, options.sweepIntervalMs ?? 30_000);
+  timer.unref();
+
+  return {
+    nodeId,
+    live,
+    handleUpgrade(request, socket, head) {
+      const path = new URL(request.url ?? "/", "http://localhost").pathname;
+      if (closing || !path.startsWith(`${OCPP_PATH}/`)) {
+        socket.end(`HTTP/1.1 ${closing ? "503 Service Unavailable" : "404 Not Found"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      void rpc.handleUpgrade(request, socket as never, head);
+    },
+    sendCommand,
+    connectionCount: () => connections.size,
+    sweep,
+    async close() {
+      if (closing) return;
+      closing = true;
+      clearInterval(timer);
+      await rpc.close({ code: 1001, reason: "Server shutting down", awaitPending: true }).catch(() => {});
+      // Wait for the close handlers' writes (connected_node) before the database goes away.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await stopCommands();
+      await stopReplies();
+      await live.close();
+    },
+  };
+}

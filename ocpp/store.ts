@@ -1,0 +1,614 @@
+// What the OCPP central system writes: each charger message becomes rows in one transaction
+// (connector status and its history, sessions with their rate snapshot, meter samples, the
+// priced session with its payment and notification). Everything is scoped to the charger that
+// sent the message, so a charger can never touch another charger's or company's data.
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import {
+  businessUsers,
+  chargers,
+  chargingSessions,
+  connectors,
+  meterSamples,
+  notifications,
+  paymentAccounts,
+  payments,
+  rates,
+  stations,
+  statusEvents,
+  type ChargingSession,
+  type NewMeterSample,
+  type Notification,
+  type NotificationType,
+} from "../db/schema";
+import { queryRows } from "../api/sql";
+import { formatArs } from "../domain/money";
+import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
+import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
+
+/** The charger a connection belongs to, read once at connection time. */
+export interface ChargerRef {
+  id: string;
+  businessId: string;
+  name: string;
+  ocppIdentity: string;
+}
+
+/** Notifications created in a transaction, pushed and announced once it commits. */
+export type Created = { notifications: Notification[] };
+
+const NO_ERROR = "NoError";
+
+async function notify(
+  tx: Db,
+  out: Created,
+  businessId: string,
+  type: NotificationType,
+  title: string,
+  body: string,
+  link: string | null,
+): Promise<void> {
+  const [row] = await tx.insert(notifications).values({ businessId, type, title, body, link }).returning();
+  out.notifications.push(row);
+}
+
+/** A charger's clock may be wrong: a time in the future or absurdly old is replaced by ours. */
+export function messageTime(timestamp: string | undefined, now: Date): Date {
+  if (!timestamp) return now;
+  const t = new Date(timestamp);
+  if (Number.isNaN(t.getTime())) return now;
+  const drift = t.getTime() - now.getTime();
+  return drift > 5 * 60_000 || drift < -7 * 86_400_000 ? now : t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection
+
+export interface ChargerAuthRow extends ChargerRef {
+  passwordHash: string | null;
+  enabled: boolean;
+  businessStatus: string;
+}
+
+export async function findChargerByIdentity(db: Db, identity: string): Promise<ChargerAuthRow | undefined> {
+  const [row] = await db
+    .select({
+      id: chargers.id,
+      businessId: chargers.businessId,
+      name: chargers.name,
+      ocppIdentity: chargers.ocppIdentity,
+      passwordHash: chargers.ocppPasswordHash,
+      enabled: chargers.enabled,
+      businessStatus: businessUsers.status,
+    })
+    .from(chargers)
+    .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
+    .where(eq(chargers.ocppIdentity, identity))
+    .limit(1);
+  return row;
+}
+
+/** The charger is online on this node. A charger that was offline gets a notification. */
+export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: Date): Promise<Created> {
+  const out: Created = { notifications: [] };
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select({ online: chargers.online, seen: chargers.lastHeartbeatAt }).from(chargers).where(eq(chargers.id, ref.id)).for("update");
+    if (!before) return;
+    await tx.update(chargers).set({ online: true, connectedNode: nodeId, lastHeartbeatAt: now }).where(eq(chargers.id, ref.id));
+    if (!before.online) {
+      await notify(
+        tx,
+        out,
+        ref.businessId,
+        "CHARGER_ONLINE",
+        before.seen ? "Cargador conectado nuevamente" : "Cargador conectado",
+        before.seen ? `${ref.name} volvió a conectarse con Enchufá.` : `${ref.name} se conectó con Enchufá por primera vez.`,
+        `/charger/edit/${ref.id}`,
+      );
+    }
+  });
+  return out;
+}
+
+/**
+ * The socket closed. Only the node that holds the charger marks it offline: when a newer
+ * connection replaced this one (here or on another node), nothing changes.
+ */
+export async function markSocketClosed(db: Db, ref: ChargerRef, nodeId: string): Promise<Created> {
+  const out: Created = { notifications: [] };
+  await db.transaction(async (tx) => {
+    const gone = await tx
+      .update(chargers)
+      .set({ online: false, connectedNode: null })
+      .where(and(eq(chargers.id, ref.id), eq(chargers.connectedNode, nodeId), eq(chargers.online, true)))
+      .returning({ id: chargers.id });
+    if (gone.length) await notifyOffline(tx, out, ref, "se desconectó");
+  });
+  return out;
+}
+
+async function notifyOffline(tx: Db, out: Created, ref: Pick<ChargerRef, "id" | "businessId" | "name">, why: string) {
+  await notify(tx, out, ref.businessId, "CHARGER_OFFLINE", "Cargador sin conexión", `${ref.name} ${why}. Sus conectores figuran sin conexión hasta que vuelva.`, `/charger/edit/${ref.id}`);
+}
+
+/**
+ * Chargers silent for more than twice their heartbeat interval go offline. One atomic update,
+ * so with several nodes sweeping only one of them reports each charger.
+ */
+export async function sweepSilentChargers(db: Db, now: Date): Promise<{ created: Created; offline: { id: string; businessId: string; node: string | null }[] }> {
+  const out: Created = { notifications: [] };
+  const offline: { id: string; businessId: string; node: string | null }[] = [];
+  await db.transaction(async (tx) => {
+    const rows = await queryRows<{ id: string; business_id: string; name: string; node: string | null }>(tx, sql`
+      update chargers c set online = false, connected_node = null, updated_at = ${now}
+      from (select id, connected_node from chargers
+            where online and (last_heartbeat_at is null
+              or last_heartbeat_at < ${now}::timestamptz - make_interval(secs => heartbeat_interval * 2))
+            for update skip locked) old
+      where c.id = old.id
+      returning c.id, c.business_id, c.name, old.connected_node as node`);
+    for (const r of rows) {
+      offline.push({ id: r.id, businessId: r.business_id, node: r.node });
+      await notifyOffline(tx, out, { id: r.id, businessId: r.business_id, name: r.name }, "dejó de enviar señales (heartbeat)");
+    }
+  });
+  return { created: out, offline };
+}
+
+/** Any message proves the charger is alive (OCPP lets busy chargers skip heartbeats). */
+export async function touch(db: Db, ref: ChargerRef, now: Date): Promise<void> {
+  await db.update(chargers).set({ lastHeartbeatAt: now }).where(eq(chargers.id, ref.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// BootNotification
+
+export interface BootPayload {
+  chargePointVendor: string;
+  chargePointModel: string;
+  chargePointSerialNumber?: string;
+  chargeBoxSerialNumber?: string;
+  firmwareVersion?: string;
+  iccid?: string;
+  imsi?: string;
+  meterType?: string;
+  meterSerialNumber?: string;
+}
+
+export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: Date): Promise<{ accepted: boolean; interval: number }> {
+  const [row] = await db
+    .update(chargers)
+    .set({
+      vendor: p.chargePointVendor,
+      bootModel: p.chargePointModel,
+      serialNumber: sql`coalesce(${chargers.serialNumber}, ${p.chargePointSerialNumber ?? p.chargeBoxSerialNumber ?? null})`,
+      firmwareVersion: p.firmwareVersion ?? null,
+      iccid: p.iccid ?? null,
+      imsi: p.imsi ?? null,
+      meterType: p.meterType ?? null,
+      meterSerial: p.meterSerialNumber ?? null,
+      lastBootAt: now,
+      lastHeartbeatAt: now,
+    })
+    .where(eq(chargers.id, ref.id))
+    .returning({ enabled: chargers.enabled, interval: chargers.heartbeatInterval });
+  return { accepted: row?.enabled ?? false, interval: row?.interval ?? 300 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authorize
+
+/** Tags are accepted (the operator has no tag list yet) unless the charger or company is blocked. */
+export async function authorizationStatus(db: Db, ref: ChargerRef): Promise<"Accepted" | "Blocked"> {
+  const [row] = await db
+    .select({ enabled: chargers.enabled, status: businessUsers.status })
+    .from(chargers)
+    .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
+    .where(eq(chargers.id, ref.id));
+  if (!row || !row.enabled || row.status === "SUSPENDED" || row.status === "REJECTED") return "Blocked";
+  return "Accepted";
+}
+
+// ---------------------------------------------------------------------------------------------
+// StatusNotification
+
+export interface StatusPayload {
+  connectorId: number;
+  status: ChargePointStatus;
+  errorCode: string;
+  info?: string;
+  timestamp?: string;
+  vendorErrorCode?: string;
+}
+
+export async function recordStatus(
+  db: Db,
+  ref: ChargerRef,
+  p: StatusPayload,
+  now: Date,
+): Promise<Created> {
+  const at = messageTime(p.timestamp, now);
+  const errorCode = p.errorCode === NO_ERROR ? null : p.errorCode;
+  const info = [p.info, p.vendorErrorCode ? `código del fabricante ${p.vendorErrorCode}` : undefined].filter(Boolean).join(" · ") || null;
+  const out: Created = { notifications: [] };
+
+  await db.transaction(async (tx) => {
+    if (p.connectorId === 0) {
+      await tx.insert(statusEvents).values({ businessId: ref.businessId, chargerId: ref.id, connectorId: null, status: p.status, errorCode, info, at });
+      if (p.status === "Faulted") {
+        await notify(tx, out, ref.businessId, "CHARGER_FAULTED", "Cargador en falla", `${ref.name}: ${errorCodeLabel(errorCode)}.`, `/charger/edit/${ref.id}`);
+      }
+      return;
+    }
+
+    const [conn] = await tx
+      .select({ id: connectors.id, status: connectors.status, statusAt: connectors.statusAt })
+      .from(connectors)
+      .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, p.connectorId)))
+      .for("update");
+    if (!conn) {
+      // A connector the operator has not configured: keep the report on the charger's history.
+      await tx.insert(statusEvents).values({
+        businessId: ref.businessId,
+        chargerId: ref.id,
+        connectorId: null,
+        status: p.status,
+        errorCode,
+        info: `Conector ${p.connectorId} (no configurado)${info ? ` · ${info}` : ""}`,
+        at,
+      });
+      return;
+    }
+    await tx.insert(statusEvents).values({ businessId: ref.businessId, chargerId: ref.id, connectorId: conn.id, status: p.status, errorCode, info, at });
+    // A report older than the one we hold (queued while offline) is history, not the present.
+    if (conn.statusAt && conn.statusAt.getTime() > at.getTime()) return;
+    await tx.update(connectors).set({ status: p.status, errorCode, statusAt: at }).where(eq(connectors.id, conn.id));
+
+    const label = `${ref.name} · conector ${p.connectorId}`;
+    if (p.status === "Faulted" && conn.status !== "Faulted") {
+      await notify(tx, out, ref.businessId, "CHARGER_FAULTED", "Conector en falla", `${label}: ${errorCodeLabel(errorCode)}.`, `/charger/edit/${ref.id}`);
+    } else if (conn.status === "Faulted" && p.status !== "Faulted") {
+      await notify(tx, out, ref.businessId, "CHARGER_RECOVERED", "Conector recuperado", `${label} volvió a funcionar.`, `/charger/edit/${ref.id}`);
+    }
+
+    // The session on this connector: idle time runs from SuspendedEV/Finishing to Available.
+    const [open] = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
+      .orderBy(desc(chargingSessions.startedAt))
+      .limit(1)
+      .for("update");
+    if (!open) return;
+    if (p.status === "Charging" && open.status === "ACTIVE" && open.chargingEndedAt) {
+      await tx.update(chargingSessions).set({ chargingEndedAt: null }).where(eq(chargingSessions.id, open.id));
+    } else if (IDLE_STATUSES.includes(p.status) && open.status === "ACTIVE" && !open.chargingEndedAt) {
+      await tx.update(chargingSessions).set({ chargingEndedAt: at }).where(eq(chargingSessions.id, open.id));
+    } else if (p.status === "Available") {
+      if (open.status === "IDLE") await finalizeSession(tx, out, open, { unpluggedAt: at });
+      // Unplugged before the charger reported the stop: StopTransaction closes it.
+      else await tx.update(chargingSessions).set({ unpluggedAt: at }).where(eq(chargingSessions.id, open.id));
+    }
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// StartTransaction
+
+export interface StartPayload {
+  connectorId: number;
+  idTag: string;
+  meterStart: number;
+  timestamp: string;
+  reservationId?: number;
+}
+
+export async function startTransaction(
+  db: Db,
+  ref: ChargerRef,
+  p: StartPayload,
+  now: Date,
+): Promise<{ transactionId: number; status: "Accepted" | "Blocked"; created: Created }> {
+  const at = messageTime(p.timestamp, now);
+  const status = await authorizationStatus(db, ref);
+  const out: Created = { notifications: [] };
+  const transactionId = await db.transaction(async (tx) => {
+    // A StartTransaction repeated because its answer was lost gets the same transaction.
+    const [again] = await tx
+      .select({ transactionId: chargingSessions.transactionId })
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.startedAt, at), eq(chargingSessions.meterStartWh, p.meterStart)))
+      .limit(1);
+    if (again) return again.transactionId;
+
+    const [charger] = await tx.select({ stationId: chargers.stationId }).from(chargers).where(eq(chargers.id, ref.id));
+    const [conn] = await tx
+      .select({ id: connectors.id, rateId: connectors.rateId })
+      .from(connectors)
+      .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, p.connectorId)));
+
+    // A session left open on this connector (its stop never arrived) is closed now.
+    if (conn) {
+      const stale = await tx
+        .select()
+        .from(chargingSessions)
+        .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
+        .for("update");
+      for (const s of stale) {
+        const stoppedAt = s.stoppedAt ?? at;
+        const closing = { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt };
+        await finalizeSession(tx, out, closing, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
+      }
+    }
+
+    const [rate] = conn?.rateId ? await tx.select().from(rates).where(and(eq(rates.id, conn.rateId), eq(rates.businessId, ref.businessId))) : [];
+    const [row] = await tx
+      .insert(chargingSessions)
+      .values({
+        businessId: ref.businessId,
+        stationId: charger?.stationId ?? null,
+        chargerId: ref.id,
+        connectorId: conn?.id ?? null,
+        connectorNumber: p.connectorId,
+        idTag: p.idTag,
+        startedAt: at,
+        meterStartWh: p.meterStart,
+        status: status === "Accepted" ? "ACTIVE" : "INVALID",
+        rateId: rate?.id ?? null,
+        rateSnapshot: rate ? rateSnapshotFromRow(rate) : null,
+        paymentStatus: status === "Accepted" ? "PENDING" : "NOT_REQUIRED",
+        ...(status === "Accepted" ? {} : { stoppedAt: at, stopReason: "DeAuthorized" }),
+      })
+      .returning({ transactionId: chargingSessions.transactionId });
+    return row.transactionId;
+  });
+  return { transactionId, status, created: out };
+}
+
+// ---------------------------------------------------------------------------------------------
+// MeterValues
+
+export interface SampledValue {
+  value: string;
+  context?: string;
+  format?: string;
+  measurand?: string;
+  phase?: string;
+  location?: string;
+  unit?: string;
+}
+
+export interface MeterValue {
+  timestamp: string;
+  sampledValue: SampledValue[];
+}
+
+/** Energy register (Wh), power (W) and SoC of one MeterValue; phase values only when no total. */
+export function readMeterValue(mv: MeterValue): { energyRegisterWh?: number; powerW?: number; soc?: number } {
+  const pick = (measurand: string) => {
+    const values = mv.sampledValue.filter((v) => (v.measurand ?? "Energy.Active.Import.Register") === measurand && (v.format ?? "Raw") === "Raw");
+    const total = values.find((v) => !v.phase) ?? values[0];
+    if (!total) return undefined;
+    const n = Number(total.value);
+    return Number.isFinite(n) ? { n, unit: total.unit } : undefined;
+  };
+  const out: { energyRegisterWh?: number; powerW?: number; soc?: number } = {};
+  const e = pick("Energy.Active.Import.Register");
+  if (e) out.energyRegisterWh = e.unit === "kWh" ? e.n * 1000 : e.n;
+  const pw = pick("Power.Active.Import");
+  if (pw) out.powerW = pw.unit === "kW" ? pw.n * 1000 : pw.n;
+  const soc = pick("SoC");
+  if (soc && soc.n >= 0 && soc.n <= 100) out.soc = soc.n;
+  return out;
+}
+
+function samplesFor(session: Pick<ChargingSession, "id" | "meterStartWh" | "energyWh">, values: MeterValue[], now: Date): { rows: NewMeterSample[]; energyWh: number } {
+  let energyWh = session.energyWh;
+  const rows: NewMeterSample[] = [];
+  for (const mv of values) {
+    const r = readMeterValue(mv);
+    if (r.energyRegisterWh === undefined && r.powerW === undefined && r.soc === undefined) continue;
+    const delivered = r.energyRegisterWh === undefined ? energyWh : Math.max(0, Math.round(r.energyRegisterWh - session.meterStartWh));
+    energyWh = Math.max(energyWh, delivered);
+    rows.push({
+      sessionId: session.id,
+      at: messageTime(mv.timestamp, now),
+      energyWh: delivered,
+      powerW: r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW)),
+      soc: r.soc === undefined ? null : Math.round(r.soc),
+    });
+  }
+  return { rows, energyWh };
+}
+
+export async function recordMeterValues(db: Db, ref: ChargerRef, p: { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const where =
+      p.transactionId !== undefined
+        ? and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.transactionId, p.transactionId))
+        : and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.status, "ACTIVE"));
+    const [session] = await tx.select().from(chargingSessions).where(where).orderBy(desc(chargingSessions.startedAt)).limit(1).for("update");
+    // Samples outside a transaction (e.g. the charger's own meter reading) have nowhere to go.
+    if (!session || session.status !== "ACTIVE") return false;
+    const { rows, energyWh } = samplesFor(session, p.meterValue, now);
+    if (rows.length) await tx.insert(meterSamples).values(rows);
+    if (energyWh !== session.energyWh) await tx.update(chargingSessions).set({ energyWh }).where(eq(chargingSessions.id, session.id));
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// StopTransaction and pricing
+
+export interface StopPayload {
+  transactionId: number;
+  meterStop: number;
+  timestamp: string;
+  idTag?: string;
+  reason?: string;
+  transactionData?: MeterValue[];
+}
+
+export interface FinalizeOptions {
+  /** Idle time is charged at most this long after charging ended when no unplug arrives. */
+  idleMaxMinutes: number;
+}
+
+export async function stopTransaction(
+  db: Db,
+  ref: ChargerRef,
+  p: StopPayload,
+  now: Date,
+): Promise<{ found: boolean; repeated: boolean; created: Created }> {
+  const at = messageTime(p.timestamp, now);
+  const out: Created = { notifications: [] };
+  const result = await db.transaction(async (tx) => {
+    const [session] = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.transactionId, p.transactionId)))
+      .for("update");
+    if (!session) return { found: false, repeated: false };
+    if (session.stoppedAt && session.status !== "ACTIVE") return { found: true, repeated: true };
+
+    if (p.transactionData?.length) {
+      const { rows } = samplesFor(session, p.transactionData, now);
+      if (rows.length) await tx.insert(meterSamples).values(rows);
+    }
+    const stopped: ChargingSession = {
+      ...session,
+      stoppedAt: at,
+      meterStopWh: p.meterStop,
+      energyWh: Math.max(0, p.meterStop - session.meterStartWh),
+      stopReason: p.reason ?? "Local",
+      chargingEndedAt: session.chargingEndedAt ?? at,
+    };
+    const [conn] = session.connectorId ? await tx.select({ status: connectors.status }).from(connectors).where(eq(connectors.id, session.connectorId)) : [];
+    const unplugged = session.unpluggedAt ?? (p.reason === "EVDisconnected" || conn?.status === "Available" || !conn ? at : null);
+    if (unplugged) {
+      await finalizeSession(tx, out, stopped, { unpluggedAt: unplugged });
+    } else {
+      // The vehicle is still plugged in: idle time runs until the connector is Available.
+      await tx
+        .update(chargingSessions)
+        .set({
+          stoppedAt: stopped.stoppedAt,
+          meterStopWh: stopped.meterStopWh,
+          energyWh: stopped.energyWh,
+          stopReason: stopped.stopReason,
+          chargingEndedAt: stopped.chargingEndedAt,
+          status: "IDLE",
+        })
+        .where(eq(chargingSessions.id, session.id));
+    }
+    return { found: true, repeated: false };
+  });
+  return { ...result, created: out };
+}
+
+const ZERO: SessionPrice = { energyCents: 0, timeCents: 0, sessionFeeCents: 0, idleCents: 0, subtotalCents: 0, vatCents: 0, totalCents: 0 };
+
+/**
+ * Closes a stopped session: prices it with its rate snapshot (domain/pricing), records a
+ * payment to collect when the company has a payment account, and notifies "Sesión finalizada".
+ * `unpluggedAt` is the observed unplug; `idleEnd` a cut-off when the unplug never came.
+ */
+export async function finalizeSession(
+  tx: Db,
+  out: Created,
+  session: ChargingSession,
+  end: { unpluggedAt: Date } | { idleEnd: Date },
+): Promise<void> {
+  const [station] = session.stationId ? await tx.select({ timeZone: stations.timeZone, name: stations.name }).from(stations).where(eq(stations.id, session.stationId)) : [];
+  const stoppedAt = session.stoppedAt ?? ("unpluggedAt" in end ? end.unpluggedAt : end.idleEnd);
+  const unpluggedAt = "unpluggedAt" in end ? end.unpluggedAt : null;
+  const idleEnd = "unpluggedAt" in end ? end.unpluggedAt : end.idleEnd;
+  const chargingEndedAt = session.chargingEndedAt ?? stoppedAt;
+  const usage = usageFromSession({
+    energyWh: session.energyWh,
+    startedAt: session.startedAt,
+    chargingEndedAt,
+    unpluggedAt: idleEnd < chargingEndedAt ? chargingEndedAt : idleEnd,
+    stoppedAt,
+    timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
+  });
+  const valid = session.status !== "INVALID";
+  const price = valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO;
+  const paymentStatus = price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
+
+  await tx
+    .update(chargingSessions)
+    .set({
+      stoppedAt,
+      meterStopWh: session.meterStopWh,
+      energyWh: session.energyWh,
+      stopReason: session.stopReason,
+      chargingEndedAt,
+      unpluggedAt,
+      idleMinutes: usage.idleMinutes,
+      status: valid ? "COMPLETED" : "INVALID",
+      ...price,
+      paymentStatus,
+    })
+    .where(eq(chargingSessions.id, session.id));
+  if (!valid) return;
+
+  if (price.totalCents > 0) {
+    // The amount to collect goes to the company's payment account (Mercado Pago first).
+    const [account] = await tx
+      .select({ provider: paymentAccounts.provider })
+      .from(paymentAccounts)
+      .where(and(eq(paymentAccounts.businessId, session.businessId), eq(paymentAccounts.status, "CONNECTED")))
+      .orderBy(asc(paymentAccounts.provider))
+      .limit(1);
+    if (account) {
+      await tx.insert(payments).values({ businessId: session.businessId, sessionId: session.id, provider: account.provider, amountCents: price.totalCents, currency: session.rateSnapshot?.currency ?? "ARS", status: "PENDING" });
+    }
+  }
+
+  const [charger] = session.chargerId ? await tx.select({ name: chargers.name }).from(chargers).where(eq(chargers.id, session.chargerId)) : [];
+  const kwh = (session.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const where = [station?.name, charger?.name ? `${charger.name} · conector ${session.connectorNumber}` : `conector ${session.connectorNumber}`].filter(Boolean).join(" · ");
+  const idle = price.idleCents > 0 ? ` (incluye ${formatArs(price.idleCents)} de penalidad por ${usage.idleMinutes} min de inactividad)` : "";
+  await notify(tx, out, session.businessId, "SESSION_COMPLETED", "Sesión finalizada", `${where}: ${kwh} kWh, total ${formatArs(price.totalCents)}${idle}.`, `/activity?session=${session.id}`);
+}
+
+/**
+ * Sessions stopped but never unplugged (or whose unplug report was lost) are priced once the
+ * maximum idle wait is over, with idle time up to that cut-off.
+ */
+export async function sweepIdleSessions(db: Db, now: Date, options: FinalizeOptions): Promise<Created> {
+  const out: Created = { notifications: [] };
+  const cutoff = new Date(now.getTime() - options.idleMaxMinutes * 60_000);
+  await db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.status, "IDLE"), or(lt(chargingSessions.chargingEndedAt, cutoff), and(isNull(chargingSessions.chargingEndedAt), lt(chargingSessions.stoppedAt, cutoff)))))
+      .limit(200)
+      .for("update", { skipLocked: true });
+    for (const s of due) {
+      const from = s.chargingEndedAt ?? s.stoppedAt ?? s.startedAt;
+      await finalizeSession(tx, out, s, { idleEnd: new Date(from.getTime() + options.idleMaxMinutes * 60_000) });
+    }
+  });
+  return out;
+}
+
+/** The open session's transaction on a connector (RemoteStopTransaction needs it). */
+export async function openTransactionId(db: Db, chargerId: string, connectorNumber: number | undefined): Promise<number | undefined> {
+  const [row] = await db
+    .select({ transactionId: chargingSessions.transactionId })
+    .from(chargingSessions)
+    .where(
+      and(
+        eq(chargingSessions.chargerId, chargerId),
+        eq(chargingSessions.status, "ACTIVE"),
+        ...(connectorNumber === undefined ? [] : [eq(chargingSessions.connectorNumber, connectorNumber)]),
+      ),
+    )
+    .orderBy(desc(chargingSessions.startedAt))
+    .limit(1);
+  return row?.transactionId;
+}

@@ -1,0 +1,116 @@
+// Every list the Business API returns is bounded on the server: paged collections cap pageSize at
+// MAX_PAGE_SIZE (and say so in Spanish), the CSV export at EXPORT_MAX_ROWS, catalogs are fixed
+// sets. A new GET endpoint fails the first test until it is classified here, so an unbounded
+// list cannot slip in. The data is a small bench operator (db/seed/bench.ts) with more rows than
+// one page in every collection; its prices are also checked against domain/pricing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { MAX_PAGE_SIZE } from "../../api/schemas/common";
+import { EXPORT_MAX_ROWS } from "../../api/routes/activity";
+import { BENCH_FIREBASE_UID, BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "../../db/seed/bench";
+import { mintToken, openHarness, testBackends, type Harness } from "./helpers";
+
+/** Paged collections: GET path → where a valid id for it comes from (none needed here). */
+const PAGED = [
+  "/api/Business/Activity",
+  "/api/Business/Charger",
+  "/api/Business/ChargingStation",
+  "/api/Business/Fees",
+  "/api/Business/Notification",
+  "/api/Business/Payments",
+];
+/** Capped at EXPORT_MAX_ROWS. */
+const EXPORTS = ["/api/Business/Activity/Export.csv"];
+/** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
+const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];
+/** One object (or one aggregate), never a list of rows. */
+const SINGLE = [
+  "/api/Account/Business",
+  "/api/Business/Activity/:id",
+  "/api/Business/BusinessUser",
+  "/api/Business/Charger/:id",
+  "/api/Business/ChargingStation/:id",
+  "/api/Business/Dashboard",
+  "/api/Business/Fees/:id",
+  "/api/Business/Graphic",
+  "/api/Business/Notification/UnreadCount",
+  "/api/MercadoPago/BusinessUser",
+  "/api/Pagos360/BusinessUser",
+  "/api/images/:file",
+  "/api/openapi.json",
+];
+/** Server-sent events: carries only the kind of each change (no rows); the page reloads its own bounded data. */
+const STREAMS = ["/api/Business/Live"];
+
+const ROWS = MAX_PAGE_SIZE + 20;
+
+describe.each(testBackends())("list endpoints are bounded ($name)", (backend) => {
+  let h: Harness;
+  const token = mintToken(BENCH_FIREBASE_UID);
+  let businessId = "";
+
+  beforeAll(async () => {
+    h = await openHarness(backend);
+    const seeded = await seedBenchOperator(h.db, {
+      reset: true,
+      size: { ...BENCH_SIZE, stations: ROWS, chargersPerStation: 1, connectorsPerCharger: 1, sessions: 400, historyDays: 30, meterDays: 2, notifications: ROWS },
+    });
+    businessId = seeded.businessId;
+    // Rates and payments beyond one page too.
+    await h.db.execute(sql`insert into rates (business_id, name) select ${businessId}::uuid, 'Tarifa ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into payments (business_id, provider, amount_cents, status, external_id)
+      select ${businessId}::uuid, 'MERCADOPAGO', 1000 * i, 'APPROVED', 'bench-' || i from generate_series(1, ${ROWS}) i`);
+  }, 120_000);
+  afterAll(() => h?.close());
+
+  it("classifies every GET endpoint by how it is bounded", () => {
+    const known = new Set([...PAGED, ...EXPORTS, ...CATALOGS, ...SINGLE, ...STREAMS]);
+    const gets = [...new Set(h.api.routes.filter((r) => r.method === "GET").map((r) => r.path))];
+    const unclassified = gets.filter((p) => !known.has(p));
+    expect(unclassified, "declare how these endpoints bound their rows").toEqual([]);
+    expect(gets.length).toBe(known.size);
+  });
+
+  it("seeds more rows than one page in every collection, priced like domain/pricing", async () => {
+    const check = await verifyBenchPricing(h.db, businessId, 200);
+    expect(check.checked).toBeGreaterThan(100);
+    expect(check.mismatches).toEqual([]);
+    for (const path of PAGED) {
+      const body = (await (await h.call("GET", `${path.replace(/^\/api/, "")}?pageSize=1`, { token })).json()) as { total: number };
+      expect(body.total, path).toBeGreaterThan(MAX_PAGE_SIZE);
+    }
+  });
+
+  it.each(PAGED)("%s never returns more than MAX_PAGE_SIZE rows", async (path) => {
+    const p = path.replace(/^\/api/, "");
+    const full = await h.call("GET", `${p}?pageSize=${MAX_PAGE_SIZE}`, { token });
+    expect(full.status).toBe(200);
+    expect(((await full.json()) as { items: unknown[] }).items).toHaveLength(MAX_PAGE_SIZE);
+
+    const byDefault = (await (await h.call("GET", p, { token })).json()) as { items: unknown[] };
+    expect(byDefault.items.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
+
+    for (const q of [`pageSize=${MAX_PAGE_SIZE + 1}`, "pageSize=100000", "pageSize=-1", "pageSize=abc"]) {
+      const res = await h.call("GET", `${p}?${q}`, { token });
+      expect(res.status, `${p}?${q}`).toBe(422);
+      const problem = (await res.json()) as { title: string; errors?: Record<string, string[]> };
+      expect(problem.errors?.pageSize?.[0], `${p}?${q}`).toMatch(/[a-záéíóúñ]/i);
+    }
+    // Unknown "limit" parameters are not a way around the cap.
+    const limited = (await (await h.call("GET", `${p}?limit=100000&pageSize=${MAX_PAGE_SIZE}`, { token })).json()) as { items: unknown[] };
+    expect(limited.items.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
+  });
+
+  it("caps the CSV export", async () => {
+    const res = await h.call("GET", "/Business/Activity/Export.csv", { token });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get("X-Export-Rows"))).toBeLessThanOrEqual(EXPORT_MAX_ROWS);
+  });
+
+  it.each(CATALOGS)("%s is a small fixed catalog", async (path) => {
+    const body = (await (await h.call("GET", path.replace(/^\/api/, ""), { token })).json()) as unknown[] | { items: unknown[] };
+    const rows = Array.isArray(body) ? body : body.items;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
+  });
+});

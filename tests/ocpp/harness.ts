@@ -1,0 +1,119 @@
+// Harness of the OCPP tests: a real database, the central system behind a real HTTP server
+// (WebSocket upgrades on /ocpp/…), the Business API wired to it, and ocpp-rpc clients acting
+// as chargers.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { RPCClient } from "ocpp-rpc";
+import { createApi } from "../../api/app";
+import type { Database } from "../../db/client";
+import { seedCatalogs } from "../../db/seed/catalogs";
+import { createCentralSystem, type CentralSystem } from "../../ocpp/central-system";
+import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
+import type { TestBackend } from "../setup/db";
+
+export interface OcppHarness extends Harness {
+  central: CentralSystem;
+  /** ws://127.0.0.1:<port>/ocpp */
+  endpoint: string;
+  /** A second central system on the same database (another "node"), created on demand. */
+  secondNode(): Promise<CentralSystem>;
+}
+
+export async function openOcppHarness(backend: TestBackend, opts: { commandTimeoutMs?: number; idleMaxMinutes?: number } = {}): Promise<OcppHarness> {
+  const database: Database = await backend.open();
+  await seedCatalogs(database.db);
+  const logs: LogEntry[] = [];
+  const logger = {
+    info: (obj: object, msg?: string) => logs.push({ level: "info", obj, msg }),
+    warn: (obj: object, msg?: string) => logs.push({ level: "warn", obj, msg }),
+    error: (obj: object, msg?: string) => logs.push({ level: "error", obj, msg }),
+  };
+  const centralOptions = {
+    db: database.db,
+    channels: database.channels,
+    logger,
+    sweepIntervalMs: 3_600_000, // tests run the sweep themselves
+    commandTimeoutMs: opts.commandTimeoutMs ?? 1_500,
+    idleMaxMinutes: opts.idleMaxMinutes ?? 240,
+  };
+  const central = await createCentralSystem({ ...centralOptions, nodeId: "node-a" });
+  const api = createApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });
+  const server = http.createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  server.on("upgrade", central.handleUpgrade);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const others: CentralSystem[] = [];
+
+  return {
+    database,
+    db: database.db,
+    api,
+    logs,
+    central,
+    endpoint: `ws://127.0.0.1:${port}/ocpp`,
+    call: (method, path, init = {}) => callApi(api, method, path, init),
+    async secondNode() {
+      const node = await createCentralSystem({ ...centralOptions, nodeId: `node-${others.length + 2}` });
+      others.push(node);
+      return node;
+    },
+    async close() {
+      for (const o of others) await o.close();
+      await central.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await database.close();
+    },
+  };
+}
+
+export interface Fixture {
+  tenant: Tenant;
+  chargerId: string;
+  identity: string;
+  password: string;
+  rateId: string;
+  heartbeatInterval: number;
+}
+
+/** A company with a station, a rate with an idle penalty and a two-connector charger using it. */
+export async function createFixture(h: Harness, uid: string, rateOverrides: Record<string, unknown> = {}): Promise<Fixture> {
+  const tenant = await createTenant(h, uid);
+  const station = await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: tenant.token, body: stationInput() }), 201);
+  const rate = await expectStatus(await h.call("POST", "/Business/Fees", { token: tenant.token, body: rateInput(rateOverrides) }), 201);
+  const base = chargerInput({ stationId: station.id, heartbeatInterval: 60 });
+  const input = { ...base, connectors: base.connectors.map((k) => ({ ...k, rateId: rate.id })) };
+  const charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: tenant.token, body: input }), 201);
+  return { tenant, chargerId: charger.id, identity: charger.ocppIdentity, password: charger.ocppPassword, rateId: rate.id, heartbeatInterval: 60 };
+}
+
+/** An ocpp-rpc client acting as the charger (strict: it only sends valid OCPP 1.6). */
+export function chargerClient(h: OcppHarness, f: Pick<Fixture, "identity" | "password">, opts: { strict?: boolean; protocols?: string[]; password?: string } = {}) {
+  const protocols = opts.protocols ?? ["ocpp1.6"];
+  const options = {
+    endpoint: h.endpoint,
+    identity: f.identity,
+    password: opts.password ?? f.password,
+    protocols,
+    strictMode: protocols.length > 0 && (opts.strict ?? true),
+    reconnect: false,
+    callTimeoutMs: 5_000,
+  };
+  // The typings list every option as required; the library fills in defaults.
+  return new RPCClient(options as ConstructorParameters<typeof RPCClient>[0]);
+}
+
+/** Resolves once `predicate` holds (polling), for effects that follow a socket event. */
+export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await fn();
+  while (!predicate(last)) {
+    if (Date.now() > deadline) throw new Error(`eventually: condición no cumplida; último valor ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 25));
+    last = await fn();
+  }
+  return last;
+}
