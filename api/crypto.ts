@@ -4,7 +4,7 @@
 // of the key that produced it, so keys rotate: the first configured key encrypts, every
 // configured key can decrypt. Format: `v1.<keyId>.<iv>.<ciphertext>.<tag>` (base64url parts).
 //
-// OCPP passwords (Basic auth of security profile 1/2) are stored only as scrypt hashes.
+// OCPP passwords (Basic auth of security profile 1/2) are stored only as salted hashes.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const VERSION = "v1";
@@ -68,11 +68,16 @@ export function needsReencryption(ring: KeyRing, sealed: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // OCPP passwords
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+// Generated passwords carry 192 random bits, so a slow KDF adds nothing against guessing (2^192
+// tries either way) and would only cost CPU on every charger connection — a denial-of-service
+// lever when thousands reconnect after a restart, or when someone hammers the endpoint with
+// wrong passwords. They are stored as a salted SHA-256 (ADR 0005). Hashes written earlier with
+// scrypt still verify.
+const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number }): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keylen, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keylen, { ...opts, maxmem: SCRYPT_MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
@@ -81,20 +86,31 @@ export function generateOcppPassword(): string {
   return randomBytes(24).toString("base64url");
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64url salt and hash). */
+function saltedSha256(password: string, salt: Buffer): Buffer {
+  return createHash("sha256").update(salt).update(password, "utf8").digest();
+}
+
+/** `sha256$salt$hash` (base64url salt and hash). */
 export async function hashOcppPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, SCRYPT.keylen, SCRYPT);
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
+  return ["sha256", salt.toString("base64url"), saltedSha256(password, salt).toString("base64url")].join("$");
 }
 
 export async function verifyOcppPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   if (!stored) return false;
   const parts = stored.split("$");
-  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
-  const [, n, r, p, saltB64, hashB64] = parts;
-  const expected = Buffer.from(hashB64, "base64url");
-  const actual = await scryptAsync(password, Buffer.from(saltB64, "base64url"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  let expected: Buffer;
+  let actual: Buffer;
+  if (parts.length === 3 && parts[0] === "sha256") {
+    expected = Buffer.from(parts[2], "base64url");
+    actual = saltedSha256(password, Buffer.from(parts[1], "base64url"));
+  } else if (parts.length === 6 && parts[0] === "scrypt") {
+    const [, n, r, p, saltB64, hashB64] = parts;
+    expected = Buffer.from(hashB64, "base64url");
+    actual = await scryptAsync(password, Buffer.from(saltB64, "base64url"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  } else {
+    return false;
+  }
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 

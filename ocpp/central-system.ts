@@ -109,7 +109,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const connections = new Map<string, Client>();
   const pendingReplies = new Map<string, (result: CommandResult) => void>();
   // A verified password is remembered (as a digest, with the hash it matched) so reconnects
-  // do not pay scrypt again; rotating the password changes the hash and voids the entry.
+  // (and hashes written with scrypt before ADR 0005) are not verified again; rotating the
+  // password changes the hash and voids the entry.
   const verified = new Map<string, { hash: string; digest: Buffer }>();
   let closing = false;
 

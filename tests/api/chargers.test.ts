@@ -59,7 +59,7 @@ describe.each(testBackends())("chargers ($name)", (backend) => {
     ]);
 
     const [row] = await h.db.select().from(chargers).where(eq(chargers.id, chargerId));
-    expect(row.ocppPasswordHash).toMatch(/^scrypt\$/);
+    expect(row.ocppPasswordHash).toMatch(/^sha256\$/);
     expect(row.ocppPasswordHash).not.toContain(password);
     expect(await verifyOcppPassword(password, row.ocppPasswordHash)).toBe(true);
 

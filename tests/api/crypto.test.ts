@@ -1,4 +1,5 @@
 // api/crypto: AES-256-GCM key ring with rotation, tenant-bound credentials, OCPP password hashes.
+import { scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   createKeyRing,
@@ -65,12 +66,22 @@ describe("OCPP passwords", () => {
     expect(generateOcppPassword()).not.toBe(p);
   });
 
-  it("hashes with scrypt and verifies", async () => {
+  it("hashes with a salted SHA-256 and verifies", async () => {
     const hash = await hashOcppPassword("s3cret-password-16");
-    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).toMatch(/^sha256\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(await hashOcppPassword("s3cret-password-16")).not.toBe(hash); // salted
     expect(await verifyOcppPassword("s3cret-password-16", hash)).toBe(true);
     expect(await verifyOcppPassword("s3cret-password-17", hash)).toBe(false);
     expect(await verifyOcppPassword("x", null)).toBe(false);
     expect(await verifyOcppPassword("x", "md5$abc")).toBe(false);
+    expect(await verifyOcppPassword("x", "sha256$only-two")).toBe(false);
+  });
+
+  it("still verifies passwords hashed earlier with scrypt", async () => {
+    const salt = Buffer.from("0123456789abcdef");
+    const key = scryptSync("s3cret-password-16", salt, 32, { N: 16384, r: 8, p: 1 });
+    const legacy = ["scrypt", 16384, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    expect(await verifyOcppPassword("s3cret-password-16", legacy)).toBe(true);
+    expect(await verifyOcppPassword("s3cret-password-17", legacy)).toBe(false);
   });
 });
