@@ -7,7 +7,7 @@ import { PageHeader, TitledCard } from "~/components/Page";
 import { DataTable } from "~/components/list";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
-import { stationFormDefaults } from "~/components/station/schema";
+import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
 import { UUID_RE } from "../../../../api/schemas/constants";
 import { readJson } from "~/lib/api.server";
