@@ -1,5 +1,5 @@
 // /Business/Activity — charging sessions (OCPI Session/CDR): list, detail, CSV export.
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../../db/client";
 import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "../../db/schema";
@@ -11,6 +11,8 @@ import { notFound, validationError } from "../problem";
 import { activityExportQuery, activityQuery, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
 import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
 import { toPaymentDto } from "./payments";
+import { rawParts, rollupDays, splitPeriod } from "../rollup";
+import { num, queryRows } from "../sql";
 
 const NOT_FOUND = "La carga";
 export const EXPORT_MAX_ROWS = 10_000;
@@ -104,6 +106,45 @@ function decodeCursor(cursor: string): { startedAt: Date; id: string } {
     throw validationError({ cursor: ["El cursor no es válido. Volvé a la primera página."] });
   }
   return { startedAt, id };
+}
+
+/**
+ * Count, energy (sessions that started) and revenue (completed ones) of every session matching
+ * the filters. Whole local days come from the rollup (api/rollup.ts) unless a filter it does not
+ * keep is on (a charger; a station together with a payment status; open statuses), which the
+ * per-charger and per-station indexes answer directly.
+ */
+async function activityTotals(db: Db, businessId: string, q: Filters): Promise<{ total: number; energyWh: number; totalCents: number }> {
+  const where = filterWhere(businessId, q);
+  const raw = sql`select count(*) as total,
+      sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
+      sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as total_cents
+    from ${s}`;
+  const direct = q.chargerId || q.status === "ACTIVE" || q.status === "IDLE" || (q.stationId && q.paymentStatus);
+  let parts: SQL[];
+  if (direct) {
+    parts = [sql`${raw} where ${and(...where)}`];
+  } else {
+    const split = await splitPeriod(db, q.from ?? null, q.to ?? null);
+    parts = rawParts(split).map((part) => sql`${raw} where ${and(...where, part)}`);
+    if (split.rollup) {
+      const table = q.stationId ? "session_station_daily_totals" : "session_daily_totals";
+      const filters: SQL[] = [sql`r.business_id = ${businessId}`, rollupDays(split)];
+      if (q.stationId) filters.push(sql`r.station_id = ${q.stationId}`);
+      if (q.status) filters.push(sql`r.status = ${q.status}`);
+      if (q.paymentStatus) filters.push(sql`r.payment_status = ${q.paymentStatus}`);
+      parts.unshift(sql`select sum(r.sessions) as total,
+          sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
+          sum(r.total_cents) filter (where r.status = 'COMPLETED') as total_cents
+        from ${sql.raw(table)} r where ${sql.join(filters, sql` and `)}`);
+    }
+  }
+  const [r] = await queryRows(
+    db,
+    sql`select coalesce(sum(total), 0) as total, coalesce(sum(energy_wh), 0) as energy_wh, coalesce(sum(total_cents), 0) as total_cents
+      from (${sql.join(parts, sql` union all `)}) x`,
+  );
+  return { total: num(r?.total), energyWh: num(r?.energy_wh), totalCents: num(r?.total_cents) };
 }
 
 /** The cost of a session: stored when closed; an estimate from its rate snapshot while open. */
@@ -252,18 +293,11 @@ export function activityRoutes({ db, now }: ApiServices) {
       .where(and(...pageWhere))
       .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
       .limit(query.pageSize + 1);
-    const [rows, [{ total, energyWh, totalCents }]] = await Promise.all([
+    const [rows, { total, energyWh, totalCents }] = await Promise.all([
       query.cursor ? base : base.offset(pageOffset(query.page, query.pageSize)),
       // Totals of every matching session (not just this page), defined like the dashboard's
       // KPIs: energy of the sessions that started, revenue of the completed ones.
-      db
-        .select({
-          total: count(),
-          energyWh: sql<number>`coalesce(sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID'), 0)`.mapWith(Number),
-          totalCents: sql<number>`coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0)`.mapWith(Number),
-        })
-        .from(chargingSessions)
-        .where(and(...where)),
+      activityTotals(db, b.id, query),
     ]);
     const more = rows.length > query.pageSize;
     const pageRows = rows.slice(0, query.pageSize);
