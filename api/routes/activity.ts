@@ -280,36 +280,50 @@ export function activityRoutes({ db, now }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, activityQuery);
     const where = filterWhere(b.id, query);
-    const { key, desc: isDesc } = parseSort(query.sort);
     const keyset = query.sort === "-startedAt";
+    if ((query.cursor || query.before) && !keyset) throw validationError({ cursor: ["El cursor solo se usa con el orden por fecha descendente."] });
+    if (query.cursor && query.before) throw validationError({ cursor: ["Usá cursor o before, no los dos."] });
+    const key = (x: { startedAt: Date; id: string }) => sql`(${x.startedAt.toISOString()}::timestamptz, ${x.id}::uuid)`;
     const pageWhere = [...where];
-    if (query.cursor) {
-      if (!keyset) throw validationError({ cursor: ["El cursor solo se usa con el orden por fecha descendente."] });
-      const cur = decodeCursor(query.cursor);
-      pageWhere.push(sql`(${s.startedAt}, ${s.id}) < (${cur.startedAt.toISOString()}::timestamptz, ${cur.id}::uuid)`);
-    }
-    const col = SORT_COLUMNS[key];
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const before = query.before ? decodeCursor(query.before) : null;
+    // Keyset pages walk sessions_business_started_idx from the cursor, whatever the depth;
+    // `before` walks it upwards and the rows are put back in order.
+    if (after) pageWhere.push(sql`(${s.startedAt}, ${s.id}) < ${key(after)}`);
+    if (before) pageWhere.push(sql`(${s.startedAt}, ${s.id}) > ${key(before)}`);
+    const { key: sortKey, desc: sortDesc } = parseSort(query.sort);
+    const isDesc = before ? !sortDesc : sortDesc;
+    const col = SORT_COLUMNS[sortKey];
     const base = baseSelect(db)
       .where(and(...pageWhere))
       .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
       .limit(query.pageSize + 1);
-    const [rows, { total, energyWh, totalCents }] = await Promise.all([
-      query.cursor ? base : base.offset(pageOffset(query.page, query.pageSize)),
+    const [fetched, { total, energyWh, totalCents }] = await Promise.all([
+      after || before ? base : base.offset(pageOffset(query.page, query.pageSize)),
       // Totals of every matching session (not just this page), defined like the dashboard's
       // KPIs: energy of the sessions that started, revenue of the completed ones.
       activityTotals(db, b.id, query),
     ]);
-    const more = rows.length > query.pageSize;
-    const pageRows = rows.slice(0, query.pageSize);
-    const last = pageRows.at(-1);
+    const more = fetched.length > query.pageSize;
+    const pageRows = fetched.slice(0, query.pageSize);
+    if (before) pageRows.reverse();
+    const first = pageRows.at(0)?.session;
+    const last = pageRows.at(-1)?.session;
+    // Is there anything on the other side of this page (the side the request came from)?
+    const exists = async (cond: SQL) => (await db.select({ id: s.id }).from(s).where(and(...where, cond)).limit(1)).length > 0;
+    let hasNext = !before && more;
+    let hasPrev = before ? more : false;
+    if (keyset && after && first) hasPrev = await exists(sql`(${s.startedAt}, ${s.id}) > ${key(first)}`);
+    if (keyset && before && last) hasNext = await exists(sql`(${s.startedAt}, ${s.id}) < ${key(last)}`);
     const t = now();
-    const body: SessionPage & { totals: { energyWh: number; totalCents: number } } = {
+    const body: SessionPage = {
       items: pageRows.map((x) => toDto(x, t)),
       total,
       totals: { energyWh, totalCents },
-      page: query.cursor ? 1 : query.page,
+      page: after || before ? 1 : query.page,
       pageSize: query.pageSize,
-      nextCursor: keyset && more && last ? encodeCursor(last.session.startedAt, last.session.id) : null,
+      nextCursor: keyset && hasNext && last ? encodeCursor(last.startedAt, last.id) : null,
+      prevCursor: keyset && hasPrev && first ? encodeCursor(first.startedAt, first.id) : null,
     };
     return c.json(body);
   });

@@ -47,7 +47,7 @@ export function SortHeader({ field, children, sort }: { field: string; children:
   const Icon = !active ? BiSort : descending ? BiSortDown : BiSortUp;
   return (
     <Table.ColumnHeaderCell aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
-      <Link to={hrefWith({ sort: next, page: undefined, cursor: undefined })} className="sort-link">
+      <Link to={hrefWith({ sort: next, page: undefined, cursor: undefined, before: undefined })} className="sort-link">
         {children} <Icon aria-hidden="true" />
       </Link>
     </Table.ColumnHeaderCell>
@@ -81,6 +81,40 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
           {page < pages ? (
             <Button asChild variant="soft" size="2">
               <Link to={hrefWith({ page: page + 1 })} rel="next">
+                Siguiente <BiChevronRight aria-hidden="true" />
+              </Link>
+            </Button>
+          ) : null}
+        </Flex>
+      </nav>
+    </Flex>
+  );
+}
+
+/**
+ * "Anterior" / "Siguiente" by keyset cursor (`cursor` = the page after, `before` = the page
+ * before; both stay in the URL): the same cost at any depth, no page numbers.
+ */
+export function CursorPagination({ prevCursor, nextCursor, shown, total }: { prevCursor: string | null; nextCursor: string | null; shown: number; total: number }) {
+  const hrefWith = useHrefWith();
+  const fmt = new Intl.NumberFormat("es-AR");
+  return (
+    <Flex justify="between" align="center" gap="3" mt="4" wrap="wrap" asChild>
+      <nav aria-label="Paginación">
+        <Text size="2" color="gray">
+          Mostrando {fmt.format(shown)} de {fmt.format(total)}, de la más reciente a la más antigua
+        </Text>
+        <Flex gap="2" align="center">
+          {prevCursor ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ before: prevCursor, cursor: undefined, page: undefined })} rel="prev">
+                <BiChevronLeft aria-hidden="true" /> Anterior
+              </Link>
+            </Button>
+          ) : null}
+          {nextCursor ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ cursor: nextCursor, before: undefined, page: undefined })} rel="next">
                 Siguiente <BiChevronRight aria-hidden="true" />
               </Link>
             </Button>
