@@ -2,7 +2,8 @@
 // so they work without JavaScript and can be bookmarked (issue 6).
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
-import { Button, Flex, Table, Text } from "@radix-ui/themes";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "react-icons/bi";
 
 /** The current URL with some parameters changed (undefined or "" removes one). */
@@ -125,14 +126,26 @@ export function CursorPagination({ prevCursor, nextCursor, shown, total }: { pre
   );
 }
 
+/**
+ * Radix Themes' Table.Root markup and classes without its ScrollArea, which costs ~5 KB gz of
+ * JavaScript on every list page (docs/benchmarks.md §1); the `.table-scroll` wrapper scrolls.
+ */
+export function TableRoot({ size = "2", variant = "ghost", children }: { size?: "1" | "2" | "3"; variant?: "surface" | "ghost"; children: ReactNode }) {
+  return (
+    <div className={`rt-TableRoot rt-r-size-${size} rt-variant-${variant}`}>
+      <table className="rt-TableRootTable">{children}</table>
+    </div>
+  );
+}
+
 /** A table that scrolls sideways on small screens instead of breaking the layout. */
 export function DataTable({ caption, children }: { caption: string; children: ReactNode }) {
   return (
     <div className="table-scroll">
-      <Table.Root variant="surface" size="2">
+      <TableRoot variant="surface" size="2">
         <caption className="visually-hidden">{caption}</caption>
         {children}
-      </Table.Root>
+      </TableRoot>
     </div>
   );
 }

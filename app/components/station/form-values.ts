@@ -2,7 +2,7 @@
 // schema in ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
 import { WEEKDAY_LABELS } from "../../../api/schemas/constants";
 import type { OpeningHoursDto, StationDto } from "../../../api/types";
-import { DEFAULT_TIME_ZONE } from "../../../domain/pricing";
+import { DEFAULT_TIME_ZONE } from "../../../domain/time-zone";
 
 export const MAX_PERIODS_PER_DAY = 3;
 export const OPENING_MODES = ["ALWAYS", "WEEKLY"] as const;
