@@ -201,6 +201,8 @@ export interface SessionDto {
 export interface SessionPage extends Page<SessionDto> {
   /** Pass as `cursor` for the next page (keyset; default sort only). Null on the last page. */
   nextCursor: string | null;
+  /** Pass as `before` for the previous page (keyset; default sort only). Null on the first page and on offset pages. */
+  prevCursor: string | null;
   /** Every matching session, not just this page: energy of the sessions that started (not INVALID), revenue of the COMPLETED ones (the dashboard's definitions). */
   totals: { energyWh: number; totalCents: number };
 }

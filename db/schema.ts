@@ -11,6 +11,7 @@ import {
   char,
   check,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -424,9 +425,83 @@ export const chargingSessions = pgTable(
     index("sessions_business_payment_idx")
       .on(t.businessId, t.startedAt)
       .where(sql`${t.paymentStatus} in ('PENDING', 'FAILED')`),
+    // The sessions the daily rollup does not hold (open, or closed without any end time): the
+    // few rows the KPIs and totals read live next to session_daily_totals (db/rollup.ts).
+    index("sessions_unrolled_idx")
+      .on(t.businessId, t.startedAt)
+      .where(sql`${t.status} in ('ACTIVE', 'IDLE') or coalesce(${t.unpluggedAt}, ${t.stoppedAt}) is null`),
     check("sessions_energy_nonneg", sql`${t.energyWh} >= 0 and ${t.idleMinutes} >= 0`),
     check("sessions_total_nonneg", sql`${t.totalCents} >= 0`),
   ],
+);
+
+/**
+ * Daily rollup of closed charging sessions (docs/benchmarks.md §2): per business, Buenos Aires
+ * local day of the start, status and payment status. Holds exactly the sessions that are closed
+ * (status COMPLETED/INVALID) and have an end time (unplug or stop); the rest (open sessions) are
+ * read live through sessions_unrolled_idx. Maintained by triggers on charging_sessions
+ * (migration 0002_session_rollup_triggers), so every writer — the OCPP store, the API, seeds —
+ * keeps it right; `npm run db:rollup` rebuilds it from the sessions and checks it.
+ */
+export const sessionDailyTotals = pgTable(
+  "session_daily_totals",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    status: sessionStatus("status").notNull(),
+    paymentStatus: sessionPaymentStatus("payment_status").notNull(),
+    sessions: integer("sessions").notNull().default(0),
+    energyWh: bigint("energy_wh", { mode: "number" }).notNull().default(0),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
+    idleCents: bigint("idle_cents", { mode: "number" }).notNull().default(0),
+    /** Σ (coalesce(unplugged_at, stopped_at) − started_at), seconds. */
+    occupiedSeconds: numeric("occupied_seconds").notNull().default("0"),
+    /** An upper bound of any one session's occupied span in this row (only grows; exact after a rebuild). */
+    maxSpanSeconds: numeric("max_span_seconds").notNull().default("0"),
+  },
+  (t) => [
+    primaryKey({ name: "session_daily_totals_pk", columns: [t.businessId, t.day, t.status, t.paymentStatus] }),
+    index("session_daily_totals_span_idx").on(t.businessId, t.maxSpanSeconds),
+  ],
+);
+
+/**
+ * The same sessions per station (those with one): top stations and the activity totals of one
+ * station. No foreign key to stations: a deleted station's sessions lose their station_id and
+ * the update trigger takes them out of here.
+ */
+export const sessionStationDailyTotals = pgTable(
+  "session_station_daily_totals",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    stationId: uuid("station_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    status: sessionStatus("status").notNull(),
+    sessions: integer("sessions").notNull().default(0),
+    energyWh: bigint("energy_wh", { mode: "number" }).notNull().default(0),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "session_station_daily_totals_pk", columns: [t.businessId, t.stationId, t.day, t.status] })],
+);
+
+/** The same sessions per local day, hour of the start and status (the "sesiones por hora" chart). */
+export const sessionHourlyTotals = pgTable(
+  "session_hourly_totals",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    hour: smallint("hour").notNull(),
+    status: sessionStatus("status").notNull(),
+    sessions: integer("sessions").notNull().default(0),
+    energyWh: bigint("energy_wh", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "session_hourly_totals_pk", columns: [t.businessId, t.day, t.hour, t.status] })],
 );
 
 /** MeterValues during a session; energy_wh is delivered so far in this session (register − meter start). */

@@ -6,7 +6,9 @@
 // Money is integer centavos. Each component is rounded to centavos once (half away from
 // zero); VAT is computed on the sum of the rounded components.
 
-export const DEFAULT_TIME_ZONE = "America/Argentina/Buenos_Aires";
+import { DEFAULT_TIME_ZONE } from "./time-zone";
+
+export { DEFAULT_TIME_ZONE };
 /** 21 % general VAT rate in Argentina, in basis points. */
 export const DEFAULT_VAT_RATE_BP = 2100;
 

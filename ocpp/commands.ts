@@ -1,8 +1,9 @@
 // Commands the operator sends to a charger from the charger screen (OCPP 1.6 CS → CP calls):
 // what the API accepts, how each becomes an OCPP call, and how the answer reads in Spanish.
 import { z } from "zod";
+import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "./command-labels";
 
-export const TRIGGERABLE_MESSAGES = ["BootNotification", "Heartbeat", "StatusNotification", "MeterValues", "DiagnosticsStatusNotification", "FirmwareStatusNotification"] as const;
+export { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandOutcome, type CommandResult } from "./command-labels";
 
 const connector = z.coerce.number({ error: "Elegí un conector" }).int("Elegí un conector").min(1, "Elegí un conector").max(99, "Elegí un conector");
 
@@ -32,27 +33,7 @@ export const commandSchema = z.discriminatedUnion("command", [
 ]);
 
 export type ChargerCommand = z.infer<typeof commandSchema>;
-export type CommandName = ChargerCommand["command"];
 
-export const COMMAND_LABELS: Record<CommandName, string> = {
-  Reset: "Reiniciar",
-  RemoteStartTransaction: "Iniciar carga",
-  RemoteStopTransaction: "Detener carga",
-  UnlockConnector: "Desbloquear conector",
-  ChangeAvailability: "Cambiar disponibilidad",
-  TriggerMessage: "Pedir mensaje",
-};
-
-/** accepted / rejected: the charger answered; timeout: it did not; offline: no socket anywhere. */
-export type CommandOutcome = "accepted" | "rejected" | "timeout" | "offline" | "error";
-
-export interface CommandResult {
-  command: CommandName;
-  outcome: CommandOutcome;
-  /** The charger's status field (Accepted, Rejected, Unlocked, Scheduled…), when it answered. */
-  status?: string;
-  message: string;
-}
 
 /** The OCPP call for a command; RemoteStopTransaction needs the open transaction's id. */
 export function ocppCall(cmd: ChargerCommand, transactionId?: number): { method: string; params: Record<string, unknown> } {
@@ -102,3 +83,7 @@ export function timeoutResult(command: CommandName): CommandResult {
 export function errorResult(command: CommandName, detail?: string): CommandResult {
   return { command, outcome: "error", message: `No se pudo completar «${COMMAND_LABELS[command]}»${detail ? `: ${detail}` : ""}. Probá de nuevo.` };
 }
+
+// The hand-written CommandName (./command-labels) must match the schema's discriminator.
+type SameNames = [CommandName] extends [ChargerCommand["command"]] ? ([ChargerCommand["command"]] extends [CommandName] ? true : never) : never;
+export const COMMAND_NAMES_MATCH: SameNames = true;

@@ -1,5 +1,5 @@
 // /Business/Activity — charging sessions (OCPI Session/CDR): list, detail, CSV export.
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../../db/client";
 import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "../../db/schema";
@@ -11,6 +11,8 @@ import { notFound, validationError } from "../problem";
 import { activityExportQuery, activityQuery, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
 import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
 import { toPaymentDto } from "./payments";
+import { rawParts, rollupDays, splitPeriod } from "../rollup";
+import { num, queryRows } from "../sql";
 
 const NOT_FOUND = "La carga";
 export const EXPORT_MAX_ROWS = 10_000;
@@ -104,6 +106,45 @@ function decodeCursor(cursor: string): { startedAt: Date; id: string } {
     throw validationError({ cursor: ["El cursor no es válido. Volvé a la primera página."] });
   }
   return { startedAt, id };
+}
+
+/**
+ * Count, energy (sessions that started) and revenue (completed ones) of every session matching
+ * the filters. Whole local days come from the rollup (api/rollup.ts) unless a filter it does not
+ * keep is on (a charger; a station together with a payment status; open statuses), which the
+ * per-charger and per-station indexes answer directly.
+ */
+async function activityTotals(db: Db, businessId: string, q: Filters): Promise<{ total: number; energyWh: number; totalCents: number }> {
+  const where = filterWhere(businessId, q);
+  const raw = sql`select count(*) as total,
+      sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
+      sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as total_cents
+    from ${s}`;
+  const direct = q.chargerId || q.status === "ACTIVE" || q.status === "IDLE" || (q.stationId && q.paymentStatus);
+  let parts: SQL[];
+  if (direct) {
+    parts = [sql`${raw} where ${and(...where)}`];
+  } else {
+    const split = await splitPeriod(db, q.from ?? null, q.to ?? null);
+    parts = rawParts(split).map((part) => sql`${raw} where ${and(...where, part)}`);
+    if (split.rollup) {
+      const table = q.stationId ? "session_station_daily_totals" : "session_daily_totals";
+      const filters: SQL[] = [sql`r.business_id = ${businessId}`, rollupDays(split)];
+      if (q.stationId) filters.push(sql`r.station_id = ${q.stationId}`);
+      if (q.status) filters.push(sql`r.status = ${q.status}`);
+      if (q.paymentStatus) filters.push(sql`r.payment_status = ${q.paymentStatus}`);
+      parts.unshift(sql`select sum(r.sessions) as total,
+          sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
+          sum(r.total_cents) filter (where r.status = 'COMPLETED') as total_cents
+        from ${sql.raw(table)} r where ${sql.join(filters, sql` and `)}`);
+    }
+  }
+  const [r] = await queryRows(
+    db,
+    sql`select coalesce(sum(total), 0) as total, coalesce(sum(energy_wh), 0) as energy_wh, coalesce(sum(total_cents), 0) as total_cents
+      from (${sql.join(parts, sql` union all `)}) x`,
+  );
+  return { total: num(r?.total), energyWh: num(r?.energy_wh), totalCents: num(r?.total_cents) };
 }
 
 /** The cost of a session: stored when closed; an estimate from its rate snapshot while open. */
@@ -239,43 +280,50 @@ export function activityRoutes({ db, now }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, activityQuery);
     const where = filterWhere(b.id, query);
-    const { key, desc: isDesc } = parseSort(query.sort);
     const keyset = query.sort === "-startedAt";
+    if ((query.cursor || query.before) && !keyset) throw validationError({ cursor: ["El cursor solo se usa con el orden por fecha descendente."] });
+    if (query.cursor && query.before) throw validationError({ cursor: ["Usá cursor o before, no los dos."] });
+    const key = (x: { startedAt: Date; id: string }) => sql`(${x.startedAt.toISOString()}::timestamptz, ${x.id}::uuid)`;
     const pageWhere = [...where];
-    if (query.cursor) {
-      if (!keyset) throw validationError({ cursor: ["El cursor solo se usa con el orden por fecha descendente."] });
-      const cur = decodeCursor(query.cursor);
-      pageWhere.push(sql`(${s.startedAt}, ${s.id}) < (${cur.startedAt.toISOString()}::timestamptz, ${cur.id}::uuid)`);
-    }
-    const col = SORT_COLUMNS[key];
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    const before = query.before ? decodeCursor(query.before) : null;
+    // Keyset pages walk sessions_business_started_idx from the cursor, whatever the depth;
+    // `before` walks it upwards and the rows are put back in order.
+    if (after) pageWhere.push(sql`(${s.startedAt}, ${s.id}) < ${key(after)}`);
+    if (before) pageWhere.push(sql`(${s.startedAt}, ${s.id}) > ${key(before)}`);
+    const { key: sortKey, desc: sortDesc } = parseSort(query.sort);
+    const isDesc = before ? !sortDesc : sortDesc;
+    const col = SORT_COLUMNS[sortKey];
     const base = baseSelect(db)
       .where(and(...pageWhere))
       .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(s.id) : asc(s.id))
       .limit(query.pageSize + 1);
-    const [rows, [{ total, energyWh, totalCents }]] = await Promise.all([
-      query.cursor ? base : base.offset(pageOffset(query.page, query.pageSize)),
+    const [fetched, { total, energyWh, totalCents }] = await Promise.all([
+      after || before ? base : base.offset(pageOffset(query.page, query.pageSize)),
       // Totals of every matching session (not just this page), defined like the dashboard's
       // KPIs: energy of the sessions that started, revenue of the completed ones.
-      db
-        .select({
-          total: count(),
-          energyWh: sql<number>`coalesce(sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID'), 0)`.mapWith(Number),
-          totalCents: sql<number>`coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0)`.mapWith(Number),
-        })
-        .from(chargingSessions)
-        .where(and(...where)),
+      activityTotals(db, b.id, query),
     ]);
-    const more = rows.length > query.pageSize;
-    const pageRows = rows.slice(0, query.pageSize);
-    const last = pageRows.at(-1);
+    const more = fetched.length > query.pageSize;
+    const pageRows = fetched.slice(0, query.pageSize);
+    if (before) pageRows.reverse();
+    const first = pageRows.at(0)?.session;
+    const last = pageRows.at(-1)?.session;
+    // Is there anything on the other side of this page (the side the request came from)?
+    const exists = async (cond: SQL) => (await db.select({ id: s.id }).from(s).where(and(...where, cond)).limit(1)).length > 0;
+    let hasNext = !before && more;
+    let hasPrev = before ? more : false;
+    if (keyset && after && first) hasPrev = await exists(sql`(${s.startedAt}, ${s.id}) > ${key(first)}`);
+    if (keyset && before && last) hasNext = await exists(sql`(${s.startedAt}, ${s.id}) < ${key(last)}`);
     const t = now();
-    const body: SessionPage & { totals: { energyWh: number; totalCents: number } } = {
+    const body: SessionPage = {
       items: pageRows.map((x) => toDto(x, t)),
       total,
       totals: { energyWh, totalCents },
-      page: query.cursor ? 1 : query.page,
+      page: after || before ? 1 : query.page,
       pageSize: query.pageSize,
-      nextCursor: keyset && more && last ? encodeCursor(last.session.startedAt, last.session.id) : null,
+      nextCursor: keyset && hasNext && last ? encodeCursor(last.startedAt, last.id) : null,
+      prevCursor: keyset && hasPrev && first ? encodeCursor(first.startedAt, first.id) : null,
     };
     return c.json(body);
   });

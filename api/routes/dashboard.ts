@@ -1,13 +1,14 @@
 // /Business/Dashboard (KPIs for a period) and /Business/Graphic (time series).
 // Everything is aggregated in SQL; days and hours are Buenos Aires local time.
 import { Hono } from "hono";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { chargers, chargingSessions, connectors, stations, statusEvents } from "../../db/schema";
 import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "../../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readQuery } from "../http";
 import { graphicQuery, periodQuery } from "../schemas/queries";
+import { rawParts, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
 import { bucketCounts, num, pickBuckets, queryRows } from "../sql";
 import type { DashboardDto, GraphicDto } from "../types";
 
@@ -33,28 +34,36 @@ export function dashboardRoutes({ db, now }: ApiServices) {
     const T = ts(to);
     const N = ts(t);
 
-    const [sessionAgg] = await queryRows(
-      db,
-      sql`select
-          count(*) as sessions,
+    // Sessions started in the period: whole local days from the rollup, the rest raw (api/rollup.ts).
+    const split = { ...(await splitPeriod(db, from, to)), from, to };
+    const rawAgg = rawParts(split).map(
+      (part) => sql`select count(*) as sessions,
           count(*) filter (where ${s.status} <> 'INVALID') as started,
-          coalesce(sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID'), 0) as energy_wh,
-          coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0) as revenue,
-          coalesce(sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED'), 0) as idle_revenue
-        from ${s}
-        where ${s.businessId} = ${b.id} and ${s.startedAt} >= ${F} and ${s.startedAt} < ${T}`,
+          sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
+          sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
+          sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
+        from ${s} where ${s.businessId} = ${b.id} and ${part}`,
     );
-
-    // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
-    const [occupied] = await queryRows(
-      db,
-      sql`select coalesce(sum(extract(epoch from (
-            least(coalesce(${s.unpluggedAt}, ${s.stoppedAt}, ${N}), ${T}) - greatest(${s.startedAt}, ${F})
-          ))), 0) as seconds
-        from ${s}
-        where ${s.businessId} = ${b.id} and ${s.status} <> 'INVALID'
-          and ${s.startedAt} < ${T} and coalesce(${s.unpluggedAt}, ${s.stoppedAt}, ${N}) > ${F}`,
-    );
+    const rollupAgg = split.rollup
+      ? [
+          sql`select sum(r.sessions) as sessions,
+            sum(r.sessions) filter (where r.status <> 'INVALID') as started,
+            sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
+            sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
+            sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue
+          from session_daily_totals r where r.business_id = ${b.id} and ${rollupDays(split)}`,
+        ]
+      : [];
+    const [[sessionAgg], occupiedSecs] = await Promise.all([
+      queryRows(
+        db,
+        sql`select coalesce(sum(sessions), 0) as sessions, coalesce(sum(started), 0) as started, coalesce(sum(energy_wh), 0) as energy_wh,
+            coalesce(sum(revenue), 0) as revenue, coalesce(sum(idle_revenue), 0) as idle_revenue
+          from (${sql.join([...rollupAgg, ...rawAgg], sql` union all `)}) x`,
+      ),
+      // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
+      occupiedSeconds(db, b.id, split, t),
+    ]);
 
     // Availability: time each connector spent outside Faulted/Unavailable, from its status
     // history (the last status before the period counts from the period's start).
@@ -105,7 +114,7 @@ export function dashboardRoutes({ db, now }: ApiServices) {
     const connectorStatus = Object.fromEntries(CHARGE_POINT_STATUSES.map((st) => [st, num(eq[`st_${st}`])])) as Record<ChargePointStatus, number>;
     const effectiveSeconds = Math.max(0, (Math.min(to.getTime(), t.getTime()) - from.getTime()) / 1000);
     const sessions = num(sessionAgg?.sessions);
-    const utilization = pct(num(occupied?.seconds), effectiveSeconds * num(eq.connectorsTotal));
+    const utilization = pct(occupiedSecs, effectiveSeconds * num(eq.connectorsTotal));
 
     const body: DashboardDto = {
       from: from.toISOString(),
@@ -136,7 +145,16 @@ export function graphicRoutes({ db, now }: ApiServices) {
     const { from, to } = period(query, now());
     const F = ts(from);
     const T = ts(to);
-    const inPeriod = sql`${s.businessId} = ${b.id} and ${s.startedAt} >= ${F} and ${s.startedAt} < ${T} and ${s.status} <> 'INVALID'`;
+    // Whole local days from the rollup, the rest of the period raw (api/rollup.ts).
+    const split = await splitPeriod(db, from, to);
+    const own = sql`${s.businessId} = ${b.id} and ${s.status} <> 'INVALID'`;
+    const raw = (select: SQL, groupBy: SQL) =>
+      rawParts(split).map((part) => sql`select ${select} from ${s} where ${own} and ${part} group by ${groupBy}`);
+    const rolled = (table: string, select: SQL, groupBy: SQL) =>
+      split.rollup
+        ? [sql`select ${select} from ${sql.raw(table)} r where r.business_id = ${b.id} and r.status <> 'INVALID' and ${rollupDays(split)} group by ${groupBy}`]
+        : [];
+    const union = (parts: SQL[]) => sql.join(parts, sql` union all `);
 
     let points: GraphicDto["points"];
     if (query.series === "energyRevenueByDay") {
@@ -147,14 +165,23 @@ export function graphicRoutes({ db, now }: ApiServices) {
               (${F} at time zone ${TZ})::date,
               ((${T} - interval '1 microsecond') at time zone ${TZ})::date,
               interval '1 day') as d
-          ), agg as (
-            select (${s.startedAt} at time zone ${TZ})::date as day,
-              count(*) as sessions,
-              sum(${s.energyWh}) as energy_wh,
-              sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
-              sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
-            from ${s} where ${inPeriod}
-            group by 1
+          ), parts as (${union([
+            ...rolled(
+              "session_daily_totals",
+              sql`r.day, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh,
+                sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
+                sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue`,
+              sql`r.day`,
+            ),
+            ...raw(
+              sql`(${s.startedAt} at time zone ${TZ})::date as day, count(*) as sessions, sum(${s.energyWh}) as energy_wh,
+                sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
+                sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue`,
+              sql`1`,
+            ),
+          ])}), agg as (
+            select day, sum(sessions) as sessions, sum(energy_wh) as energy_wh, sum(revenue) as revenue, sum(idle_revenue) as idle_revenue
+            from parts group by day
           )
           select to_char(days.day, 'YYYY-MM-DD') as date, agg.sessions, agg.energy_wh, agg.revenue, agg.idle_revenue
           from days left join agg on agg.day = days.day
@@ -170,9 +197,11 @@ export function graphicRoutes({ db, now }: ApiServices) {
     } else if (query.series === "sessionsByHour") {
       const rows = await queryRows(
         db,
-        sql`with hours as (select generate_series(0, 23) as hour), agg as (
-            select extract(hour from ${s.startedAt} at time zone ${TZ})::int as hour, count(*) as sessions, sum(${s.energyWh}) as energy_wh
-            from ${s} where ${inPeriod} group by 1
+        sql`with hours as (select generate_series(0, 23) as hour), parts as (${union([
+          ...rolled("session_hourly_totals", sql`r.hour::int as hour, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh`, sql`r.hour`),
+          ...raw(sql`extract(hour from ${s.startedAt} at time zone ${TZ})::int as hour, count(*) as sessions, sum(${s.energyWh}) as energy_wh`, sql`1`),
+        ])}), agg as (
+            select hour, sum(sessions) as sessions, sum(energy_wh) as energy_wh from parts group by hour
           )
           select hours.hour, agg.sessions, agg.energy_wh from hours left join agg on agg.hour = hours.hour order by hours.hour`,
       );
@@ -181,10 +210,20 @@ export function graphicRoutes({ db, now }: ApiServices) {
       const rows = await queryRows(
         db,
         sql`select ${stations.id} as station_id, ${stations.name} as station_name,
-            count(${s.id}) as sessions, coalesce(sum(${s.energyWh}), 0) as energy_wh,
-            coalesce(sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED'), 0) as revenue
-          from ${s} join ${stations} on ${stations.id} = ${s.stationId} and ${stations.businessId} = ${b.id}
-          where ${inPeriod}
+            coalesce(sum(u.sessions), 0) as sessions, coalesce(sum(u.energy_wh), 0) as energy_wh, coalesce(sum(u.revenue), 0) as revenue
+          from (${union([
+            ...rolled(
+              "session_station_daily_totals",
+              sql`r.station_id, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh, sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue`,
+              sql`r.station_id`,
+            ),
+            ...raw(
+              sql`${s.stationId} as station_id, count(*) as sessions, sum(${s.energyWh}) as energy_wh,
+                sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue`,
+              sql`1`,
+            ),
+          ])}) u
+          join ${stations} on ${stations.id} = u.station_id and ${stations.businessId} = ${b.id}
           group by ${stations.id}, ${stations.name}
           order by revenue desc, sessions desc, ${stations.name}
           limit 10`,

@@ -1,14 +1,11 @@
 // Chargers (OCPP charge points) with their connectors. Pure: shared with the forms.
 import { z } from "zod";
 import { id, optionalText, text } from "./common";
-import { CONNECTOR_FORMATS, POWER_TYPES } from "./constants";
+import { CONNECTOR_FORMATS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES } from "./constants";
 import { MSG, numberError } from "./messages";
 
-export { CONNECTOR_FORMATS, CONNECTOR_FORMAT_LABELS, POWER_TYPES, POWER_TYPE_LABELS } from "./constants";
+export { CONNECTOR_FORMATS, CONNECTOR_FORMAT_LABELS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES, POWER_TYPE_LABELS } from "./constants";
 
-export const OCPP_IDENTITY_RE = /^[A-Za-z0-9._-]{3,48}$/;
-export const OCPP_IDENTITY_MESSAGE = "Usá de 3 a 48 letras, números, puntos, guiones o guiones bajos (sin espacios).";
-export const MAX_CONNECTORS = 10;
 
 export const ocppIdentity = z.string({ error: MSG.required }).trim().min(1, { error: MSG.required, abort: true }).regex(OCPP_IDENTITY_RE, { error: OCPP_IDENTITY_MESSAGE });
 

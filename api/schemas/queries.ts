@@ -80,8 +80,10 @@ export const activityQuery = z
   .object({
     ...activityFilters,
     sort: sortParam(ACTIVITY_SORTS, "-startedAt"),
-    /** Keyset cursor from a previous page's nextCursor (default sort only). */
+    /** Keyset cursor from a previous page's nextCursor (default sort only): the page after it. */
     cursor: z.string().max(200).optional(),
+    /** Keyset cursor from a page's prevCursor (default sort only): the page before it. */
+    before: z.string().max(200).optional(),
     ...pageQuery,
   })
   .superRefine((v, ctx) => checkRange(v, ctx, null));

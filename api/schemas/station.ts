@@ -5,38 +5,9 @@ import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
 import { hhmm, optionalText, text } from "./common";
 import { photoUrl } from "./business";
 import { MSG, numberError } from "./messages";
+import { ARGENTINA_TIME_ZONES, LATITUDE_MESSAGE, LONGITUDE_MESSAGE, PARKING_TYPES, WEEKDAY_LABELS } from "./constants";
 
-export const PARKING_TYPES = ["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"] as const;
-
-export const PARKING_TYPE_LABELS: Record<(typeof PARKING_TYPES)[number], string> = {
-  ALONG_MOTORWAY: "Sobre ruta o autopista",
-  PARKING_GARAGE: "Estacionamiento cubierto",
-  PARKING_LOT: "Playa de estacionamiento",
-  ON_DRIVEWAY: "Entrada particular",
-  ON_STREET: "En la calle",
-  UNDERGROUND_GARAGE: "Estacionamiento subterráneo",
-};
-
-export const WEEKDAY_LABELS = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"] as const;
-
-/** Argentine time zones (IANA) a station may declare. */
-export const ARGENTINA_TIME_ZONES = [
-  DEFAULT_TIME_ZONE,
-  "America/Argentina/Cordoba",
-  "America/Argentina/Salta",
-  "America/Argentina/Jujuy",
-  "America/Argentina/Tucuman",
-  "America/Argentina/Catamarca",
-  "America/Argentina/La_Rioja",
-  "America/Argentina/San_Juan",
-  "America/Argentina/Mendoza",
-  "America/Argentina/San_Luis",
-  "America/Argentina/Rio_Gallegos",
-  "America/Argentina/Ushuaia",
-] as const;
-
-export const LATITUDE_MESSAGE = "La latitud debe estar entre -90 y 90.";
-export const LONGITUDE_MESSAGE = "La longitud debe estar entre -180 y 180.";
+export { ARGENTINA_TIME_ZONES, LATITUDE_MESSAGE, LONGITUDE_MESSAGE, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "./constants";
 
 export const latitude = z
   .number({ error: numberError })

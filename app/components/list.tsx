@@ -2,7 +2,8 @@
 // so they work without JavaScript and can be bookmarked (issue 6).
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
-import { Button, Flex, Table, Text } from "@radix-ui/themes";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "react-icons/bi";
 
 /** The current URL with some parameters changed (undefined or "" removes one). */
@@ -47,7 +48,7 @@ export function SortHeader({ field, children, sort }: { field: string; children:
   const Icon = !active ? BiSort : descending ? BiSortDown : BiSortUp;
   return (
     <Table.ColumnHeaderCell aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
-      <Link to={hrefWith({ sort: next, page: undefined, cursor: undefined })} className="sort-link">
+      <Link to={hrefWith({ sort: next, page: undefined, cursor: undefined, before: undefined })} className="sort-link">
         {children} <Icon aria-hidden="true" />
       </Link>
     </Table.ColumnHeaderCell>
@@ -91,14 +92,60 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
   );
 }
 
+/**
+ * "Anterior" / "Siguiente" by keyset cursor (`cursor` = the page after, `before` = the page
+ * before; both stay in the URL): the same cost at any depth, no page numbers.
+ */
+export function CursorPagination({ prevCursor, nextCursor, shown, total }: { prevCursor: string | null; nextCursor: string | null; shown: number; total: number }) {
+  const hrefWith = useHrefWith();
+  const fmt = new Intl.NumberFormat("es-AR");
+  return (
+    <Flex justify="between" align="center" gap="3" mt="4" wrap="wrap" asChild>
+      <nav aria-label="Paginación">
+        <Text size="2" color="gray">
+          Mostrando {fmt.format(shown)} de {fmt.format(total)}, de la más reciente a la más antigua
+        </Text>
+        <Flex gap="2" align="center">
+          {prevCursor ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ before: prevCursor, cursor: undefined, page: undefined })} rel="prev">
+                <BiChevronLeft aria-hidden="true" /> Anterior
+              </Link>
+            </Button>
+          ) : null}
+          {nextCursor ? (
+            <Button asChild variant="soft" size="2">
+              <Link to={hrefWith({ cursor: nextCursor, before: undefined, page: undefined })} rel="next">
+                Siguiente <BiChevronRight aria-hidden="true" />
+              </Link>
+            </Button>
+          ) : null}
+        </Flex>
+      </nav>
+    </Flex>
+  );
+}
+
+/**
+ * Radix Themes' Table.Root markup and classes without its ScrollArea, which costs ~5 KB gz of
+ * JavaScript on every list page (docs/benchmarks.md §1); the `.table-scroll` wrapper scrolls.
+ */
+export function TableRoot({ size = "2", variant = "ghost", children }: { size?: "1" | "2" | "3"; variant?: "surface" | "ghost"; children: ReactNode }) {
+  return (
+    <div className={`rt-TableRoot rt-r-size-${size} rt-variant-${variant}`}>
+      <table className="rt-TableRootTable">{children}</table>
+    </div>
+  );
+}
+
 /** A table that scrolls sideways on small screens instead of breaking the layout. */
 export function DataTable({ caption, children }: { caption: string; children: ReactNode }) {
   return (
     <div className="table-scroll">
-      <Table.Root variant="surface" size="2">
+      <TableRoot variant="surface" size="2">
         <caption className="visually-hidden">{caption}</caption>
         {children}
-      </Table.Root>
+      </TableRoot>
     </div>
   );
 }

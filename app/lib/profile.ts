@@ -1,8 +1,7 @@
 // The company profile (spec §3) and the photo uploader's rules (spec §4, §5, §8, §9).
-// Pure and browser-safe: the screen, the uploader and the server-side checks all use it.
-import { z } from "zod";
+// Pure and browser-safe: the screen, the uploader and the server-side checks all use it. No zod:
+// the forms' schemas are in ./schemas/profile.ts (loaded lazily in the browser).
 import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "../../api/schemas/constants";
-import { companySchema, cuitField, messages as authMessages, PASSWORD_MAX, PASSWORD_MIN } from "./schemas/auth";
 
 // ---------------------------------------------------------------------------------------------
 // Profile mapping (spec §3).
@@ -116,48 +115,3 @@ export const profileMessages = {
   currentPasswordWrong: "La contraseña actual no es correcta.",
   samePassword: "La nueva contraseña tiene que ser distinta de la actual.",
 } as const;
-
-const base = companySchema.omit({ redirectTo: true, cuit: true, businessName: true }).extend({
-  businessName: z
-    .string({ error: profileMessages.nameRequired })
-    .trim()
-    .min(2, { error: profileMessages.nameShort, abort: true })
-    .max(120, { error: profileMessages.nameLong }),
-});
-
-/** The profile form: the registration rules; the CUIT only while the company is not approved. */
-export function profileSchema(cuitEditable: boolean) {
-  // Not editable: the field is not on the form and the server drops it; nothing to check.
-  return base.extend({ cuit: cuitEditable ? cuitField : cuitField.optional() });
-}
-export type ProfileInput = z.output<ReturnType<typeof profileSchema>>;
-
-/** "Cambiar contraseña": the current one, the new one twice. */
-export const passwordChangeSchema = z
-  .object({
-    currentPassword: z
-      .string({ error: profileMessages.currentPasswordRequired })
-      .max(PASSWORD_MAX, { error: authMessages.passwordTooLong }),
-    newPassword: z
-      .string({ error: authMessages.newPasswordRequired })
-      .min(PASSWORD_MIN, { error: authMessages.passwordTooShort, abort: true })
-      .max(PASSWORD_MAX, { error: authMessages.passwordTooLong }),
-    confirmPassword: z.string({ error: authMessages.confirmRequired }),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    error: authMessages.passwordsDiffer,
-    path: ["confirmPassword"],
-    when: (payload) => {
-      const v = payload.value as Partial<Record<string, unknown>> | undefined;
-      return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string";
-    },
-  })
-  .refine((v) => v.newPassword !== v.currentPassword, {
-    error: profileMessages.samePassword,
-    path: ["newPassword"],
-    when: (payload) => {
-      const v = payload.value as Partial<Record<string, unknown>> | undefined;
-      return typeof v?.newPassword === "string" && typeof v?.currentPassword === "string" && v.newPassword.length >= PASSWORD_MIN;
-    },
-  });
-export type PasswordChangeInput = z.output<typeof passwordChangeSchema>;

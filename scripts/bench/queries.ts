@@ -61,6 +61,13 @@ const SCENARIOS: Scenario[] = [
   { group: "activity", name: "página 10 (offset)", paths: () => ["/Business/Activity?pageSize=20&page=10"] },
   { group: "activity", name: "página 1.000 (offset)", paths: () => ["/Business/Activity?pageSize=20&page=1000"] },
   { group: "activity", name: "página 100 (cursor)", paths: async (c) => [await keysetPath(c, "/Business/Activity?pageSize=20", 100)] },
+  { group: "activity", name: "página 1.000 (cursor)", paths: async (c) => [await keysetPath(c, "/Business/Activity?pageSize=20", 1000)] },
+  { group: "activity", name: "página 99 desde la 100 (Anterior, before)", paths: async (c) => {
+      const base = "/Business/Activity?pageSize=20";
+      const page = (await c.call(await keysetPath(c, base, 100))) as { prevCursor: string | null };
+      return [`${base}&before=${encodeURIComponent(page.prevCursor ?? "")}`];
+    } },
+  { group: "activity", name: "página 30, Completada + pago pendiente (cursor)", paths: async (c) => [await keysetPath(c, "/Business/Activity?pageSize=20&status=COMPLETED&paymentStatus=PENDING", 30)] },
   { group: "activity", name: "página 50 de una estación (cursor)", paths: async (c) => [await keysetPath(c, `/Business/Activity?pageSize=20&stationId=${c.stationId}`, 50)] },
   { group: "activity", name: "detalle de una carga", paths: async (c) => {
       const page = (await c.call(`/Business/Activity?pageSize=1&${month}`)) as { items: { id: string }[] };
@@ -104,7 +111,7 @@ async function main() {
     const ctx: Ctx = { call, stationId: stations.items[0].id, chargerId: chargersPage.items[0].id };
 
     console.log(`Consultas del operador de benchmark: ${target.label}, ${runs} corridas por escenario (p50/p95 en ms)\n`);
-    console.log(`${"escenario".padEnd(48)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"máx".padStart(8)}`);
+    console.log(`${"escenario".padEnd(56)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"máx".padStart(8)}`);
     const explained: { name: string; statements: { sql: string; params: unknown[] }[] }[] = [];
     for (const sc of SCENARIOS) {
       const paths = await sc.paths(ctx);
@@ -120,7 +127,7 @@ async function main() {
       times.sort((a, b) => a - b);
       const target = sc.group === "home" ? 150 : 50;
       const flag = pct(times, 95) > target ? `  ← objetivo ${target} ms` : "";
-      console.log(`${`${sc.group}: ${sc.name}`.padEnd(48)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)} ${times.at(-1)!.toFixed(1).padStart(8)}${flag}`);
+      console.log(`${`${sc.group}: ${sc.name}`.padEnd(56)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)} ${times.at(-1)!.toFixed(1).padStart(8)}${flag}`);
     }
     if (explain && pool) {
       for (const e of explained) {

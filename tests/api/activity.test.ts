@@ -146,6 +146,29 @@ describe.each(testBackends())("activity, dashboard and graphics ($name)", (backe
       expect(page2.total).toBe(5);
     });
 
+    it("pages back with `before` (prevCursor) to the same pages, and knows the first one", async () => {
+      const ids3 = (p: { items: { id: string }[] }) => p.items.map((s) => s.id);
+      const first = await expectStatus(await h.call("GET", "/Business/Activity?pageSize=2", { token: t.token }), 200);
+      expect(first.prevCursor).toBeNull();
+      const second = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=2&cursor=${first.nextCursor}`, { token: t.token }), 200);
+      const third = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=2&cursor=${second.nextCursor}`, { token: t.token }), 200);
+      expect(third.prevCursor).toEqual(expect.any(String));
+      const backToSecond = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=2&before=${third.prevCursor}`, { token: t.token }), 200);
+      expect(ids3(backToSecond)).toEqual(ids3(second));
+      expect(backToSecond.nextCursor).toBe(second.nextCursor);
+      expect(backToSecond.prevCursor).toEqual(expect.any(String));
+      const backToFirst = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=2&before=${backToSecond.prevCursor}`, { token: t.token }), 200);
+      expect(ids3(backToFirst)).toEqual(ids3(first));
+      expect(backToFirst.prevCursor).toBeNull();
+      expect(backToFirst.nextCursor).toBe(first.nextCursor);
+      // Filters hold on both sides; other sorts page by number.
+      const station = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=1&stationId=${stationId}`, { token: t.token }), 200);
+      const station2 = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=1&stationId=${stationId}&cursor=${station.nextCursor}`, { token: t.token }), 200);
+      const station1 = await expectStatus(await h.call("GET", `/Business/Activity?pageSize=1&stationId=${stationId}&before=${station2.prevCursor}`, { token: t.token }), 200);
+      expect(ids3(station1)).toEqual(ids3(station));
+      await expectProblem(await h.call("GET", `/Business/Activity?sort=-energyWh&before=${first.nextCursor}`, { token: t.token }), 422);
+    });
+
     it("validates filters, sort and cursor (422)", async () => {
       const p = await expectProblem(await h.call("GET", "/Business/Activity?status=DONE&from=ayer&sort=idTag&pageSize=500", { token: t.token }), 422);
       expect(p.errors).toEqual({

@@ -42,6 +42,35 @@ test("filter by status and period, sort by energy, open a session", async ({ pag
   await expect(page).not.toHaveURL(/session=/);
 });
 
+test("newest first pages by cursor: Siguiente and Anterior keep the filters in the URL", async ({ page }) => {
+  await page.getByLabel("Estado").selectOption({ label: "Completada" });
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/status=COMPLETED/);
+  const rows = page.getByTestId("session-row");
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByRole("link", { name: "Anterior" })).toHaveCount(0);
+  const firstPage = await rows.allInnerTexts();
+
+  await page.getByRole("link", { name: "Siguiente" }).click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(page).toHaveURL(/status=COMPLETED/);
+  await expect(page).not.toHaveURL(/page=/);
+  await expect(rows).toHaveCount(20);
+  expect(await rows.allInnerTexts()).not.toEqual(firstPage);
+  const secondPage = await rows.allInnerTexts();
+
+  await page.getByRole("link", { name: "Siguiente" }).click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect.poll(() => rows.allInnerTexts()).not.toEqual(secondPage);
+  await page.getByRole("link", { name: "Anterior" }).click();
+  await expect(page).toHaveURL(/before=/);
+  await expect.poll(() => rows.allInnerTexts()).toEqual(secondPage);
+  await page.getByRole("link", { name: "Anterior" }).click();
+  await expect.poll(() => rows.allInnerTexts()).toEqual(firstPage);
+  await expect(page.getByRole("link", { name: "Anterior" })).toHaveCount(0);
+  await expect(page).toHaveURL(/status=COMPLETED/);
+});
+
 test("a wrong filter is explained, an unknown session is a 404", async ({ page }) => {
   await page.goto("/activity?status=PERDIDA");
   await expect(page.getByTestId("status-error")).toHaveText("Elegí una opción válida.");

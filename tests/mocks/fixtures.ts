@@ -196,7 +196,7 @@ const session: SessionDetailDto = {
 
 const page = <T>(items: T[]): Page<T> => ({ items, total: items.length, page: 1, pageSize: 20 });
 
-const activity: SessionPage = { ...page([sessionRow]), nextCursor: null, totals: { energyWh: 18_250, totalCents: 638_750 } };
+const activity: SessionPage = { ...page([sessionRow]), nextCursor: null, prevCursor: null, totals: { energyWh: 18_250, totalCents: 638_750 } };
 
 const dashboard: DashboardDto = {
   from: "2025-02-01T03:00:00.000Z",

@@ -55,6 +55,20 @@ describe("activity list", () => {
     expect(res.data.exportHref).toBe(`/activity/export.csv?stationId=${IDS.station}&status=COMPLETED&paymentStatus=PAID&from=2025-03-01&to=2025-03-31&sort=-energyWh`);
   });
 
+  it("the default order pages by keyset cursor: cursor/before go to the API, page does not", async () => {
+    const { cookie } = await signedIn();
+    const query = lastQuery("/Business/Activity");
+    const res = await run<Loose>(() => activity.loader(args(get(`/activity?status=COMPLETED&cursor=abc_123&page=7`, cookie), ctx())));
+    expect(res.status).toBe(200);
+    expect(Object.fromEntries(query()!)).toEqual({ status: "COMPLETED", cursor: "abc_123" });
+    expect(res.data).toMatchObject({ cursorPaging: true, nextCursor: null, prevCursor: null });
+    await run<Loose>(() => activity.loader(args(get(`/activity?before=xyz`, cookie), ctx())));
+    expect(Object.fromEntries(query()!)).toEqual({ before: "xyz" });
+    // Another order keeps page numbers.
+    const other = await run<Loose>(() => activity.loader(args(get(`/activity?sort=-energyWh&page=3`, cookie), ctx())));
+    expect(other.data.cursorPaging).toBe(false);
+  });
+
   it("a wrong filter gets its Spanish message and is left out of the query", async () => {
     const { cookie } = await signedIn();
     const query = lastQuery("/Business/Activity");

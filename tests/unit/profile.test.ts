@@ -11,11 +11,10 @@ import {
   checkImageFile,
   fileExtension,
   isCuitEditable,
-  passwordChangeSchema,
-  profileSchema,
   statusLabel,
   toProfile,
 } from "~/lib/profile";
+import { passwordChangeSchema, profileSchema } from "~/lib/schemas/profile";
 
 const FULL = {
   businessAddress: "Av. Corrientes 1234, CABA",

@@ -1,7 +1,9 @@
 // One charging session: what happened when, the power and energy curve, and what it cost.
 import { Link } from "@remix-run/react";
-import { Badge, Card, DataList, Flex, Grid, Heading, Table, Text } from "@radix-ui/themes";
+import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiArrowBack } from "react-icons/bi";
+import { TableRoot } from "~/components/list";
 import type { SessionDetailDto } from "../../../api/types";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
 import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";
@@ -92,7 +94,7 @@ export function SessionDetail({ session: s, backHref }: { session: SessionDetail
             Pagos
           </Heading>
           <div className="table-scroll">
-            <Table.Root size="1">
+            <TableRoot size="1">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeaderCell>Fecha</Table.ColumnHeaderCell>
@@ -115,7 +117,7 @@ export function SessionDetail({ session: s, backHref }: { session: SessionDetail
                   </Table.Row>
                 ))}
               </Table.Body>
-            </Table.Root>
+            </TableRoot>
           </div>
         </Card>
       ) : null}

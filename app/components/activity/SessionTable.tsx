@@ -1,6 +1,7 @@
 // The sessions list of the Actividad screen: one row per charge, sortable columns in the URL.
 import { Link } from "@remix-run/react";
-import { Badge, Table, Text } from "@radix-ui/themes";
+import { Badge, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import type { SessionDto } from "../../../api/types";
 import { DataTable, SortHeader, useHrefWith } from "~/components/list";
 import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";

@@ -17,11 +17,12 @@ import {
   OCPP_IDENTITY_RE,
   POWER_TYPES,
   POWER_TYPE_LABELS,
-} from "../../../api/schemas/charger";
+} from "../../../api/schemas/constants";
 import type { ChargerDto } from "../../../api/types";
 import { SelectField, TextInput, type Option } from "./inputs";
 import { BootReport, ConnectionUrl, OneTimePassword, RotatePassword } from "./OcppBlock";
-import { newConnector, ocppUrlFor, parseChargerForm, type ChargerFormValue, type ConnectorFormValue } from "./schema";
+import { useLazyValidation } from "~/components/lazy-validation";
+import { newConnector, ocppUrlFor, type ChargerFormValue, type ConnectorFormValue } from "./form-values";
 
 export interface ChargerFormOptions {
   brands: Option[];
@@ -61,11 +62,12 @@ export function ChargerForm({
   submitLabel: string;
   cancelTo: string;
 }) {
+  const onValidate = useLazyValidation(() => import("./schema").then((m) => m.parseChargerForm));
   const [form, fields] = useForm({
     id,
     lastResult,
     defaultValue,
-    onValidate: ({ formData }) => parseChargerForm(formData),
+    onValidate,
     ...VALIDATE_ON,
   });
   const connectors = fields.connectors.getFieldList();

@@ -4,7 +4,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { chargerInputSchema, connectorInputSchema, MAX_CONNECTORS } from "../../../api/schemas/charger";
 import { MSG, numberError, spanishErrorMap } from "../../../api/schemas/messages";
-import type { ChargerDto, ConnectorFormat, PowerType } from "../../../api/types";
+
+export { chargerFormValue, newConnector, ocppUrlFor, type ChargerFormValue, type ConnectorFormValue } from "./form-values";
 
 // An empty power says "obligatorio" first (the API schema answers "Ingresá un número." for both).
 const connectorFormSchema = connectorInputSchema.extend({
@@ -36,57 +37,4 @@ export function normalizeDecimals(formData: FormData): FormData {
 
 export function parseChargerForm(formData: FormData) {
   return parseWithZod(normalizeDecimals(formData), { schema: chargerFormSchema, error: spanishErrorMap });
-}
-
-export type ConnectorFormValue = {
-  connectorId?: string;
-  standard?: string;
-  format?: ConnectorFormat;
-  powerType?: PowerType;
-  maxPowerKw?: string;
-  rateId?: string;
-};
-
-export type ChargerFormValue = {
-  name?: string;
-  stationId?: string;
-  brandId?: string;
-  model?: string;
-  serialNumber?: string;
-  ocppIdentity?: string;
-  heartbeatInterval?: string;
-  connectors: ConnectorFormValue[];
-};
-
-/** A new connector row: the next free number, a socket on three-phase AC. */
-export function newConnector(existing: { connectorId?: unknown }[]): ConnectorFormValue {
-  const used = existing.map((k) => Number(k.connectorId)).filter((n) => Number.isInteger(n) && n > 0);
-  const next = used.length ? Math.min(99, Math.max(...used) + 1) : 1;
-  return { connectorId: String(next), standard: "", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: "", rateId: "" };
-}
-
-/** The form's starting values for an existing charger. */
-export function chargerFormValue(c: ChargerDto): ChargerFormValue {
-  return {
-    name: c.name,
-    stationId: c.stationId ?? "",
-    brandId: c.brandId != null ? String(c.brandId) : "",
-    model: c.model ?? "",
-    serialNumber: c.serialNumber ?? "",
-    ocppIdentity: c.ocppIdentity,
-    heartbeatInterval: String(c.heartbeatInterval),
-    connectors: c.connectors.map((k) => ({
-      connectorId: String(k.connectorId),
-      standard: k.standard,
-      format: k.format,
-      powerType: k.powerType,
-      maxPowerKw: String(k.maxPowerKw),
-      rateId: k.rateId ?? "",
-    })),
-  };
-}
-
-/** `ws(s)://host/ocpp/` + identity, the way the API builds it. */
-export function ocppUrlFor(base: string, identity: string): string {
-  return `${base}${encodeURIComponent(identity)}`;
 }

@@ -3,17 +3,14 @@
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
 import { BiCalculator, BiSave } from "react-icons/bi";
-import { z } from "zod";
 import { FormError, VALIDATE_ON } from "~/components/form";
+import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";
 import { PricePreview } from "./PricePreview";
 import { computePreview } from "./preview";
-import { MONEY_HINT, rateFormSchema, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./schema";
-
-const previewOnly = z.object({});
+import { MONEY_HINT, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";
 
 function vatOptions(current: string | undefined) {
   const options = VAT_OPTIONS.map((o) => ({ value: String(o.bp), label: o.label }));
@@ -60,11 +57,12 @@ export function RateForm({
 }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
+  const onValidate = useLazyValidation(() => import("./schema").then((m) => m.validateRateForm));
   const [form, fields] = useForm({
     id: formId,
     defaultValue,
     lastResult: navigation.state === "idle" ? lastResult : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formData.get("intent") === "preview" ? previewOnly : rateFormSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "preview";

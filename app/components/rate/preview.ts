@@ -13,7 +13,7 @@ import {
   type SessionPrice,
   type SessionUsage,
 } from "../../../domain/pricing";
-import { DEFAULT_SCENARIO, SCENARIO } from "./schema";
+import { DEFAULT_SCENARIO, SCENARIO } from "./form-values";
 
 export interface Scenario {
   chargingMinutes: number;

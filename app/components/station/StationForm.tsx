@@ -5,16 +5,16 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import { useHydrated } from "./hooks";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "react-icons/bi";
 import type { ServiceDto } from "../../../api/types";
-import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "../../../api/schemas/station";
+import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "../../../api/schemas/constants";
 import { PROVINCES } from "../../../domain/provinces";
 import { PhotoUploader } from "~/components/PhotoUploader";
 import { CheckboxField, Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { isInArgentina, MAPS_FAILED_NOTICE, OUTSIDE_ARGENTINA_WARNING, validPosition, type LatLng } from "~/lib/maps";
-import { MAX_PERIODS_PER_DAY, stationFormSchema, type stationFormDefaults } from "./schema";
+import { useLazyValidation } from "~/components/lazy-validation";
+import { MAX_PERIODS_PER_DAY, type stationFormDefaults } from "./form-values";
 import type { PlaceResult } from "./LocationMap.client";
 
 // Loaded only here, only in the browser, only with a key: other screens never download it.
@@ -80,11 +80,12 @@ export function StationForm({
   submitLabel: string;
 }) {
   const navigation = useNavigation();
+  const onValidate = useLazyValidation(() => import("./schema").then((m) => m.validateStationForm));
   const [form, fields] = useForm({
     id,
     defaultValue,
     lastResult: navigation.state === "idle" ? lastResult : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: stationFormSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";

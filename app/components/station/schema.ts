@@ -2,6 +2,7 @@
 // stationInputSchema, shaped for an HTML form that works without JavaScript (opening hours as
 // seven day rows with up to three periods each, coordinates typed with a comma or a dot).
 import { z } from "zod";
+import { parseWithZod } from "@conform-to/zod/v4";
 import {
   ARGENTINA_TIME_ZONES,
   LATITUDE_MESSAGE,
@@ -9,25 +10,16 @@ import {
   PARKING_TYPES,
   province,
   stationInputSchema,
-  WEEKDAY_LABELS,
   type StationInput,
 } from "../../../api/schemas/station";
 import { HHMM_MESSAGE } from "../../../api/schemas/common";
 import { MSG } from "../../../api/schemas/messages";
-import type { OpeningHoursDto, StationDto } from "../../../api/types";
+import type { OpeningHoursDto } from "../../../api/types";
 import { DEFAULT_TIME_ZONE } from "../../../domain/pricing";
 import { parseCoordinate } from "~/lib/maps";
+import { HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES } from "./form-values";
 
-export const MAX_PERIODS_PER_DAY = 3;
-export const OPENING_MODES = ["ALWAYS", "WEEKLY"] as const;
-export type OpeningMode = (typeof OPENING_MODES)[number];
-
-export const HOURS_MESSAGES = {
-  none: "Indicá al menos una franja horaria o elegí «Abierta las 24 horas».",
-  begin: "Ingresá la hora de apertura.",
-  end: "Ingresá la hora de cierre.",
-  same: "El horario de cierre debe ser distinto del de apertura.",
-} as const;
+export { daysFromOpeningHours, HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES, stationFormDefaults, type DayDefault, type OpeningMode } from "./form-values";
 
 const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -120,44 +112,6 @@ export function toStationInput(v: StationFormValue): StationInput {
   };
 }
 
-export interface DayDefault {
-  periods: { begin: string; end: string }[];
-}
-
-/** Seven day rows; a day without periods gets one empty row to fill in (empty = closed). */
-export function daysFromOpeningHours(oh: OpeningHoursDto | undefined): DayDefault[] {
-  return WEEKDAY_LABELS.map((_, i) => {
-    const periods = (oh?.twentyFourSeven ? [] : (oh?.periods ?? []))
-      .filter((p) => p.weekday === i + 1)
-      .sort((a, b) => a.begin.localeCompare(b.begin))
-      .slice(0, MAX_PERIODS_PER_DAY)
-      .map((p) => ({ begin: p.begin, end: p.end }));
-    return { periods: periods.length > 0 ? periods : [{ begin: "", end: "" }] };
-  });
-}
-
-/** The form's initial value: a new station, or the one being edited. */
-export function stationFormDefaults(station?: StationDto) {
-  return {
-    name: station?.name ?? "",
-    address: station?.address ?? "",
-    city: station?.city ?? "",
-    province: station?.province ?? "",
-    postalCode: station?.postalCode ?? "",
-    latitude: station ? String(station.latitude) : "",
-    longitude: station ? String(station.longitude) : "",
-    parkingType: station?.parkingType ?? "",
-    services: station?.services ?? [],
-    hours: {
-      mode: (station && !station.openingHours.twentyFourSeven ? "WEEKLY" : "ALWAYS") as OpeningMode,
-      days: daysFromOpeningHours(station?.openingHours),
-    },
-    timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
-    photoUrl: station?.photoUrl ?? "",
-    published: station?.published ?? false,
-  };
-}
-
 /**
  * Field errors of an API 422 mapped onto the form's names (`openingHours.periods` → the hours
  * block); unknown fields become form errors.
@@ -173,3 +127,6 @@ export function mapApiErrors(errors: Record<string, string[]> | undefined): { fi
   }
   return { fieldErrors, formErrors };
 }
+
+/** The browser's validation of the form (loaded lazily by StationForm). */
+export const validateStationForm = (formData: FormData) => parseWithZod(formData, { schema: stationFormSchema });

@@ -8,7 +8,7 @@ import { activityQuery } from "../../../api/schemas/queries";
 import { UUID_RE } from "../../../api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
-import { FilterBar, Pagination, listParams } from "~/components/list";
+import { CursorPagination, FilterBar, Pagination, listParams } from "~/components/list";
 import { SessionTable } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
 import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "~/components/activity/labels";
@@ -23,7 +23,7 @@ export const meta = pageMeta("Actividad");
 
 /** The list's filters (they also go to the CSV export). */
 export const FILTER_KEYS = ["stationId", "chargerId", "status", "paymentStatus", "from", "to"] as const;
-const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize"] as const;
+const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize", "cursor", "before"] as const;
 const DEFAULT_SORT = "-startedAt";
 
 /** Where the CSV of the current filters is served (a resource route; see the report). */
@@ -56,6 +56,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const errors = queryErrors(activityQuery.safeParse(Object.fromEntries(raw)).error?.issues);
   const query = new URLSearchParams();
   for (const [k, v] of raw) if (!errors[k]) query.set(k, v);
+  // The default order pages by keyset cursor ("Siguiente"/"Anterior"); `page` is for the others.
+  if ((query.get("sort") ?? DEFAULT_SORT) === DEFAULT_SORT && (query.has("cursor") || query.has("before"))) query.delete("page");
   if (errors.to && errors.to.includes("posterior")) query.delete("from");
   const { page, pageSize } = listParams(url);
   const sort = query.get("sort") ?? DEFAULT_SORT;
@@ -78,6 +80,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pageSize: list.ok ? list.data.pageSize : pageSize,
     items: list.ok ? list.data.items : [],
     total: list.ok ? list.data.total : 0,
+    nextCursor: list.ok ? (list.data.nextCursor ?? null) : null,
+    prevCursor: list.ok ? (list.data.prevCursor ?? null) : null,
+    cursorPaging: sort === DEFAULT_SORT && !(query.has("page") && query.get("page") !== "1"),
     totals: list.ok ? (list.data.totals ?? null) : null,
     error: list.ok ? null : ((list.status === 400 || list.status === 422) && list.title) || UNAVAILABLE,
     stations: stations.ok ? stations.data.items.map((s) => ({ id: s.id, name: s.name })) : [],
@@ -155,7 +160,11 @@ export default function Activity() {
             ) : null}
           </Flex>
           <SessionTable items={d.items} sort={d.sort} />
-          <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
+          {d.cursorPaging ? (
+            <CursorPagination prevCursor={d.prevCursor} nextCursor={d.nextCursor} shown={d.items.length} total={d.total} />
+          ) : (
+            <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
+          )}
         </>
       )}
     </>

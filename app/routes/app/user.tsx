@@ -22,9 +22,7 @@ import {
   PHOTO_FIELD,
   PROFILE_FIELDS,
   isCuitEditable,
-  passwordChangeSchema,
   profileMessages,
-  profileSchema,
   statusLabel,
   toProfile,
   type BusinessUser,
@@ -33,7 +31,9 @@ import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { Field, FormError, VALIDATE_ON } from "~/components/form";
 import { PhotoUploader } from "~/components/PhotoUploader";
-import { PASSWORD_HINT } from "~/lib/schemas/auth";
+import { PASSWORD_HINT } from "~/lib/auth-messages";
+import { passwordChangeSchema, profileSchema } from "~/lib/schemas/profile";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Mi perfil");
 
@@ -367,6 +367,8 @@ export default function UserProfile() {
     if (actionData?.logged) console.error(`Mi perfil: ${actionData.logged}`);
   }, [actionData]);
 
+  const validateProfile = useLazySchema(() => import("~/lib/schemas/profile").then((m) => m.profileSchema(cuitEditable)));
+  const validatePassword = useLazySchema(() => import("~/lib/schemas/profile").then((m) => m.passwordChangeSchema));
   const [form, fields] = useForm({
     id: "profile",
     lastResult: idle && actionData?.intent === "profile" ? actionData.result : null,
@@ -376,14 +378,14 @@ export default function UserProfile() {
       businessAddress: profile.address,
       phoneNumber: profile.phone,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema(cuitEditable) }),
+    onValidate: validateProfile,
     ...VALIDATE_ON,
   });
 
   const [passwordForm, passwordFields] = useForm({
     id: "password",
     lastResult: idle && actionData?.intent === "password" ? actionData.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
+    onValidate: validatePassword,
     ...VALIDATE_ON,
   });
 

@@ -4,12 +4,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
 import { pageMeta } from "~/lib/meta";
-import { PASSWORD_HINT, confirmPasswordSchema } from "~/lib/schemas/auth";
+import { PASSWORD_HINT } from "~/lib/auth-messages";
+import { confirmPasswordSchema } from "~/lib/schemas/auth";
 import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { limiters } from "~/lib/rate-limit.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Confirmar contraseña");
 
@@ -58,10 +60,11 @@ export default function ConfirmPassword() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema));
   const [form, fields] = useForm({
     id: "confirm-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: confirmPasswordSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/confirm-password");

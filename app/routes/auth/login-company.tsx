@@ -10,6 +10,7 @@ import { fetchBusinessAccount, loginRedirect, requireUserSession, safeRedirect }
 import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Ingresá tu empresa");
 
@@ -69,10 +70,11 @@ export default function LoginCompany() {
   const { email, redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema));
   const [form, fields] = useForm({
     id: "login-company",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: companySchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/login-company");

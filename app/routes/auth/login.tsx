@@ -18,6 +18,7 @@ import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
 import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Ingresá");
 
@@ -90,10 +91,11 @@ export default function Login() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema));
   const [form, fields] = useForm({
     id: "login",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/login");

@@ -4,12 +4,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { pageMeta } from "~/lib/meta";
-import { PASSWORD_HINT, registerSchema } from "~/lib/schemas/auth";
+import { PASSWORD_HINT } from "~/lib/auth-messages";
+import { registerSchema } from "~/lib/schemas/auth";
 import { clientKey, identityClient, redirectIfSignedIn } from "~/lib/auth.server";
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Creá tu cuenta");
 
@@ -71,10 +73,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Register() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema));
   const [form, fields] = useForm({
     id: "register",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/register");

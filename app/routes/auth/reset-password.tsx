@@ -10,6 +10,7 @@ import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 
 export const meta = pageMeta("Reestablecer contraseña");
 
@@ -46,10 +47,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema));
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/reset-password");

@@ -2,12 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getCollectionProps, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Badge, Button, Card, Flex, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiArrowBack, BiChip, BiPlus, BiSearch } from "react-icons/bi";
 import type { ChargerDto, Page, StationDto } from "../../../../api/types";
 import { assignChargersSchema } from "../../../../api/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
 import { FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 import { DataTable, listParams, Pagination } from "~/components/list";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { apiFor, loadStation } from "~/components/station/station.server";
@@ -157,11 +159,12 @@ function AssignChargers({
 }) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const onValidate = useLazySchema(() => import("../../../../api/schemas/charger").then((m) => m.assignChargersSchema));
   const [form, fields] = useForm({
     id: "assign-chargers",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
     defaultValue: { stationId: station.id, chargerIds: [] as string[] },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: assignChargersSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Button, Code, Flex, Table, Text, TextField } from "@radix-ui/themes";
+import { Button, Code, Flex, Text, TextField } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiChip, BiPlus, BiSearch } from "react-icons/bi";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { DataTable, FilterBar, listParams, Pagination, SortHeader } from "~/components/list";

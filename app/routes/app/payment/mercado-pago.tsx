@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiArrowBack, BiLockAlt } from "react-icons/bi";
 import { mercadoPagoConnectSchema } from "../../../../api/schemas/payment";
 import { PageHeader } from "~/components/Page";
 import { Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
+import { useLazySchema } from "~/components/lazy-validation";
 import { AccountBadge, AccountDetails, DisconnectSection } from "~/components/payment/ProviderStatus";
 import { providerAction, providerLoader } from "~/components/payment/provider.server";
 import { pageMeta } from "~/lib/meta";
@@ -23,10 +23,11 @@ export default function MercadoPago() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  const onValidate = useLazySchema(() => import("../../../../api/schemas/payment").then((m) => m.mercadoPagoConnectSchema));
   const [form, fields] = useForm({
     id: "mercado-pago",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: mercadoPagoConnectSchema }),
+    onValidate,
     ...VALIDATE_ON,
   });
   const connected = account && account.status !== "DISCONNECTED";

@@ -7,7 +7,7 @@ import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
 import { deleteRate, fetchRate, rateIdParam, saveRate } from "~/components/rate/rate.server";
-import { rateToValues } from "~/components/rate/schema";
+import { rateToValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 

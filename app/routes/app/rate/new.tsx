@@ -3,7 +3,7 @@ import { useActionData } from "@remix-run/react";
 import { PageHeader } from "~/components/Page";
 import { RateForm } from "~/components/rate/RateForm";
 import { saveRate } from "~/components/rate/rate.server";
-import { newRateValues } from "~/components/rate/schema";
+import { newRateValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 

@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { Badge, Button, Flex, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Flex, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiArrowBack, BiPlus, BiTrash } from "react-icons/bi";
 import type { ChargerDto, Page } from "../../../../api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { DataTable } from "~/components/list";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
-import { stationFormDefaults } from "~/components/station/schema";
+import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
 import { UUID_RE } from "../../../../api/schemas/constants";
 import { readJson } from "~/lib/api.server";

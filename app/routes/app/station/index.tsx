@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { Badge, Button, Card, Flex, Heading, Table, Text } from "@radix-ui/themes";
+import { Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "react-icons/bi";
 import type { Page, StationDto } from "../../../../api/types";
 import { STATION_SORTS } from "../../../../api/schemas/constants";

@@ -4,7 +4,7 @@ import { Button } from "@radix-ui/themes";
 import { BiArrowBack } from "react-icons/bi";
 import { PageHeader } from "~/components/Page";
 import { StationForm } from "~/components/station/StationForm";
-import { stationFormDefaults } from "~/components/station/schema";
+import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, saveStation, readStationForm } from "~/components/station/station.server";
 import { pageMeta } from "~/lib/meta";
 import type { loader as rootLoader } from "~/root";
