@@ -46,6 +46,8 @@ export interface ApiDeps {
   sendPush?: SendPush;
   /** The OCPP central system (absent when the API runs without it, e.g. most API tests). */
   ocpp?: OcppGateway;
+  /** Authenticated requests allowed per account and minute (default 600; the store is server/rate-limit's). */
+  accountRequestsPerMinute?: number;
 }
 
 /** What routes get: the deps with defaults filled in. */

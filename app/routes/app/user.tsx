@@ -237,7 +237,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     // Checking the current password is a sign-in: it shares the login's per-account limit.
     const checks = [{ limiter: limiters.loginEmail, key: user.email.toLowerCase() }];
-    const limited = consume(checks, { count: false });
+    const limited = await consume(checks, { count: false });
     if (limited) {
       return data<ActionResult>(
         {
@@ -270,7 +270,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       idToken = signedIn.idToken;
     } catch (error) {
       if (isBadCredentials(error)) {
-        countFailure(checks);
+        await countFailure(checks);
         return data<ActionResult>(
           {
             intent: "password",
@@ -312,7 +312,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : submission.reply({ formErrors: [message], hideFields });
       return passwordFailure(error, reply, field === "password" ? 400 : 503);
     }
-    limiters.loginEmail.reset(user.email.toLowerCase());
+    await limiters.loginEmail.reset(user.email.toLowerCase());
     const cookie = { "Set-Cookie": await commitSession(session) };
     // Without JavaScript, go through a redirect: the layout loader of this same response would
     // still hold the old (now revoked) token and sign the user out.
