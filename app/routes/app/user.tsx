@@ -66,6 +66,7 @@ interface ActionResult {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireActiveBusiness(request, context); // the whole guard (memoized with the layout's)
   const { user, headers } = await requireUserSession(request, context);
   const identity = { displayName: user.displayName, photoUrl: user.photoUrl };
   const api = createApiClient(context, user.idToken);
@@ -104,6 +105,7 @@ function withoutFields(formData: FormData, names: string[]): FormData {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  await requireActiveBusiness(request, context); // the whole guard (memoized)
   const { user, session, headers } = await requireUserSession(request, context);
   const formData = await readForm(request);
   /**
