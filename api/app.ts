@@ -8,6 +8,7 @@ import { createKeyRing } from "./crypto";
 import { RateLimiter, rateLimitMessage } from "../server/rate-limit";
 import type { ApiDeps, ApiLogger, ApiServices, AppEnv } from "./env";
 import { buildOpenApiDocument } from "./openapi";
+import { idempotent } from "./idempotency";
 import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes } from "./routes/account";
 import { activityRoutes } from "./routes/activity";
@@ -95,9 +96,10 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/Business/Images", imageRoutes(services));
 
   // The rest of the operator's back office: only for an ACTIVE company.
+  const once = idempotent(services);
   const mountActive = (prefix: string, router: Hono<AppEnv>) => {
-    app.use(prefix, requireActive);
-    app.use(`${prefix}/*`, requireActive);
+    app.use(prefix, requireActive, once);
+    app.use(`${prefix}/*`, requireActive, once);
     app.route(prefix, router);
   };
   mountActive("/Business/ChargingStation", stationRoutes(services));

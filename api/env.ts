@@ -68,6 +68,8 @@ export type AppEnv = {
     claims: TokenClaims;
     /** The caller's company, or null when it has not registered one yet. */
     business: BusinessUser | null;
+    /** The idempotency middleware already ran for this request (it is mounted on two patterns). */
+    idempotencyChecked: boolean;
   };
 };
 
