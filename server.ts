@@ -9,6 +9,7 @@ import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
 import { createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp } from "./server/http";
+import { MemoryRateLimitStore, PostgresRateLimitStore, setRateLimitStore } from "./server/rate-limit";
 import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
@@ -29,6 +30,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await seedCatalogs(database.db);
+  // Rate limits hold across nodes when they share PostgreSQL; one node (PGlite) counts in memory.
+  setRateLimitStore(database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore());
   if (options.onDatabase) await options.onDatabase(database);
 
   const verifyToken = createTokenVerifier(env);
@@ -52,6 +55,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     logger,
     sendPush,
     ocpp,
+    accountRequestsPerMinute: env.ENCHUFA_LOCAL ? env.API_REQUESTS_PER_ACCOUNT_MINUTE * 50 : env.API_REQUESTS_PER_ACCOUNT_MINUTE,
   });
 
   const health = async () => {

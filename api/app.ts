@@ -1,12 +1,14 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { authenticate, requireActive, requireBusiness } from "./auth";
 import { createKeyRing } from "./crypto";
+import { RateLimiter, rateLimitMessage } from "../server/rate-limit";
 import type { ApiDeps, ApiLogger, ApiServices, AppEnv } from "./env";
 import { buildOpenApiDocument } from "./openapi";
+import { idempotent } from "./idempotency";
 import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes } from "./routes/account";
 import { activityRoutes } from "./routes/activity";
@@ -72,7 +74,18 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
 
   // Everything else needs a verified Firebase ID token.
   const auth = authenticate(deps.verifyToken, services);
-  for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth);
+  // Per account, across nodes (PostgreSQL store when several share one database).
+  const perAccount = new RateLimiter("api:account", { limit: deps.accountRequestsPerMinute ?? 600, windowMs: 60_000 });
+  const limitAccount: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const verdict = await perAccount.hit(c.get("claims").uid);
+    if (!verdict.ok) {
+      throw new ApiError(429, "rate-limited", rateLimitMessage(verdict.retryAfterMs), {
+        headers: { "Retry-After": String(Math.ceil(verdict.retryAfterMs / 1000)) },
+      });
+    }
+    await next();
+  };
+  for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth, limitAccount);
 
   // The caller's own company: any status (a pending company can read and fix its data).
   app.use("/Business/BusinessUser/*", requireBusiness);
@@ -83,9 +96,10 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/Business/Images", imageRoutes(services));
 
   // The rest of the operator's back office: only for an ACTIVE company.
+  const once = idempotent(services);
   const mountActive = (prefix: string, router: Hono<AppEnv>) => {
-    app.use(prefix, requireActive);
-    app.use(`${prefix}/*`, requireActive);
+    app.use(prefix, requireActive, once);
+    app.use(`${prefix}/*`, requireActive, once);
     app.route(prefix, router);
   };
   mountActive("/Business/ChargingStation", stationRoutes(services));

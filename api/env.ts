@@ -46,6 +46,8 @@ export interface ApiDeps {
   sendPush?: SendPush;
   /** The OCPP central system (absent when the API runs without it, e.g. most API tests). */
   ocpp?: OcppGateway;
+  /** Authenticated requests allowed per account and minute (default 600; the store is server/rate-limit's). */
+  accountRequestsPerMinute?: number;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -66,6 +68,8 @@ export type AppEnv = {
     claims: TokenClaims;
     /** The caller's company, or null when it has not registered one yet. */
     business: BusinessUser | null;
+    /** The idempotency middleware already ran for this request (it is mounted on two patterns). */
+    idempotencyChecked: boolean;
   };
 };
 

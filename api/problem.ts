@@ -28,6 +28,8 @@ export type ProblemKind =
   | "conflict"
   | "payload-too-large"
   | "unsupported-media-type"
+  | "rate-limited"
+  | "cross-site"
   | "internal";
 
 export function problemType(kind: ProblemKind): string {

@@ -642,6 +642,48 @@ export const payments = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Infrastructure shared by every node (issue 10)
+
+/**
+ * Rate-limit counters when several nodes share one PostgreSQL: hits per key (`login:ip:1.2.3.4`)
+ * and fixed window; the limiter weighs the current and the previous window. Rows past
+ * `expires_at` are swept.
+ */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    key: text("key").notNull(),
+    windowStart: bigint("window_start", { mode: "number" }).notNull(),
+    hits: integer("hits").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limit_hits_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Idempotent creates: the first answer to a POST carrying an `Idempotency-Key` (the form's
+ * one-time token) is kept for a day, so a form submitted twice creates one record and the
+ * second submission gets the same answer.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    key: varchar("key", { length: 128 }).notNull(),
+    method: varchar("method", { length: 10 }).notNull(),
+    path: text("path").notNull(),
+    /** null while the first request is still running. */
+    status: smallint("status"),
+    body: text("body"),
+    contentType: text("content_type"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
 // Relations (for db.query.* with `with:`); no effect on the SQL schema.
 
 export const businessUsersRelations = relations(businessUsers, ({ many }) => ({

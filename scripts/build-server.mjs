@@ -19,6 +19,19 @@ await build({
 });
 console.log(`${outDir}/server.js listo`);
 
+// Admin commands for the image (no tsx there): backups and company approval.
+await build({
+  entryPoints: { "db-backup": "scripts/db-backup.ts", business: "scripts/business.ts" },
+  outdir: outDir,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
+console.log(`${outDir}/db-backup.js, ${outDir}/business.js listos`);
+
 await build({
   entryPoints: ["app/push/firebase-messaging-sw.ts"],
   outfile: `${outDir}/client/firebase-messaging-sw.js`,

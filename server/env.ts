@@ -46,6 +46,10 @@ const schema = z
     OCPP_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
     /** This node's name in chargers.connected_node (default: random per process). */
     NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, "solo letras, números y . _ : -").optional(),
+    /** Business API over HTTP: requests per client address and minute. */
+    API_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(1200),
+    /** Business API: authenticated requests per account and minute (every node together). */
+    API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .superRefine((env, ctx) => {

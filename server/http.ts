@@ -3,11 +3,13 @@ import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import compression from "compression";
 import helmet from "helmet";
-import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createRemixHandler, createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import { getRequestListener } from "@hono/node-server";
-import type { ServerBuild } from "@remix-run/node";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { ViteDevServer } from "vite";
 import type { Env } from "./env";
+import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
+import { RateLimiter, rateLimitMessage } from "./rate-limit";
 import type { Logger } from "./logger";
 import type { ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken } from "../app/lib/context";
 
@@ -21,8 +23,6 @@ export interface HttpDeps {
   /** Production: the built Remix server. Development: a Vite dev server. */
   remix: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
-
-const MAX_BODY_BYTES = 1024 * 1024; // issue 10: JSON and multipart capped at 1 MB before parsing
 
 export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }: HttpDeps) {
   const app = express();
@@ -84,26 +84,29 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
   });
 
   app.get("/healthz", async (_req, res) => {
+    // Unhealthy (503) only when this node cannot serve: its database is down. The identity
+    // provider is reported but does not fail the check — signed-in pages keep working without it,
+    // and a Google outage must not make a load balancer pull every node at once.
     const checks = await health();
-    const ok = Object.values(checks).every((v) => v === "ok");
+    const ok = checks.database === "ok";
     res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "down", ...checks });
   });
 
-  // Body size cap before anything parses a body.
-  app.use((req, res, next) => {
-    const length = Number(req.headers["content-length"] ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      res.status(413).type("application/problem+json").json({
-        type: "about:blank",
-        title: "El contenido enviado es demasiado grande (máximo 1 MB).",
-        status: 413,
-      });
-      return;
-    }
-    next();
-  });
+  // Cross-site state changes are refused (CSRF), then bodies are capped before anything parses them.
+  app.use(crossSiteGuard({ allowedOrigins: env.PUBLIC_URL ? [env.PUBLIC_URL] : [], trustProxy: env.TRUST_PROXY }));
+  app.use(bodyLimit(MAX_BODY_BYTES));
 
   app.use(compression());
+
+  // The API over HTTP, per client address (per account: inside the API, after the token).
+  const apiPerIp = new RateLimiter("api:ip", { limit: env.ENCHUFA_LOCAL ? 60_000 : env.API_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 });
+  app.use(async (req, res, next) => {
+    if (!(req.path === "/api" || req.path.startsWith("/api/")) || req.path === "/api/openapi.json") return next();
+    const verdict = await apiPerIp.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
+    if (verdict.ok) return next();
+    res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
+    refuse(req, res, 429, rateLimitMessage(verdict.retryAfterMs), "rate-limited");
+  });
 
   const apiListener = getRequestListener((request) => api.fetch(request));
   app.use((req, res, next) => {
@@ -138,7 +141,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     continueUrl: env.PUBLIC_URL ? new URL("/auth", env.PUBLIC_URL).toString() : undefined,
   };
 
-  const getLoadContext = (req: ExpressRequest, res: ExpressResponse) => ({
+  const getLoadContext = (req: ExpressRequest, res: ExpressResponse): AppLoadContext => ({
     cspNonce: res.locals.cspNonce as string,
     isDataRequest: req.path.endsWith(".data"),
     apiFetch,
@@ -154,7 +157,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     app.all("*", async (req, res, next) => {
       try {
         const build = (await remix.vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
-        return createRequestHandler({ build, mode: "development", getLoadContext })(req, res, next);
+        return remixHandler(createRemixHandler(build, "development"), getLoadContext)(req, res, next);
       } catch (error) {
         next(error);
       }
@@ -163,7 +166,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     const { clientDir } = remix;
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
-    app.all("*", createRequestHandler({ build: remix.build, mode: "production", getLoadContext }));
+    app.all("*", remixHandler(createRemixHandler(remix.build, "production"), getLoadContext));
   }
 
   // Last resort: log with the request id, answer without internals.
@@ -174,4 +177,54 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
   });
 
   return app;
+}
+
+type RemixHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
+type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+
+/**
+ * @remix-run/express's adapter, except that a body already read (and capped) by bodyLimit is
+ * handed over from `res.locals.body` instead of the request stream.
+ */
+function remixHandler(handle: RemixHandler, getLoadContext: GetLoadContext) {
+  return async (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
+    try {
+      const controller = new AbortController();
+      let finished = false;
+      res.on("finish", () => (finished = true));
+      res.on("close", () => {
+        if (!finished) controller.abort();
+      });
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+        else if (value !== undefined) headers.set(key, value);
+      }
+      const forwardedPort = req.get("X-Forwarded-Host")?.split(":")[1];
+      const hostPort = req.get("host")?.split(":")[1];
+      const port = [forwardedPort, hostPort].map((p) => Number.parseInt(p ?? "", 10)).find(Number.isSafeInteger);
+      const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+      const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        const buffered = res.locals.body as Buffer | undefined;
+        if (buffered) {
+          init.body = new Uint8Array(buffered) as Uint8Array<ArrayBuffer>;
+          headers.delete("transfer-encoding");
+          headers.set("content-length", String(buffered.length));
+        } else {
+          init.body = createReadableStreamFromReadable(req);
+          init.duplex = "half";
+        }
+      }
+      const response = await handle(new Request(url, init), getLoadContext(req, res));
+      res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      else res.end();
+    } catch (error) {
+      next(error);
+    }
+  };
 }

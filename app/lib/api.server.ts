@@ -13,7 +13,7 @@ export interface ApiClient {
   /** Raw call: the response is passed through unchanged, whatever its status (spec §8). */
   request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
   get(path: string): Promise<Response>;
-  post(path: string, body?: unknown): Promise<Response>;
+  post(path: string, body?: unknown, init?: { headers?: HeadersInit }): Promise<Response>;
   patch(path: string, body?: unknown): Promise<Response>;
   put(path: string, body?: unknown): Promise<Response>;
   delete(path: string, body?: unknown): Promise<Response>;
@@ -61,7 +61,7 @@ export function createApiClient(
   return {
     request,
     get: (path) => request("GET", path),
-    post: (path, body) => request("POST", path, body),
+    post: (path, body, init) => request("POST", path, body, init),
     patch: (path, body) => request("PATCH", path, body),
     put: (path, body) => request("PUT", path, body),
     delete: (path, body) => request("DELETE", path, body),

@@ -206,9 +206,15 @@ export function requireUserSession(request: Request, context: AppLoadContext): P
   return pending;
 }
 
-/** The signed-in user, or a redirect to the login screen (spec §2 "Guard"). */
+/**
+ * The signed-in operator of an ACTIVE company, or the guard's redirect (spec §2 "Guard"):
+ * every loader and action under the app layout checks the whole guard itself, because on a
+ * client-side navigation Remix does not re-run the layout's loader (issue 10: a company
+ * suspended mid-session is sent to verify-company from any screen, not shown an error).
+ * Memoized per request, so with the layout it is still one company lookup.
+ */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
-  return (await requireUserSession(request, context)).user;
+  return (await requireActiveBusiness(request, context)).user;
 }
 
 /**

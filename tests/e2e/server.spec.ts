@@ -49,4 +49,41 @@ test.describe("server", () => {
     await expect(page).toHaveURL(/\/auth\/register/);
     expect(violations).toEqual([]);
   });
+
+  test("a form posted from another site is refused (403, Spanish); the same form from here works", async ({ request, baseURL }) => {
+    const form = { email: "demo@enchufa.local", password: "incorrecta-1" };
+    const evil = await request.post("/auth/login", { form, headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, maxRedirects: 0 });
+    expect(evil.status()).toBe(403);
+    expect(await evil.text()).toContain("otro sitio");
+    const api = await request.post("/api/Business/Fees", { data: {}, headers: { Origin: "https://evil.example" } });
+    expect(api.status()).toBe(403);
+    expect(api.headers()["content-type"]).toContain("application/problem+json");
+    const own = await request.post("/auth/login", { form, headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+    expect(own.status()).toBe(401);
+  });
+
+  test("bodies over 1 MB are refused with 413 in Spanish before parsing; no 500", async ({ request }) => {
+    const big = "x".repeat(1024 * 1024 + 10);
+    const page = await request.post("/auth/register", { data: `email=${big}`, headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
+    expect(page.status()).toBe(413);
+    expect(await page.text()).toContain("demasiado grande");
+    const multipart = await request.post("/user", {
+      multipart: { photo: { name: "a.png", mimeType: "image/png", buffer: Buffer.alloc(1024 * 1024 + 10) } },
+      maxRedirects: 0,
+    });
+    expect(multipart.status()).toBe(413);
+    const api = await request.post("/api/Business/Fees", { data: { name: big }, headers: { Authorization: "Bearer x" } });
+    expect(api.status()).toBe(413);
+    expect((await api.json()).title).toContain("demasiado grande");
+  });
+
+  test("an unsigned or forged token is refused by the API", async ({ request }) => {
+    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: "https://securetoken.google.com/other-project", aud: "other-project", sub: "x", user_id: "x", iat: now, exp: now + 3600, email_verified: true };
+    for (const token of ["garbage", `${enc({ alg: "RS256", kid: "x" })}.${enc(claims)}.c2lnbmF0dXJl`]) {
+      const res = await request.get("/api/Business/BusinessUser", { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status(), token.slice(0, 10)).toBe(401);
+    }
+  });
 });

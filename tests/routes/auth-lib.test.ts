@@ -1,7 +1,7 @@
 // The pieces under the auth routes: Firebase error mapping, the rate limiter, sealing, titles.
 import { describe, expect, it } from "vitest";
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
-import { RateLimiter, consume, rateLimitMessage } from "~/lib/rate-limit.server";
+import { rateLimitMessage } from "~/lib/rate-limit.server";
 import { openSecret, sealSecret } from "~/lib/session.server";
 
 describe("Firebase errors → Spanish, on the right field", () => {
@@ -23,52 +23,8 @@ describe("Firebase errors → Spanish, on the right field", () => {
   });
 });
 
-describe("RateLimiter (sliding window)", () => {
-  it("allows `limit` hits per window, then refuses with a retry time", () => {
-    let now = 1_000_000;
-    const limiter = new RateLimiter("t", { limit: 3, windowMs: 60_000 }, () => now);
-    for (let i = 0; i < 3; i++) expect(limiter.hit("k").ok).toBe(true);
-    const refused = limiter.hit("k");
-    expect(refused.ok).toBe(false);
-    expect(refused.retryAfterMs).toBeGreaterThan(0);
-    expect(limiter.check("other").ok).toBe(true);
-    // Later in the next window the old hits weigh less and less.
-    now += 60_000 + 40_000;
-    expect(limiter.hit("k").ok).toBe(true);
-    // Two windows later everything is forgotten.
-    now += 120_000;
-    for (let i = 0; i < 3; i++) expect(limiter.hit("k").ok).toBe(true);
-  });
-
-  it("has no burst at the window edge", () => {
-    let now = 0;
-    const limiter = new RateLimiter("t", { limit: 10, windowMs: 60_000 }, () => now);
-    now = 59_000;
-    for (let i = 0; i < 10; i++) limiter.hit("k");
-    now = 61_000; // a fixed window would allow 10 more here
-    expect(limiter.hit("k").ok).toBe(false);
-  });
-
-  it("the refusal's retry time is when a hit is allowed again", () => {
-    let now = 0;
-    const limiter = new RateLimiter("t", { limit: 2, windowMs: 60_000 }, () => now);
-    limiter.hit("k");
-    limiter.hit("k");
-    const { retryAfterMs } = limiter.check("k");
-    now += retryAfterMs - 1000;
-    expect(limiter.check("k").ok).toBe(false);
-    now += 1000;
-    expect(limiter.check("k").ok).toBe(true);
-  });
-
-  it("consume counts nothing when any limit refuses", () => {
-    const a = new RateLimiter("a", { limit: 1, windowMs: 60_000 });
-    const b = new RateLimiter("b", { limit: 5, windowMs: 60_000 });
-    a.hit("x");
-    expect(consume([{ limiter: a, key: "x" }, { limiter: b, key: "y" }], { count: true })).toBeDefined();
-    for (let i = 0; i < 5; i++) expect(b.hit("y").ok).toBe(true);
-  });
-
+describe("rate-limit messages", () => {
+  // The limiter itself (both stores) is tested in tests/unit/server/rate-limit.test.ts.
   it("speaks Spanish", () => {
     expect(rateLimitMessage(30_000)).toBe("Demasiados intentos. Esperá 1 minuto y probá de nuevo.");
     expect(rateLimitMessage(14 * 60_000 + 1)).toBe("Demasiados intentos. Esperá 15 minutos y probá de nuevo.");

@@ -98,3 +98,19 @@ describe("register action", () => {
     expect(res.data.result.error[""][0]).toMatch(/^Demasiados intentos/);
   });
 });
+
+describe("register honeypot (issue 10)", () => {
+  it("a filled honeypot gets the usual answer and creates nothing", async () => {
+    const res = await submit({ ...VALID, [register.HONEYPOT_FIELD]: "https://spam.example" });
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/auth/email-send");
+    expect(fake.calls).toHaveLength(0);
+    expect(fake.accounts.size).toBe(0);
+  });
+
+  it("an empty honeypot (people) registers as usual", async () => {
+    const res = await submit({ ...VALID, [register.HONEYPOT_FIELD]: "" });
+    expect(res.location).toBe("/auth/email-send");
+    expect(fake.called("accounts:signUp")).toHaveLength(1);
+  });
+});

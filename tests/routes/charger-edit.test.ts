@@ -113,7 +113,7 @@ describe("edit charger action: password and delete", () => {
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ rotated: { password: "r0tated-Ocpp-Passw0rd-0123456789a" } });
     expect(context.pendingToast?.type).toBe("success");
-    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /Business/Charger/${IDS.charger}/RotatePassword`]);
+    expect(seen.filter((r) => r.path !== "/Account/Business").map((r) => `${r.method} ${r.path}`)).toEqual([`POST /Business/Charger/${IDS.charger}/RotatePassword`]);
   });
 
   it("a failed rotation says so", async () => {
@@ -130,7 +130,7 @@ describe("edit charger action: password and delete", () => {
     const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "delete" }, cookie), chargerContext())));
     expect(res.status).toBe(302);
     expect(res.location).toBe("/charger");
-    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /Business/Charger/${IDS.charger}`]);
+    expect(seen.filter((r) => r.path !== "/Account/Business").map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /Business/Charger/${IDS.charger}`]);
   });
 
   it("a charger with a session in progress cannot be deleted: the API's reason, in Spanish", async () => {

@@ -2,6 +2,7 @@
 // removed with conform's insert/remove intents — submit buttons, so they work without
 // JavaScript too: the server applies the intent and answers the form with the typed values)
 // and the OCPP data block.
+import { FormToken } from "~/components/FormToken";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { Button, Flex, Grid, Text } from "@radix-ui/themes";
@@ -47,8 +48,11 @@ export function ChargerForm({
   busy,
   submitLabel,
   cancelTo,
+  formToken,
 }: {
   id: string;
+  /** Create forms: the one-time token that makes a double submission create one charger. */
+  formToken?: string;
   lastResult: SubmissionResult<string[]> | null | undefined;
   defaultValue: ChargerFormValue;
   options: ChargerFormOptions;
@@ -84,6 +88,7 @@ export function ChargerForm({
 
   return (
     <Form method="post" {...getFormProps(form)} className="charger-form">
+      <FormToken value={formToken} />
       {/* Enter in a field saves: the form's first submit button must not be a row intent. */}
       <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         {submitLabel}

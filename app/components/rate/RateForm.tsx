@@ -1,5 +1,6 @@
 // The form of 'Nueva tarifa' and 'Editar tarifa': prices, VAT, penalties and a live price
 // preview. A plain POST form (works without JavaScript), enhanced by conform when it runs.
+import { FormToken } from "~/components/FormToken";
 import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
@@ -48,8 +49,11 @@ export function RateForm({
   lastResult,
   submitLabel,
   action,
+  formToken,
 }: {
   formId: string;
+  /** Create forms: the one-time token that makes a double submission create one rate. */
+  formToken?: string;
   defaultValue: RateFormValues;
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
@@ -73,6 +77,7 @@ export function RateForm({
 
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="rate-form">
+      <FormToken value={formToken} />
       <div className="rate-form-fields">
         <FormError errors={form.errors} id={form.errorId} />
         <Card size="3" asChild>

@@ -1,5 +1,6 @@
 // Loader/action helpers of the rate screens: every call goes to the Business API
 // (/Business/Fees) with the signed-in user's token.
+import { idempotencyInit } from "~/lib/form-token";
 import { data, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
@@ -87,7 +88,7 @@ export async function saveRate(
   let response: Response;
   try {
     const api = createApiClient(context, user.idToken);
-    response = target.method === "post" ? await api.post(target.path, submission.value) : await api.put(target.path, submission.value);
+    response = target.method === "post" ? await api.post(target.path, submission.value, idempotencyInit(formData)) : await api.put(target.path, submission.value);
   } catch {
     return dataWithError(context, { result: submission.reply({ formErrors: [UNAVAILABLE] }), intent: "save" as const }, UNAVAILABLE, { status: toastStatus(context, 503) });
   }

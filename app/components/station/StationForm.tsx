@@ -1,6 +1,7 @@
 // The station form of 'Nueva estación' and 'Editar estación': a plain POST form that works
 // without JavaScript, enhanced with conform (validation on blur/change) and, with a maps key,
 // with Google's address search and a map with a draggable marker.
+import { FormToken } from "~/components/FormToken";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "./hooks";
 import { Form, Link, useNavigation } from "@remix-run/react";
@@ -71,8 +72,11 @@ export function StationForm({
   services,
   mapsKey,
   submitLabel,
+  formToken,
 }: {
   id: string;
+  /** Create forms: the one-time token that makes a double submission create one station. */
+  formToken?: string;
   defaultValue: ReturnType<typeof stationFormDefaults>;
   lastResult?: SubmissionResult<string[]> | null;
   services: ServiceDto[];
@@ -92,6 +96,7 @@ export function StationForm({
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="station-form">
+      <FormToken value={formToken} />
       <Flex direction="column" gap="5">
         <FormError errors={form.errors} id={form.errorId} />
 

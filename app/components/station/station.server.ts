@@ -6,6 +6,7 @@ import type { ServiceDto, StationDto } from "../../../api/types";
 import { UUID_RE } from "../../../api/schemas/constants";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
+import { idempotencyInit } from "~/lib/form-token";
 import { isInArgentina } from "~/lib/maps";
 import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
 import { dataWithError, redirectWithSuccess, redirectWithWarning } from "~/lib/toast.server";
@@ -97,7 +98,7 @@ export async function saveStation(request: Request, context: AppLoadContext, for
   else if (formData.get("removePhoto") === "on") input.photoUrl = null;
   let res: Response;
   try {
-    res = id ? await api.put(`/Business/ChargingStation/${id}`, input) : await api.post("/Business/ChargingStation", input);
+    res = id ? await api.put(`/Business/ChargingStation/${id}`, input) : await api.post("/Business/ChargingStation", input, idempotencyInit(formData));
   } catch {
     return dataWithError(context, { result: submission.reply({ hideFields: HIDE }) }, SAVE_FAILED_MESSAGE, { status: 503 });
   }

@@ -66,6 +66,7 @@ interface ActionResult {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireActiveBusiness(request, context); // the whole guard (memoized with the layout's)
   const { user, headers } = await requireUserSession(request, context);
   const identity = { displayName: user.displayName, photoUrl: user.photoUrl };
   const api = createApiClient(context, user.idToken);
@@ -104,6 +105,7 @@ function withoutFields(formData: FormData, names: string[]): FormData {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  await requireActiveBusiness(request, context); // the whole guard (memoized)
   const { user, session, headers } = await requireUserSession(request, context);
   const formData = await readForm(request);
   /**
@@ -237,7 +239,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     // Checking the current password is a sign-in: it shares the login's per-account limit.
     const checks = [{ limiter: limiters.loginEmail, key: user.email.toLowerCase() }];
-    const limited = consume(checks, { count: false });
+    const limited = await consume(checks, { count: false });
     if (limited) {
       return data<ActionResult>(
         {
@@ -270,7 +272,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       idToken = signedIn.idToken;
     } catch (error) {
       if (isBadCredentials(error)) {
-        countFailure(checks);
+        await countFailure(checks);
         return data<ActionResult>(
           {
             intent: "password",
@@ -312,7 +314,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           : submission.reply({ formErrors: [message], hideFields });
       return passwordFailure(error, reply, field === "password" ? 400 : 503);
     }
-    limiters.loginEmail.reset(user.email.toLowerCase());
+    await limiters.loginEmail.reset(user.email.toLowerCase());
     const cookie = { "Set-Cookie": await commitSession(session) };
     // Without JavaScript, go through a redirect: the layout loader of this same response would
     // still hold the old (now revoked) token and sign the user out.

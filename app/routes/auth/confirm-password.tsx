@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const { email } = await identityClient(context).confirmPasswordReset(oobCode, password);
     // A new password wipes the failed attempts counted against the account.
-    if (email) limiters.loginEmail.reset(email.toLowerCase());
+    if (email) await limiters.loginEmail.reset(email.toLowerCase());
   } catch (error) {
     if (isBadOobCode(error)) {
       return data({ result: submission.reply({ formErrors: [EXPIRED_MESSAGE], hideFields: HIDE }), expired: true }, { status: 400 });

@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const pending = session.get("pending");
   if (!pending) return redirectWithInfo("/auth/login", "Ingresá con tu correo para que te enviemos un enlace nuevo.");
 
-  const limited = consume(
+  const limited = await consume(
     [
       { limiter: limiters.resendIp, key: clientKey(context) },
       { limiter: limiters.resendEmail, key: pending.email },

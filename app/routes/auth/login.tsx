@@ -47,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     { limiter: limiters.loginIp, key: clientKey(context) },
     { limiter: limiters.loginEmail, key: email },
   ];
-  const limited = consume(limits, { count: false });
+  const limited = await consume(limits, { count: false });
   if (limited) {
     return data(
       { result: submission.reply({ formErrors: [limited.message], hideFields: HIDE }), unverified: false },
@@ -70,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
     const bad = isBadCredentials(error);
-    if (bad) countFailure(limits);
+    if (bad) await countFailure(limits);
     const { field, message } = identityErrorMessage(error);
     const reply =
       field === "form"
@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: reply, unverified: false }, { status: bad ? 401 : 503 });
   }
 
-  limiters.loginEmail.reset(email);
+  await limiters.loginEmail.reset(email);
   const session = await getSession(request);
   setSessionUser(session, user);
   // Route by company state now (the app guard would do it too, one hop later).

@@ -22,15 +22,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+/**
+ * Honeypot: a field people never see nor reach with the keyboard, which form-filling bots
+ * fill. A filled one gets the same answer as a real registration, and nothing is created.
+ */
+export const HONEYPOT_FIELD = "website";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
+  const trap = formData.get(HONEYPOT_FIELD);
+  if (typeof trap === "string" && trap.trim() !== "") {
+    const email = String(formData.get("email") ?? "").trim().toLowerCase();
+    const session = await getSession(request);
+    if (email.length <= 254) setPendingEmail(session, { email, kind: "verify" });
+    return redirect("/auth/email-send", { headers: { "Set-Cookie": await commitSession(session) } });
+  }
   const submission = parseWithZod(formData, { schema: registerSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400 });
   }
   const { email, password } = submission.value;
 
-  const limited = consume(
+  const limited = await consume(
     [
       { limiter: limiters.registerIp, key: clientKey(context) },
       { limiter: limiters.resendEmail, key: email },
@@ -89,6 +102,12 @@ export default function Register() {
         <FormError errors={form.errors} id={form.errorId} />
         <Form method="post" {...getFormProps(form)}>
           <Flex direction="column" gap="4">
+            <div aria-hidden="true" style={{ position: "absolute", left: "-10000px", top: "auto", width: 1, height: 1, overflow: "hidden" }}>
+              <label>
+                No completar este campo
+                <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+              </label>
+            </div>
             <Field meta={fields.email} label="Correo electrónico" type="email" autoComplete="email" inputMode="email" />
             <Field meta={fields.password} label="Contraseña" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
             <Field meta={fields.confirmPassword} label="Repetir contraseña" type="password" autoComplete="new-password" />

@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const { email } = submission.value;
 
-  const limited = consume(
+  const limited = await consume(
     [
       { limiter: limiters.resetIp, key: clientKey(context) },
       { limiter: limiters.resetEmail, key: email },

@@ -10,8 +10,9 @@ import { newConnector, ocppUrlFor, type ChargerFormValue } from "~/components/ch
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
+import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
-import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
+import { dataWithError, dataWithSuccess, redirectWithInfo } from "~/lib/toast.server";
 import type { ChargerWithPasswordDto } from "../../../../api/types";
 
 export const meta = pageMeta("Nuevo cargador");
@@ -27,7 +28,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     heartbeatInterval: "300",
     connectors: [newConnector([])],
   };
-  return { options, defaultValue, ocppBase: ocppBase(request), now: Date.now(), station: station ? { id: station.value, name: station.label } : null };
+  return {
+    options,
+    defaultValue,
+    ocppBase: ocppBase(request),
+    now: Date.now(),
+    station: station ? { id: station.value, name: station.label } : null,
+    formToken: newFormToken(),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -39,9 +47,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
   }
   const api = createApiClient(context, user.idToken);
-  const response = await tryApi(() => api.post("/Business/Charger", { ...submission.value, enabled: true }));
+  const response = await tryApi(() => api.post("/Business/Charger", { ...submission.value, enabled: true }, idempotencyInit(formData)));
   if (response?.status === 201) {
     const created = await readJson<ChargerWithPasswordDto>(response);
+    if (created?.id && response.headers.get("Idempotent-Replayed") === "true") {
+      // The same form again (double click, back and resend): it was created once; its password
+      // was shown then and is not kept, so a new one is on the charger's screen (Rotar contraseña).
+      return redirectWithInfo(`/charger/edit/${created.id}`, `El cargador ${created.name} ya estaba creado. Si no guardaste su contraseña, rotala desde acá.`);
+    }
     if (created?.ocppPassword) {
       // The password travels only in this answer: never stored, never shown again.
       return dataWithSuccess(
@@ -66,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewCharger() {
-  const { options, defaultValue, ocppBase: base, now, station } = useLoaderData<typeof loader>();
+  const { options, defaultValue, ocppBase: base, now, station, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -132,6 +145,7 @@ export default function NewCharger() {
         busy={busy}
         submitLabel="Crear cargador"
         cancelTo={station ? `/station/edit/${station.id}` : "/charger"}
+        formToken={formToken}
       />
     </>
   );

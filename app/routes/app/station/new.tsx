@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/Page";
 import { StationForm } from "~/components/station/StationForm";
 import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, saveStation, readStationForm } from "~/components/station/station.server";
+import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { loader as rootLoader } from "~/root";
 
@@ -13,7 +14,7 @@ export const meta = pageMeta("Nueva estación");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const api = await apiFor(request, context);
-  return { services: await loadServices(api) };
+  return { services: await loadServices(api), formToken: newFormToken() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -21,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewStation() {
-  const { services } = useLoaderData<typeof loader>();
+  const { services, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   return (
@@ -39,6 +40,7 @@ export default function NewStation() {
       />
       <StationForm
         id="station-new"
+        formToken={formToken}
         defaultValue={stationFormDefaults()}
         lastResult={actionData?.result}
         services={services}

@@ -1,0 +1,190 @@
+// Access matrix of the dashboard (issue 10): every app route (layout + its own loader, and the
+// actions of the edit screens) × {anonymous, unverified e-mail, no company, pending company,
+// another tenant, owner} → the right redirect or status, never another tenant's data. The
+// loaders talk to the real Business API in-process over a real database (PGlite).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { rates, stations } from "../../db/schema";
+import { testBackends } from "../setup/db";
+import { chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, rateInput, stationInput, type Harness, type Tenant } from "../api/helpers";
+import { fakeVerifyIdToken, makeContext, makeIdToken, run } from "./auth-helpers";
+import { sessionStorage } from "~/lib/session.server";
+import * as layout from "~/routes/app/layout";
+
+type Loader = (args: LoaderFunctionArgs) => unknown;
+type Action = (args: ActionFunctionArgs) => unknown;
+interface RouteModule {
+  loader?: Loader;
+  action?: Action;
+}
+
+/** Every route under the app layout (app/routes.ts), with its module. */
+const ROUTES: [string, () => Promise<RouteModule>][] = [
+  ["/home", () => import("~/routes/app/home")],
+  ["/station", () => import("~/routes/app/station/index")],
+  ["/station/new", () => import("~/routes/app/station/new")],
+  ["/station/edit/:station", () => import("~/routes/app/station/edit")],
+  ["/charger", () => import("~/routes/app/charger/index")],
+  ["/charger/new", () => import("~/routes/app/charger/new")],
+  ["/charger/edit/:charger", () => import("~/routes/app/charger/edit")],
+  ["/charger/add", () => import("~/routes/app/charger/add")],
+  ["/activity", () => import("~/routes/app/activity")],
+  ["/rate", () => import("~/routes/app/rate/index")],
+  ["/rate/new", () => import("~/routes/app/rate/new")],
+  ["/rate/edit/:rate", () => import("~/routes/app/rate/edit")],
+  ["/notification", () => import("~/routes/app/notification")],
+  ["/user", () => import("~/routes/app/user")],
+  ["/payment", () => import("~/routes/app/payment/index")],
+  ["/payment/payments/mercadoPago", () => import("~/routes/app/payment/mercado-pago")],
+  ["/payment/payments/pagos360", () => import("~/routes/app/payment/pagos360")],
+];
+/** Resource routes outside the layout that need the same guard. */
+const RESOURCES: [string, () => Promise<RouteModule>][] = [["/activity/export.csv", () => import("~/routes/app/activity-export")]];
+
+const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
+const APP = "http://app.test";
+
+const backend = testBackends()[0]; // PGlite: the route logic is the same on both
+
+describe("access matrix of the app routes", () => {
+  let h: Harness;
+  let owner: Tenant;
+  let other: Tenant;
+  let pending: Tenant;
+  const ids: Record<string, string> = {};
+  const cookies: Record<string, string> = {};
+
+  async function cookieFor(uid: string, verified = true) {
+    const email = `${uid}@example.com`;
+    const session = await sessionStorage.getSession();
+    session.set("user", {
+      uid,
+      email,
+      idToken: makeIdToken({ uid, email, email_verified: verified }),
+      refreshToken: "refresh",
+      expiresAt: Date.now() + 3600_000,
+    });
+    return (await sessionStorage.commitSession(session)).split(";")[0];
+  }
+
+  beforeAll(async () => {
+    // The API accepts both the harness's tokens and the unsigned ones the route tests mint (makeIdToken).
+    const verifyToken = (token: string) => fakeVerifyToken(token).catch(() => fakeVerifyIdToken(token));
+    h = await openHarness(backend, { verifyToken, accountRequestsPerMinute: 100_000 });
+    owner = await createTenant(h, "route-owner", "ACTIVE");
+    other = await createTenant(h, "route-other", "ACTIVE");
+    pending = await createTenant(h, "route-pending", "PENDING");
+    const t = owner.token;
+    ids.station = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t, body: stationInput({ name: "Estacion-Propia" }) }), 201)).id;
+    ids.rate = (await expectStatus(await h.call("POST", "/Business/Fees", { token: t, body: rateInput({ name: "Tarifa-Propia" }) }), 201)).id;
+    ids.charger = (await expectStatus(await h.call("POST", "/Business/Charger", { token: t, body: chargerInput({ name: "Cargador-Propio", stationId: ids.station }) }), 201)).id;
+    cookies.owner = await cookieFor(owner.uid);
+    cookies.other = await cookieFor(other.uid);
+    cookies.pending = await cookieFor(pending.uid);
+    cookies.nocompany = await cookieFor("route-nobody");
+    cookies.unverified = await cookieFor(owner.uid, false);
+  });
+  afterAll(() => h?.close());
+
+  function context(): AppLoadContext {
+    return makeContext(undefined, { apiFetch: async (request: Request) => h.api.fetch(request), apiBaseUrl: "http://api.test/api" });
+  }
+
+  function concrete(pattern: string) {
+    const m = /:(\w+)$/.exec(pattern);
+    return m ? { path: pattern.replace(`:${m[1]}`, ids[m[1]]), params: { id: ids[m[1]] } } : { path: pattern, params: {} };
+  }
+
+  /** What Remix does for a document request: the layout loader and the route's own, each guarded. */
+  async function visit(pattern: string, mod: RouteModule, cookie?: string) {
+    const { path, params } = concrete(pattern);
+    const ctx = context();
+    const req = () => new Request(`${APP}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+    const inLayout = ROUTES.some(([p]) => p === pattern);
+    const [parent, own] = await Promise.all([
+      inLayout ? run(() => layout.loader({ request: req(), context: ctx, params })) : Promise.resolve(undefined),
+      mod.loader ? run(() => mod.loader!({ request: req(), context: ctx, params })) : Promise.resolve(undefined),
+    ]);
+    return { parent, own, body: JSON.stringify([parent?.data, own?.data]) };
+  }
+
+  const all = [...ROUTES, ...RESOURCES];
+
+  it.each(all)("%s — anonymous → login with redirectTo", async (pattern, load) => {
+    const { parent, own } = await visit(pattern, await load());
+    const { path } = concrete(pattern);
+    for (const res of [parent, own].filter(Boolean)) {
+      expect(res!.status, pattern).toBe(302);
+      expect(res!.location, pattern).toBe(path === "/home" ? "/auth/login" : `/auth/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it.each(all)("%s — unverified e-mail → signed out to login", async (pattern, load) => {
+    const { parent, own, body } = await visit(pattern, await load(), cookies.unverified);
+    for (const res of [parent, own].filter(Boolean)) {
+      expect(res!.status, pattern).toBe(302);
+      expect(res!.location, pattern).toMatch(/^\/auth\/login/);
+    }
+    for (const s of SECRETS) expect(body).not.toContain(s);
+  });
+
+  it.each(all)("%s — no company → login-company", async (pattern, load) => {
+    const { parent, own } = await visit(pattern, await load(), cookies.nocompany);
+    for (const res of [parent, own].filter(Boolean)) {
+      expect(res!.status, pattern).toBe(302);
+      expect(res!.location, pattern).toMatch(/^\/auth\/login-company/);
+    }
+  });
+
+  it.each(all)("%s — pending company → verify-company", async (pattern, load) => {
+    const { parent, own, body } = await visit(pattern, await load(), cookies.pending);
+    for (const res of [parent, own].filter(Boolean)) {
+      expect(res!.status, pattern).toBe(302);
+      expect(res!.location, pattern).toBe("/auth/verify-company");
+    }
+    for (const s of SECRETS) expect(body).not.toContain(s);
+  });
+
+  it.each(all)("%s — another tenant → its own data only; the owner's ids are 404", async (pattern, load) => {
+    const { parent, own, body } = await visit(pattern, await load(), cookies.other);
+    if (parent) expect(parent.status, pattern).toBe(200);
+    if (own) expect(own.status, pattern).toBe(pattern.includes(":") ? 404 : 200);
+    for (const s of SECRETS) expect(body, pattern).not.toContain(s);
+  });
+
+  it.each(all)("%s — the owner → 200", async (pattern, load) => {
+    const { parent, own, body } = await visit(pattern, await load(), cookies.owner);
+    if (parent) expect(parent.status, pattern).toBe(200);
+    if (own) expect(own.status, `${pattern}: ${String(body).slice(0, 300)}`).toBe(200);
+    if (pattern.includes(":station")) expect(body).toContain("Estacion-Propia");
+  });
+
+  it("another tenant's edit and delete actions on the owner's rows answer 404 and change nothing", async () => {
+    const post = (path: string, fields: Record<string, string>) =>
+      new Request(`${APP}${path}`, { method: "POST", headers: { Cookie: cookies.other, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    const station = await import("~/routes/app/station/edit");
+    const rate = await import("~/routes/app/rate/edit");
+    const charger = await import("~/routes/app/charger/edit");
+    const rateList = await import("~/routes/app/rate/index");
+    const cases: [Action, string, Record<string, string>, Record<string, string>][] = [
+      [station.action, `/station/edit/${ids.station}`, { id: ids.station }, { name: "Robada", intent: "save" }],
+      [station.action, `/station/edit/${ids.station}`, { id: ids.station }, { intent: "delete" }],
+      [rate.action, `/rate/edit/${ids.rate}`, { id: ids.rate }, { name: "Robada" }],
+      [rate.action, `/rate/edit/${ids.rate}`, { id: ids.rate }, { intent: "delete" }],
+      [charger.action, `/charger/edit/${ids.charger}`, { id: ids.charger }, { intent: "delete" }],
+      [charger.action, `/charger/edit/${ids.charger}`, { id: ids.charger }, { intent: "rotate-password" }],
+      [rateList.action, "/rate", {}, { intent: "delete", id: ids.rate }],
+    ];
+    for (const [action, path, params, fields] of cases) {
+      const res = await run(() => action({ request: post(path, fields), context: context(), params }));
+      // 404, a validation answer, or back to the list with "it no longer exists": never done, never a 5xx.
+      expect(res.status, `${path} ${JSON.stringify(fields)}`).toBeLessThan(500);
+      if (res.status < 400) expect(res.location, `${path} ${JSON.stringify(fields)}`).toMatch(/^\/(rate|station|charger)$/);
+    }
+    const [s] = await h.db.select().from(stations).where(eq(stations.id, ids.station));
+    expect(s.name).toBe("Estacion-Propia");
+    const [r] = await h.db.select().from(rates).where(eq(rates.id, ids.rate));
+    expect(r.name).toBe("Tarifa-Propia");
+  });
+});

@@ -1,0 +1,114 @@
+// The sliding-window limiter over both stores: memory (one node) and PostgreSQL (several nodes
+// sharing the database — two limiters with their own store objects count together).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../../db/client";
+import { MemoryRateLimitStore, PostgresRateLimitStore, RateLimiter, type RateLimitStore } from "../../../server/rate-limit";
+import { consume } from "../../../app/lib/rate-limit.server";
+import { testBackends } from "../../setup/db";
+
+interface StoreCase {
+  name: string;
+  make(now: () => number): RateLimitStore;
+}
+
+const databases: Database[] = [];
+const cases: StoreCase[] = [{ name: "memory", make: (now) => new MemoryRateLimitStore(now) }];
+for (const backend of testBackends()) {
+  let database: Database | undefined;
+  cases.push({
+    name: backend.name,
+    make: (now) => {
+      if (!database) throw new Error("database not open");
+      return new PostgresRateLimitStore(database.db, now);
+    },
+  });
+  beforeAll(async () => {
+    database = await backend.open();
+    databases.push(database);
+  });
+}
+afterAll(async () => {
+  for (const d of databases) await d.close();
+});
+
+let seq = 0;
+const unique = (name: string) => `${name}-${++seq}-${Math.random().toString(36).slice(2)}`;
+
+describe.each(cases)("RateLimiter over the $name store", (store) => {
+  it("allows `limit` hits per window, then refuses with a retry time", async () => {
+    let now = 1_000_000;
+    const limiter = new RateLimiter(unique("t"), { limit: 3, windowMs: 60_000 }, { store: store.make(() => now), now: () => now });
+    for (let i = 0; i < 3; i++) expect((await limiter.hit("k")).ok).toBe(true);
+    const refused = await limiter.hit("k");
+    expect(refused.ok).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect((await limiter.check("other")).ok).toBe(true);
+    // Later in the next window the old hits weigh less and less.
+    now += 60_000 + 40_000;
+    expect((await limiter.hit("k")).ok).toBe(true);
+    // Two windows later everything is forgotten.
+    now += 120_000;
+    for (let i = 0; i < 3; i++) expect((await limiter.hit("k")).ok).toBe(true);
+  });
+
+  it("has no burst at the window edge", async () => {
+    let now = 0;
+    const limiter = new RateLimiter(unique("t"), { limit: 10, windowMs: 60_000 }, { store: store.make(() => now), now: () => now });
+    now = 59_000;
+    for (let i = 0; i < 10; i++) await limiter.hit("k");
+    now = 61_000; // a fixed window would allow 10 more here
+    expect((await limiter.hit("k")).ok).toBe(false);
+  });
+
+  it("the refusal's retry time is when a hit is allowed again", async () => {
+    let now = 0;
+    const limiter = new RateLimiter(unique("t"), { limit: 2, windowMs: 60_000 }, { store: store.make(() => now), now: () => now });
+    await limiter.hit("k");
+    await limiter.hit("k");
+    const { retryAfterMs } = await limiter.check("k");
+    now += retryAfterMs - 1000;
+    expect((await limiter.check("k")).ok).toBe(false);
+    now += 1000;
+    expect((await limiter.check("k")).ok).toBe(true);
+  });
+
+  it("reset forgets one key only", async () => {
+    const s = store.make(Date.now);
+    const limiter = new RateLimiter(unique("t"), { limit: 1, windowMs: 60_000 }, { store: s });
+    await limiter.hit("a");
+    await limiter.hit("b");
+    await limiter.reset("a");
+    expect((await limiter.check("a")).ok).toBe(true);
+    expect((await limiter.check("b")).ok).toBe(false);
+  });
+
+  it("consume counts nothing when any limit refuses", async () => {
+    const s = store.make(Date.now);
+    const a = new RateLimiter(unique("a"), { limit: 1, windowMs: 60_000 }, { store: s });
+    const b = new RateLimiter(unique("b"), { limit: 5, windowMs: 60_000 }, { store: s });
+    await a.hit("x");
+    expect(await consume([{ limiter: a, key: "x" }, { limiter: b, key: "y" }], { count: true })).toBeDefined();
+    for (let i = 0; i < 5; i++) expect((await b.hit("y")).ok).toBe(true);
+  });
+
+  it.runIf(store.name !== "memory")("nodes sharing the database count together", async () => {
+    const name = unique("shared");
+    const nodeA = new RateLimiter(name, { limit: 4, windowMs: 60_000 }, { store: store.make(Date.now) });
+    const nodeB = new RateLimiter(name, { limit: 4, windowMs: 60_000 }, { store: store.make(Date.now) });
+    expect((await nodeA.hit("1.2.3.4")).ok).toBe(true);
+    expect((await nodeB.hit("1.2.3.4")).ok).toBe(true);
+    expect((await nodeA.hit("1.2.3.4")).ok).toBe(true);
+    expect((await nodeB.hit("1.2.3.4")).ok).toBe(true);
+    expect((await nodeA.hit("1.2.3.4")).ok).toBe(false);
+    expect((await nodeB.hit("1.2.3.4")).ok).toBe(false);
+  });
+
+  it.runIf(store.name !== "memory")("sweeps windows that no longer count", async () => {
+    let now = 5_000_000;
+    const s = store.make(() => now) as PostgresRateLimitStore;
+    const limiter = new RateLimiter(unique("sweep"), { limit: 5, windowMs: 60_000 }, { store: s, now: () => now });
+    await limiter.hit("k");
+    now += 3 * 60_000;
+    expect(await s.sweep()).toBeGreaterThanOrEqual(1);
+  });
+});
