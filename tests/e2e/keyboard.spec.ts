@@ -187,3 +187,31 @@ test.describe("keyboard only", () => {
     await expect(page.getByTestId("toast")).toContainText(`Eliminamos «${name}».`);
   });
 });
+
+test.describe("toasts from the keyboard", () => {
+  // remix-toast's flash cookie, as an action would set it.
+  const flash = (message: string, type = "success") =>
+    Buffer.from(JSON.stringify({ __flash_flash__: { toast: { message, type } } })).toString("base64") + ".";
+
+  test("a toast is announced, stays while focused and closes with its button or Escape", async ({ page, context, baseURL, javaScriptEnabled }) => {
+    test.skip(!javaScriptEnabled, "without JavaScript a toast leaves by itself after 2 s (paused while focused), there is no script to close it earlier");
+    const status = page.getByRole("status").filter({ has: page.getByTestId("toast") });
+    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Guardamos los cambios.")), url: baseURL! }]);
+    await page.goto("/auth/login");
+    await expect(status).toHaveAttribute("aria-live", "polite");
+    const close = page.getByRole("button", { name: "Cerrar aviso" });
+    await tabTo(page, close, { javaScriptEnabled });
+    await page.waitForTimeout(2600); // past the 2 s: focused, it stays
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+
+    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Algo salió mal.", "error")), url: baseURL! }]);
+    await page.goto("/auth/register");
+    await tabTo(page, close, { javaScriptEnabled });
+    await page.waitForTimeout(2600);
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+  });
+});
