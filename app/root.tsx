@@ -24,10 +24,11 @@ import {
   isRouteErrorResponse,
   useLoaderData,
   useRouteError,
+  useLocation,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { Theme, Button, Heading, Text, Flex } from "@radix-ui/themes";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Toaster } from "~/components/Toaster";
 import { PendingIndicator } from "~/components/PendingIndicator";
 import { useNonce } from "~/lib/nonce";
@@ -52,6 +53,31 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionS
   return defaultShouldRevalidate;
 };
 
+/**
+ * After a client-side navigation to another screen, the keyboard focus starts again from the top
+ * of the page, as after a full page load (the next Tab reaches the skip link), and the new page's
+ * title is announced. Changes of the query alone (filters, sort, pages) keep the focus where it is.
+ */
+function RouteFocus() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  const [announcement, setAnnouncement] = useState("");
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById("page-top")?.focus({ preventScroll: true });
+    const timer = window.setTimeout(() => setAnnouncement(document.title), 100);
+    return () => window.clearTimeout(timer);
+  }, [pathname]);
+  return (
+    <div id="page-top" tabIndex={-1} className="visually-hidden" aria-live="polite" aria-atomic="true">
+      {announcement}
+    </div>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
@@ -68,6 +94,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <Theme accentColor="sky" grayColor="gray" appearance="light" radius="medium" scaling="100%">
+          <RouteFocus />
           <PendingIndicator />
           {children}
         </Theme>

@@ -4,26 +4,57 @@ import type { ToastMessage } from "remix-toast";
 const TOAST_MS = 2000; // spec §9
 
 /**
- * Flash toasts, top right. Rendered in the server HTML so they show without JavaScript
- * (where CSS hides them after 2 s); with JavaScript they close on click or after 2 s.
+ * Flash toasts, top right, in a polite status region that is always in the page (so screen
+ * readers announce what appears in it). Rendered in the server HTML so they show without
+ * JavaScript (where CSS hides them after 2 s, paused while hovered or focused). With JavaScript
+ * they close on click, with their 'Cerrar aviso' button or with Escape, or after 2 s — a timer
+ * that waits while the pointer or the keyboard focus is on the toast.
  */
 export function Toaster({ toast }: { toast?: ToastMessage }) {
   const [visible, setVisible] = useState<ToastMessage | undefined>(toast);
+  const [held, setHeld] = useState({ hover: false, focus: false });
+  const paused = held.hover || held.focus;
 
   useEffect(() => {
     setVisible(toast);
-    if (!toast) return;
-    const timer = window.setTimeout(() => setVisible(undefined), toast.duration ?? TOAST_MS);
-    return () => window.clearTimeout(timer);
   }, [toast]);
+
+  useEffect(() => {
+    if (!visible || paused) return;
+    const timer = window.setTimeout(() => setVisible(undefined), visible.duration ?? TOAST_MS);
+    return () => window.clearTimeout(timer);
+  }, [visible, paused]);
+
+  useEffect(() => {
+    if (!visible) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setVisible(undefined);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [visible]);
+
+  useEffect(() => {
+    if (!visible) setHeld({ hover: false, focus: false });
+  }, [visible]);
 
   return (
     <div className="toaster" role="status" aria-live="polite" aria-atomic="true">
       {visible ? (
-        <div className="toast" data-type={visible.type} data-testid="toast" onClick={() => setVisible(undefined)}>
+        // The click closes it (spec §9); the button below is the keyboard's way, and Escape.
+        <div
+          className="toast"
+          data-type={visible.type}
+          data-testid="toast"
+          onClick={() => setVisible(undefined)}
+          onMouseEnter={() => setHeld((h) => ({ ...h, hover: true }))}
+          onMouseLeave={() => setHeld((h) => ({ ...h, hover: false }))}
+          onFocus={() => setHeld((h) => ({ ...h, focus: true }))}
+          onBlur={() => setHeld((h) => ({ ...h, focus: false }))}
+        >
           <div>
             <div>{visible.message}</div>
-            {visible.description ? <div style={{ fontSize: 13, opacity: 0.8 }}>{visible.description}</div> : null}
+            {visible.description ? <div className="toast-description">{visible.description}</div> : null}
           </div>
           <button type="button" className="toast-close" aria-label="Cerrar aviso" onClick={() => setVisible(undefined)}>
             ×

@@ -32,6 +32,16 @@ type InputType = "email" | "password" | "text" | "tel";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
+/**
+ * After a failed submit the first invalid field gets the focus. With JavaScript conform moves it
+ * (its report() focuses the first field with an error); without JavaScript the page the server
+ * answers marks every invalid field `autofocus`, and the browser focuses the first one in the
+ * document. Only in the server's HTML: on the client the focus is conform's job.
+ */
+export function withAutoFocus<T extends object>(meta: { errors?: string[] }, props: T): T & { autoFocus?: boolean } {
+  return meta.errors?.length && typeof document === "undefined" ? { ...props, autoFocus: true } : props;
+}
+
 /** A labelled text field wired to conform: aria-invalid, aria-describedby (error, then hint), first error only. */
 export function Field({
   meta,
@@ -51,7 +61,7 @@ export function Field({
   inputMode?: "email" | "tel" | "numeric" | "text";
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
-  const { key: _key, ...input } = getInputProps(meta, { type, ariaDescribedBy: hintId }) as ReturnType<typeof getInputProps> & { key?: string };
+  const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type, ariaDescribedBy: hintId })) as ReturnType<typeof getInputProps> & { key?: string };
   const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
@@ -96,7 +106,7 @@ export function CheckboxField({
   children: ReactNode;
   onChange?: () => void;
 }) {
-  const { key: _key, ...input } = getInputProps(meta, { type: "checkbox" }) as ReturnType<typeof getInputProps> & { key?: string };
+  const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type: "checkbox" })) as ReturnType<typeof getInputProps> & { key?: string };
   const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">

@@ -1,6 +1,7 @@
 // Native filter inputs for the GET filter forms (they submit without JavaScript): a select
 // and a date, each with its label and its first error tied by aria-describedby.
 import { Flex, Text } from "@radix-ui/themes";
+import { withAutoFocus } from "~/components/form";
 
 export function FilterSelect({
   name,
@@ -31,6 +32,7 @@ export function FilterSelect({
         key={value}
         className="native-input"
         aria-invalid={error ? true : undefined}
+        {...withAutoFocus({ errors: error ? [error] : [] }, {})}
         aria-describedby={error ? `${id}-error` : undefined}
       >
         <option value="">{all}</option>
@@ -67,6 +69,7 @@ export function FilterDate({ name, label, value, error }: { name: string; label:
         key={value}
         className="native-input"
         aria-invalid={error ? true : undefined}
+        {...withAutoFocus({ errors: error ? [error] : [] }, {})}
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error ? (

@@ -1,6 +1,7 @@
 // Inputs of the charger form that the shared Field does not cover: native selects (they post
 // without JavaScript) and text inputs with a decimal or numeric keyboard. Same wiring as Field:
 // label, hint, first error, aria-invalid/aria-describedby.
+import { withAutoFocus } from "~/components/form";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 
@@ -37,7 +38,7 @@ export function SelectField({
   hint?: string;
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
-  const { key, ...props } = getSelectProps(meta, { ariaDescribedBy: hintId }) as ReturnType<typeof getSelectProps> & { key?: string };
+  const { key, ...props } = withAutoFocus(meta, getSelectProps(meta, { ariaDescribedBy: hintId })) as ReturnType<typeof getSelectProps> & { key?: string };
   // A value that is not among the options (stale id) still shows, so nothing is silently lost.
   const current = typeof meta.initialValue === "string" ? meta.initialValue : undefined;
   const missing = current && !options.some((o) => o.value === current) ? current : undefined;
@@ -83,7 +84,7 @@ export function TextInput({
   suffix?: string;
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
-  const { key, type: _type, ...props } = getInputProps(meta, { type: "text", ariaDescribedBy: hintId }) as ReturnType<typeof getInputProps> & { key?: string };
+  const { key, type: _type, ...props } = withAutoFocus(meta, getInputProps(meta, { type: "text", ariaDescribedBy: hintId })) as ReturnType<typeof getInputProps> & { key?: string };
   return (
     <Flex direction="column" gap="1" className="charger-field">
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">

@@ -1,6 +1,7 @@
 // Inputs of the rate form, wired to conform like app/components/form.tsx: label, hint, first
 // error, aria-invalid/aria-describedby. Native elements only, so they post without JavaScript.
 import type { ReactNode } from "react";
+import { withAutoFocus } from "~/components/form";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 
@@ -30,7 +31,7 @@ function FieldFrame({ meta, label, hint, children }: { meta: AnyField; label: st
 }
 
 function inputProps(meta: AnyField, type: "text" | "time", hint?: ReactNode) {
-  const { key: _key, ...input } = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined }) as ReturnType<typeof getInputProps> & {
+  const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined })) as ReturnType<typeof getInputProps> & {
     key?: string;
   };
   return { ...input, type };
@@ -67,7 +68,7 @@ export function TimeField({ meta, label, hint }: { meta: AnyField; label: string
 }
 
 export function SelectField({ meta, label, hint, options }: { meta: AnyField; label: string; hint?: ReactNode; options: { value: string; label: string }[] }) {
-  const { key: _key, ...select } = getSelectProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined }) as ReturnType<typeof getSelectProps> & { key?: string };
+  const { key: _key, ...select } = withAutoFocus(meta, getSelectProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined })) as ReturnType<typeof getSelectProps> & { key?: string };
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
       <select {...select} className="rate-select">
@@ -94,7 +95,7 @@ export function RadioGroupField({ meta, legend, options }: { meta: AnyField; leg
         const id = `${meta.id}-${o.value}`;
         return (
           <label key={`${meta.key ?? ""}-${o.value}`} htmlFor={id} className="rate-radio">
-            <input type="radio" id={id} name={meta.name} value={o.value} defaultChecked={current === o.value} form={meta.formId} />
+            <input {...withAutoFocus(meta, {})} type="radio" id={id} name={meta.name} value={o.value} defaultChecked={current === o.value} form={meta.formId} />
             <span>
               <Text as="span" size="2">
                 {o.label}

@@ -5,6 +5,7 @@ import { FormToken } from "~/components/FormToken";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "./hooks";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { withAutoFocus } from "~/components/form";
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "react-icons/bi";
@@ -31,7 +32,7 @@ export const TIME_ZONE_LABELS: Record<string, string> = {
 /** A native select (it posts without JavaScript) with its label and first error. */
 export function SelectField({ meta, label, children, hint }: { meta: AnyField; label: string; children: ReactNode; hint?: string }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
-  const { key: _key, ...props } = getSelectProps(meta, { ariaDescribedBy: hintId }) as ReturnType<typeof getSelectProps> & { key?: string };
+  const { key: _key, ...props } = withAutoFocus(meta, getSelectProps(meta, { ariaDescribedBy: hintId })) as ReturnType<typeof getSelectProps> & { key?: string };
   const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
@@ -142,7 +143,7 @@ export function StationForm({
                 <div className="station-services">
                   {getCollectionProps(fields.services, { type: "checkbox", options: services.map((s) => s.code) }).map(({ key, ...props }) => (
                     <label key={key} className="station-check">
-                      <input {...props} />
+                      <input {...withAutoFocus(fields.services, props)} />
                       <span>{services.find((s) => s.code === props.value)?.label ?? props.value}</span>
                     </label>
                   ))}
@@ -310,7 +311,7 @@ function LocationSection({ formId, fields, mapsKey, validate }: { formId: string
 
 function CoordinateField({ meta, label, hint }: { meta: AnyField; label: string; hint: string }) {
   const hintId = `${meta.id}-hint`;
-  const { key: _key, ...input } = getInputProps(meta, { type: "text", ariaDescribedBy: hintId }) as ReturnType<typeof getInputProps> & { key?: string };
+  const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type: "text", ariaDescribedBy: hintId })) as ReturnType<typeof getInputProps> & { key?: string };
   const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
@@ -365,7 +366,7 @@ function OpeningHours({ form, fields, sectionId }: { form: FormMeta; fields: Fie
           <legend className="visually-hidden">Horario de atención</legend>
           <Flex gap="5" wrap="wrap" mb="3">
             {(["ALWAYS", "WEEKLY"] as const).map((value) => {
-              const { key: _key, ...radio } = getInputProps(hours.mode, { type: "radio", value }) as ReturnType<typeof getInputProps> & { key?: string };
+              const { key: _key, ...radio } = withAutoFocus(hours.mode, getInputProps(hours.mode, { type: "radio", value })) as ReturnType<typeof getInputProps> & { key?: string };
               return (
                 <label key={value} className="station-check">
                   <input
@@ -458,6 +459,6 @@ function OpeningHours({ form, fields, sectionId }: { form: FormMeta; fields: Fie
 }
 
 function TimeInput({ meta, label, onBlur }: { meta: AnyField; label: string; onBlur?: () => void }) {
-  const { key: _key, ...input } = getInputProps(meta, { type: "time" }) as ReturnType<typeof getInputProps> & { key?: string };
+  const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type: "time" })) as ReturnType<typeof getInputProps> & { key?: string };
   return <input {...input} aria-label={label} className="station-input station-time" step={60} onBlur={onBlur} />;
 }

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import type { DashboardDto, GraphicDto } from "../../../api/types";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "../../../domain/ocpp-status";
 import { PageHeader } from "~/components/Page";
-import { InfoMessage } from "~/components/form";
+import { InfoMessage, withAutoFocus } from "~/components/form";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
 import { formatArs, formatCompact, formatDay, formatDayShort, formatInt, formatKwh, formatPct } from "~/components/charts/format";
 import { PERIOD_KEYS, PERIOD_LABELS, resolvePeriod, type Period } from "~/components/charts/period";
@@ -158,6 +158,7 @@ function DateField({ name, label, value, error }: { name: string; label: string;
         defaultValue={value}
         className="native-input"
         aria-invalid={error ? true : undefined}
+        {...withAutoFocus({ errors: error ? [error] : [] }, {})}
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error ? (

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect } from "react";
 import { Button, Text } from "@radix-ui/themes";
 import {
   BiHomeAlt,
@@ -59,17 +60,65 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+const DRAWER_QUERY = "(max-width: 900px)";
+
+/**
+ * The phone sidebar is a checkbox-driven drawer that works without JavaScript. With it, the drawer
+ * behaves like a dialog: opening moves the focus to its first link, Tab and Shift+Tab stay inside
+ * it (and its toggle), Escape closes it and gives the focus back to the toggle, and it closes when
+ * a link navigates.
+ */
+function useNavDrawer() {
+  const location = useLocation();
+  useEffect(() => {
+    const toggle = document.getElementById("nav-toggle") as HTMLInputElement | null;
+    if (toggle) toggle.checked = false;
+  }, [location.pathname, location.search]);
+
+  useEffect(() => {
+    const toggle = document.getElementById("nav-toggle") as HTMLInputElement | null;
+    const nav = document.getElementById("app-nav");
+    if (!toggle || !nav) return;
+    const isOpen = () => toggle.checked && window.matchMedia(DRAWER_QUERY).matches;
+    const focusables = () => Array.from(nav.querySelectorAll<HTMLElement>("a[href], button:not([disabled])"));
+    const onChange = () => {
+      if (isOpen()) focusables()[0]?.focus();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (!isOpen()) return;
+      if (event.key === "Escape") {
+        toggle.checked = false;
+        toggle.focus();
+        return;
+      }
+      if (event.key !== "Tab") return;
+      const ring: HTMLElement[] = [toggle, ...focusables()];
+      const at = ring.indexOf(document.activeElement as HTMLElement);
+      const next = at === -1 ? 0 : (at + (event.shiftKey ? -1 : 1) + ring.length) % ring.length;
+      event.preventDefault();
+      ring[next].focus();
+    };
+    toggle.addEventListener("change", onChange);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      toggle.removeEventListener("change", onChange);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+}
+
 export default function AppLayout() {
   const { appName, businessName, photo, unread } = useLoaderData<typeof loader>();
+  useNavDrawer();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
         Saltar al contenido
       </a>
       {/* The sidebar collapses behind this checkbox on small screens: it works without JavaScript. */}
-      <input type="checkbox" id="nav-toggle" className="shell-nav-toggle" aria-label="Mostrar u ocultar el menú" />
+      <input type="checkbox" id="nav-toggle" className="shell-nav-toggle" aria-label="Mostrar u ocultar el menú" aria-controls="app-nav" />
       <label htmlFor="nav-toggle" className="scrim" aria-hidden="true" />
-      <nav className="sidebar" aria-label="Menú principal">
+      <nav className="sidebar" id="app-nav" aria-label="Menú principal">
         <a href="/home" className="sidebar-brand">
           <BiSolidPlug size={28} aria-hidden="true" />
           <span>{appName}</span>

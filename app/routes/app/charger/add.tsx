@@ -8,7 +8,7 @@ import { BiArrowBack, BiChip, BiPlus, BiSearch } from "react-icons/bi";
 import type { ChargerDto, Page, StationDto } from "../../../../api/types";
 import { assignChargersSchema } from "../../../../api/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
-import { FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
+import { FormError, InfoMessage, VALIDATE_ON, withAutoFocus } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
 import { DataTable, listParams, Pagination } from "~/components/list";
 import { StatusSummary } from "~/components/station/StatusSummary";
@@ -246,7 +246,7 @@ function AssignChargers({
                       return (
                         <Table.Row key={c.id}>
                           <Table.Cell>
-                            <input {...checkbox} aria-label={`Añadir ${c.name}`} className="station-checkbox" onChange={() => form.validate({ name: fields.chargerIds.name })} />
+                            <input {...withAutoFocus(fields.chargerIds, checkbox)} aria-label={`Añadir ${c.name}`} className="station-checkbox" onChange={() => form.validate({ name: fields.chargerIds.name })} />
                           </Table.Cell>
                           <Table.RowHeaderCell>
                             <label htmlFor={checkbox.id}>{c.name}</label>

@@ -1,0 +1,192 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, login, test } from "./fixtures";
+
+// WCAG 2.2 A/AA with axe-core on every route, as the demo operator and anonymously, at a
+// desktop width and on a 360 px phone, in both projects (JavaScript on and off). Also a few
+// states that only exist after an action (a failed form, an open session detail).
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const VIEWPORTS = [
+  { name: "1280", width: 1280, height: 800 },
+  { name: "360", width: 360, height: 740 },
+];
+
+const APP_ROUTES = [
+  "/home",
+  "/station",
+  "/station/new",
+  "/charger",
+  "/charger/new",
+  "/charger/add",
+  "/activity",
+  "/rate",
+  "/rate/new",
+  "/notification",
+  "/user",
+  "/payment",
+  "/payment/payments/mercadoPago",
+  "/payment/payments/pagos360",
+  "/404",
+];
+
+const AUTH_ROUTES = [
+  "/auth/login",
+  "/auth/register",
+  "/auth/email-send",
+  "/auth/confirm-password",
+  "/auth/reset-password",
+  "/auth/terms-conditions",
+  "/auth/verify-email",
+  "/auth/login-company",
+  "/auth/verify-company",
+  "/404",
+  "/station", // anonymous: lands on the login screen with redirectTo
+];
+
+type Found = { url: string; viewport: string; id: string; impact: string | null | undefined; help: string; targets: string[] };
+
+/**
+ * axe runs as a script in the page, which a JavaScript-disabled page cannot do. In the no-js
+ * project the page the browser really rendered (the server's HTML, as parsed, without any of its
+ * scripts having run) is copied into a scratch page of a JavaScript-enabled context with the same
+ * viewport, every <script> removed, so axe sees exactly what a no-JS visitor sees.
+ */
+class Auditor {
+  private scratch?: BrowserContext;
+  constructor(
+    private readonly browser: Browser,
+    private readonly javaScriptEnabled: boolean,
+  ) {}
+
+  async audit(page: Page, viewport: string): Promise<Found[]> {
+    await page.waitForLoadState("load");
+    const where = new URL(page.url());
+    let target = page;
+    if (!this.javaScriptEnabled) {
+      const html = (await page.content()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, "");
+      expect(html, "the no-JS page carries no script any more").not.toMatch(/<script/i);
+      this.scratch ??= await this.browser.newContext({ javaScriptEnabled: true, locale: "es-AR" });
+      target = await this.scratch.newPage();
+      await target.setViewportSize(page.viewportSize()!);
+      await target.route(where.href, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+      await target.goto(where.href);
+      // No script may have run: hydration would change what is audited.
+      expect(await target.evaluate(() => "__remixContext" in window)).toBe(false);
+    }
+    const results = await new AxeBuilder({ page: target }).withTags(TAGS).analyze();
+    if (target !== page) await target.close();
+    return results.violations.map((v) => ({
+      url: where.pathname + where.search,
+      viewport,
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+    }));
+  }
+
+  async routes(page: Page, routes: string[]): Promise<Found[]> {
+    const found: Found[] = [];
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      for (const route of routes) {
+        const response = await page.goto(route);
+        expect(response?.status(), route).toBeLessThan(500);
+        found.push(...(await this.audit(page, vp.name)));
+      }
+    }
+    return found;
+  }
+
+  async close() {
+    await this.scratch?.close();
+  }
+}
+
+function report(found: Found[]) {
+  return found.map((f) => `${f.viewport}px ${f.url} [${f.impact}] ${f.id}: ${f.help}\n    ${f.targets.join("\n    ")}`).join("\n");
+}
+
+/** The first link on a list page that opens an edit screen (the demo data has some of each). */
+async function firstEditHref(page: Page, list: string, prefix: string) {
+  await page.goto(list);
+  const href = await page.locator(`a[href^="${prefix}"]`).first().getAttribute("href");
+  expect(href, `${list} lists something to edit`).toBeTruthy();
+  return href!;
+}
+
+const axeTest = test.extend<{ auditor: Auditor }>({
+  auditor: async ({ browser, javaScriptEnabled }, provide) => {
+    const auditor = new Auditor(browser, javaScriptEnabled);
+    await provide(auditor);
+    await auditor.close();
+  },
+});
+
+axeTest.describe("axe: WCAG 2.2 A/AA", () => {
+  axeTest.describe.configure({ timeout: 240_000 });
+
+  axeTest("every auth screen, anonymously", async ({ page, auditor }) => {
+    const found = await auditor.routes(page, AUTH_ROUTES);
+    expect(found, report(found)).toEqual([]);
+  });
+
+  axeTest("every app screen, as the demo operator", async ({ page, auditor }) => {
+    await login(page);
+    await expect(page).toHaveURL(/\/home$/);
+    const edits = [
+      await firstEditHref(page, "/station", "/station/edit/"),
+      await firstEditHref(page, "/charger", "/charger/edit/"),
+      await firstEditHref(page, "/rate", "/rate/edit/"),
+    ];
+    await page.goto("/activity");
+    const session = await page.getByTestId("session-row").first().getByRole("link").getAttribute("href");
+    expect(session).toMatch(/session=/);
+    const found = await auditor.routes(page, [...APP_ROUTES, ...edits, session!, "/activity?status=COMPLETED&sort=-energyWh&page=2"]);
+    expect(found, report(found)).toEqual([]);
+  });
+
+  axeTest("the auth screens reached while signed in", async ({ page, auditor }) => {
+    await login(page);
+    await expect(page).toHaveURL(/\/home$/);
+    const found = await auditor.routes(page, ["/auth/login", "/auth/terms-conditions", "/auth/register"]);
+    expect(found, report(found)).toEqual([]);
+  });
+
+  axeTest("forms showing their errors after a failed submit", async ({ page, auditor }) => {
+    const found: Found[] = [];
+    await page.goto("/auth/login");
+    await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await expect(page.getByTestId("email-error")).toBeVisible();
+    found.push(...(await auditor.audit(page, "1280")));
+
+    await login(page);
+    await expect(page).toHaveURL(/\/home$/);
+    for (const [route, button] of [
+      ["/station/new", "Crear estación"],
+      ["/charger/new", "Crear cargador"],
+      ["/rate/new", "Crear tarifa"],
+    ] as const) {
+      await page.goto(route);
+      await page.getByRole("button", { name: button }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+      found.push(...(await auditor.audit(page, "1280")));
+    }
+    expect(found, report(found)).toEqual([]);
+  });
+});
+
+// The harness itself can fail: a page with a known violation is reported, in both projects.
+axeTest("the audit reports a known violation", async ({ page, auditor }) => {
+  await page.route("**/a11y-harness-check", (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: '<!doctype html><html lang="es-AR"><head><title>Prueba</title></head><body><main><p style="color:#bbb;background:#fff">Texto con poco contraste</p><img src="/favicon.svg"></main></body></html>',
+    }),
+  );
+  await page.goto("/a11y-harness-check");
+  const found = await auditor.audit(page, "1280");
+  expect(found.map((f) => f.id).sort()).toEqual(["color-contrast", "image-alt"]);
+});
