@@ -29,6 +29,14 @@ export class BackupError extends Error {
   override name = "BackupError";
 }
 
+/**
+ * Tables derived from others by triggers (the session rollups, migration 0002): not dumped,
+ * since restoring the sessions fills them again exactly as they were.
+ */
+const DERIVED_TABLES: ReadonlySet<string> = new Set(
+  [schema.sessionDailyTotals, schema.sessionStationDailyTotals, schema.sessionHourlyTotals].map((t) => getTableName(t)),
+);
+
 /** Every table of the schema, each after the tables it references. */
 export function tablesInDependencyOrder(): string[] {
   const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
@@ -80,7 +88,7 @@ export async function backupDatabase(db: Db, file: string): Promise<Header> {
   const write = async (line: string) => {
     if (!gzip.write(`${line}\n`)) await once(gzip, "drain");
   };
-  const tables = tablesInDependencyOrder();
+  const tables = tablesInDependencyOrder().filter((t) => !DERIVED_TABLES.has(t));
   const header: Header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), migrations: 0, tables: {} };
   try {
     await db.transaction(
@@ -127,7 +135,8 @@ export async function restoreDatabase(db: Db, file: string, opts: { replace?: bo
     throw new BackupError("El archivo no es una copia de seguridad de Enchufá.");
   }
   if (header.format !== BACKUP_FORMAT || header.version !== BACKUP_VERSION) throw new BackupError("El archivo no es una copia de seguridad de Enchufá (o es de otra versión).");
-  const tables = tablesInDependencyOrder();
+  const allTables = tablesInDependencyOrder();
+  const tables = allTables.filter((t) => !DERIVED_TABLES.has(t));
   const unknown = Object.keys(header.tables).filter((t) => !tables.includes(t));
   if (unknown.length) throw new BackupError(`La copia tiene tablas que esta versión no conoce: ${unknown.join(", ")}`);
 
@@ -138,10 +147,10 @@ export async function restoreDatabase(db: Db, file: string, opts: { replace?: bo
 
   await db.transaction(async (tx) => {
     let existing = 0;
-    for (const t of tables) existing += await count(tx, t);
+    for (const t of allTables) existing += await count(tx, t);
     if (existing > 0) {
       if (!opts.replace) throw new BackupError("La base de destino ya tiene datos. Usá --replace para vaciarla y restaurar la copia.");
-      await tx.execute(sql.raw(`truncate ${tables.map(ident).join(", ")} restart identity cascade`));
+      await tx.execute(sql.raw(`truncate ${allTables.map(ident).join(", ")} restart identity cascade`));
     }
     let batch: string[] = [];
     let batchTable = "";
