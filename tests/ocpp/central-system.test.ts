@@ -4,7 +4,8 @@ import { and, eq } from "drizzle-orm";
 import { RPCError, type RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealPaymentCredentials, createKeyRing } from "../../api/crypto";
-import { businessUsers, chargers, chargingSessions, connectors, meterSamples, notifications, paymentAccounts, payments, statusEvents } from "../../db/schema";
+import { rollupDrift } from "../../db/rollup";
+import { businessUsers, chargers, chargingSessions, connectors, meterSamples, notifications, paymentAccounts, payments, sessionDailyTotals, statusEvents } from "../../db/schema";
 import { priceSession, usageFromSession } from "../../domain/pricing";
 import { expectStatus, rateInput, TEST_KEYS } from "../api/helpers";
 import { testBackends } from "../setup/db";
@@ -202,6 +203,11 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       // The status history has every report.
       const history = await h.db.select().from(statusEvents).where(eq(statusEvents.chargerId, f.chargerId));
       expect(history.map((e) => e.status)).toEqual(expect.arrayContaining(["Preparing", "Charging", "SuspendedEV", "Finishing", "Available"]));
+
+      // The daily rollup (KPIs, activity totals) took the closed session in, through the triggers.
+      expect(await rollupDrift(h.db, f.tenant.businessId)).toEqual([]);
+      const [rolled] = await h.db.select().from(sessionDailyTotals).where(eq(sessionDailyTotals.businessId, f.tenant.businessId));
+      expect(rolled).toMatchObject({ status: "COMPLETED", paymentStatus: "PENDING", sessions: 1, energyWh: 7500, totalCents: done.totalCents });
     });
 
     it("transaction ids are unique across the whole system", async () => {
@@ -278,6 +284,7 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       const [s] = await sessions(f.chargerId);
       expect(s).toMatchObject({ status: "COMPLETED", idleMinutes: 240, energyWh: 10_000, unpluggedAt: null });
       expect(s.idleCents).toBe(300_000); // capped at the rate's maximum
+      expect(await rollupDrift(h.db, f.tenant.businessId)).toEqual([]);
       await cli.close();
     });
   });

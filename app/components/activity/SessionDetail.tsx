@@ -17,6 +17,8 @@ import {
   SESSION_STATUS_LABELS,
 } from "./labels";
 
+const oneDecimal = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 });
+
 const pct = (bp: number) => `${new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 }).format(bp / 100)} %`;
 
 export function SessionDetail({ session: s, backHref }: { session: SessionDetailDto; backHref: string }) {
@@ -172,8 +174,8 @@ function Curve({ s }: { s: SessionDetailDto }) {
   }
   const hasPower = pts.some((p) => p.powerW != null);
   const peak = Math.max(0, ...pts.map((p) => p.powerW ?? 0)) / 1000;
-  const energy = { name: "Energía acumulada (kWh)", color: CHART_COLORS.secondary, points: pts.map((p) => ({ at: p.at, value: p.energyWh / 1000 })), format: (v: number) => new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 }).format(v) };
-  const power = { name: "Potencia (kW)", color: CHART_COLORS.primary, points: pts.map((p) => ({ at: p.at, value: p.powerW == null ? null : p.powerW / 1000 })), format: (v: number) => new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 }).format(v) };
+  const energy = { name: "Energía acumulada (kWh)", color: CHART_COLORS.secondary, points: pts.map((p) => ({ at: p.at, value: p.energyWh / 1000 })), format: (v: number) => oneDecimal.format(v) };
+  const power = { name: "Potencia (kW)", color: CHART_COLORS.primary, points: pts.map((p) => ({ at: p.at, value: p.powerW == null ? null : p.powerW / 1000 })), format: (v: number) => oneDecimal.format(v) };
   const series = hasPower ? ([power, { ...energy, dashed: true }] as const) : ([energy] as const);
   const step = Math.max(1, Math.ceil(pts.length / 60));
   return (

@@ -35,9 +35,10 @@ export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTim
 export const formatTime = (iso: string) => time.format(new Date(iso));
 
 /** A calendar date `2025-03-01` → `1 de marzo de 2025` (no time zone shift). */
+const calendarDay = new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
 export function formatDay(ymd: string): string {
   const [y, m, d] = ymd.split("-").map(Number);
-  return new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(new Date(Date.UTC(y, m - 1, d)));
+  return calendarDay.format(new Date(Date.UTC(y, m - 1, d)));
 }
 /** `2025-03-01` → `01/03` (short axis label). */
 export function formatDayShort(ymd: string): string {

@@ -1,0 +1,117 @@
+// The bench operator's production server, started for a benchmark: its own Auth Emulator and
+// `build/server.js` on 127.0.0.1 against the bench database (DATABASE_URL or DATA_DIR), signed
+// in through the real login form. Used by bench:server and bench:lighthouse.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { BENCH_EMAIL, benchBusinessId } from "../../db/seed/bench";
+import { EMULATOR_PROJECT_ID, ensureVerifiedAccount, startAuthEmulator } from "../emulator";
+import { benchTarget, openBenchDatabase, type BenchDatabaseTarget } from "./db";
+
+const BENCH_PASSWORD = "Bench1234!";
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+export interface BenchServer {
+  base: string;
+  target: BenchDatabaseTarget;
+  /** Session cookie of the bench operator. */
+  cookie: string;
+  stationId: string;
+  pid: number;
+  /** New process to /healthz 200 (database already migrated). */
+  readyMs: number;
+  idleRssMb: number;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(opts: { port: number; emulatorPort: number; buildDir: string; nodeArgs?: string[] }): Promise<BenchServer> {
+  const target = benchTarget();
+  const base = `http://127.0.0.1:${opts.port}`;
+  const authDir = mkdtempSync(path.join(os.tmpdir(), "enchufa-bench-auth-"));
+  const emulator = await startAuthEmulator({ port: opts.emulatorPort, dataDir: authDir });
+  let server: ChildProcess | null = null;
+  const stop = async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once("exit", r));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    await emulator.stop();
+    rmSync(authDir, { recursive: true, force: true });
+  };
+  try {
+    const uid = await ensureVerifiedAccount(emulator.host, EMULATOR_PROJECT_ID, BENCH_EMAIL, BENCH_PASSWORD);
+    const database = await openBenchDatabase(target);
+    const businessId = await benchBusinessId(database.db);
+    if (!businessId) throw new Error("No hay operador de benchmark: ejecutá primero `npm run bench:seed`.");
+    await database.db.execute(sql`update business_users set firebase_uid = ${uid} where id = ${businessId}`);
+    const [{ id: stationId }] = (
+      (await database.db.execute(sql`select id from stations where business_id = ${businessId} order by name limit 1`)) as unknown as { rows: { id: string }[] }
+    ).rows;
+    await database.close();
+
+    const env = {
+      ...process.env,
+      NODE_ENV: "production",
+      ENCHUFA_LOCAL: "1",
+      HOST: "127.0.0.1",
+      PORT: String(opts.port),
+      BUILD_DIR: opts.buildDir,
+      LOG_LEVEL: "warn",
+      ...(target.url ? { DATABASE_URL: target.url } : { DATA_DIR: target.dataDir }),
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+      FIREBASE_API_KEY: "local-emulator-key",
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      SESSION_SECRET: "bench-session-secret-".padEnd(64, "x"),
+      ENCRYPTION_KEY: "d".repeat(64),
+      PUBLIC_URL: base,
+    } as NodeJS.ProcessEnv;
+    const t0 = performance.now();
+    server = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+    await waitForHealth(base, server);
+    const readyMs = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleRssMb = rssMb(server.pid!);
+    const cookie = await login(base);
+    return { base, target, cookie, stationId, pid: server.pid!, readyMs, idleRssMb, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function waitForHealth(base: string, child: ChildProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`El servidor terminó (código ${child.exitCode}).`);
+    try {
+      if ((await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("El servidor no respondió a tiempo.");
+}
+
+/** Signs in through the login form (as a browser without JavaScript) and returns the cookie. */
+async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/auth/login?index`, {
+    method: "POST",
+    body: new URLSearchParams({ email: BENCH_EMAIL, password: BENCH_PASSWORD }),
+    redirect: "manual",
+  });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (res.status >= 400 || cookies.length === 0) throw new Error(`No se pudo iniciar sesión (${res.status}).`);
+  const cookie = cookies.join("; ");
+  const home = await fetch(`${base}/home`, { headers: { cookie }, redirect: "manual" });
+  if (home.status !== 200) throw new Error(`/home respondió ${home.status} con la sesión del benchmark.`);
+  return cookie;
+}

@@ -1,0 +1,72 @@
+// `npm run bench:lighthouse`: Lighthouse (performance, accessibility, best practices) on the
+// production build as the bench operator: login, home, station list, activity and profile on
+// desktop, and the profile on mobile. Offline: only the local server (its own Auth Emulator, see
+// ./harness.ts) and Chromium (CHROME_PATH, default /usr/bin/chromium). Lighthouse's default
+// throttling (simulated: mobile = slow 4G and 4× CPU; desktop preset = fast network, no CPU
+// slowdown). Prints the scores and the metrics that cost performance points.
+// BENCH_PORT (3460), BENCH_AUTH_EMULATOR_PORT (9460), BUILD_DIR (build).
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { startBenchServer } from "./harness";
+
+const port = Number(process.env.BENCH_PORT ?? 3460);
+const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9460);
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
+
+const PAGES: { name: string; url: string; auth: boolean; mobile?: boolean }[] = [
+  { name: "login", url: "/auth/login", auth: false },
+  { name: "inicio", url: "/home", auth: true },
+  { name: "estaciones", url: "/station", auth: true },
+  { name: "actividad", url: "/activity", auth: true },
+  { name: "perfil", url: "/user", auth: true },
+  { name: "perfil (móvil)", url: "/user", auth: true, mobile: true },
+];
+
+async function main() {
+  const srv = await startBenchServer({ port, emulatorPort, buildDir });
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  try {
+    console.log(`Lighthouse ${srv.target.label}, build ${path.relative(process.cwd(), buildDir)}, ${os.cpus().length} núcleos, carga media ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
+    console.log(`${"página".padEnd(16)} ${"perf.".padStart(6)} ${"a11y".padStart(6)} ${"b.p.".padStart(6)}   FCP / LCP / TBT / CLS`);
+    for (const p of PAGES) {
+      const result = await lighthouse(
+        `${srv.base}${p.url}`,
+        {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...CATEGORIES],
+          extraHeaders: p.auth ? { Cookie: srv.cookie } : undefined,
+        },
+        p.mobile ? undefined : desktopConfig,
+      );
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`Lighthouse no devolvió resultado para ${p.url}`);
+      if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.endsWith(p.url)) throw new Error(`${p.url} terminó en ${lhr.finalDisplayedUrl} (¿sesión?)`);
+      const score = (c: string) => String(Math.round((lhr.categories[c]?.score ?? 0) * 100)).padStart(6);
+      const metric = (id: string) => lhr.audits[id]?.displayValue ?? "—";
+      console.log(
+        `${`${p.name}${p.mobile ? "" : ""}`.padEnd(16)} ${score("performance")} ${score("accessibility")} ${score("best-practices")}   ${metric("first-contentful-paint")} / ${metric("largest-contentful-paint")} / ${metric("total-blocking-time")} / ${metric("cumulative-layout-shift")}`,
+      );
+      const failing = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
+        .map((a) => a.id);
+      if (failing.length) console.log(`${"".padEnd(16)} por debajo de 0,9: ${failing.join(", ")}`);
+    }
+  } finally {
+    await chrome.kill();
+    await srv.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(`[bench:lighthouse] ${(err as Error).stack ?? err}`);
+  process.exit(1);
+});
