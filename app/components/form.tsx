@@ -85,7 +85,8 @@ export function Field({
       ) : null}
       {/* The slot keeps its height, so a message that comes or goes never moves the buttons below
           between a mouse-down and its mouse-up (a lost click). */}
-      <div className="field-error-slot">
+      {/* A polite live region that is always there, so a message that appears on blur is read out. */}
+      <div className="field-error-slot" aria-live="polite">
         {error ? (
           <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
             {error}

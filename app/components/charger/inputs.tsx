@@ -15,11 +15,15 @@ export interface Option {
 
 function FieldError({ meta }: { meta: AnyField }) {
   const error = meta.errors?.[0];
-  if (!error) return null;
+  // Always in the page, so a message that appears on blur is read out.
   return (
-    <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-      {error}
-    </Text>
+    <div aria-live="polite">
+      {error ? (
+        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+          {error}
+        </Text>
+      ) : null}
+    </div>
   );
 }
 

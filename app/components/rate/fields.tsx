@@ -21,11 +21,13 @@ function FieldFrame({ meta, label, hint, children }: { meta: AnyField; label: st
           {hint}
         </Text>
       ) : null}
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
+      <div aria-live="polite">
+        {error ? (
+          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
@@ -109,11 +111,13 @@ export function RadioGroupField({ meta, legend, options }: { meta: AnyField; leg
           </label>
         );
       })}
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
+      <div aria-live="polite">
+        {error ? (
+          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </div>
     </fieldset>
   );
 }

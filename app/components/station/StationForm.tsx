@@ -47,11 +47,13 @@ export function SelectField({ meta, label, children, hint }: { meta: AnyField; l
           {hint}
         </Text>
       ) : null}
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
+      <div aria-live="polite">
+        {error ? (
+          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
@@ -322,11 +324,13 @@ function CoordinateField({ meta, label, hint }: { meta: AnyField; label: string;
       <Text id={hintId} size="1" color="gray">
         {hint}
       </Text>
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
+      <div aria-live="polite">
+        {error ? (
+          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
