@@ -82,6 +82,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     s.on("error", reject);
   });
   server.keepAliveTimeout = 65_000;
+  let draining = false;
+  server.on("request", (_req, res) => {
+    if (draining) res.shouldKeepAlive = false;
+  });
   server.on("upgrade", ocpp.handleUpgrade);
   const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
   logger.info({ url, database: database.kind }, "servidor listo");
@@ -91,6 +95,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     (closing ??= (async () => {
       logger.info("cerrando: no se aceptan conexiones nuevas");
       // In-flight requests finish; chargers get a clean close (1001) and reconnect elsewhere.
+      // Keep-alive connections are closed as soon as they go idle (a response finishing now
+      // says `Connection: close`); whatever still hangs after 8 s is cut so the process exits
+      // within the orchestrator's 10 s.
+      draining = true;
+      const sweep = setInterval(() => server.closeIdleConnections(), 200);
+      const cut = setTimeout(() => server.closeAllConnections(), 8_000);
       await Promise.all([
         new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -98,6 +108,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
         }),
         ocpp.close(),
       ]);
+      clearInterval(sweep);
+      clearTimeout(cut);
       if ("vite" in remix) await remix.vite.close();
       await database.close();
       logger.info("cerrado");

@@ -148,6 +148,16 @@ export function buildOpenApiDocument(): Json {
     if (op.path.includes("{id}")) parameters.push(id);
     if (op.path.includes("{file}")) parameters.push({ name: "file", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}\\.(jpg|png|gif)$" } });
     if (op.query) parameters.push(...queryParams(op.query));
+    if (op.method === "post" && !op.public && !/^\/(Account|Business\/Images|Business\/BusinessUser)/.test(op.path)) {
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "Clave única de la operación (8 a 128 letras, números, - o _). Repetida por la misma empresa, no crea otra vez: responde lo mismo que la primera (`Idempotent-Replayed: true`).",
+        schema: { type: "string", pattern: "^[A-Za-z0-9_-]{8,128}$" },
+      });
+    }
 
     const responses: Record<string, Json> = {};
     const okDescription = op.ok.description ?? (op.ok.type ? `\`${op.ok.type}\` (api/types.ts)` : "Sin contenido");
@@ -159,6 +169,7 @@ export function buildOpenApiDocument(): Json {
     for (const status of [...errors].sort()) {
       responses[String(status)] = { description: ERROR_TEXT[status] ?? "Error", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
     }
+    if (!op.public) responses["429"] = { description: "Demasiadas solicitudes (ver Retry-After)", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
     responses["500"] = { description: "Error inesperado (ver requestId)", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
 
     const operation: Json = { tags: [op.tag], summary: op.summary, operationId: `${op.method}${op.path.replace(/[{}/.]+(\w)?/g, (_, ch: string | undefined) => (ch ?? "").toUpperCase())}`, responses };

@@ -65,6 +65,20 @@ export interface AppServer {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** The running server process (signals, exit code). */
+  process(): ChildProcess | undefined;
+}
+
+/** A real ID token from the emulator (for calling the Business API over HTTP). */
+export async function idToken(email: string, password: string): Promise<string> {
+  const res = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string };
+  if (!body.idToken) throw new Error(`No se pudo obtener un token para ${email}`);
+  return body.idToken;
 }
 
 /**
@@ -72,7 +86,7 @@ export interface AppServer {
  * test emulator: for flows the main local-mode server cannot show, like a company that waits
  * for approval (AUTO_APPROVE_BUSINESSES off). stop()/start() keep the data.
  */
-export function appServer(opts: { port: number; dataDir: string; autoApprove: boolean }): AppServer {
+export function appServer(opts: { port: number; dataDir: string; autoApprove: boolean; env?: Record<string, string> }): AppServer {
   const url = `http://127.0.0.1:${opts.port}`;
   const dataDir = path.resolve(ROOT, opts.dataDir);
   rmSync(dataDir, { recursive: true, force: true });
@@ -91,10 +105,12 @@ export function appServer(opts: { port: number; dataDir: string; autoApprove: bo
     AUTO_APPROVE_BUSINESSES: opts.autoApprove ? "1" : "0",
     PUBLIC_URL: url,
     LOG_LEVEL: "warn",
+    ...opts.env,
   };
   let child: ChildProcess | undefined;
   return {
     url,
+    process: () => child,
     async start() {
       const proc = spawn(process.execPath, [path.join(process.env.BUILD_DIR ?? "build", "server.js")], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "inherit"] });
       child = proc;

@@ -2,23 +2,11 @@
 // connectors' rates, payment account — holds `<script>` and `"><img onerror>` payloads. Every
 // screen that shows them renders them as text: no script runs, no element is injected, and the
 // server's HTML (including the data Remix embeds in <script> tags) never contains them raw.
-import { test, expect, createAccount, EMULATOR, login, uniqueCuit, uniqueEmail } from "./fixtures";
+import { test, expect, createAccount, idToken, login, uniqueCuit, uniqueEmail } from "./fixtures";
 
 const SCRIPT = "<script>window.__xss=1</script>";
 const ATTR = `"><img src=x onerror="window.__xss=2">`;
 const payload = (label: string) => `${label} ${SCRIPT}${ATTR}`.slice(0, 80);
-
-/** A real ID token from the emulator, for the Business API over HTTP. */
-async function idToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string };
-  if (!body.idToken) throw new Error("sin token");
-  return body.idToken;
-}
 
 test.describe.configure({ mode: "serial" });
 

@@ -114,3 +114,13 @@ describe("register honeypot (issue 10)", () => {
     expect(fake.called("accounts:signUp")).toHaveLength(1);
   });
 });
+
+describe("register with the identity provider down (issue 10)", () => {
+  it("says so in Spanish (503) and keeps what was typed, without passwords", async () => {
+    fake.down = true;
+    const res = await submit(VALID);
+    expect(res.status).toBe(503);
+    expect(res.data.result.error[""][0]).toMatch(/No pudimos comunicarnos con el servicio de identidad/);
+    expect(res.data.result.initialValue).toEqual({ email: "nueva@example.com", terms: "on" });
+  });
+});

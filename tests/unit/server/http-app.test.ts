@@ -1,0 +1,108 @@
+// The Express app of server.ts (server/http.ts) on a real socket, without a Remix build: the
+// headers every response carries (production and development), and the guards in front of the
+// embedded API — cross-site refusal, body cap, per-IP API limit.
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { ServerBuild } from "@remix-run/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../../../server/env";
+import { createHttpApp } from "../../../server/http";
+import { createLogger } from "../../../server/logger";
+import { MemoryRateLimitStore, setRateLimitStore } from "../../../server/rate-limit";
+
+/** Enough of a build for the app to be created; these tests never reach Remix. */
+const build = { routes: {}, entry: { module: {} }, assets: { routes: {}, url: "/x.js", version: "1", entry: { module: "/x.js", imports: [] } }, future: {}, publicPath: "/", assetsBuildDirectory: "/tmp", isSpaMode: false, mode: "production" } as unknown as ServerBuild;
+
+async function start(envOverrides: Record<string, string>) {
+  const env = parseEnv({ FIREBASE_PROJECT_ID: "demo-x", PORT: "3999", ...envOverrides });
+  const api = {
+    fetch: async (req: Request) =>
+      Response.json({ path: new URL(req.url).pathname, bytes: req.body ? (await req.arrayBuffer()).byteLength : 0 }),
+  };
+  const app = createHttpApp({
+    env,
+    logger: createLogger("silent"),
+    api,
+    health: async () => ({ database: "ok", identity: "down" }),
+    remix: { build, clientDir: "/nonexistent" },
+    verifyIdToken: async () => ({ uid: "x" }),
+  });
+  const server: Server = await new Promise((r) => {
+    const s = app.listen(0, "127.0.0.1", () => r(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const PROD = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "a".repeat(64), FIREBASE_API_KEY: "k", HOST: "127.0.0.1" };
+
+describe("security headers", () => {
+  let prod: Awaited<ReturnType<typeof start>>;
+  let dev: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    prod = await start(PROD);
+    dev = await start({ NODE_ENV: "development" });
+  });
+  afterAll(async () => {
+    await prod.close();
+    await dev.close();
+  });
+
+  it("production: HSTS, enforced nonce CSP, nosniff, frame-ancestors none, referrer and permissions policies", async () => {
+    for (const path of ["/healthz", "/api/openapi.json"]) {
+      const res = await fetch(`${prod.url}${path}`);
+      const h = res.headers;
+      expect(h.get("strict-transport-security"), path).toBe("max-age=31536000; includeSubDomains");
+      const csp = h.get("content-security-policy")!;
+      expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("upgrade-insecure-requests");
+      expect(h.get("content-security-policy-report-only")).toBeNull();
+      expect(h.get("x-content-type-options")).toBe("nosniff");
+      expect(h.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(h.get("permissions-policy")).toContain("camera=()");
+      expect(h.get("x-powered-by")).toBeNull();
+    }
+  });
+
+  it("development (plain http): no HSTS, the rest the same", async () => {
+    const res = await fetch(`${dev.url}/healthz`);
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("/healthz is 200 while only the identity provider is down (reported, not fatal)", async () => {
+    const res = await fetch(`${prod.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", database: "ok", identity: "down" });
+  });
+});
+
+describe("guards in front of the API", () => {
+  let app: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    setRateLimitStore(new MemoryRateLimitStore());
+    app = await start({ ...PROD, API_REQUESTS_PER_IP_MINUTE: "5" });
+  });
+  afterAll(() => app.close());
+
+  it("a cross-site write to the API is refused before it runs", async () => {
+    const res = await fetch(`${app.url}/api/Business/Fees`, { method: "POST", headers: { Origin: "https://evil.example", "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(403);
+    expect((await res.json()).title).toContain("otro sitio");
+  });
+
+  it("per client address: past the limit, 429 with Retry-After in Spanish; the contract stays public", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${app.url}/api/Business/Fees`)).status);
+    expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+    const refused = await fetch(`${app.url}/api/Business/Fees`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).title).toMatch(/^Demasiados intentos/);
+    expect((await fetch(`${app.url}/api/openapi.json`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,109 @@
+// Firebase ID tokens with the real verifier (server/identity.ts → firebase-admin), the emulator
+// off: only a token signed by Google's key for this project and still valid is accepted. The
+// signing key and certificate are made here with openssl and served by msw in place of Google's
+// public-key endpoint, so the test runs offline. With the emulator variable set, firebase-admin
+// would accept unsigned tokens — which is why env.ts refuses it in production (env.test.ts).
+import { execFileSync } from "node:child_process";
+import { createSign, randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../../../server/env";
+import { createTokenVerifier } from "../../../server/identity";
+
+const PROJECT = "enchufa-token-test";
+const KID = "test-key-1";
+
+function keyPair(dir: string, name: string) {
+  const key = path.join(dir, `${name}.key`);
+  const crt = path.join(dir, `${name}.crt`);
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt, "-subj", "/CN=securetoken", "-days", "2"], { stdio: "ignore" });
+  return { key: readFileSync(key, "utf8"), cert: readFileSync(crt, "utf8") };
+}
+
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+function sign(privateKey: string, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: "RS256", kid: KID, typ: "JWT" }) {
+  const body = `${b64(header)}.${b64(claims)}`;
+  const signature = createSign("RSA-SHA256").update(body).sign(privateKey).toString("base64url");
+  return `${body}.${signature}`;
+}
+
+function claims(overrides: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    iss: `https://securetoken.google.com/${PROJECT}`,
+    aud: PROJECT,
+    auth_time: now - 60,
+    user_id: "uid-1",
+    sub: "uid-1",
+    iat: now - 60,
+    exp: now + 3600,
+    email: "ana@example.com",
+    email_verified: true,
+    firebase: { identities: {}, sign_in_provider: "password" },
+    ...overrides,
+  };
+}
+
+let dir: string;
+let google: { key: string; cert: string };
+let attacker: { key: string; cert: string };
+const server = setupServer();
+let verify: ReturnType<typeof createTokenVerifier>;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "enchufa-jwt-"));
+  google = keyPair(dir, "google");
+  attacker = keyPair(dir, "attacker");
+  server.use(
+    http.get("https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com", () =>
+      HttpResponse.json({ [KID]: google.cert }, { headers: { "cache-control": "public, max-age=3600" } }),
+    ),
+  );
+  server.listen({ onUnhandledRequest: "error" });
+  const env = parseEnv({ NODE_ENV: "production", FIREBASE_PROJECT_ID: PROJECT, FIREBASE_API_KEY: "k", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "a".repeat(64) });
+  delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  verify = createTokenVerifier(env);
+});
+afterAll(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ID tokens with the emulator off", () => {
+  it("accepts a token Google's key signed for this project (the check works)", async () => {
+    expect(await verify(sign(google.key, claims()))).toMatchObject({ uid: "uid-1", email: "ana@example.com", email_verified: true });
+  });
+
+  it("refuses an unsigned token (alg none)", async () => {
+    const unsigned = `${b64({ alg: "none", typ: "JWT" })}.${b64(claims())}.`;
+    await expect(verify(unsigned)).rejects.toThrow();
+  });
+
+  it("refuses a token signed with another key under Google's key id (forged)", async () => {
+    await expect(verify(sign(attacker.key, claims()))).rejects.toThrow();
+  });
+
+  it("refuses a token whose claims were changed after signing", async () => {
+    const [h, , s] = sign(google.key, claims()).split(".");
+    await expect(verify(`${h}.${b64(claims({ sub: "someone-else", user_id: "someone-else" }))}.${s}`)).rejects.toThrow();
+  });
+
+  it("refuses an expired token", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expect(verify(sign(google.key, claims({ iat: now - 7200, auth_time: now - 7200, exp: now - 3600 })))).rejects.toThrow(/expired/i);
+  });
+
+  it("refuses a token for another project or issuer", async () => {
+    await expect(verify(sign(google.key, claims({ aud: "other-project" })))).rejects.toThrow();
+    await expect(verify(sign(google.key, claims({ iss: "https://securetoken.google.com/other-project" })))).rejects.toThrow();
+  });
+
+  it("refuses garbage", async () => {
+    for (const t of ["", "abc", `${randomUUID()}.${randomUUID()}.${randomUUID()}`]) await expect(verify(t)).rejects.toThrow();
+  });
+});
