@@ -48,6 +48,8 @@ export interface OpenDatabaseOptions {
   inMemory?: boolean;
   /** Where idle-connection errors of the pool go (default: console.error). */
   onError?: (err: Error) => void;
+  /** PostgreSQL: connections this node keeps at most (default 10). */
+  poolMax?: number;
 }
 
 /** Migrations folder: env MIGRATIONS_DIR (the Docker image sets it), else `<cwd>/db/migrations`. */
@@ -59,7 +61,7 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK_KEY = 7_274_651_002_024;
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.onError) : openPglite(opts);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.onError, opts.poolMax) : openPglite(opts);
 }
 
 async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
@@ -95,10 +97,10 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, onError?: (err: Error) => void): Promise<Database> {
+async function openPostgres(url: string, onError?: (err: Error) => void, poolMax = 10): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolMax,
     // Fail fast instead of hanging a request when the server is down or saturated.
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
