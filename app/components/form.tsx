@@ -42,6 +42,23 @@ export function withAutoFocus<T extends object>(meta: { errors?: string[] }, pro
   return meta.errors?.length && typeof document === "undefined" ? { ...props, autoFocus: true } : props;
 }
 
+/**
+ * A field's first error, tied to it by `meta.errorId` (its aria-describedby). The polite live
+ * region is always in the page, so a message that appears on blur is read out.
+ */
+export function FieldError({ meta, className }: { meta: Pick<AnyField, "errors" | "errorId" | "name">; className?: string }) {
+  const error = meta.errors?.[0];
+  return (
+    <div className={className} aria-live="polite">
+      {error ? (
+        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+          {error}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
 /** A labelled text field wired to conform: aria-invalid, aria-describedby (error, then hint), first error only. */
 export function Field({
   meta,
@@ -62,7 +79,6 @@ export function Field({
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type, ariaDescribedBy: hintId })) as ReturnType<typeof getInputProps> & { key?: string };
-  const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
@@ -85,14 +101,7 @@ export function Field({
       ) : null}
       {/* The slot keeps its height, so a message that comes or goes never moves the buttons below
           between a mouse-down and its mouse-up (a lost click). */}
-      {/* A polite live region that is always there, so a message that appears on blur is read out. */}
-      <div className="field-error-slot" aria-live="polite">
-        {error ? (
-          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-            {error}
-          </Text>
-        ) : null}
-      </div>
+      <FieldError meta={meta} className="field-error-slot" />
     </Flex>
   );
 }

@@ -1,7 +1,7 @@
 // Inputs of the charger form that the shared Field does not cover: native selects (they post
 // without JavaScript) and text inputs with a decimal or numeric keyboard. Same wiring as Field:
 // label, hint, first error, aria-invalid/aria-describedby.
-import { withAutoFocus } from "~/components/form";
+import { FieldError, withAutoFocus } from "~/components/form";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 
@@ -13,19 +13,6 @@ export interface Option {
   label: string;
 }
 
-function FieldError({ meta }: { meta: AnyField }) {
-  const error = meta.errors?.[0];
-  // Always in the page, so a message that appears on blur is read out.
-  return (
-    <div aria-live="polite">
-      {error ? (
-        <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-          {error}
-        </Text>
-      ) : null}
-    </div>
-  );
-}
 
 export function SelectField({
   meta,

@@ -1,7 +1,7 @@
 // Inputs of the rate form, wired to conform like app/components/form.tsx: label, hint, first
 // error, aria-invalid/aria-describedby. Native elements only, so they post without JavaScript.
 import type { ReactNode } from "react";
-import { withAutoFocus } from "~/components/form";
+import { FieldError, withAutoFocus } from "~/components/form";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 
@@ -9,7 +9,6 @@ import { Flex, Text, TextField } from "@radix-ui/themes";
 type AnyField = FieldMetadata<any, any, string[]>;
 
 function FieldFrame({ meta, label, hint, children }: { meta: AnyField; label: string; hint?: ReactNode; children: ReactNode }) {
-  const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1" className="rate-field">
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
@@ -21,13 +20,7 @@ function FieldFrame({ meta, label, hint, children }: { meta: AnyField; label: st
           {hint}
         </Text>
       ) : null}
-      <div aria-live="polite">
-        {error ? (
-          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-            {error}
-          </Text>
-        ) : null}
-      </div>
+      <FieldError meta={meta} />
     </Flex>
   );
 }
@@ -111,13 +104,7 @@ export function RadioGroupField({ meta, legend, options }: { meta: AnyField; leg
           </label>
         );
       })}
-      <div aria-live="polite">
-        {error ? (
-          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-            {error}
-          </Text>
-        ) : null}
-      </div>
+      <FieldError meta={meta} />
     </fieldset>
   );
 }

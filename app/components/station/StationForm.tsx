@@ -13,7 +13,7 @@ import type { ServiceDto } from "../../../api/types";
 import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "../../../api/schemas/constants";
 import { PROVINCES } from "../../../domain/provinces";
 import { PhotoUploader } from "~/components/PhotoUploader";
-import { CheckboxField, Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
+import { CheckboxField, Field, FieldError, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { isInArgentina, MAPS_FAILED_NOTICE, OUTSIDE_ARGENTINA_WARNING, validPosition, type LatLng } from "~/lib/maps";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MAX_PERIODS_PER_DAY, type stationFormDefaults } from "./form-values";
@@ -33,7 +33,6 @@ export const TIME_ZONE_LABELS: Record<string, string> = {
 export function SelectField({ meta, label, children, hint }: { meta: AnyField; label: string; children: ReactNode; hint?: string }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   const { key: _key, ...props } = withAutoFocus(meta, getSelectProps(meta, { ariaDescribedBy: hintId })) as ReturnType<typeof getSelectProps> & { key?: string };
-  const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
@@ -47,13 +46,7 @@ export function SelectField({ meta, label, children, hint }: { meta: AnyField; l
           {hint}
         </Text>
       ) : null}
-      <div aria-live="polite">
-        {error ? (
-          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-            {error}
-          </Text>
-        ) : null}
-      </div>
+      <FieldError meta={meta} />
     </Flex>
   );
 }
@@ -314,7 +307,6 @@ function LocationSection({ formId, fields, mapsKey, validate }: { formId: string
 function CoordinateField({ meta, label, hint }: { meta: AnyField; label: string; hint: string }) {
   const hintId = `${meta.id}-hint`;
   const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type: "text", ariaDescribedBy: hintId })) as ReturnType<typeof getInputProps> & { key?: string };
-  const error = meta.errors?.[0];
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
@@ -324,13 +316,7 @@ function CoordinateField({ meta, label, hint }: { meta: AnyField; label: string;
       <Text id={hintId} size="1" color="gray">
         {hint}
       </Text>
-      <div aria-live="polite">
-        {error ? (
-          <Text id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
-            {error}
-          </Text>
-        ) : null}
-      </div>
+      <FieldError meta={meta} />
     </Flex>
   );
 }
