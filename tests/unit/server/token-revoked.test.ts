@@ -1,9 +1,7 @@
 // Revoked tokens (issue 10): with a service account configured, the verifier asks Firebase whether
 // the user's tokens were revoked (or the account disabled) after this one was issued, and refuses
 // it then. Google's endpoints (public keys, OAuth token, accounts:lookup) are served by msw.
-import { execFileSync } from "node:child_process";
-import { createSign } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { http, HttpResponse } from "msw";
@@ -11,41 +9,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../../server/env";
 import { createTokenVerifier } from "../../../server/identity";
-
-const PROJECT = "enchufa-token-test";
-const KID = "test-key-1";
-
-function keyPair(dir: string, name: string) {
-  const key = path.join(dir, `${name}.key`);
-  const crt = path.join(dir, `${name}.crt`);
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", crt, "-subj", "/CN=securetoken", "-days", "2"], { stdio: "ignore" });
-  return { key: readFileSync(key, "utf8"), cert: readFileSync(crt, "utf8") };
-}
-
-const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-
-function sign(privateKey: string, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: "RS256", kid: KID, typ: "JWT" }) {
-  const body = `${b64(header)}.${b64(claims)}`;
-  const signature = createSign("RSA-SHA256").update(body).sign(privateKey).toString("base64url");
-  return `${body}.${signature}`;
-}
-
-function claims(overrides: Record<string, unknown> = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    iss: `https://securetoken.google.com/${PROJECT}`,
-    aud: PROJECT,
-    auth_time: now - 60,
-    user_id: "uid-1",
-    sub: "uid-1",
-    iat: now - 60,
-    exp: now + 3600,
-    email: "ana@example.com",
-    email_verified: true,
-    firebase: { identities: {}, sign_in_provider: "password" },
-    ...overrides,
-  };
-}
+import { claims, KID, keyPair, PROJECT, sign } from "./jwt-fixtures";
 
 let dir: string;
 let google: { key: string; cert: string };
