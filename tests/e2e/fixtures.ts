@@ -22,8 +22,9 @@ export function uniqueEmail(prefix = "operador") {
 }
 
 /** Log in through the real login form (works with JavaScript on and off). */
-export async function login(page: Page, email = DEMO.email, password = DEMO.password, redirectTo?: string) {
-  await page.goto(redirectTo ? `/auth/login?redirectTo=${encodeURIComponent(redirectTo)}` : "/auth/login");
+/** Signs in through the login form; `origin` targets a server other than the suite's own. */
+export async function login(page: Page, email = DEMO.email, password = DEMO.password, redirectTo?: string, origin = "") {
+  await page.goto(`${origin}/auth/login${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`);
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Ingresar" }).click();

@@ -7,7 +7,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import ocppRpc from "ocpp-rpc";
 import pg from "pg";
-import { test, expect, appServer, createAccount, idToken, uniqueCuit, uniqueEmail, type AppServer } from "./fixtures";
+import { test, expect, appServer, createAccount, idToken, login, uniqueCuit, uniqueEmail, type AppServer } from "./fixtures";
 
 const { RPCClient } = ocppRpc;
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100) + 10;
@@ -138,10 +138,7 @@ test("Business API host slow or down: a Spanish error screen after the 10 s time
   await server.start();
   try {
     const { email } = await operator(server);
-    await page.goto(`${server.url}/auth/login`);
-    await page.getByLabel("Correo electrónico").fill(email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
+    await login(page, email, PASSWORD, undefined, server.url);
     await expect(page).toHaveURL(/\/home$/);
 
     proxy.set("hang");
@@ -176,10 +173,7 @@ test("database down and back: /healthz 503, error screen, no crash; recovers wit
   await server.start();
   try {
     const { email } = await operator(server);
-    await page.goto(`${server.url}/auth/login`);
-    await page.getByLabel("Correo electrónico").fill(email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
+    await login(page, email, PASSWORD, undefined, server.url);
     await expect(page).toHaveURL(/\/home$/);
 
     proxy.down();
@@ -230,10 +224,7 @@ test("SIGTERM: in-flight requests finish, chargers are disconnected cleanly (100
     await charger.call("BootNotification", { chargePointVendor: "Prueba", chargePointModel: "SIGTERM" });
     const closed = new Promise<number>((resolve) => charger.once("close", ({ code }: { code: number }) => resolve(code)));
 
-    await page.goto(`${server.url}/auth/login`);
-    await page.getByLabel("Correo electrónico").fill(email);
-    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Ingresar" }).click();
+    await login(page, email, PASSWORD, undefined, server.url);
     await expect(page).toHaveURL(/\/home$/);
 
     // A page whose queries each take 300 ms more is in flight when the signal arrives.
