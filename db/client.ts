@@ -109,6 +109,11 @@ async function openPostgres(url: string, onError?: (err: Error) => void, poolMax
   // An idle client whose server connection drops emits 'error' on the pool; without a
   // listener Node would crash the process. The pool discards that client and carries on.
   pool.on("error", (err) => (onError ?? defaultOnError)(err));
+  // A client checked out for a transaction gets no such listener from the pool: when its
+  // connection drops mid-transaction, the query in flight rejects (the request gets its error
+  // and the transaction is rolled back by PostgreSQL) and the client also emits 'error', which
+  // must not crash the process either. The pool drops the broken client when it is released.
+  pool.on("connect", (client) => client.on("error", (err) => (onError ?? defaultOnError)(err)));
 
   const db = drizzleNodePg({ client: pool, schema });
   try {
@@ -233,5 +238,5 @@ async function withAdvisoryLock<T>(pool: pg.Pool, fn: () => Promise<T>): Promise
 }
 
 function defaultOnError(err: Error) {
-  console.error("[db] error en una conexión inactiva de PostgreSQL:", err.message);
+  console.error("[db] error en una conexión de PostgreSQL:", err.message);
 }
