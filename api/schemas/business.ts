@@ -17,6 +17,20 @@ export type RegisterBusinessInput = z.input<typeof registerBusinessSchema>;
 export const BLANK_PHOTO = "/images/blank.png";
 
 /**
+ * An absolute https URL that parses and carries no character a URL never needs raw (quotes,
+ * angle brackets, backticks, spaces): such text is only ever an attempt to break out of an
+ * attribute, and refusing it keeps it out of the database in the first place.
+ */
+function isPlainHttpsUrl(v: string): boolean {
+  if (!/^https:\/\/[^\s"'<>`\\]+$/.test(v)) return false;
+  try {
+    return new URL(v).protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A profile photo URL: one of ours (`/api/images/<sha256>.<ext>`), an https URL (e.g. the
  * identity provider's photo), or empty/null/the blank placeholder for none.
  */
@@ -26,7 +40,7 @@ export const photoUrl = z.preprocess(
     .string({ error: MSG.invalid })
     .trim()
     .max(2048, { error: MSG.tooLong(2048) })
-    .refine((v) => /^\/api\/images\/[0-9a-f]{64}\.(jpg|png|gif)$/.test(v) || /^https:\/\/[^\s]+$/.test(v), {
+    .refine((v) => /^\/api\/images\/[0-9a-f]{64}\.(jpg|png|gif)$/.test(v) || isPlainHttpsUrl(v), {
       error: "La foto debe ser una imagen subida o una dirección https.",
     })
     .nullable(),

@@ -38,6 +38,26 @@ describe("shared schemas", () => {
     expect(updateBusinessUserSchema.parse({})).toEqual({});
   });
 
+  it("takes our image paths and plain https URLs as photos, and refuses attribute break-outs", () => {
+    const ours = `/api/images/${"a".repeat(64)}.png`;
+    expect(updateBusinessUserSchema.parse({ photoUrl: ours })).toEqual({ photoUrl: ours });
+    const google = "https://lh3.googleusercontent.com/a/ACg8ocK-x_y=s96-c";
+    expect(updateBusinessUserSchema.parse({ photoUrl: google })).toEqual({ photoUrl: google });
+    for (const hostile of [
+      `https://x.example/a.png"><img src=x onerror=alert(1)>`,
+      "https://x.example/a.png'onerror='alert(1)",
+      "https://x.example/`x`",
+      "javascript:alert(1)",
+      "http://x.example/a.png",
+      "/api/images/../../etc/passwd",
+      "https://",
+    ]) {
+      expect(errors(updateBusinessUserSchema, { photoUrl: hostile }), hostile).toEqual({
+        photoUrl: ["La foto debe ser una imagen subida o una dirección https."],
+      });
+    }
+  });
+
   it("reads bare dates as Buenos Aires days; the end bound is exclusive next midnight", () => {
     expect(isoDate.parse("2025-03-10").toISOString()).toBe("2025-03-10T03:00:00.000Z");
     expect(isoDateEnd.parse("2025-03-10").toISOString()).toBe("2025-03-11T03:00:00.000Z");

@@ -1,7 +1,10 @@
 // Stored XSS (issue 10): an operator whose every free-text field — company, stations, chargers,
-// connectors' rates, payment account — holds `<script>` and `"><img onerror>` payloads. Every
+// connectors' rates, payment account — holds `<script>` and `"><img onerror>` payloads, and whose
+// notifications (written by the OCPP central system) quote the charger's name. Every
 // screen that shows them renders them as text: no script runs, no element is injected, and the
 // server's HTML (including the data Remix embeds in <script> tags) never contains them raw.
+import ocppRpc from "ocpp-rpc";
+import { E2E_PORT } from "../../playwright.config";
 import { test, expect, createAccount, idToken, login, uniqueCuit, uniqueEmail } from "./fixtures";
 
 const SCRIPT = "<script>window.__xss=1</script>";
@@ -57,6 +60,26 @@ test("text stored with HTML payloads is shown escaped on every screen", async ({
   });
   await api("PUT", "/Pagos360/BusinessUser", { apiKey: "abcdefghijklmnop1234", accountName: payload("Cuenta") });
 
+  // The charger reports faults over OCPP: the notifications it causes quote its hostile name.
+  const ocpp = new ocppRpc.RPCClient({
+    endpoint: `ws://127.0.0.1:${E2E_PORT}/ocpp`,
+    identity: charger.ocppIdentity,
+    password: charger.ocppPassword,
+    protocols: ["ocpp1.6"],
+    strictMode: true,
+    reconnect: false,
+  } as ConstructorParameters<typeof ocppRpc.RPCClient>[0]);
+  await ocpp.connect();
+  try {
+    await ocpp.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra" });
+    await ocpp.call("StatusNotification", { connectorId: 0, status: "Faulted", errorCode: "GroundFailure" });
+    await ocpp.call("StatusNotification", { connectorId: 1, status: "Faulted", errorCode: "OverCurrentFailure" });
+  } finally {
+    await ocpp.close();
+  }
+  const notes = (await api("GET", "/Business/Notification")) as { items: { title: string; body: string }[] };
+  expect(notes.items.filter((n) => n.body.includes(SCRIPT)).length).toBeGreaterThanOrEqual(2);
+
   const dialogs: string[] = [];
   page.on("dialog", (d) => {
     dialogs.push(d.message());
@@ -96,6 +119,8 @@ test("text stored with HTML payloads is shown escaped on every screen", async ({
   }
   // Shown as text where the screen shows the name.
   await page.goto("/station");
+  await expect(page.getByText(SCRIPT, { exact: false }).first()).toBeVisible();
+  await page.goto("/notification");
   await expect(page.getByText(SCRIPT, { exact: false }).first()).toBeVisible();
   expect(dialogs).toEqual([]);
 });
