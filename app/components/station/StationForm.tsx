@@ -402,12 +402,9 @@ function OpeningHours({ form, fields, sectionId }: { form: FormMeta; fields: Fie
                       const errorId = p.begin.errors?.[0] ? p.begin.errorId : p.end.errorId;
                       return (
                         <div key={period.key} className="station-period">
-                          <Flex gap="2" align="center" wrap="wrap">
-                            <TimeInput meta={p.begin} label={`${label}, franja ${i + 1}: apertura`} onBlur={modeError ? revalidate : undefined} />
-                            <Text size="2" color="gray">
-                              a
-                            </Text>
-                            <TimeInput meta={p.end} label={`${label}, franja ${i + 1}: cierre`} onBlur={modeError ? revalidate : undefined} />
+                          <Flex gap="2" align="end" wrap="wrap">
+                            <TimeInput meta={p.begin} visibleLabel="Apertura" label={`${label}, franja ${i + 1}: apertura`} onBlur={modeError ? revalidate : undefined} />
+                            <TimeInput meta={p.end} visibleLabel="Cierre" label={`${label}, franja ${i + 1}: cierre`} onBlur={modeError ? revalidate : undefined} />
                             {periods.length > 1 ? (
                               <Button
                                 {...form.remove.getButtonProps({ name: periodsMeta.name, index: i })}
@@ -448,7 +445,16 @@ function OpeningHours({ form, fields, sectionId }: { form: FormMeta; fields: Fie
   );
 }
 
-function TimeInput({ meta, label, onBlur }: { meta: AnyField; label: string; onBlur?: () => void }) {
+// The visible word ("Apertura") is the field's label; the accessible name adds the day and the
+// slot, which a screen reader user cannot see from the layout (and keeps the visible word in it).
+function TimeInput({ meta, visibleLabel, label, onBlur }: { meta: AnyField; visibleLabel: string; label: string; onBlur?: () => void }) {
   const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type: "time" })) as ReturnType<typeof getInputProps> & { key?: string };
-  return <input {...input} aria-label={label} className="station-input station-time" step={60} onBlur={onBlur} />;
+  return (
+    <label className="station-time-field">
+      <span className="station-time-label" aria-hidden="true">
+        {visibleLabel}
+      </span>
+      <input {...input} aria-label={label} className="station-input station-time" step={60} onBlur={onBlur} />
+    </label>
+  );
 }
