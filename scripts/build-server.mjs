@@ -19,9 +19,9 @@ await build({
 });
 console.log(`${outDir}/server.js listo`);
 
-// Admin commands for the image (no tsx there): backups and company approval.
+// Admin commands for the image (no tsx there): backups, company approval, key rotation.
 await build({
-  entryPoints: { "db-backup": "scripts/db-backup.ts", business: "scripts/business.ts" },
+  entryPoints: { "db-backup": "scripts/db-backup.ts", business: "scripts/business.ts", reencrypt: "scripts/reencrypt.ts" },
   outdir: outDir,
   bundle: true,
   platform: "node",
@@ -30,7 +30,7 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
-console.log(`${outDir}/db-backup.js, ${outDir}/business.js listos`);
+console.log(`${outDir}/db-backup.js, ${outDir}/business.js, ${outDir}/reencrypt.js listos`);
 
 await build({
   entryPoints: ["app/push/firebase-messaging-sw.ts"],
