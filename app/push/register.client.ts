@@ -2,7 +2,9 @@
 // Browser-only (.client): firebase/app and firebase/messaging are imported dynamically, so only
 // a page that actually registers downloads them. Success or failure is only logged (spec §1).
 import type { PublicConfig } from "~/lib/context";
-import { isPushConfigured, PUSH_ACTION, PUSH_INTENT, type FirebaseWebConfig } from "./shared";
+import { isPushConfigured, PUSH_ACTION, PUSH_INTENT, pushSupported, type FirebaseWebConfig } from "./shared";
+
+export { pushSupported } from "./shared";
 
 export type { FirebaseWebConfig } from "./shared";
 
@@ -44,17 +46,9 @@ export interface PushDeps {
   now(): number;
   storage: Pick<Storage, "getItem" | "setItem" | "removeItem">;
   /** Registers the service worker and returns what getToken needs plus the push subscription. */
-  registerServiceWorker(
-    url: string,
-    scope: string
-  ): Promise<ServiceWorkerRegistration>;
-  getToken(
-    config: FirebaseWebConfig,
-    registration: ServiceWorkerRegistration
-  ): Promise<string>;
-  getSubscription(
-    registration: ServiceWorkerRegistration
-  ): Promise<SubscriptionLike | null>;
+  registerServiceWorker(url: string, scope: string): Promise<ServiceWorkerRegistration>;
+  getToken(config: FirebaseWebConfig, registration: ServiceWorkerRegistration): Promise<string>;
+  getSubscription(registration: ServiceWorkerRegistration): Promise<SubscriptionLike | null>;
   /** Posts the record to the app (which stores it through the API). True when stored. */
   post(record: PushRecord): Promise<boolean>;
   log: Pick<Console, "info" | "warn">;
@@ -63,33 +57,19 @@ export interface PushDeps {
 export type PushOutcome = "unconfigured" | "fresh" | "registered" | "failed";
 
 /** Spec §9: register again when nothing is stored, the key or account changed, or it is 7+ days old. */
-export function needsRefresh(
-  stored: StoredPush | null,
-  now: number,
-  vapidKey: string,
-  account: string
-): boolean {
+export function needsRefresh(stored: StoredPush | null, now: number, vapidKey: string, account: string): boolean {
   if (!stored || !stored.token) return true;
   if (stored.vapidKey !== vapidKey || stored.account !== account) return true;
-  if (!Number.isFinite(stored.createTime) || stored.createTime > now)
-    return true;
+  if (!Number.isFinite(stored.createTime) || stored.createTime > now) return true;
   return now - stored.createTime >= PUSH_REFRESH_MS;
 }
 
-export function readStored(
-  storage: Pick<Storage, "getItem">
-): StoredPush | null {
+export function readStored(storage: Pick<Storage, "getItem">): StoredPush | null {
   try {
     const raw = storage.getItem(PUSH_STORAGE_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<StoredPush>;
-    if (
-      typeof v.token !== "string" ||
-      typeof v.createTime !== "number" ||
-      typeof v.vapidKey !== "string" ||
-      typeof v.account !== "string"
-    )
-      return null;
+    if (typeof v.token !== "string" || typeof v.createTime !== "number" || typeof v.vapidKey !== "string" || typeof v.account !== "string") return null;
     return v as StoredPush;
   } catch {
     return null;
@@ -107,12 +87,7 @@ export function serviceWorkerUrl(config: FirebaseWebConfig): string {
   return `${PUSH_SW_PATH}?${q}`;
 }
 
-export function toPushRecord(
-  token: string,
-  subscription: SubscriptionLike | null,
-  vapidKey: string,
-  createTime: number
-): PushRecord {
+export function toPushRecord(token: string, subscription: SubscriptionLike | null, vapidKey: string, createTime: number): PushRecord {
   const json = subscription?.toJSON();
   return {
     token,
@@ -125,7 +100,6 @@ export function toPushRecord(
   };
 }
 
-
 /**
  * Registers (or refreshes) this browser's push token. The caller has already checked that the
  * user granted notification permission. Never throws; the outcome is logged and returned.
@@ -133,35 +107,17 @@ export function toPushRecord(
 export async function registerPush(
   config: PublicConfig["firebase"] | null | undefined,
   deps: PushDeps,
-  options: { account: string; force?: boolean }
+  options: { account: string; force?: boolean },
 ): Promise<PushOutcome> {
   if (!isPushConfigured(config)) return "unconfigured";
   const now = deps.now();
-  if (
-    !options.force &&
-    !needsRefresh(
-      readStored(deps.storage),
-      now,
-      config.vapidKey,
-      options.account
-    )
-  )
-    return "fresh";
+  if (!options.force && !needsRefresh(readStored(deps.storage), now, config.vapidKey, options.account)) return "fresh";
   try {
-    const registration = await deps.registerServiceWorker(
-      serviceWorkerUrl(config),
-      PUSH_SW_SCOPE
-    );
+    const registration = await deps.registerServiceWorker(serviceWorkerUrl(config), PUSH_SW_SCOPE);
     const token = await deps.getToken(config, registration);
     if (!token) throw new Error("Firebase no devolvió un token");
-    const record = toPushRecord(
-      token,
-      await deps.getSubscription(registration),
-      config.vapidKey,
-      now
-    );
-    if (!(await deps.post(record)))
-      throw new Error("el servidor no guardó el registro");
+    const record = toPushRecord(token, await deps.getSubscription(registration), config.vapidKey, now);
+    if (!(await deps.post(record))) throw new Error("el servidor no guardó el registro");
     const stored: StoredPush = {
       token,
       createTime: now,
@@ -172,23 +128,12 @@ export async function registerPush(
     deps.log.info("Notificaciones push: navegador registrado.");
     return "registered";
   } catch (err) {
-    deps.log.warn(
-      "Notificaciones push: no se pudo registrar el navegador.",
-      err instanceof Error ? err.message : err
-    );
+    deps.log.warn("Notificaciones push: no se pudo registrar el navegador.", err instanceof Error ? err.message : err);
     return "failed";
   }
 }
 
 /** Whether this browser can do web push at all. */
-export function pushSupported(): boolean {
-  return (
-    typeof window !== "undefined" &&
-    "Notification" in window &&
-    "serviceWorker" in navigator &&
-    "PushManager" in window
-  );
-}
 
 /** The real dependencies: the browser's service worker and Firebase Messaging, imported on demand. */
 export function browserPushDeps(): PushDeps {
@@ -196,18 +141,10 @@ export function browserPushDeps(): PushDeps {
     now: () => Date.now(),
     storage: window.localStorage,
     // Firebase's getToken waits for this worker to activate (`ready` would not: the page is outside its scope).
-    registerServiceWorker: (url, scope) =>
-      navigator.serviceWorker.register(url, { scope }),
+    registerServiceWorker: (url, scope) => navigator.serviceWorker.register(url, { scope }),
     getToken: async (config, registration) => {
-      const [
-        { initializeApp, getApps },
-        { getMessaging, getToken, isSupported },
-      ] = await Promise.all([
-        import("firebase/app"),
-        import("firebase/messaging"),
-      ]);
-      if (!(await isSupported()))
-        throw new Error("este navegador no admite Firebase Messaging");
+      const [{ initializeApp, getApps }, { getMessaging, getToken, isSupported }] = await Promise.all([import("firebase/app"), import("firebase/messaging")]);
+      if (!(await isSupported())) throw new Error("este navegador no admite Firebase Messaging");
       const app =
         getApps()[0] ??
         initializeApp({
@@ -222,8 +159,7 @@ export function browserPushDeps(): PushDeps {
         serviceWorkerRegistration: registration,
       });
     },
-    getSubscription: (registration) =>
-      registration.pushManager.getSubscription(),
+    getSubscription: (registration) => registration.pushManager.getSubscription(),
     // The action stores it through the API with the user's token (the browser never holds it).
     post: async (record) => {
       const body = new FormData();

@@ -9,14 +9,11 @@ export const PUSH_ACTION = "/notification";
 export const PUSH_INTENT = "push-register";
 
 /** Push needs the whole Firebase web config and the VAPID key (server/http.ts sets it only then). */
-export function isPushConfigured(
-  config: PublicConfig["firebase"] | null | undefined
-): config is FirebaseWebConfig & { vapidKey: string } {
-  return Boolean(
-    config?.apiKey &&
-      config.projectId &&
-      config.vapidKey &&
-      config.messagingSenderId &&
-      config.appId
-  );
+export function isPushConfigured(config: PublicConfig["firebase"] | null | undefined): config is FirebaseWebConfig & { vapidKey: string } {
+  return Boolean(config?.apiKey && config.projectId && config.vapidKey && config.messagingSenderId && config.appId);
+}
+
+/** Whether this browser can do web push at all (false on the server). */
+export function pushSupported(): boolean {
+  return typeof window !== "undefined" && "Notification" in window && "serviceWorker" in navigator && "PushManager" in window;
 }
