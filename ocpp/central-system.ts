@@ -30,7 +30,7 @@ import {
   stopTransaction,
   sweepIdleSessions,
   sweepSilentChargers,
-  touch,
+  touchMany,
   type BootPayload,
   type ChargerRef,
   type Created,
@@ -43,6 +43,8 @@ import {
 export const OCPP_PATH = "/ocpp";
 export const OCPP_PROTOCOL = "ocpp1.6";
 const COMMAND_CHANNEL = "enchufa_ocpp_cmd";
+/** How often batched heartbeats are written. Offline detection waits 2× the interval (≥ 60 s). */
+const SIGNS_OF_LIFE_FLUSH_MS = 1_000;
 const REPLY_CHANNEL = "enchufa_ocpp_reply";
 
 export interface CentralSystemOptions {
@@ -71,6 +73,8 @@ export interface CentralSystem {
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
   sweep(): Promise<void>;
+  /** Writes the heartbeats noted since the last batch now (the timer does it every second). */
+  flushSignsOfLife(): Promise<void>;
   /** Stops accepting chargers and closes their sockets cleanly (they reconnect to another node). */
   close(): Promise<void>;
 }
@@ -112,6 +116,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   // (and hashes written with scrypt before ADR 0005) are not verified again; rotating the
   // password changes the hash and voids the entry.
   const verified = new Map<string, { hash: string; digest: Buffer }>();
+  /** Charger id → its latest sign of life not yet written (see touchMany). */
+  const signsOfLife = new Map<string, Date>();
   let closing = false;
 
   const rpc = new RPCServer({
@@ -208,12 +214,12 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
   function register(client: Client, session: Session) {
     const { ref } = session;
-    /** Any message counts as a sign of life; written at most every 30 s outside heartbeats. */
+    /** Any message counts as a sign of life; noted at most every 30 s outside heartbeats, written in the next batch. */
     const seen = async (force = false) => {
       const t = now();
       if (!force && t.getTime() - session.lastTouch < 30_000) return;
       session.lastTouch = t.getTime();
-      await touch(db, ref, t);
+      signsOfLife.set(ref.id, t);
     };
 
     client.handle("BootNotification", async ({ params }) => {
@@ -350,7 +356,20 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
   }
 
+  /** Writes the signs of life noted since the last flush (one statement per 1,000 chargers). */
+  async function flushSignsOfLife() {
+    if (signsOfLife.size === 0) return;
+    const batch = [...signsOfLife];
+    signsOfLife.clear();
+    await touchMany(db, batch);
+  }
+  const flushTimer = setInterval(() => {
+    flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
+  }, SIGNS_OF_LIFE_FLUSH_MS);
+  flushTimer.unref();
+
   async function sweep() {
+    await flushSignsOfLife();
     const t = now();
     const silent = await sweepSilentChargers(db, t);
     for (const c of silent.offline) {
@@ -388,11 +407,14 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     sendCommand,
     connectionCount: () => connections.size,
     sweep,
+    flushSignsOfLife,
     async close() {
       if (closing) return;
       closing = true;
       clearInterval(timer);
       await rpc.close({ code: 1001, reason: "Server shutting down", awaitPending: true }).catch(() => {});
+      clearInterval(flushTimer);
+      await flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
       // Wait for the close handlers' writes (connected_node) before the database goes away.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await stopCommands();

@@ -155,9 +155,20 @@ export async function sweepSilentChargers(db: Db, now: Date): Promise<{ created:
   return { created: out, offline };
 }
 
-/** Any message proves the charger is alive (OCPP lets busy chargers skip heartbeats). */
-export async function touch(db: Db, ref: ChargerRef, now: Date): Promise<void> {
-  await db.update(chargers).set({ lastHeartbeatAt: now }).where(eq(chargers.id, ref.id));
+/**
+ * Any message proves the charger is alive (OCPP lets busy chargers skip heartbeats). Signs of
+ * life are written in batches — one statement for many chargers — so thousands of heartbeats
+ * do not each take a pool connection (the central system flushes them every second).
+ */
+export async function touchMany(db: Db, seen: ReadonlyArray<readonly [chargerId: string, at: Date]>): Promise<void> {
+  for (let i = 0; i < seen.length; i += 1000) {
+    const values = sql.join(
+      seen.slice(i, i + 1000).map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    // greatest(): a batch never moves a later sign of life (markOnline's) back.
+    await db.execute(sql`update chargers c set last_heartbeat_at = greatest(c.last_heartbeat_at, v.at) from (values ${values}) as v(id, at) where c.id = v.id`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,20 +433,46 @@ function samplesFor(session: Pick<ChargingSession, "id" | "meterStartWh" | "ener
   return { rows, energyWh };
 }
 
+/**
+ * MeterValues, the most frequent message of a charging charger: one read and one statement,
+ * no transaction held open across round trips (with thousands of chargers, a pool connection
+ * held between round trips is what makes every other message wait). The statement writes the
+ * samples and the session's energy together, and only while the session is still ACTIVE — a
+ * StopTransaction that got there first wins and nothing is written.
+ */
 export async function recordMeterValues(db: Db, ref: ChargerRef, p: { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const where =
-      p.transactionId !== undefined
-        ? and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.transactionId, p.transactionId))
-        : and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.status, "ACTIVE"));
-    const [session] = await tx.select().from(chargingSessions).where(where).orderBy(desc(chargingSessions.startedAt)).limit(1).for("update");
-    // Samples outside a transaction (e.g. the charger's own meter reading) have nowhere to go.
-    if (!session || session.status !== "ACTIVE") return false;
-    const { rows, energyWh } = samplesFor(session, p.meterValue, now);
-    if (rows.length) await tx.insert(meterSamples).values(rows);
-    if (energyWh !== session.energyWh) await tx.update(chargingSessions).set({ energyWh }).where(eq(chargingSessions.id, session.id));
-    return true;
-  });
+  const where =
+    p.transactionId !== undefined
+      ? and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.transactionId, p.transactionId))
+      : and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.status, "ACTIVE"));
+  const [session] = await db
+    .select({ id: chargingSessions.id, status: chargingSessions.status, meterStartWh: chargingSessions.meterStartWh, energyWh: chargingSessions.energyWh })
+    .from(chargingSessions)
+    .where(where)
+    .orderBy(desc(chargingSessions.startedAt))
+    .limit(1);
+  // Samples outside a transaction (e.g. the charger's own meter reading) have nowhere to go.
+  if (!session || session.status !== "ACTIVE") return false;
+  const { rows, energyWh } = samplesFor(session, p.meterValue, now);
+  if (rows.length === 0) return true;
+  const values = sql.join(
+    rows.map((r) => sql`(${r.at.toISOString()}::timestamptz, ${r.energyWh}::int, ${r.powerW ?? null}::int, ${r.soc ?? null}::smallint)`),
+    sql`, `,
+  );
+  const written = await queryRows<{ id: string }>(
+    db,
+    sql`with s as (
+          select id from charging_sessions where id = ${session.id} and status = 'ACTIVE' for update
+        ), samples as (
+          insert into meter_samples (session_id, at, energy_wh, power_w, soc)
+          select s.id, v.at, v.energy_wh, v.power_w, v.soc from s, (values ${values}) as v(at, energy_wh, power_w, soc)
+        ), energy as (
+          update charging_sessions c set energy_wh = ${energyWh}::int, updated_at = ${now.toISOString()}::timestamptz
+          from s where c.id = s.id and c.energy_wh < ${energyWh}::int
+        )
+        select id from s`,
+  );
+  return written.length > 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ interface Job {
   meterSeconds: number;
 }
 
-const latencies: number[] = [];
+/** [method, latency ms, epoch ms when the answer came] per call since the last report. */
+const latencies: [string, number, number][] = [];
 let calls = 0;
 let errors = 0;
 let connected = 0;
@@ -30,7 +31,7 @@ async function timed(cli: Client, method: string, params: unknown) {
   const t = performance.now();
   try {
     const result = await cli.call(method, params);
-    latencies.push(performance.now() - t);
+    latencies.push([method, performance.now() - t, Date.now()]);
     calls++;
     return result as Record<string, unknown>;
   } catch {
@@ -62,8 +63,9 @@ async function runCharger(job: Job, identity: string) {
   };
   let first = true;
   while (!stopping) {
-    // Idle between sessions (short before the first one, so the load builds up quickly).
-    const idleUntil = Date.now() + jitter(first ? 10_000 : 90_000);
+    // Idle between sessions. Before the first one, anywhere in that cycle: real chargers are
+    // not all plugged in the same 10 s after a restart, and the window measures a steady state.
+    const idleUntil = Date.now() + (first ? Math.random() * 90_000 : jitter(90_000));
     first = false;
     while (!stopping && Date.now() < idleUntil) {
       await heartbeat();

@@ -3,7 +3,7 @@
 // messages/s, response latency p50/p99 and the server's CPU and RSS. Prints figures; never
 // fails on them.
 //
-//   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2]
+//   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2] [--settle 30]
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
 //
 // Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "3900" },
     ramp: { type: "string", default: "100" },
     heartbeat: { type: "string", default: "60" },
+    settle: { type: "string", default: "30" },
   },
 });
 const N = Number(args.chargers);
@@ -130,18 +131,23 @@ async function main() {
     const idleRss = rssMb(pid);
 
     const state = new Map<number, { connected: number; failed: number }>();
+    /** Start of the measurement window: answers that came before it are not counted. */
+    let t0 = Infinity;
+    /** Call latencies while the chargers were still connecting. */
+    const rampWindow: number[] = [];
     let windowCalls = 0;
     let windowErrors = 0;
-    let windowLatencies: number[] = [];
+    let windowLatencies: [string, number, number][] = [];
     let measuring = false;
     const workers = Array.from({ length: WORKERS }, (_, w) => {
       const child = fork(path.join(import.meta.dirname, "ocpp-worker.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-      child.on("message", (m: { type: string; connected: number; failedConnects: number; calls: number; errors: number; latencies: number[] }) => {
+      child.on("message", (m: { type: string; connected: number; failedConnects: number; calls: number; errors: number; latencies: [string, number, number][] }) => {
         state.set(w, { connected: m.connected, failed: m.failedConnects });
+        if (!measuring && t0 === Infinity) rampWindow.push(...m.latencies.map(([, ms]) => ms));
         if (measuring) {
           windowCalls += m.calls;
           windowErrors += m.errors;
-          windowLatencies = windowLatencies.concat(m.latencies);
+          windowLatencies = windowLatencies.concat(m.latencies.filter(([, , at]) => at >= t0));
         }
       });
       child.send({
@@ -161,10 +167,20 @@ async function main() {
     const rampS = (Date.now() - rampStart) / 1000;
     process.stdout.write("\n");
 
+    // The connection storm (every charger booting within the ramp) is reported on its own;
+    // the window then measures the steady traffic once its backlog has drained.
+    const rampLatencies = rampWindow.splice(0).sort((a, b) => a - b);
+    const settleS = Number(args.settle);
+    for (let s = 0; s < settleS; s += 2) {
+      await new Promise((r) => setTimeout(r, 2000));
+      process.stdout.write(`\r  asentando… ${s + 2}/${settleS} s   `);
+    }
+    if (settleS > 0) process.stdout.write("\n");
+
+    t0 = Date.now();
     measuring = true;
     const ticksPerSecond = 100;
     const cpu0 = cpuTicks(pid);
-    const t0 = Date.now();
     let maxRss = 0;
     let minHeld = Infinity;
     while (Date.now() - t0 < DURATION_S * 1000) {
@@ -180,7 +196,15 @@ async function main() {
     for (const w of workers) w.send({ type: "stop" });
     await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
 
-    const sorted = windowLatencies.sort((a, b) => a - b);
+    const sorted = windowLatencies.map(([, ms]) => ms).sort((a, b) => a - b);
+    // Per message type, and the slowest seconds of the window: where the tail comes from.
+    const byMethod = new Map<string, number[]>();
+    const bySecond = new Map<number, number[]>();
+    for (const [method, ms, at] of windowLatencies) {
+      byMethod.set(method, [...(byMethod.get(method) ?? []), ms]);
+      const second = Math.floor((at - t0) / 1000);
+      bySecond.set(second, [...(bySecond.get(second) ?? []), ms]);
+    }
     const rows: [string, string][] = [
       ["Máquina", `${os.cpus().length} núcleos, Node ${process.versions.node}`],
       ["Base de datos", databaseUrl ? "PostgreSQL" : "PGlite"],
@@ -188,6 +212,8 @@ async function main() {
       ["Conexiones sostenidas (mín. en la medición)", String(minHeld === Infinity ? held() : minHeld)],
       ["Conexiones fallidas", String(failed())],
       ["Rampa de conexión", `${rampS.toFixed(1)} s (hash de una contraseña: ${hashMs.toFixed(0)} ms)`],
+      ["Latencia durante la rampa p50 / p99", `${pct(rampLatencies, 50).toFixed(1)} / ${pct(rampLatencies, 99).toFixed(1)} ms (${rampLatencies.length} llamadas)`],
+      ["Espera antes de medir", `${settleS} s`],
       ["Mensajes/s (cargador → servidor)", (windowCalls / elapsed).toFixed(1)],
       ["Errores en la medición", String(windowErrors)],
       ["Latencia p50", `${pct(sorted, 50).toFixed(1)} ms`],
@@ -198,6 +224,13 @@ async function main() {
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n"));
+    console.log("\n  por mensaje                 llamadas      p50      p99      máx.");
+    for (const [method, list] of [...byMethod].sort((a, b) => b[1].length - a[1].length)) {
+      const l = list.sort((a, b) => a - b);
+      console.log(`  ${method.padEnd(26)}${String(l.length).padStart(10)}${pct(l, 50).toFixed(1).padStart(9)}${pct(l, 99).toFixed(1).padStart(9)}${(l.at(-1) ?? NaN).toFixed(1).padStart(10)}`);
+    }
+    const worst = [...bySecond].map(([sec, l]) => [sec, pct(l.sort((a, b) => a - b), 99), l.length] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(`  segundos con peor p99: ${worst.map(([sec, p99, n]) => `s${sec} ${p99.toFixed(0)} ms (${n})`).join(" · ")}`);
   } finally {
     await stopServer();
     if (!databaseUrl) rmSync(dataDir, { recursive: true, force: true });

@@ -257,7 +257,11 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       const f = await createFixture(h, `ocpp-silent-${backend.name}`);
       const cli = chargerClient(h, f);
       await cli.connect();
+      const before = Date.now();
       await cli.call("Heartbeat", {});
+      // Heartbeats are written in batches (every second, and before each sweep).
+      await h.central.flushSignsOfLife();
+      expect((await chargerRow(f.chargerId)).lastHeartbeatAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
       const closed = new Promise((resolve) => cli.once("close", resolve));
       await h.db
         .update(chargers)
