@@ -59,6 +59,13 @@ async function main() {
         .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
         .map((a) => a.id);
       if (failing.length) console.log(`${"".padEnd(16)} por debajo de 0,9: ${failing.join(", ")}`);
+      // What moved, when the layout shifted noticeably.
+      const shifts = (lhr.audits["layout-shifts"]?.details as { items?: { score?: number; node?: { snippet?: string; selector?: string } }[] } | undefined)?.items ?? [];
+      for (const item of shifts.filter((i) => (i.score ?? 0) >= 0.01).slice(0, 5)) {
+        console.log(`${"".padEnd(16)} desplazamiento ${item.score?.toFixed(3)}: ${item.node?.selector ?? ""} ${(item.node?.snippet ?? "").slice(0, 120)}`);
+      }
+      const uncached = (lhr.audits["uses-long-cache-ttl"]?.details as { items?: { url?: string }[] } | undefined)?.items ?? [];
+      if (uncached.length) console.log(`${"".padEnd(16)} sin caché larga: ${uncached.map((i) => i.url?.replace(srv.base, "")).join(", ")}`);
     }
   } finally {
     await chrome.kill();
