@@ -9,7 +9,7 @@ import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
 import { createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp } from "./server/http";
-import { MemoryRateLimitStore, PostgresRateLimitStore, setRateLimitStore } from "./server/rate-limit";
+import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./server/rate-limit";
 import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
@@ -31,7 +31,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX });
   await seedCatalogs(database.db);
   // Rate limits hold across nodes when they share PostgreSQL; one node (PGlite) counts in memory.
-  setRateLimitStore(database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore());
+  const limits = database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore();
+  setRateLimitStore(limits);
+  // The API's per-account limit is hit by every API call of every page: cached and batched.
+  if (database.kind === "postgres") setHotRateLimitStore(new BufferedRateLimitStore(limits));
   if (options.onDatabase) await options.onDatabase(database);
 
   const verifyToken = createTokenVerifier(env);

@@ -75,7 +75,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   // Everything else needs a verified Firebase ID token.
   const auth = authenticate(deps.verifyToken, services);
   // Per account, across nodes (PostgreSQL store when several share one database).
-  const perAccount = new RateLimiter("api:account", { limit: deps.accountRequestsPerMinute ?? 600, windowMs: 60_000 });
+  const perAccount = new RateLimiter("api:account", { limit: deps.accountRequestsPerMinute ?? 600, windowMs: 60_000 }, { hot: true });
   const limitAccount: MiddlewareHandler<AppEnv> = async (c, next) => {
     const verdict = await perAccount.hit(c.get("claims").uid);
     if (!verdict.ok) {

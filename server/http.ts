@@ -99,7 +99,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
   app.use(compression());
 
   // The API over HTTP, per client address (per account: inside the API, after the token).
-  const apiPerIp = new RateLimiter("api:ip", { limit: env.ENCHUFA_LOCAL ? 60_000 : env.API_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 });
+  const apiPerIp = new RateLimiter("api:ip", { limit: env.ENCHUFA_LOCAL ? 60_000 : env.API_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 }, { hot: true });
   app.use(async (req, res, next) => {
     if (!(req.path === "/api" || req.path.startsWith("/api/")) || req.path === "/api/openapi.json") return next();
     const verdict = await apiPerIp.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));

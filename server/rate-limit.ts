@@ -31,8 +31,8 @@ export interface WindowCounts {
 export interface RateLimitStore {
   /** Hits counted for `key` in the window starting at `windowStart` and in the one before it. */
   counts(key: string, windowStart: number, windowMs: number): Promise<WindowCounts>;
-  /** Count one hit in the window starting at `windowStart`. */
-  add(key: string, windowStart: number, windowMs: number): Promise<void>;
+  /** Count `hits` (default one) in the window starting at `windowStart`. */
+  add(key: string, windowStart: number, windowMs: number, hits?: number): Promise<void>;
   /** Forget a key (a successful login clears its failed attempts). */
   reset(key: string): Promise<void>;
   /** Forget everything (tests). */
@@ -51,14 +51,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { current: w?.get(windowStart) ?? 0, previous: w?.get(windowStart - windowMs) ?? 0 };
   }
 
-  async add(key: string, windowStart: number, windowMs: number): Promise<void> {
+  async add(key: string, windowStart: number, windowMs: number, hits = 1): Promise<void> {
     let w = this.windows.get(key);
     if (!w) {
       if (this.windows.size >= MAX_KEYS) this.sweep(windowMs);
       w = new Map();
       this.windows.set(key, w);
     }
-    w.set(windowStart, (w.get(windowStart) ?? 0) + 1);
+    w.set(windowStart, (w.get(windowStart) ?? 0) + hits);
     for (const start of w.keys()) if (start < windowStart - windowMs) w.delete(start);
   }
 
@@ -96,12 +96,12 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return { current: of(windowStart), previous: of(windowStart - windowMs) };
   }
 
-  async add(key: string, windowStart: number, windowMs: number): Promise<void> {
+  async add(key: string, windowStart: number, windowMs: number, hits = 1): Promise<void> {
     const expiresAt = new Date(windowStart + 2 * windowMs);
     await this.db
       .insert(rateLimitHits)
-      .values({ key, windowStart, hits: 1, expiresAt })
-      .onConflictDoUpdate({ target: [rateLimitHits.key, rateLimitHits.windowStart], set: { hits: sql`${rateLimitHits.hits} + 1` } });
+      .values({ key, windowStart, hits, expiresAt })
+      .onConflictDoUpdate({ target: [rateLimitHits.key, rateLimitHits.windowStart], set: { hits: sql`${rateLimitHits.hits} + ${hits}` } });
     if (++this.writes % 500 === 0) await this.sweep();
   }
 
@@ -120,8 +120,86 @@ export class PostgresRateLimitStore implements RateLimitStore {
   }
 }
 
+/**
+ * A store in front of another, for a limit counted on every request (the API's per-account
+ * limit: a page that makes six API calls would otherwise pay twelve round trips to PostgreSQL
+ * for it). Counts read from the inner store are reused for `maxAgeMs`, and hits are written in
+ * batches every `flushMs`. Hits counted here and not yet written are part of every answer, so
+ * this node never undercounts itself; other nodes' hits show within maxAgeMs — fine for a brake
+ * on volume, not for the strict login limits, which use the inner store directly.
+ */
+export class BufferedRateLimitStore implements RateLimitStore {
+  private cache = new Map<string, { at: number; windowStart: number; counts: WindowCounts }>();
+  private pending = new Map<string, { key: string; windowStart: number; windowMs: number; hits: number }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly inner: RateLimitStore,
+    private readonly options: { maxAgeMs?: number; flushMs?: number; now?: () => number } = {},
+  ) {}
+
+  private now() {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private pendingHits(key: string, windowStart: number) {
+    return this.pending.get(`${key}\u0000${windowStart}`)?.hits ?? 0;
+  }
+
+  async counts(key: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
+    let entry = this.cache.get(key);
+    if (!entry || entry.windowStart !== windowStart || this.now() - entry.at > (this.options.maxAgeMs ?? 1000)) {
+      const counts = await this.inner.counts(key, windowStart, windowMs);
+      if (this.cache.size >= MAX_KEYS) this.cache.clear();
+      entry = { at: this.now(), windowStart, counts };
+      this.cache.set(key, entry);
+    }
+    return {
+      current: entry.counts.current + this.pendingHits(key, windowStart),
+      previous: entry.counts.previous + this.pendingHits(key, windowStart - windowMs),
+    };
+  }
+
+  async add(key: string, windowStart: number, windowMs: number, hits = 1): Promise<void> {
+    const id = `${key}\u0000${windowStart}`;
+    const entry = this.pending.get(id);
+    if (entry) entry.hits += hits;
+    else this.pending.set(id, { key, windowStart, windowMs, hits });
+    this.timer ??= setTimeout(() => void this.flush().catch(storeFailed), this.options.flushMs ?? 1000);
+    this.timer.unref?.();
+  }
+
+  /** Writes the pending hits (the timer calls it; tests and shutdown may too). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = [...this.pending.entries()].map(([id, e]) => ({ id, ...e }));
+    await Promise.all(batch.map((e) => this.inner.add(e.key, e.windowStart, e.windowMs, e.hits)));
+    // Now in the inner store: no longer pending, and cached counts from before are stale.
+    for (const e of batch) {
+      const left = (this.pending.get(e.id)?.hits ?? 0) - e.hits;
+      if (left > 0) this.pending.get(e.id)!.hits = left;
+      else this.pending.delete(e.id);
+      this.cache.delete(e.key);
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    for (const [id, e] of this.pending) if (e.key === key) this.pending.delete(id);
+    this.cache.delete(key);
+    await this.inner.reset(key);
+  }
+
+  async clear(): Promise<void> {
+    this.pending.clear();
+    this.cache.clear();
+    await this.inner.clear();
+  }
+}
+
 const STORE = Symbol.for("enchufa.rateLimitStore");
-type WithStore = typeof globalThis & { [STORE]?: RateLimitStore };
+const HOT_STORE = Symbol.for("enchufa.rateLimitStore.hot");
+type WithStore = typeof globalThis & { [STORE]?: RateLimitStore; [HOT_STORE]?: RateLimitStore };
 
 /** The process-wide store (server.ts sets PostgreSQL when DATABASE_URL is used). */
 export function setRateLimitStore(store: RateLimitStore | undefined) {
@@ -132,6 +210,15 @@ export function getRateLimitStore(): RateLimitStore {
   return ((globalThis as WithStore)[STORE] ??= new MemoryRateLimitStore());
 }
 
+/** The store for limits counted on every request (`{ hot: true }`): by default the same one. */
+export function setHotRateLimitStore(store: RateLimitStore | undefined) {
+  (globalThis as WithStore)[HOT_STORE] = store;
+}
+
+function getHotRateLimitStore(): RateLimitStore {
+  return (globalThis as WithStore)[HOT_STORE] ?? getRateLimitStore();
+}
+
 /**
  * One limit (name + rule) over the process-wide store, or a given one. Keys are namespaced by
  * the limiter's name, so limiters share a store without colliding.
@@ -140,11 +227,12 @@ export class RateLimiter {
   constructor(
     public readonly name: string,
     public readonly rule: RateRule,
-    private readonly options: { store?: RateLimitStore; now?: () => number } = {},
+    /** `hot`: counted on every request, over the hot store (BufferedRateLimitStore with PostgreSQL). */
+    private readonly options: { store?: RateLimitStore; now?: () => number; hot?: boolean } = {},
   ) {}
 
   private get store() {
-    return this.options.store ?? getRateLimitStore();
+    return this.options.store ?? (this.options.hot ? getHotRateLimitStore() : getRateLimitStore());
   }
 
   private now() {

@@ -1,8 +1,9 @@
 // The sliding-window limiter over both stores: memory (one node) and PostgreSQL (several nodes
-// sharing the database — two limiters with their own store objects count together).
+// sharing the database — two limiters with their own store objects count together), and over
+// the buffered store in front of each (cached reads, batched writes: the same verdicts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../db/client";
-import { MemoryRateLimitStore, PostgresRateLimitStore, RateLimiter, type RateLimitStore } from "../../../server/rate-limit";
+import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, RateLimiter, type RateLimitStore } from "../../../server/rate-limit";
 import { consume } from "../../../app/lib/rate-limit.server";
 import { testBackends } from "../../setup/db";
 
@@ -27,9 +28,14 @@ for (const backend of testBackends()) {
     databases.push(database);
   });
 }
+for (const inner of [...cases]) {
+  cases.push({ name: `buffered ${inner.name}`, make: (now) => new BufferedRateLimitStore(inner.make(now), { now }) });
+}
 afterAll(async () => {
   for (const d of databases) await d.close();
 });
+/** The stores that talk to the database directly (not the memory one, not the buffered ones). */
+const direct = (name: string) => name !== "memory" && !name.startsWith("buffered");
 
 let seq = 0;
 const unique = (name: string) => `${name}-${++seq}-${Math.random().toString(36).slice(2)}`;
@@ -91,7 +97,7 @@ describe.each(cases)("RateLimiter over the $name store", (store) => {
     for (let i = 0; i < 5; i++) expect((await b.hit("y")).ok).toBe(true);
   });
 
-  it.runIf(store.name !== "memory")("nodes sharing the database count together", async () => {
+  it.runIf(direct(store.name))("nodes sharing the database count together", async () => {
     const name = unique("shared");
     const nodeA = new RateLimiter(name, { limit: 4, windowMs: 60_000 }, { store: store.make(Date.now) });
     const nodeB = new RateLimiter(name, { limit: 4, windowMs: 60_000 }, { store: store.make(Date.now) });
@@ -103,12 +109,48 @@ describe.each(cases)("RateLimiter over the $name store", (store) => {
     expect((await nodeB.hit("1.2.3.4")).ok).toBe(false);
   });
 
-  it.runIf(store.name !== "memory")("sweeps windows that no longer count", async () => {
+  it.runIf(direct(store.name))("sweeps windows that no longer count", async () => {
     let now = 5_000_000;
     const s = store.make(() => now) as PostgresRateLimitStore;
     const limiter = new RateLimiter(unique("sweep"), { limit: 5, windowMs: 60_000 }, { store: s, now: () => now });
     await limiter.hit("k");
     now += 3 * 60_000;
     expect(await s.sweep()).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe.each(testBackends())("BufferedRateLimitStore over PostgreSQL ($name)", (backend) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await backend.open();
+  });
+  afterAll(() => database?.close());
+
+  it("counts its own hits at once, writes them in one batch, and sees another node's after maxAgeMs", async () => {
+    let now = 9_000_000;
+    const clock = () => now;
+    const sharedA = new PostgresRateLimitStore(database.db, clock);
+    const bufferedA = new BufferedRateLimitStore(sharedA, { now: clock, maxAgeMs: 1000, flushMs: 60_000 });
+    const bufferedB = new BufferedRateLimitStore(new PostgresRateLimitStore(database.db, clock), { now: clock, maxAgeMs: 1000, flushMs: 60_000 });
+    const name = unique("hot");
+    const rule = { limit: 5, windowMs: 60_000 };
+    const nodeA = new RateLimiter(name, rule, { store: bufferedA, now: clock });
+    const nodeB = new RateLimiter(name, rule, { store: bufferedB, now: clock });
+
+    for (let i = 0; i < 3; i++) expect((await nodeA.hit("uid")).ok).toBe(true);
+    // Nothing written yet; node A counts its own pending hits.
+    expect(await sharedA.counts(`${name}:uid`, now - (now % 60_000), 60_000)).toEqual({ current: 0, previous: 0 });
+    expect((await nodeA.check("uid")).ok).toBe(true);
+    await bufferedA.flush();
+    expect(await sharedA.counts(`${name}:uid`, now - (now % 60_000), 60_000)).toEqual({ current: 3, previous: 0 });
+
+    // Node B read the shared count before A's hits landed? It reads now: 3, then two more fit.
+    expect((await nodeB.hit("uid")).ok).toBe(true);
+    expect((await nodeB.hit("uid")).ok).toBe(true);
+    expect((await nodeB.hit("uid")).ok).toBe(false);
+    // A's cached view is refreshed after maxAgeMs and includes B's hits once written.
+    await bufferedB.flush();
+    now += 1500;
+    expect((await nodeA.hit("uid")).ok).toBe(false);
   });
 });
