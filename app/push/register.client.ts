@@ -2,7 +2,7 @@
 // Browser-only (.client): firebase/app and firebase/messaging are imported dynamically, so only
 // a page that actually registers downloads them. Success or failure is only logged (spec §1).
 import type { PublicConfig } from "~/lib/context";
-import { isPushConfigured, PUSH_ACTION, PUSH_INTENT, pushSupported, type FirebaseWebConfig } from "./shared";
+import { isPushConfigured, PUSH_ACTION, PUSH_INTENT, type FirebaseWebConfig } from "./shared";
 
 export { pushSupported } from "./shared";
 
