@@ -109,7 +109,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const idleMaxMinutes = options.idleMaxMinutes ?? 240;
   const commandTimeoutMs = options.commandTimeoutMs ?? 8_000;
 
-  const live = await createLiveEvents(channels, (err) => logger.warn({ err: String(err) }, "OCPP: evento en vivo inválido"));
+  const live = await createLiveEvents(channels, (err, what) =>
+    logger.warn({ err: String(err) }, what === "payload" ? "OCPP: evento en vivo inválido" : "OCPP: no se pudo avisar a las pantallas en vivo"),
+  );
   const connections = new Map<string, Client>();
   const pendingReplies = new Map<string, (result: CommandResult) => void>();
   // A verified password is remembered (as a digest, with the hash it matched) so reconnects

@@ -72,10 +72,12 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       expect(Math.abs(Date.parse(boot.currentTime) - Date.now())).toBeLessThan(10_000);
       const hb = (await cli.call("Heartbeat", {})) as { currentTime: string };
       expect(Date.parse(hb.currentTime)).toBeGreaterThan(0);
-      const row = await chargerRow(f.chargerId);
+      // Marking the connection online runs beside the first messages (a heartbeat no longer
+      // waits for the database): wait for it rather than race it.
+      const row = await eventually(() => chargerRow(f.chargerId), (r) => r.online === true);
       expect(row).toMatchObject({ online: true, connectedNode: "node-a", vendor: "ABB", bootModel: "Terra AC", firmwareVersion: "1.8.21", iccid: "8954000000000000001", imsi: "722310000000001", meterType: "EM24", meterSerial: "MTR-9" });
       expect(row.lastBootAt).not.toBeNull();
-      expect((await notes(f.tenant.businessId)).some((n) => n.type === "CHARGER_ONLINE")).toBe(true);
+      await eventually(() => notes(f.tenant.businessId), (list) => list.some((n) => n.type === "CHARGER_ONLINE"));
 
       // The API shows it online.
       const dto = await expectStatus(await h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }), 200);
@@ -257,6 +259,7 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       const f = await createFixture(h, `ocpp-silent-${backend.name}`);
       const cli = chargerClient(h, f);
       await cli.connect();
+      await eventually(() => chargerRow(f.chargerId), (r) => r.online === true);
       const before = Date.now();
       await cli.call("Heartbeat", {});
       // Heartbeats are written in batches (every second, and before each sweep).
