@@ -13,9 +13,7 @@ export interface VerifiedToken {
 function adminApp(env: Env): App {
   const existing = getApps()[0];
   if (existing) return existing;
-  const options: Parameters<typeof initializeApp>[0] = {
-    projectId: env.FIREBASE_PROJECT_ID,
-  };
+  const options: Parameters<typeof initializeApp>[0] = { projectId: env.FIREBASE_PROJECT_ID };
   if (env.FIREBASE_SERVICE_ACCOUNT_JSON) options.credential = cert(JSON.parse(env.FIREBASE_SERVICE_ACCOUNT_JSON));
   return initializeApp(options);
 }
