@@ -51,6 +51,23 @@ export async function createAccount(email: string, password: string, opts: { ver
   return body.localId;
 }
 
+/**
+ * A verified account with an active company (local mode approves at once), made through the
+ * emulator and the Business API of the server at `baseUrl` — no UI. Returns its e-mail and token.
+ */
+export async function activeOperator(baseUrl: string, opts: { prefix: string; password: string; businessName: string }): Promise<{ email: string; token: string }> {
+  const email = uniqueEmail(opts.prefix);
+  await createAccount(email, opts.password);
+  const token = await idToken(email, opts.password);
+  const res = await fetch(`${baseUrl}/api/Account/Business`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ businessName: opts.businessName, cuit: uniqueCuit().replace(/-/g, ""), businessAddress: "Av. Corrientes 1234", phoneNumber: "+54 11 5555-0000" }),
+  });
+  expect(res.status).toBe(201);
+  return { email, token };
+}
+
 /** A valid company CUIT (prefix 30, right check digit) that no other test uses. */
 export function uniqueCuit(): string {
   for (;;) {

@@ -1,6 +1,6 @@
 import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
-import { test, expect, createAccount, idToken, login, uniqueCuit, uniqueEmail } from "./fixtures";
+import { test, expect, activeOperator, login } from "./fixtures";
 
 // Issue 8: a charger (an ocpp-rpc client standing in for one) connects to the running server;
 // the charger screen shows it connected — live with JavaScript, on reload without — and the
@@ -16,15 +16,8 @@ test("a charger connects over OCPP, the screen follows it, and a command reaches
 
   // Its own operator: the charger's online/offline notifications must not land on the demo
   // operator while notifications.spec.ts marks everything read there.
-  const email = uniqueEmail("ocpp");
   const accountPassword = "Clave-Segura-1";
-  await createAccount(email, accountPassword);
-  const company = await fetch(`http://127.0.0.1:${E2E_PORT}/api/Account/Business`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${await idToken(email, accountPassword)}`, "content-type": "application/json" },
-    body: JSON.stringify({ businessName: "Cargas OCPP S.A.", cuit: uniqueCuit().replace(/-/g, ""), businessAddress: "Av. Corrientes 1234", phoneNumber: "+54 11 5555-0000" }),
-  });
-  expect(company.status).toBe(201);
+  const { email } = await activeOperator(`http://127.0.0.1:${E2E_PORT}`, { prefix: "ocpp", password: accountPassword, businessName: "Cargas OCPP S.A." });
   await login(page, email, accountPassword, "/charger/new");
   await expect(page).toHaveURL(/\/charger\/new$/);
   await page.getByLabel("Nombre", { exact: true }).fill(`OCPP e2e ${id}`);

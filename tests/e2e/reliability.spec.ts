@@ -8,7 +8,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import ocppRpc from "ocpp-rpc";
 import pg from "pg";
-import { test, expect, appServer, createAccount, EMULATOR, idToken, login, uniqueCuit, uniqueEmail, type AppServer } from "./fixtures";
+import { test, expect, activeOperator, appServer, EMULATOR, login, uniqueEmail, type AppServer } from "./fixtures";
 
 const { RPCClient } = ocppRpc;
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100) + 10;
@@ -117,11 +117,16 @@ async function proxiedDatabase(name: string) {
   };
 }
 
-const chargerBody = (identity: string) =>
-  JSON.stringify({
-    name: `Cargador ${identity}`,
-    ocppIdentity: identity,
-    connectors: [1, 2].map((connectorId) => ({ connectorId, standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: 22 })),
+/** POST a charger with two connectors (one transaction) to `server`'s API. */
+const postCharger = (server: AppServer, token: string, identity: string) =>
+  fetch(`${server.url}/api/Business/Charger`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: `Cargador ${identity}`,
+      ocppIdentity: identity,
+      connectors: [1, 2].map((connectorId) => ({ connectorId, standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: 22 })),
+    }),
   });
 
 /** How many rows of a charger and of its connectors the database holds (read directly, not through the proxy). */
@@ -143,18 +148,7 @@ async function chargerRows(database: string, identity: string) {
 }
 
 /** A verified operator with an active company on `server` (API called directly, not through the proxy). */
-async function operator(server: AppServer) {
-  const email = uniqueEmail("fallas");
-  await createAccount(email, PASSWORD);
-  const token = await idToken(email, PASSWORD);
-  const res = await fetch(`${server.url}/api/Account/Business`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ businessName: "Fallas S.A.", cuit: uniqueCuit().replace(/-/g, ""), businessAddress: "Av. Corrientes 1234", phoneNumber: "+54 11 5555-0000" }),
-  });
-  expect(res.status).toBe(201);
-  return { email, token };
-}
+const operator = (server: AppServer) => activeOperator(server.url, { prefix: "fallas", password: PASSWORD, businessName: "Fallas S.A." });
 
 test("Business API host slow or down: a Spanish error screen after the 10 s timeout, the server stays up, the next request works", async ({ page }) => {
   test.setTimeout(150_000);
@@ -264,11 +258,7 @@ test("database down and back: /healthz 503, error screen, no crash, a write cut 
     // once the charger row is inserted (seen from PostgreSQL's side), and neither row survives.
     const identity = `HALF-${Date.now().toString(36)}`;
     proxy.delay(200);
-    const write = fetch(`${server.url}/api/Business/Charger`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: chargerBody(identity),
-    });
+    const write = postCharger(server, token, identity);
     const watcher = new pg.Client({ connectionString: PG_URL });
     await watcher.connect();
     try {
@@ -323,11 +313,7 @@ test("SIGTERM: in-flight requests and writes finish whole, chargers are disconne
   try {
     const { email, token } = await operator(server);
     const identity = `SIGTERM-${Date.now().toString(36)}`;
-    const created = await fetch(`${server.url}/api/Business/Charger`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Cargador", ocppIdentity: identity, connectors: [{ connectorId: 1, standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: 22 }] }),
-    });
+    const created = await postCharger(server, token, identity);
     expect(created.status).toBe(201);
     const { ocppPassword } = (await created.json()) as { ocppPassword: string };
     const charger = new RPCClient({
@@ -350,11 +336,7 @@ test("SIGTERM: in-flight requests and writes finish whole, chargers are disconne
     proxy.delay(150);
     const inFlight = page.request.get(`${server.url}/charger`);
     const writeIdentity = `${identity}-W`;
-    const inFlightWrite = fetch(`${server.url}/api/Business/Charger`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: chargerBody(writeIdentity),
-    });
+    const inFlightWrite = postCharger(server, token, writeIdentity);
     await new Promise((r) => setTimeout(r, 400));
     const child = server.process()!;
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once("exit", (code) => resolve({ code, at: Date.now() })));
