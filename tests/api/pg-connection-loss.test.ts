@@ -4,15 +4,13 @@
 // transaction on a fresh connection. PostgreSQL only (PGlite has no connections to lose).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../api/sql";
 import type { Database } from "../../db/client";
 import { adminQuery } from "../setup/global-db";
 import { testBackends } from "../setup/db";
 
 const postgres = testBackends().find((b) => b.name === "postgres");
 const serverUrl = process.env.TEST_DATABASE_URL;
-
-/** The rows of a raw query (the Db type leaves a driver's result shape unknown). */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 describe.skipIf(!postgres || !serverUrl)("connection lost mid-transaction (postgres)", () => {
   let database: Database;
@@ -29,7 +27,7 @@ describe.skipIf(!postgres || !serverUrl)("connection lost mid-transaction (postg
     try {
       const cut = database.db.transaction(async (tx) => {
         await tx.execute(sql`insert into half_written values (1)`);
-        const [{ pid }] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
+        const [{ pid }] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
         // Another connection ends this one's backend, as a failover or a network cut would.
         await adminQuery(serverUrl!, "select pg_terminate_backend($1)", [pid]);
         await tx.execute(sql`insert into half_written values (2)`);
@@ -39,7 +37,7 @@ describe.skipIf(!postgres || !serverUrl)("connection lost mid-transaction (postg
       await new Promise((r) => setTimeout(r, 200));
       expect(uncaught).toEqual([]);
 
-      const count = async () => rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from half_written`))[0].n;
+      const count = async () => (await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from half_written`))[0].n;
       expect(await count()).toBe(0);
       await database.db.transaction(async (tx) => {
         await tx.execute(sql`insert into half_written values (3)`);
