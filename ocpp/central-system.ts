@@ -43,9 +43,9 @@ import {
 export const OCPP_PATH = "/ocpp";
 export const OCPP_PROTOCOL = "ocpp1.6";
 const COMMAND_CHANNEL = "enchufa_ocpp_cmd";
+const REPLY_CHANNEL = "enchufa_ocpp_reply";
 /** How often batched heartbeats are written. Offline detection waits 2× the interval (≥ 60 s). */
 const SIGNS_OF_LIFE_FLUSH_MS = 1_000;
-const REPLY_CHANNEL = "enchufa_ocpp_reply";
 
 export interface CentralSystemOptions {
   db: Db;
@@ -365,9 +365,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     signsOfLife.clear();
     await touchMany(db, batch);
   }
-  const flushTimer = setInterval(() => {
-    flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
-  }, SIGNS_OF_LIFE_FLUSH_MS);
+  /** The timer's and the shutdown's flush: a failure is logged, the next batch tries again. */
+  const flushLogged = () => flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
+  const flushTimer = setInterval(() => void flushLogged(), SIGNS_OF_LIFE_FLUSH_MS);
   flushTimer.unref();
 
   async function sweep() {
@@ -416,7 +416,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       clearInterval(timer);
       await rpc.close({ code: 1001, reason: "Server shutting down", awaitPending: true }).catch(() => {});
       clearInterval(flushTimer);
-      await flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
+      await flushLogged();
       // Wait for the close handlers' writes (connected_node) before the database goes away.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await stopCommands();

@@ -142,8 +142,12 @@ export class BufferedRateLimitStore implements RateLimitStore {
     return (this.options.now ?? Date.now)();
   }
 
+  private static pendingId(key: string, windowStart: number) {
+    return `${key}\u0000${windowStart}`;
+  }
+
   private pendingHits(key: string, windowStart: number) {
-    return this.pending.get(`${key}\u0000${windowStart}`)?.hits ?? 0;
+    return this.pending.get(BufferedRateLimitStore.pendingId(key, windowStart))?.hits ?? 0;
   }
 
   async counts(key: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
@@ -161,7 +165,7 @@ export class BufferedRateLimitStore implements RateLimitStore {
   }
 
   async add(key: string, windowStart: number, windowMs: number, hits = 1): Promise<void> {
-    const id = `${key}\u0000${windowStart}`;
+    const id = BufferedRateLimitStore.pendingId(key, windowStart);
     const entry = this.pending.get(id);
     if (entry) entry.hits += hits;
     else this.pending.set(id, { key, windowStart, windowMs, hits });
@@ -169,7 +173,7 @@ export class BufferedRateLimitStore implements RateLimitStore {
     this.timer.unref?.();
   }
 
-  /** Writes the pending hits (the timer calls it; tests and shutdown may too). */
+  /** Writes the pending hits (the timer calls it; tests may too). Unwritten hits at exit are lost: a brake, not a record. */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
