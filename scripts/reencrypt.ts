@@ -7,12 +7,12 @@ import path from "node:path";
 import { createKeyRing } from "../api/crypto";
 import { reencryptPaymentCredentials } from "../api/key-rotation";
 import { openDatabase } from "../db/client";
+import { hexKeys } from "../server/env";
 
 async function main() {
-  const keys = (process.env.ENCRYPTION_KEY ?? "")
-    .split(",")
-    .map((k) => k.trim())
-    .filter(Boolean);
+  const parsed = hexKeys.safeParse(process.env.ENCRYPTION_KEY ?? "");
+  if (!parsed.success) throw new Error(`ENCRYPTION_KEY ${parsed.error.issues[0]?.message ?? "no es válida"}`);
+  const keys = parsed.data;
   const ring = createKeyRing(keys);
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = path.resolve(import.meta.dirname, "..", process.env.DATA_DIR ?? ".data");

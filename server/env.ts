@@ -5,7 +5,8 @@ const bool = z
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
-const hexKeys = z
+/** ENCRYPTION_KEY: comma-separated 32-byte hex keys, newest first (also read by `npm run db:reencrypt`). */
+export const hexKeys = z
   .string()
   .transform((s) => s.split(",").map((k) => k.trim()).filter(Boolean))
   .refine((keys) => keys.length > 0 && keys.every((k) => /^[0-9a-fA-F]{64}$/.test(k)), {
