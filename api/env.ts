@@ -63,6 +63,8 @@ export interface ApiServices {
 }
 
 export type AppEnv = {
+  /** In-process calls from the dashboard carry their request's PageScope (see page-scope.ts). */
+  Bindings: { pageScope?: unknown };
   Variables: {
     requestId: string;
     claims: TokenClaims;

@@ -11,6 +11,7 @@ import type { Env } from "./env";
 import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
 import { RateLimiter, rateLimitMessage } from "./rate-limit";
 import type { Logger } from "./logger";
+import { PageScope } from "../api/page-scope";
 import type { ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken } from "../app/lib/context";
 
 export interface HttpDeps {
@@ -18,7 +19,7 @@ export interface HttpDeps {
   verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
   logger: Logger;
   /** The Business API's fetch handler (embedded, mounted at /api). */
-  api: { fetch: (request: Request) => Response | Promise<Response> };
+  api: { fetch: (request: Request, bindings?: { pageScope?: PageScope }) => Response | Promise<Response> };
   health: () => Promise<Record<string, "ok" | "down">>;
   /** Production: the built Remix server. Development: a Vite dev server. */
   remix: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
@@ -130,7 +131,13 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
         : undefined,
   };
   const apiBaseUrl = env.API_BASE_URL ?? `http://127.0.0.1:${env.PORT}/api`;
-  const apiFetch: ApiFetch = env.API_BASE_URL ? (request) => fetch(request) : async (request) => api.fetch(request);
+  // In-process, each dashboard request gets one PageScope: its API calls verify the token and read
+  // the company once (api/page-scope.ts). Over HTTP (API_BASE_URL) every call is checked in full.
+  const pageApi = (): { apiFetch: ApiFetch; verifyIdToken: typeof verifyIdToken } => {
+    if (env.API_BASE_URL) return { apiFetch: (request) => fetch(request), verifyIdToken };
+    const pageScope = new PageScope();
+    return { apiFetch: async (request) => api.fetch(request, { pageScope }), verifyIdToken: (idToken) => pageScope.verify(idToken, verifyIdToken) };
+  };
 
   const emulator = env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}/` : "https://";
   const identity: IdentityConfig = {
@@ -144,10 +151,9 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
   const getLoadContext = (req: ExpressRequest, res: ExpressResponse): AppLoadContext => ({
     cspNonce: res.locals.cspNonce as string,
     isDataRequest: req.path.endsWith(".data"),
-    apiFetch,
+    ...pageApi(),
     apiBaseUrl,
     config,
-    verifyIdToken,
     identity,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
   });
