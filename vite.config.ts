@@ -10,10 +10,24 @@ declare module "@remix-run/node" {
   }
 }
 
+// Code every page loads anyway travels as one file: one gzip stream compresses better than
+// several (docs/benchmarks.md §1). React, Remix and the Radix Themes core the root renders.
+const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|@remix-run\/react|@remix-run\/router|react-router|react-router-dom|turbo-stream)\//;
+function manualChunks(id: string): string | undefined {
+  if (FRAMEWORK.test(id)) return "framework";
+  return undefined;
+}
+
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
-  build: { target: "es2019", cssMinify: true },
+  // The icon sprite is referenced by <use href>, which a data: URL cannot serve: always a file.
+  build: {
+    target: "es2019",
+    cssMinify: true,
+    assetsInlineLimit: (file) => (file.endsWith(".svg") ? false : undefined),
+    rollupOptions: { output: { manualChunks } },
+  },
   // Keeps only the Radix Themes rules the app renders (CSS budget, docs/benchmarks.md).
   css: { postcss: { plugins: [radixCssSubset()] } },
   plugins: [

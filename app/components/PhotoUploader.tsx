@@ -10,7 +10,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import { BiUpload } from "react-icons/bi";
+import { BiUpload } from "~/icons";
 import { BLANK_PHOTO, IMAGE_ACCEPT, IMAGE_MESSAGES, UPLOAD_HINT, UPLOAD_LABEL, checkImageFile } from "~/lib/profile";
 
 const TOAST_MS = 2000; // spec §9

@@ -2,7 +2,7 @@
 import type { ReactNode } from "react";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Callout, Flex, Heading, Text, TextField } from "@radix-ui/themes";
-import { BiErrorCircle, BiInfoCircle } from "react-icons/bi";
+import { BiErrorCircle, BiInfoCircle } from "~/icons";
 
 /**
  * Conform options for every auth form (DESIGN.md §6, spec §5): validate when a field loses

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "react-icons/bi";
+import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "~/icons";
 
 /** The current URL with some parameters changed (undefined or "" removes one). */
 export function useHrefWith() {

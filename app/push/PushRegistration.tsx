@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "@remix-run/react";
 import { Button } from "@radix-ui/themes";
-import { BiBellPlus } from "react-icons/bi";
+import { BiBellPlus } from "~/icons";
 import type { PublicConfig } from "~/lib/context";
 import { isPushConfigured, pushSupported } from "./shared";
 

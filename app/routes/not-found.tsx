@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
-import { BiPlug } from "react-icons/bi";
+import { BiPlug } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 
 export const meta = pageMeta("Error 404");

@@ -2,7 +2,7 @@
 import { Link } from "@remix-run/react";
 import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiArrowBack } from "react-icons/bi";
+import { BiArrowBack } from "~/icons";
 import { TableRoot } from "~/components/list";
 import type { SessionDetailDto } from "../../../api/types";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";

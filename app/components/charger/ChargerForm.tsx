@@ -6,7 +6,7 @@ import { FormToken } from "~/components/FormToken";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { Button, Flex, Grid, Text } from "@radix-ui/themes";
-import { BiPlus, BiTrash, BiSave } from "react-icons/bi";
+import { BiPlus, BiTrash, BiSave } from "~/icons";
 import type { ReactNode } from "react";
 import { TitledCard } from "~/components/Page";
 import { FormError, VALIDATE_ON } from "~/components/form";

@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { Form } from "@remix-run/react";
 import { Badge, Button, Callout, Flex, Grid, Text, TextField } from "@radix-ui/themes";
-import { BiErrorCircle, BiCheckCircle } from "react-icons/bi";
+import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
 import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "../../../ocpp/command-labels";
 import type { ChargerDto } from "../../../api/types";

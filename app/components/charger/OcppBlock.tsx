@@ -2,7 +2,7 @@
 // rotation (confirmed, works without JavaScript) and what the charger reported at boot.
 import { useEffect, useState } from "react";
 import { Box, Button, Callout, Code, DataList, Flex, Text, TextField } from "@radix-ui/themes";
-import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "react-icons/bi";
+import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "~/icons";
 import type { ChargerDto } from "../../../api/types";
 import { ConnectionStatus } from "./StatusChips";
 import { formatDateTime, relativeTime } from "./format";

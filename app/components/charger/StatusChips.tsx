@@ -1,7 +1,7 @@
 // Live state of a charger: its connection (online/offline, last heartbeat) and one chip per
 // connector with the OCPP status in Spanish (domain/ocpp-status.ts).
 import { Badge, Flex, Text } from "@radix-ui/themes";
-import { BiWifi, BiWifiOff } from "react-icons/bi";
+import { BiWifi, BiWifiOff } from "~/icons";
 import type { ChargerDto, ConnectorDto, StatusBucket } from "../../../api/types";
 import { chargePointStatusLabel, errorCodeLabel } from "../../../domain/ocpp-status";
 import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "../../../api/schemas/constants";

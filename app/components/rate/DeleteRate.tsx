@@ -2,7 +2,7 @@
 // JavaScript: a link asks, a POST form confirms. A rate in use is refused by the API (409).
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiErrorCircle, BiTrash } from "react-icons/bi";
+import { BiErrorCircle, BiTrash } from "~/icons";
 import { connectorCountLabel } from "./format";
 
 export function DeleteRateConfirm({

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
-import { BiCalculator, BiSave } from "react-icons/bi";
+import { BiCalculator, BiSave } from "~/icons";
 import { FormError, VALIDATE_ON } from "~/components/form";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";

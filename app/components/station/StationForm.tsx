@@ -8,7 +8,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { withAutoFocus } from "~/components/form";
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { BiPlus, BiTrash } from "react-icons/bi";
+import { BiPlus, BiTrash } from "~/icons";
 import type { ServiceDto } from "../../../api/types";
 import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "../../../api/schemas/constants";
 import { PROVINCES } from "../../../domain/provinces";

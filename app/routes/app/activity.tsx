@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import { BiDownload, BiLineChart } from "react-icons/bi";
+import { BiDownload, BiLineChart } from "~/icons";
 import type { ChargerDto, Page, SessionDetailDto, SessionPage, StationDto } from "../../../api/types";
 import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../../../api/schemas/constants";
 import { activityQuery } from "../../../api/schemas/queries";

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
-import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachometer, BiTimeFive, BiWifi, BiWifiOff } from "react-icons/bi";
+import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachometer, BiTimeFive, BiWifi, BiWifiOff } from "~/icons";
 import type { ReactNode } from "react";
 import type { DashboardDto, GraphicDto } from "../../../api/types";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "../../../domain/ocpp-status";

@@ -14,8 +14,8 @@ import {
   BiMenu,
   BiLogOut,
   BiSolidPlug,
-} from "react-icons/bi";
-import type { IconType } from "react-icons";
+} from "~/icons";
+import type { IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
 import { PushRegistration } from "~/push/PushRegistration";
 import { createApiClient, readJson } from "~/lib/api.server";

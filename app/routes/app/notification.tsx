@@ -1,8 +1,8 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
-import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff } from "react-icons/bi";
-import type { IconType } from "react-icons";
+import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff } from "~/icons";
+import type { IconType } from "~/icons";
 import type { NotificationDto, NotificationPage } from "../../../api/types";
 import { UUID_RE } from "../../../api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
-import { BiEnvelope } from "react-icons/bi";
+import { BiEnvelope } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { clientKey, identityClient } from "~/lib/auth.server";
 import { IdentityError } from "~/lib/identity.server";

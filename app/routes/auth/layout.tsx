@@ -1,6 +1,6 @@
 import { Outlet, useRouteLoaderData } from "@remix-run/react";
 import { Card } from "@radix-ui/themes";
-import { BiSolidPlug } from "react-icons/bi";
+import { BiSolidPlug } from "~/icons";
 
 export default function AuthLayout() {
   const root = useRouteLoaderData<{ appName: string }>("root");

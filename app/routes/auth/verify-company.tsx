@@ -1,7 +1,7 @@
 import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
-import { BiTimeFive } from "react-icons/bi";
+import { BiTimeFive } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, type BusinessStatus } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import { BiCheckCircle, BiErrorCircle } from "react-icons/bi";
+import { BiCheckCircle, BiErrorCircle } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";

@@ -4,7 +4,7 @@ import { getCollectionProps, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiArrowBack, BiChip, BiPlus, BiSearch } from "react-icons/bi";
+import { BiArrowBack, BiChip, BiPlus, BiSearch } from "~/icons";
 import type { ChargerDto, Page, StationDto } from "../../../../api/types";
 import { assignChargersSchema } from "../../../../api/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiErrorCircle, BiLineChart, BiTrash } from "react-icons/bi";
+import { BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
 import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/components/charger/charger.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Button, Code, Flex, Text, TextField } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiChip, BiPlus, BiSearch } from "react-icons/bi";
+import { BiChip, BiPlus, BiSearch } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { DataTable, FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
 import { ConnectionStatus, ConnectorChips } from "~/components/charger/StatusChips";

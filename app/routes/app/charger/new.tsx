@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Button, Callout, Code, Flex, Text } from "@radix-ui/themes";
-import { BiCheckCircle } from "react-icons/bi";
+import { BiCheckCircle } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm } from "~/components/charger/ChargerForm";
 import { ConnectionUrl, OneTimePassword } from "~/components/charger/OcppBlock";

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Badge, Card, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiCreditCard } from "react-icons/bi";
+import { BiCreditCard } from "~/icons";
 import type { PaymentAccountDto, PaymentPage } from "../../../../api/types";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "../../../../api/schemas/constants";
 import { paymentListQuery } from "../../../../api/schemas/queries";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getFormProps, useForm } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
-import { BiArrowBack, BiLockAlt } from "react-icons/bi";
+import { BiArrowBack, BiLockAlt } from "~/icons";
 import { pagos360ConnectSchema } from "../../../../api/schemas/payment";
 import { PageHeader } from "~/components/Page";
 import { Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { Button } from "@radix-ui/themes";
-import { BiTrash } from "react-icons/bi";
+import { BiTrash } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel } from "~/components/rate/format";

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Badge, Button, Card, Flex, Text, TextField } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiEditAlt, BiPlus, BiPurchaseTag, BiSearch, BiTrash } from "react-icons/bi";
+import { BiEditAlt, BiPlus, BiPurchaseTag, BiSearch, BiTrash } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { DataTable, FilterBar, Pagination, SortHeader, listParams, useHrefWith } from "~/components/list";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Badge, Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiArrowBack, BiPlus, BiTrash } from "react-icons/bi";
+import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
 import type { ChargerDto, Page } from "../../../../api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { DataTable } from "~/components/list";

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { Badge, Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "react-icons/bi";
+import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "~/icons";
 import type { Page, StationDto } from "../../../../api/types";
 import { STATION_SORTS } from "../../../../api/schemas/constants";
 import { UUID_RE } from "../../../../api/schemas/constants";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Button } from "@radix-ui/themes";
-import { BiArrowBack } from "react-icons/bi";
+import { BiArrowBack } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { StationForm } from "~/components/station/StationForm";
 import { stationFormDefaults } from "~/components/station/form-values";
