@@ -1,19 +1,7 @@
 // The maps helpers: coordinate rules and the loader's retries with growing delays (spec §2, §9).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  isInArgentina,
-  loadGoogleMaps,
-  loadMapsOnce,
-  MAPS_LIBRARIES,
-  MAPS_RETRY_DELAYS_MS,
-  mapsScriptUrl,
-  parseCoordinate,
-  resetMapsLoader,
-  roundCoordinate,
-  validPosition,
-  withRetries,
-  type ScriptHost,
-} from "~/lib/maps";
+import { isInArgentina, MAPS_LIBRARIES, MAPS_RETRY_DELAYS_MS, parseCoordinate, roundCoordinate, validPosition } from "~/lib/maps";
+import { loadGoogleMaps, loadMapsOnce, mapsScriptUrl, resetMapsLoader, withRetries, type ScriptHost } from "~/lib/maps-loader";
 
 describe("coordinates", () => {
   it("parses what people type: comma or dot, minus signs, spaces", () => {

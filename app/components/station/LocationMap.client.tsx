@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { APIProvider, AdvancedMarker, Map, useMap, useMapsLibrary, type MapMouseEvent } from "@vis.gl/react-google-maps";
 import { provinceFromName } from "../../../domain/provinces";
-import { browserScriptHost, DEFAULT_CENTER, loadGoogleMaps, MAP_ID, MAPS_LIBRARIES, roundCoordinate, validPosition, type LatLng } from "~/lib/maps";
+import { DEFAULT_CENTER, MAP_ID, MAPS_LIBRARIES, roundCoordinate, validPosition, type LatLng } from "~/lib/maps";
+import { browserScriptHost, loadGoogleMaps } from "~/lib/maps-loader";
 
 export interface PlaceResult {
   address: string;
