@@ -232,73 +232,99 @@ export interface StatusPayload {
   vendorErrorCode?: string;
 }
 
-export async function recordStatus(
-  db: Db,
-  ref: ChargerRef,
-  p: StatusPayload,
-  now: Date,
-): Promise<Created> {
+/**
+ * StatusNotification. A connector's report is one statement, with no transaction held across
+ * round trips (issue 8): it locks the connector, records the report in the history, moves the
+ * connector to it unless it is older than the status we hold (queued while offline), and moves
+ * the session open on that connector along (idle time runs from SuspendedEV/Finishing to
+ * Available). Only what needs the application afterwards (a notification, pricing a session
+ * whose car was unplugged) takes a second, short transaction.
+ */
+export async function recordStatus(db: Db, ref: ChargerRef, p: StatusPayload, now: Date): Promise<Created> {
   const at = messageTime(p.timestamp, now);
   const errorCode = p.errorCode === NO_ERROR ? null : p.errorCode;
   const info = [p.info, p.vendorErrorCode ? `código del fabricante ${p.vendorErrorCode}` : undefined].filter(Boolean).join(" · ") || null;
   const out: Created = { notifications: [] };
 
-  await db.transaction(async (tx) => {
-    if (p.connectorId === 0) {
+  if (p.connectorId === 0) {
+    await db.transaction(async (tx) => {
       await tx.insert(statusEvents).values({ businessId: ref.businessId, chargerId: ref.id, connectorId: null, status: p.status, errorCode, info, at });
       if (p.status === "Faulted") {
         await notify(tx, out, ref.businessId, "CHARGER_FAULTED", "Cargador en falla", `${ref.name}: ${errorCodeLabel(errorCode)}.`, `/charger/edit/${ref.id}`);
       }
-      return;
-    }
+    });
+    return out;
+  }
 
-    const [conn] = await tx
-      .select({ id: connectors.id, status: connectors.status, statusAt: connectors.statusAt })
-      .from(connectors)
-      .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, p.connectorId)))
-      .for("update");
-    if (!conn) {
-      // A connector the operator has not configured: keep the report on the charger's history.
-      await tx.insert(statusEvents).values({
-        businessId: ref.businessId,
-        chargerId: ref.id,
-        connectorId: null,
-        status: p.status,
-        errorCode,
-        info: `Conector ${p.connectorId} (no configurado)${info ? ` · ${info}` : ""}`,
-        at,
-      });
-      return;
-    }
-    await tx.insert(statusEvents).values({ businessId: ref.businessId, chargerId: ref.id, connectorId: conn.id, status: p.status, errorCode, info, at });
-    // A report older than the one we hold (queued while offline) is history, not the present.
-    if (conn.statusAt && conn.statusAt.getTime() > at.getTime()) return;
-    await tx.update(connectors).set({ status: p.status, errorCode, statusAt: at }).where(eq(connectors.id, conn.id));
+  const AT = sql`${at.toISOString()}::timestamptz`;
+  const NOW = sql`${now.toISOString()}::timestamptz`;
+  const STATUS = sql`${p.status}::connector_status`;
+  const idle = IDLE_STATUSES.includes(p.status);
+  const [row] = await queryRows<{ previous: ChargePointStatus; moved: boolean; idle_session: string | null }>(
+    db,
+    sql`with conn as (
+          select id, status, status_at from connectors where charger_id = ${ref.id} and connector_id = ${p.connectorId} for update
+        ), event as (
+          insert into status_events (business_id, charger_id, connector_id, status, error_code, info, at)
+          select ${ref.businessId}, ${ref.id}, conn.id, ${STATUS}, ${errorCode}, ${info}, ${AT} from conn
+        ), moved as (
+          update connectors c set status = ${STATUS}, error_code = ${errorCode}, status_at = ${AT}, updated_at = ${NOW}
+          from conn where c.id = conn.id and (conn.status_at is null or conn.status_at <= ${AT})
+          returning c.id
+        ), open as (
+          select s.id, s.status, s.charging_ended_at from charging_sessions s
+          where s.connector_id = (select id from moved) and s.status in ('ACTIVE', 'IDLE')
+          order by s.started_at desc limit 1 for update
+        ), charging as (
+          update charging_sessions c set
+            charging_ended_at = ${p.status === "Charging" ? sql`null` : idle ? AT : sql`c.charging_ended_at`},
+            unplugged_at = ${p.status === "Available" ? AT : sql`c.unplugged_at`},
+            updated_at = ${NOW}
+          from open where c.id = open.id and open.status = 'ACTIVE' and ${
+            p.status === "Charging" ? sql`open.charging_ended_at is not null` : idle ? sql`open.charging_ended_at is null` : p.status === "Available" ? sql`true` : sql`false`
+          }
+        )
+        select conn.status as previous, exists (select 1 from moved) as moved,
+          (select id from open where status = 'IDLE') as idle_session
+        from conn`,
+  );
 
-    const label = `${ref.name} · conector ${p.connectorId}`;
-    if (p.status === "Faulted" && conn.status !== "Faulted") {
+  if (!row) {
+    // A connector the operator has not configured: keep the report on the charger's history.
+    await db.insert(statusEvents).values({
+      businessId: ref.businessId,
+      chargerId: ref.id,
+      connectorId: null,
+      status: p.status,
+      errorCode,
+      info: `Conector ${p.connectorId} (no configurado)${info ? ` · ${info}` : ""}`,
+      at,
+    });
+    return out;
+  }
+  // A report older than the one we hold is history, not the present.
+  if (!row.moved) return out;
+
+  const label = `${ref.name} · conector ${p.connectorId}`;
+  const faulted = p.status === "Faulted" && row.previous !== "Faulted";
+  const recovered = row.previous === "Faulted" && p.status !== "Faulted";
+  const unpluggedSession = p.status === "Available" ? row.idle_session : null;
+  if (!faulted && !recovered && !unpluggedSession) return out;
+  await db.transaction(async (tx) => {
+    if (faulted) {
       await notify(tx, out, ref.businessId, "CHARGER_FAULTED", "Conector en falla", `${label}: ${errorCodeLabel(errorCode)}.`, `/charger/edit/${ref.id}`);
-    } else if (conn.status === "Faulted" && p.status !== "Faulted") {
+    } else if (recovered) {
       await notify(tx, out, ref.businessId, "CHARGER_RECOVERED", "Conector recuperado", `${label} volvió a funcionar.`, `/charger/edit/${ref.id}`);
     }
-
-    // The session on this connector: idle time runs from SuspendedEV/Finishing to Available.
-    const [open] = await tx
-      .select()
-      .from(chargingSessions)
-      .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
-      .orderBy(desc(chargingSessions.startedAt))
-      .limit(1)
-      .for("update");
-    if (!open) return;
-    if (p.status === "Charging" && open.status === "ACTIVE" && open.chargingEndedAt) {
-      await tx.update(chargingSessions).set({ chargingEndedAt: null }).where(eq(chargingSessions.id, open.id));
-    } else if (IDLE_STATUSES.includes(p.status) && open.status === "ACTIVE" && !open.chargingEndedAt) {
-      await tx.update(chargingSessions).set({ chargingEndedAt: at }).where(eq(chargingSessions.id, open.id));
-    } else if (p.status === "Available") {
-      if (open.status === "IDLE") await finalizeSession(tx, out, open, { unpluggedAt: at });
-      // Unplugged before the charger reported the stop: StopTransaction closes it.
-      else await tx.update(chargingSessions).set({ unpluggedAt: at }).where(eq(chargingSessions.id, open.id));
+    if (unpluggedSession) {
+      // The car left after the stop: the idle window closes and the session is priced (unless
+      // the idle sweep got there first).
+      const [open] = await tx
+        .select()
+        .from(chargingSessions)
+        .where(and(eq(chargingSessions.id, unpluggedSession), eq(chargingSessions.status, "IDLE")))
+        .for("update");
+      if (open) await finalizeSession(tx, out, open, { unpluggedAt: at });
     }
   });
   return out;
@@ -315,6 +341,12 @@ export interface StartPayload {
   reservationId?: number;
 }
 
+/**
+ * StartTransaction: one read (the company's standing, the connector, its rate and whether this
+ * start was already recorded) and one insert, with no transaction held across round trips
+ * (issue 8). Only a connector that still has an open session (its stop never arrived) takes a
+ * transaction, to close that session first.
+ */
 export async function startTransaction(
   db: Db,
   ref: ChargerRef,
@@ -322,45 +354,37 @@ export async function startTransaction(
   now: Date,
 ): Promise<{ transactionId: number; status: "Accepted" | "Blocked"; created: Created }> {
   const at = messageTime(p.timestamp, now);
-  const status = await authorizationStatus(db, ref);
   const out: Created = { notifications: [] };
-  const transactionId = await db.transaction(async (tx) => {
-    // A StartTransaction repeated because its answer was lost gets the same transaction.
-    const [again] = await tx
-      .select({ transactionId: chargingSessions.transactionId })
-      .from(chargingSessions)
-      .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.startedAt, at), eq(chargingSessions.meterStartWh, p.meterStart)))
-      .limit(1);
-    if (again) return again.transactionId;
+  const [found] = await db
+    .select({
+      enabled: chargers.enabled,
+      businessStatus: businessUsers.status,
+      stationId: chargers.stationId,
+      connectorId: connectors.id,
+      rate: rates,
+      // A StartTransaction repeated because its answer was lost gets the same transaction.
+      again: sql<number | null>`(select s.transaction_id from charging_sessions s
+        where s.charger_id = ${ref.id} and s.connector_number = ${p.connectorId}
+          and s.started_at = ${at.toISOString()}::timestamptz and s.meter_start_wh = ${p.meterStart} limit 1)`.mapWith((v) => (v == null ? null : Number(v))),
+      stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
+    })
+    .from(chargers)
+    .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
+    .leftJoin(connectors, and(eq(connectors.chargerId, chargers.id), eq(connectors.connectorId, p.connectorId)))
+    .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, ref.businessId)))
+    .where(eq(chargers.id, ref.id));
+  const status = !found || !found.enabled || found.businessStatus === "SUSPENDED" || found.businessStatus === "REJECTED" ? "Blocked" : "Accepted";
+  if (found?.again != null) return { transactionId: found.again, status, created: out };
 
-    const [charger] = await tx.select({ stationId: chargers.stationId }).from(chargers).where(eq(chargers.id, ref.id));
-    const [conn] = await tx
-      .select({ id: connectors.id, rateId: connectors.rateId })
-      .from(connectors)
-      .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, p.connectorId)));
-
-    // A session left open on this connector (its stop never arrived) is closed now.
-    if (conn) {
-      const stale = await tx
-        .select()
-        .from(chargingSessions)
-        .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
-        .for("update");
-      for (const s of stale) {
-        const stoppedAt = s.stoppedAt ?? at;
-        const closing = { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt };
-        await finalizeSession(tx, out, closing, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
-      }
-    }
-
-    const [rate] = conn?.rateId ? await tx.select().from(rates).where(and(eq(rates.id, conn.rateId), eq(rates.businessId, ref.businessId))) : [];
-    const [row] = await tx
+  const rate = found?.rate ?? null;
+  const insert = (tx: Db) =>
+    tx
       .insert(chargingSessions)
       .values({
         businessId: ref.businessId,
-        stationId: charger?.stationId ?? null,
+        stationId: found?.stationId ?? null,
         chargerId: ref.id,
-        connectorId: conn?.id ?? null,
+        connectorId: found?.connectorId ?? null,
         connectorNumber: p.connectorId,
         idTag: p.idTag,
         startedAt: at,
@@ -372,6 +396,25 @@ export async function startTransaction(
         ...(status === "Accepted" ? {} : { stoppedAt: at, stopReason: "DeAuthorized" }),
       })
       .returning({ transactionId: chargingSessions.transactionId });
+
+  const connectorId = found?.connectorId;
+  if (!found?.stale || !connectorId) {
+    const [row] = await insert(db);
+    return { transactionId: row.transactionId, status, created: out };
+  }
+  const transactionId = await db.transaction(async (tx) => {
+    // A session left open on this connector (its stop never arrived) is closed now.
+    const stale = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.connectorId, connectorId), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
+      .for("update");
+    for (const s of stale) {
+      const stoppedAt = s.stoppedAt ?? at;
+      const closing = { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt };
+      await finalizeSession(tx, out, closing, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
+    }
+    const [row] = await insert(tx);
     return row.transactionId;
   });
   return { transactionId, status, created: out };

@@ -252,6 +252,53 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       const [k] = await h.db.select().from(connectors).where(and(eq(connectors.chargerId, f.chargerId), eq(connectors.connectorId, 2)));
       expect(k.status).toBe("Available");
     });
+
+    it("status and start edge cases: late reports, unknown connectors, repeated and overlapping starts, unplug before stop", async () => {
+      const connector2 = async () => (await h.db.select().from(connectors).where(and(eq(connectors.chargerId, f.chargerId), eq(connectors.connectorId, 2))))[0];
+      const t = Date.now() + 1000;
+
+      // A report older than the status we hold (queued while offline) is history only.
+      await cli.call("StatusNotification", { connectorId: 2, status: "Preparing", errorCode: "NoError", timestamp: iso(t) });
+      await cli.call("StatusNotification", { connectorId: 2, status: "Unavailable", errorCode: "NoError", timestamp: iso(t - 10 * MIN) });
+      expect(await connector2()).toMatchObject({ status: "Preparing" });
+      expect((await connector2()).statusAt?.toISOString()).toBe(iso(t));
+      const late = await h.db.select().from(statusEvents).where(and(eq(statusEvents.chargerId, f.chargerId), eq(statusEvents.status, "Unavailable")));
+      expect(late.some((e) => e.at.toISOString() === iso(t - 10 * MIN) && e.connectorId === (late[0]?.connectorId ?? null))).toBe(true);
+
+      // A connector the operator has not configured stays on the charger's history.
+      await cli.call("StatusNotification", { connectorId: 9, status: "Faulted", errorCode: "OtherError", timestamp: iso(t) });
+      const unknown = await h.db.select().from(statusEvents).where(and(eq(statusEvents.chargerId, f.chargerId), eq(statusEvents.errorCode, "OtherError")));
+      expect(unknown).toHaveLength(1);
+      expect(unknown[0]).toMatchObject({ connectorId: null, status: "Faulted" });
+      expect(unknown[0].info).toMatch(/^Conector 9 \(no configurado\)/);
+
+      // A start repeated because its answer was lost gets the same transaction, once.
+      const first = { connectorId: 2, idTag: "RFID-7", meterStart: 1000, timestamp: iso(t + 1000) };
+      const a = (await cli.call("StartTransaction", first)) as { transactionId: number; idTagInfo: { status: string } };
+      const b = (await cli.call("StartTransaction", first)) as { transactionId: number; idTagInfo: { status: string } };
+      expect(b).toEqual(a);
+      expect((await sessions(f.chargerId)).filter((x) => x.transactionId === a.transactionId)).toHaveLength(1);
+
+      // Charging → SuspendedEV → Charging: the idle clock starts and is taken back.
+      await cli.call("StatusNotification", { connectorId: 2, status: "SuspendedEV", errorCode: "NoError", timestamp: iso(t + 2000) });
+      expect((await sessions(f.chargerId)).find((x) => x.transactionId === a.transactionId)?.chargingEndedAt?.toISOString()).toBe(iso(t + 2000));
+      await cli.call("StatusNotification", { connectorId: 2, status: "Charging", errorCode: "NoError", timestamp: iso(t + 3000) });
+      expect((await sessions(f.chargerId)).find((x) => x.transactionId === a.transactionId)?.chargingEndedAt).toBeNull();
+
+      // Unplugged before the stop arrived: the session keeps when, and stays open for the stop.
+      await cli.call("StatusNotification", { connectorId: 2, status: "Available", errorCode: "NoError", timestamp: iso(t + 4000) });
+      const unplugged = (await sessions(f.chargerId)).find((x) => x.transactionId === a.transactionId)!;
+      expect(unplugged).toMatchObject({ status: "ACTIVE" });
+      expect(unplugged.unpluggedAt?.toISOString()).toBe(iso(t + 4000));
+
+      // Its stop never arrives and the next start on that connector closes it first.
+      const c = (await cli.call("StartTransaction", { connectorId: 2, idTag: "RFID-8", meterStart: 5000, timestamp: iso(t + 5000) })) as { transactionId: number };
+      expect(c.transactionId).not.toBe(a.transactionId);
+      const all = await sessions(f.chargerId);
+      expect(all.find((x) => x.transactionId === a.transactionId)).toMatchObject({ status: "COMPLETED" });
+      expect(all.find((x) => x.transactionId === c.transactionId)).toMatchObject({ status: "ACTIVE", idTag: "RFID-8", connectorNumber: 2 });
+      await cli.call("StopTransaction", { transactionId: c.transactionId, meterStop: 5000, timestamp: iso(t + 6000), reason: "EVDisconnected" });
+    });
   });
 
   describe("offline detection", () => {
