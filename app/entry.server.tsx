@@ -21,22 +21,36 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Aborts a render still waiting after ABORT_DELAY. Cleared once everything has rendered:
+    // a pending timer would keep each finished page's whole tree in memory for 5 s (issue 9).
+    let abortTimer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const finish = () => {
+      settled = true;
+      clearTimeout(abortTimer);
+    };
+    const send = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) send();
+        },
+        onAllReady() {
+          finish();
+          if (waitForAll) send();
         },
         onShellError(error: unknown) {
+          finish();
           reject(error);
         },
         onError(error: unknown) {
@@ -45,6 +59,6 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    if (!settled) abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
