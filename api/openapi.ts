@@ -10,12 +10,14 @@ import {
   activityExportQuery,
   activityQuery,
   chargerListQuery,
+  chargerOptionsQuery,
   graphicQuery,
   notificationListQuery,
   paymentListQuery,
   periodQuery,
   rateListQuery,
   stationListQuery,
+  stationOptionsQuery,
 } from "./schemas/queries";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
 import { stationInputSchema } from "./schemas/station";
@@ -82,6 +84,7 @@ export const OPERATIONS: Op[] = [
   // Stations
   { method: "get", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Listar estaciones", query: stationListQuery, ok: { status: 200, type: "Page<StationDto>" }, errors: [422] },
   { method: "post", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Crear estación", body: stationInputSchema, ok: { status: 201, type: "StationDto" }, errors: [422] },
+  { method: "get", path: "/Business/ChargingStation/Options", tag: "Estaciones", summary: "Estaciones como opciones (id, nombre, ciudad), por nombre", query: stationOptionsQuery, ok: { status: 200, type: "Page<StationOptionDto>" }, errors: [422] },
   { method: "get", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Ver estación", ok: { status: 200, type: "StationDto" }, errors: [404] },
   { method: "put", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Editar estación", body: stationInputSchema, ok: { status: 200, type: "StationDto" }, errors: [404, 422] },
   { method: "delete", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Eliminar estación (sin cargadores)", ok: { status: 204 }, errors: [404, 409] },
@@ -89,6 +92,7 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/Charger", tag: "Cargadores", summary: "Listar cargadores con sus conectores", query: chargerListQuery, ok: { status: 200, type: "Page<ChargerDto>" }, errors: [422] },
   { method: "post", path: "/Business/Charger", tag: "Cargadores", summary: "Crear cargador (devuelve la contraseña OCPP una sola vez)", body: chargerInputSchema, ok: { status: 201, type: "ChargerWithPasswordDto" }, errors: [409, 422] },
   { method: "post", path: "/Business/Charger/Assign", tag: "Cargadores", summary: "Añadir cargadores a una estación", body: assignChargersSchema, ok: { status: 200, description: "{ stationId, items: ChargerDto[] }" }, errors: [422] },
+  { method: "get", path: "/Business/Charger/Options", tag: "Cargadores", summary: "Cargadores como opciones (id, nombre, estación), por nombre", query: chargerOptionsQuery, ok: { status: 200, type: "Page<ChargerOptionDto>" }, errors: [422] },
   { method: "get", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Ver cargador", ok: { status: 200, type: "ChargerDto" }, errors: [404] },
   { method: "put", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Editar cargador y conectores", body: chargerInputSchema, ok: { status: 200, type: "ChargerDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },

@@ -66,6 +66,21 @@ export interface OpeningHoursDto {
   periods: { weekday: number; begin: string; end: string }[];
 }
 
+/** A station as a choice in a form or filter (GET /Business/ChargingStation/Options). */
+export interface StationOptionDto {
+  id: string;
+  name: string;
+  city: string | null;
+}
+
+/** A charger as a choice in a form or filter (GET /Business/Charger/Options). */
+export interface ChargerOptionDto {
+  id: string;
+  name: string;
+  stationId: string | null;
+  stationName: string | null;
+}
+
 export interface StationDto {
   id: string;
   name: string;

@@ -18,10 +18,10 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
-import { chargerListQuery } from "../schemas/queries";
+import { chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "../sql";
 import { commandSchema, offlineResult, type CommandResult } from "../../ocpp/commands";
-import type { ChargerDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
+import type { ChargerDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
 
 const NOT_FOUND = "El cargador";
 export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
@@ -241,6 +241,26 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger }: ApiServices) {
       page: query.page,
       pageSize: query.pageSize,
     };
+    return c.json(body);
+  });
+
+  // The chargers as choices (activity filters): id, name and station, without connectors.
+  r.get("/Options", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, chargerOptionsQuery);
+    const where = and(eq(chargers.businessId, b.id), query.stationId ? eq(chargers.stationId, query.stationId) : undefined);
+    const [items, [{ total }]] = await Promise.all([
+      db
+        .select({ id: chargers.id, name: chargers.name, stationId: chargers.stationId, stationName: stations.name })
+        .from(chargers)
+        .leftJoin(stations, eq(stations.id, chargers.stationId))
+        .where(where)
+        .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db.select({ total: count() }).from(chargers).where(where),
+    ]);
+    const body: Page<ChargerOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });
 

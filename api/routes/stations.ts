@@ -7,10 +7,10 @@ import { provinceName, type ProvinceCode } from "../../domain/provinces";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
-import { stationListQuery } from "../schemas/queries";
+import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
 import { stationInputSchema } from "../schemas/station";
 import { bucketCounts, emptyBuckets, pickBuckets } from "../sql";
-import type { Page, StationDto } from "../types";
+import type { Page, StationDto, StationOptionDto } from "../types";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
 const NOT_FOUND = "La estación";
@@ -146,6 +146,26 @@ export function stationRoutes({ db }: ApiServices) {
       db.select({ total: count() }).from(stations).where(and(...where)),
     ]);
     const body: Page<StationDto> = { items: await stationDtos(db, b.id, rows), total, page: query.page, pageSize: query.pageSize };
+    return c.json(body);
+  });
+
+  // The stations as choices (charger forms, filters): id, name and city, without the per-station
+  // counts the list computes. Registered before "/:id".
+  r.get("/Options", async (c) => {
+    const b = tenant(c);
+    const query = await readQuery(c, stationOptionsQuery);
+    const own = eq(stations.businessId, b.id);
+    const [items, [{ total }]] = await Promise.all([
+      db
+        .select({ id: stations.id, name: stations.name, city: stations.city })
+        .from(stations)
+        .where(own)
+        .orderBy(asc(sql`lower(${stations.name})`), asc(stations.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db.select({ total: count() }).from(stations).where(own),
+    ]);
+    const body: Page<StationOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });
 

@@ -65,6 +65,10 @@ export const chargerListQuery = z.object({
 
 export const rateListQuery = z.object({ q, sort: sortParam(RATE_SORTS, "name"), ...pageQuery });
 
+/** Choices for a form or filter (id and name only, by name): the same paging as every list. */
+export const stationOptionsQuery = z.object({ ...pageQuery });
+export const chargerOptionsQuery = z.object({ stationId: id.optional(), ...pageQuery });
+
 const activityFilters = {
   stationId: id.optional(),
   chargerId: id.optional(),

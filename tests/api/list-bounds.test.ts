@@ -14,7 +14,9 @@ import { mintToken, openHarness, testBackends, type Harness } from "./helpers";
 const PAGED = [
   "/api/Business/Activity",
   "/api/Business/Charger",
+  "/api/Business/Charger/Options",
   "/api/Business/ChargingStation",
+  "/api/Business/ChargingStation/Options",
   "/api/Business/Fees",
   "/api/Business/Notification",
   "/api/Business/Payments",

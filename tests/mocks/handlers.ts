@@ -46,6 +46,9 @@ export const handlers = [
 
   // Stations
   http.get(apiUrl("/Business/ChargingStation"), () => HttpResponse.json(fixtures.stations)),
+  http.get(apiUrl("/Business/ChargingStation/Options"), () =>
+    HttpResponse.json({ ...fixtures.stations, items: fixtures.stations.items.map((st) => ({ id: st.id, name: st.name, city: st.city })) }),
+  ),
   http.post(apiUrl("/Business/ChargingStation"), async ({ request }) => HttpResponse.json({ ...fixtures.station, ...(await jsonBody(request)) }, { status: 201 })),
   http.get(apiUrl("/Business/ChargingStation/:id"), ({ params }) =>
     params.id === IDS.station ? HttpResponse.json(fixtures.station) : problemResponse(404, "La estación no existe."),
@@ -55,6 +58,9 @@ export const handlers = [
 
   // Chargers
   http.get(apiUrl("/Business/Charger"), () => HttpResponse.json(fixtures.chargers)),
+  http.get(apiUrl("/Business/Charger/Options"), () =>
+    HttpResponse.json({ ...fixtures.chargers, items: fixtures.chargers.items.map((ch) => ({ id: ch.id, name: ch.name, stationId: ch.stationId, stationName: ch.stationName })) }),
+  ),
   http.post(apiUrl("/Business/Charger/Assign"), async ({ request }) => {
     const body = await jsonBody(request);
     return HttpResponse.json({ stationId: body.stationId, items: [{ ...fixtures.charger, stationId: body.stationId }] });

@@ -87,7 +87,7 @@ describe("activity list", () => {
 
   it("chargers are narrowed to the chosen station", async () => {
     const { cookie } = await signedIn();
-    const query = lastQuery("/Business/Charger");
+    const query = lastQuery("/Business/Charger/Options");
     await run(() => activity.loader(args(get(`/activity?stationId=${IDS.station}`, cookie), ctx())));
     expect(query()!.get("stationId")).toBe(IDS.station);
   });

@@ -78,11 +78,11 @@ describe("charger list loader", () => {
     expect(search.get("q")).toHaveLength(100);
   });
 
-  it("reads every page of stations for the filter (an operator with 200 stations)", async () => {
+  it("reads every page of station options for the filter (an operator with 200 stations)", async () => {
     const cookie = await operatorCookie();
     const station = (i: number) => ({ ...fixtures.station, id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, name: `Estación ${i}` });
     server.use(
-      http.get(apiUrl("/Business/ChargingStation"), ({ request }) => {
+      http.get(apiUrl("/Business/ChargingStation/Options"), ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get("page"));
         const items = Array.from({ length: page === 1 ? 100 : page === 2 ? 100 : 5 }, (_, i) => station((page - 1) * 100 + i));
         return HttpResponse.json({ items, total: 205, page, pageSize: 100 });
@@ -96,7 +96,7 @@ describe("charger list loader", () => {
     const cookie = await operatorCookie();
     server.use(
       http.get(apiUrl("/Business/Charger"), () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 20 })),
-      http.get(apiUrl("/Business/ChargingStation"), () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 100 })),
+      http.get(apiUrl("/Business/ChargingStation/Options"), () => HttpResponse.json({ items: [], total: 0, page: 1, pageSize: 100 })),
     );
     const res = await run<Loose>(() => list.loader(args(getReq("/charger", cookie), chargerContext())));
     expect(res.data.chargers.total).toBe(0);
@@ -110,7 +110,7 @@ describe("charger list loader", () => {
     expect(failed.thrown).toBe(true);
     expect(failed.status).toBe(503);
 
-    server.use(failNetwork("/Business/ChargingStation"));
+    server.use(failNetwork("/Business/ChargingStation/Options"));
     const down = await run<Loose>(() => list.loader(args(getReq("/charger", cookie), chargerContext())));
     expect(down.status).toBe(503);
   });

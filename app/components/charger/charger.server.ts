@@ -3,7 +3,7 @@
 import { data } from "@remix-run/node";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
-import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationDto } from "../../../api/types";
+import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "../../../api/types";
 import type { Option } from "./inputs";
 
 export interface ConnectorTypeOption extends Option {
@@ -46,7 +46,8 @@ export async function listAll<T>(api: ApiClient, path: string, maxPages = 10): P
 }
 
 export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
-  const stations = await listAll<StationDto>(api, "/Business/ChargingStation?sort=name");
+  // Id, name and city only (not the station list with its per-station counts), by name.
+  const stations = await listAll<StationOptionDto>(api, "/Business/ChargingStation/Options");
   return stations.map((s) => ({ value: s.id, label: s.city ? `${s.name} (${s.city})` : s.name }));
 }
 
