@@ -29,7 +29,24 @@ export const UNROLLED = sql`(${s.status} in ('ACTIVE', 'IDLE') or coalesce(${s.u
 /** Sessions the rollup holds. */
 export const ROLLED = sql`(${s.status} not in ('ACTIVE', 'IDLE') and coalesce(${s.unpluggedAt}, ${s.stoppedAt}) is not null)`;
 
-export async function splitPeriod(db: Db, from: Date | null, to: Date | null): Promise<PeriodSplit> {
+// The split depends only on the period and the time zone rules, so it is computed once per
+// period (the home page asks for the same one four times: KPIs and three charts).
+const splits = new Map<string, Promise<PeriodSplit>>();
+const MAX_SPLITS = 1000;
+
+export function splitPeriod(db: Db, from: Date | null, to: Date | null): Promise<PeriodSplit> {
+  const key = `${from?.getTime() ?? ""}|${to?.getTime() ?? ""}`;
+  let split = splits.get(key);
+  if (!split) {
+    if (splits.size >= MAX_SPLITS) splits.delete(splits.keys().next().value!);
+    split = computeSplit(db, from, to);
+    split.catch(() => splits.delete(key));
+    splits.set(key, split);
+  }
+  return split;
+}
+
+async function computeSplit(db: Db, from: Date | null, to: Date | null): Promise<PeriodSplit> {
   const F = from ? tsz(from) : sql`null::timestamptz`;
   const T = to ? tsz(to) : sql`null::timestamptz`;
   const [r] = await queryRows(

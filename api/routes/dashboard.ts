@@ -54,7 +54,8 @@ export function dashboardRoutes({ db, now }: ApiServices) {
           from session_daily_totals r where r.business_id = ${b.id} and ${rollupDays(split)}`,
         ]
       : [];
-    const [[sessionAgg], occupiedSecs] = await Promise.all([
+    // The five aggregates are independent: run at once, a page waits for the slowest, not the sum.
+    const [[sessionAgg], occupiedSecs, [availability], [equipment], [active]] = await Promise.all([
       queryRows(
         db,
         sql`select coalesce(sum(sessions), 0) as sessions, coalesce(sum(started), 0) as started, coalesce(sum(energy_wh), 0) as energy_wh,
@@ -63,15 +64,13 @@ export function dashboardRoutes({ db, now }: ApiServices) {
       ),
       // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
       occupiedSeconds(db, b.id, split, t),
-    ]);
-
-    // Availability: time each connector spent outside Faulted/Unavailable, from its status
-    // history (the last status before the period counts from the period's start).
-    const [availability] = await queryRows(
-      db,
-      // The last status at or before the period's start (one DISTINCT ON walk of the
-      // (connector_id, at) index) counts from the start; then every change inside the period.
-      sql`with ev as (
+      // Availability: time each connector spent outside Faulted/Unavailable, from its status
+      // history (the last status before the period counts from the period's start).
+      queryRows(
+        db,
+        // The last status at or before the period's start (one DISTINCT ON walk of the
+        // (connector_id, at) index) counts from the start; then every change inside the period.
+        sql`with ev as (
           select connector_id, ${F} as at, status from (
             select distinct on (e.connector_id) e.connector_id, e.status
             from ${statusEvents} e
@@ -89,26 +88,22 @@ export function dashboardRoutes({ db, now }: ApiServices) {
           coalesce(sum(extract(epoch from until - at)) filter (where status not in ('Faulted', 'Unavailable')), 0) as up,
           sum(extract(epoch from until - at)) as tracked
         from seg where until > at`,
-    );
-
-    const [equipment] = await db
-      .select({
-        chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
-        chargersOnline: sql<number>`count(distinct ${chargers.id}) filter (where ${chargers.online} and ${chargers.enabled})`.mapWith(Number),
-        connectorsTotal: sql<number>`count(${connectors.id})`.mapWith(Number),
-        ...Object.fromEntries(
-          CHARGE_POINT_STATUSES.map((st) => [`st_${st}`, sql<number>`count(${connectors.id}) filter (where ${connectors.status} = ${st})`.mapWith(Number)]),
-        ),
-        ...bucketCounts(),
-      })
-      .from(chargers)
-      .leftJoin(connectors, sql`${connectors.chargerId} = ${chargers.id}`)
-      .where(sql`${chargers.businessId} = ${b.id}`);
-
-    const [active] = await queryRows(
-      db,
-      sql`select count(*) as n from ${s} where ${s.businessId} = ${b.id} and ${s.status} in ('ACTIVE', 'IDLE')`,
-    );
+      ),
+      db
+        .select({
+          chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
+          chargersOnline: sql<number>`count(distinct ${chargers.id}) filter (where ${chargers.online} and ${chargers.enabled})`.mapWith(Number),
+          connectorsTotal: sql<number>`count(${connectors.id})`.mapWith(Number),
+          ...Object.fromEntries(
+            CHARGE_POINT_STATUSES.map((st) => [`st_${st}`, sql<number>`count(${connectors.id}) filter (where ${connectors.status} = ${st})`.mapWith(Number)]),
+          ),
+          ...bucketCounts(),
+        })
+        .from(chargers)
+        .leftJoin(connectors, sql`${connectors.chargerId} = ${chargers.id}`)
+        .where(sql`${chargers.businessId} = ${b.id}`),
+      queryRows(db, sql`select count(*) as n from ${s} where ${s.businessId} = ${b.id} and ${s.status} in ('ACTIVE', 'IDLE')`),
+    ]);
 
     const eq = equipment as Record<string, number>;
     const connectorStatus = Object.fromEntries(CHARGE_POINT_STATUSES.map((st) => [st, num(eq[`st_${st}`])])) as Record<ChargePointStatus, number>;
@@ -148,8 +143,7 @@ export function graphicRoutes({ db, now }: ApiServices) {
     // Whole local days from the rollup, the rest of the period raw (api/rollup.ts).
     const split = await splitPeriod(db, from, to);
     const own = sql`${s.businessId} = ${b.id} and ${s.status} <> 'INVALID'`;
-    const raw = (select: SQL, groupBy: SQL) =>
-      rawParts(split).map((part) => sql`select ${select} from ${s} where ${own} and ${part} group by ${groupBy}`);
+    const raw = (select: SQL, groupBy: SQL) => rawParts(split).map((part) => sql`select ${select} from ${s} where ${own} and ${part} group by ${groupBy}`);
     const rolled = (table: string, select: SQL, groupBy: SQL) =>
       split.rollup
         ? [sql`select ${select} from ${sql.raw(table)} r where r.business_id = ${b.id} and r.status <> 'INVALID' and ${rollupDays(split)} group by ${groupBy}`]
@@ -240,4 +234,3 @@ export function graphicRoutes({ db, now }: ApiServices) {
     return c.json(body);
   });
 }
-
