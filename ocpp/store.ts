@@ -477,45 +477,55 @@ function samplesFor(session: Pick<ChargingSession, "id" | "meterStartWh" | "ener
 }
 
 /**
- * MeterValues, the most frequent message of a charging charger: one read and one statement,
- * no transaction held open across round trips (with thousands of chargers, a pool connection
- * held between round trips is what makes every other message wait). The statement writes the
- * samples and the session's energy together, and only while the session is still ACTIVE — a
- * StopTransaction that got there first wins and nothing is written.
+ * MeterValues, the most frequent message of a charging charger: one statement, no transaction
+ * held open across round trips (with thousands of chargers, a pool connection held between round
+ * trips is what makes every other message wait). It locks the session, turns the register
+ * readings into delivered energy (as `samplesFor` does: a reading without a register carries the
+ * energy so far), writes the samples and raises the session's energy, and only while the session
+ * is ACTIVE — a StopTransaction that got there first wins and nothing is written.
  */
 export async function recordMeterValues(db: Db, ref: ChargerRef, p: { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now: Date): Promise<boolean> {
-  const where =
+  const session =
     p.transactionId !== undefined
-      ? and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.transactionId, p.transactionId))
-      : and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.connectorNumber, p.connectorId), eq(chargingSessions.status, "ACTIVE"));
-  const [session] = await db
-    .select({ id: chargingSessions.id, status: chargingSessions.status, meterStartWh: chargingSessions.meterStartWh, energyWh: chargingSessions.energyWh })
-    .from(chargingSessions)
-    .where(where)
-    .orderBy(desc(chargingSessions.startedAt))
-    .limit(1);
-  // Samples outside a transaction (e.g. the charger's own meter reading) have nowhere to go.
-  if (!session || session.status !== "ACTIVE") return false;
-  const { rows, energyWh } = samplesFor(session, p.meterValue, now);
-  if (rows.length === 0) return true;
+      ? sql`charger_id = ${ref.id} and transaction_id = ${p.transactionId}`
+      : sql`charger_id = ${ref.id} and connector_number = ${p.connectorId} and status = 'ACTIVE'`;
+  const readings = p.meterValue
+    .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
+    .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
+  if (readings.length === 0) {
+    // Nothing to record (e.g. only phase values in another format): attached if the session is live.
+    const [row] = await queryRows<{ status: string }>(db, sql`select status from charging_sessions where ${session} order by started_at desc limit 1`);
+    return row?.status === "ACTIVE";
+  }
   const values = sql.join(
-    rows.map((r) => sql`(${r.at.toISOString()}::timestamptz, ${r.energyWh}::int, ${r.powerW ?? null}::int, ${r.soc ?? null}::smallint)`),
+    readings.map(
+      (r, i) =>
+        sql`(${i}::int, ${r.at.toISOString()}::timestamptz, ${r.energyRegisterWh ?? null}::float8, ${r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW))}::int, ${r.soc === undefined ? null : Math.round(r.soc)}::smallint)`,
+    ),
     sql`, `,
   );
-  const written = await queryRows<{ id: string }>(
+  const [row] = await queryRows<{ status: string }>(
     db,
     sql`with s as (
-          select id from charging_sessions where id = ${session.id} and status = 'ACTIVE' for update
+          select id, status, meter_start_wh, energy_wh from charging_sessions where ${session} order by started_at desc limit 1 for update
+        ), delivered as (
+          -- floor(x + 0.5) rounds like Math.round
+          select v.ord, v.at, v.power_w, v.soc,
+            case when v.reg is null then null else greatest(0, floor(v.reg - s.meter_start_wh + 0.5))::int end as reg_wh
+          from (values ${values}) as v(ord, at, reg, power_w, soc), s
+          where s.status = 'ACTIVE'
         ), samples as (
           insert into meter_samples (session_id, at, energy_wh, power_w, soc)
-          select s.id, v.at, v.energy_wh, v.power_w, v.soc from s, (values ${values}) as v(at, energy_wh, power_w, soc)
+          select s.id, d.at, coalesce(d.reg_wh, greatest(s.energy_wh, max(d.reg_wh) over (order by d.ord))), d.power_w, d.soc
+          from delivered d, s
         ), energy as (
-          update charging_sessions c set energy_wh = ${energyWh}::int, updated_at = ${now.toISOString()}::timestamptz
-          from s where c.id = s.id and c.energy_wh < ${energyWh}::int
+          update charging_sessions c set energy_wh = x.wh, updated_at = ${now.toISOString()}::timestamptz
+          from (select max(reg_wh) as wh from delivered) x, s
+          where c.id = s.id and x.wh > c.energy_wh
         )
-        select id from s`,
+        select status from s`,
   );
-  return written.length > 0;
+  return row?.status === "ACTIVE";
 }
 
 // ---------------------------------------------------------------------------------------------

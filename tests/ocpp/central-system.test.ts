@@ -297,7 +297,32 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       const all = await sessions(f.chargerId);
       expect(all.find((x) => x.transactionId === a.transactionId)).toMatchObject({ status: "COMPLETED" });
       expect(all.find((x) => x.transactionId === c.transactionId)).toMatchObject({ status: "ACTIVE", idTag: "RFID-8", connectorNumber: 2 });
-      await cli.call("StopTransaction", { transactionId: c.transactionId, meterStop: 5000, timestamp: iso(t + 6000), reason: "EVDisconnected" });
+
+      // Meter values: the register gives delivered energy (kWh or Wh), a reading without a
+      // register carries the energy so far, and the session keeps the highest.
+      await cli.call("MeterValues", {
+        connectorId: 2,
+        transactionId: c.transactionId,
+        meterValue: [
+          { timestamp: iso(t + 5100), sampledValue: [{ value: "6200" }] },
+          { timestamp: iso(t + 5200), sampledValue: [{ value: "11000", measurand: "Power.Active.Import", unit: "W" }, { value: "40", measurand: "SoC" }] },
+          { timestamp: iso(t + 5300), sampledValue: [{ value: "5.9", measurand: "Energy.Active.Import.Register", unit: "kWh" }] },
+        ],
+      });
+      const live = (await sessions(f.chargerId)).find((x) => x.transactionId === c.transactionId)!;
+      expect(live.energyWh).toBe(1200);
+      const samples = await h.db.select().from(meterSamples).where(eq(meterSamples.sessionId, live.id));
+      expect(samples.sort((x, y) => x.at.getTime() - y.at.getTime()).map((x) => [x.energyWh, x.powerW, x.soc])).toEqual([
+        [1200, null, null],
+        [1200, 11000, 40],
+        [900, null, null],
+      ]);
+
+      await cli.call("StopTransaction", { transactionId: c.transactionId, meterStop: 7000, timestamp: iso(t + 6000), reason: "EVDisconnected" });
+      // Late meter values of a closed session write nothing.
+      await cli.call("MeterValues", { connectorId: 2, transactionId: c.transactionId, meterValue: [{ timestamp: iso(t + 6100), sampledValue: [{ value: "9000" }] }] });
+      expect(await h.db.select().from(meterSamples).where(eq(meterSamples.sessionId, live.id))).toHaveLength(3);
+      expect((await sessions(f.chargerId)).find((x) => x.transactionId === c.transactionId)?.energyWh).toBe(2000);
     });
   });
 
