@@ -210,14 +210,17 @@ export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: D
 // Authorize
 
 /** Tags are accepted (the operator has no tag list yet) unless the charger or company is blocked. */
+function tagStatus(row: { enabled: boolean; businessStatus: string } | undefined): "Accepted" | "Blocked" {
+  return !row || !row.enabled || row.businessStatus === "SUSPENDED" || row.businessStatus === "REJECTED" ? "Blocked" : "Accepted";
+}
+
 export async function authorizationStatus(db: Db, ref: ChargerRef): Promise<"Accepted" | "Blocked"> {
   const [row] = await db
-    .select({ enabled: chargers.enabled, status: businessUsers.status })
+    .select({ enabled: chargers.enabled, businessStatus: businessUsers.status })
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
     .where(eq(chargers.id, ref.id));
-  if (!row || !row.enabled || row.status === "SUSPENDED" || row.status === "REJECTED") return "Blocked";
-  return "Accepted";
+  return tagStatus(row);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,7 +376,7 @@ export async function startTransaction(
     .leftJoin(connectors, and(eq(connectors.chargerId, chargers.id), eq(connectors.connectorId, p.connectorId)))
     .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
-  const status = !found || !found.enabled || found.businessStatus === "SUSPENDED" || found.businessStatus === "REJECTED" ? "Blocked" : "Accepted";
+  const status = tagStatus(found);
   if (found?.again != null) return { transactionId: found.again, status, created: out };
 
   const rate = found?.rate ?? null;
