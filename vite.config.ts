@@ -11,7 +11,7 @@ declare module "@remix-run/node" {
 }
 
 // Code every page loads anyway travels as one file: one gzip stream compresses better than
-// several (docs/benchmarks.md §1). React, Remix and the Radix Themes core the root renders.
+// several (docs/benchmarks.md §1): React and Remix with its router.
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|@remix-run\/react|@remix-run\/router|react-router|react-router-dom|turbo-stream)\//;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
@@ -21,10 +21,10 @@ function manualChunks(id: string): string | undefined {
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
-  // The icon sprite is referenced by <use href>, which a data: URL cannot serve: always a file.
   build: {
     target: "es2019",
     cssMinify: true,
+    // The icon sprite is referenced by <use href>, which a data: URL cannot serve: always a file.
     assetsInlineLimit: (file) => (file.endsWith(".svg") ? false : undefined),
     rollupOptions: { output: { manualChunks } },
   },
