@@ -3,7 +3,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { EnablePushButton, PushRegistration } from "~/push/PushRegistration";
+import { PushRegistration } from "~/push/PushRegistration";
+import { EnablePushButton } from "~/push/EnablePushButton";
 
 const firebase = { apiKey: "k", projectId: "p", authDomain: "p.firebaseapp.com", messagingSenderId: "1", appId: "1:1:web:1", vapidKey: "BVapid" };
 

@@ -15,7 +15,7 @@ import { requireUser, safeRedirect } from "~/lib/auth.server";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 // Web push (issue 7): the browser's registration record and the permission button.
-import { EnablePushButton } from "~/push/PushRegistration";
+import { EnablePushButton } from "~/push/EnablePushButton";
 import { PUSH_INTENT, pushRegisterAction } from "~/push/register.server";
 
 export const meta = pageMeta("Notificaciones");
