@@ -20,6 +20,14 @@ function adminApp(env: Env): App {
 
 /** How long a page waits for the revocation check (firebase-admin retries a 503 for ~7 s and sets no timeout of its own). */
 export const REVOCATION_TIMEOUT_MS = 3000;
+/**
+ * How long a token the provider confirmed (not revoked, account enabled) is trusted without asking
+ * again (ADR 0008). Every request still checks it locally (signature, expiry, audience); only the
+ * provider round trip is skipped, so a revocation or a disabled account takes effect within this.
+ */
+export const REVOCATION_RECHECK_MS = 30_000;
+/** Bound on the tokens remembered for REVOCATION_RECHECK_MS (the oldest are forgotten first). */
+export const REVOCATION_CACHE_SIZE = 5_000;
 /** After the provider failed to answer, how long tokens are checked locally only. */
 export const PROVIDER_RETRY_AFTER_MS = 30_000;
 
@@ -50,7 +58,7 @@ const toVerified = (decoded: DecodedIdToken): VerifiedToken => ({
  * accepted, so signed-in operators keep working through an identity outage until their token
  * needs a refresh (issue 10); a provider that answers "revoked" or "disabled" is always obeyed.
  */
-export function createTokenVerifier(env: Env) {
+export function createTokenVerifier(env: Env, { cacheSize = REVOCATION_CACHE_SIZE }: { cacheSize?: number } = {}) {
   const auth = getAuth(adminApp(env));
   const checkRevoked = Boolean(env.FIREBASE_SERVICE_ACCOUNT_JSON);
   const emulator = Boolean(env.FIREBASE_AUTH_EMULATOR_HOST);
@@ -70,9 +78,21 @@ export function createTokenVerifier(env: Env) {
     providerDownUntil = Date.now() + PROVIDER_RETRY_AFTER_MS;
     return toVerified(await locally(idToken));
   };
+  // Tokens the provider confirmed, by token, with when: insertion order is age order.
+  const confirmed = new Map<string, number>();
+  const remember = (idToken: string) => {
+    confirmed.delete(idToken);
+    confirmed.set(idToken, Date.now());
+    if (confirmed.size > cacheSize) confirmed.delete(confirmed.keys().next().value!);
+  };
   return async (idToken: string): Promise<VerifiedToken> => {
     if (Date.now() < providerDownUntil) return toVerified(await locally(idToken));
-    const full = auth.verifyIdToken(idToken, checkRevoked);
+    const checkedAt = confirmed.get(idToken);
+    if (checkedAt !== undefined && Date.now() - checkedAt < REVOCATION_RECHECK_MS) return toVerified(await locally(idToken));
+    const full = auth.verifyIdToken(idToken, checkRevoked).then((decoded) => {
+      remember(idToken);
+      return decoded;
+    });
     full.catch(() => {}); // may settle after the deadline below; its outcome is then ignored
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), REVOCATION_TIMEOUT_MS)));
@@ -80,7 +100,10 @@ export function createTokenVerifier(env: Env) {
       const decoded = await Promise.race([full, deadline]);
       return decoded === "late" ? await skipProvider(idToken) : toVerified(decoded);
     } catch (error) {
-      if (!providerUnreachable(error)) throw error;
+      if (!providerUnreachable(error)) {
+        confirmed.delete(idToken);
+        throw error;
+      }
       return await skipProvider(idToken);
     } finally {
       clearTimeout(timer);

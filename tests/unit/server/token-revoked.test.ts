@@ -10,7 +10,7 @@ import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv, type Env } from "../../../server/env";
-import { createTokenVerifier, PROVIDER_RETRY_AFTER_MS } from "../../../server/identity";
+import { createTokenVerifier, PROVIDER_RETRY_AFTER_MS, REVOCATION_RECHECK_MS } from "../../../server/identity";
 import { claims, KID, keyPair, PROJECT, sign } from "./jwt-fixtures";
 
 let attacker: { key: string; cert: string };
@@ -93,16 +93,71 @@ describe("revoked tokens (service account configured)", () => {
     });
   });
 
+  // Fresh verifiers: the shared one trusts the token it confirmed above for REVOCATION_RECHECK_MS.
   it("a token issued before its user's tokens were revoked is refused", async () => {
     validSince = Math.floor(Date.now() / 1000);
-    await expect(verify(sign(google.key, claims()))).rejects.toThrow(/revoked/i);
+    await expect(createTokenVerifier(env)(sign(google.key, claims()))).rejects.toThrow(/revoked/i);
   });
 
   it("a token of a disabled account is refused", async () => {
     validSince = 0;
     disabled = true;
-    await expect(verify(sign(google.key, claims()))).rejects.toThrow(/disabled/i);
+    await expect(createTokenVerifier(env)(sign(google.key, claims()))).rejects.toThrow(/disabled/i);
     disabled = false;
+  });
+});
+
+describe("a confirmed token is not looked up again for REVOCATION_RECHECK_MS (ADR 0008)", () => {
+  afterEach(() => {
+    validSince = 0;
+    disabled = false;
+    vi.useRealTimers();
+  });
+
+  it("the provider is asked once per token and interval; a revocation takes effect at the next check", async () => {
+    const fresh = createTokenVerifier(env);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const token = sign(google.key, claims());
+    const before = lookups;
+    expect(await fresh(token)).toMatchObject({ uid: "uid-1" });
+    expect(await fresh(token)).toMatchObject({ uid: "uid-1" });
+    expect(lookups).toBe(before + 1);
+
+    // Another token of the same user is looked up on its own.
+    await fresh(sign(google.key, claims({ auth_time: Math.floor(Date.now() / 1000) - 5 })));
+    expect(lookups).toBe(before + 2);
+
+    validSince = Math.floor(Date.now() / 1000) + 1; // revoked now; the first token was issued before
+    vi.setSystemTime(Date.now() + REVOCATION_RECHECK_MS - 1000);
+    expect(await fresh(token)).toMatchObject({ uid: "uid-1" }); // within the interval: still trusted
+    expect(lookups).toBe(before + 2);
+    vi.setSystemTime(Date.now() + 2000);
+    await expect(fresh(token)).rejects.toThrow(/revoked/i);
+    await expect(fresh(token)).rejects.toThrow(/revoked/i); // a refusal is not remembered as a confirmation
+    expect(lookups).toBe(before + 4);
+  });
+
+  it("a confirmed token still expires: the local checks run on every call", async () => {
+    const fresh = createTokenVerifier(env);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const exp = Math.floor(Date.now() / 1000) + 10;
+    const token = sign(google.key, claims({ exp }));
+    expect(await fresh(token)).toMatchObject({ uid: "uid-1" });
+    vi.setSystemTime((exp + 5) * 1000);
+    await expect(fresh(token)).rejects.toThrow(/expired/i);
+  });
+
+  it("remembers a bounded number of tokens, forgetting the oldest first", async () => {
+    const fresh = createTokenVerifier(env, { cacheSize: 2 });
+    const now = Math.floor(Date.now() / 1000);
+    const [a, b, c] = [1, 2, 3].map((i) => sign(google.key, claims({ auth_time: now - 60 - i })));
+    for (const t of [a, b, c]) await fresh(t);
+    const asked = lookups;
+    await fresh(c);
+    await fresh(b);
+    expect(lookups).toBe(asked); // the two newest are remembered
+    await fresh(a);
+    expect(lookups).toBe(asked + 1); // the oldest was forgotten
   });
 });
 
