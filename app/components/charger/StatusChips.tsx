@@ -1,6 +1,7 @@
 // Live state of a charger: its connection (online/offline, last heartbeat) and one chip per
 // connector with the OCPP status in Spanish (domain/ocpp-status.ts).
-import { Badge, Flex, Text } from "@radix-ui/themes";
+// Plain stand-ins for Radix (app/components/plain.tsx): these render in every row of the lists.
+import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiWifi, BiWifiOff } from "~/icons";
 import type { ChargerDto, ConnectorDto, StatusBucket } from "../../../api/types";
 import { chargePointStatusLabel, errorCodeLabel } from "../../../domain/ocpp-status";
@@ -22,12 +23,12 @@ export function ConnectionStatus({ charger, now }: { charger: Pick<ChargerDto, "
   const label = !charger.enabled ? "Deshabilitado" : charger.online ? "En línea" : "Sin conexión";
   const heartbeat = charger.lastHeartbeatAt;
   return (
-    <Flex direction="column" gap="1" align="start">
-      <Badge color={online ? "green" : "gray"} variant="soft" size="2" data-testid="charger-connection">
+    <PlainFlex direction="column" gap="1" align="start">
+      <PlainBadge color={online ? "green" : "gray"} variant="soft" size="2" data-testid="charger-connection">
         {online ? <BiWifi aria-hidden="true" /> : <BiWifiOff aria-hidden="true" />}
         {label}
-      </Badge>
-      <Text size="1" color="gray">
+      </PlainBadge>
+      <PlainText size="1" color="gray">
         {heartbeat ? (
           <>
             Último heartbeat{" "}
@@ -38,8 +39,8 @@ export function ConnectionStatus({ charger, now }: { charger: Pick<ChargerDto, "
         ) : (
           "Todavía no se conectó"
         )}
-      </Text>
-    </Flex>
+      </PlainText>
+    </PlainFlex>
   );
 }
 
@@ -57,16 +58,16 @@ function connectorTitle(k: ConnectorDto): string {
 
 /** One chip per connector: "1 · Cargando". Offline chargers show their last status in gray. */
 export function ConnectorChips({ connectors }: { connectors: ConnectorDto[] }) {
-  if (connectors.length === 0) return <Text size="2" color="gray">Sin conectores</Text>;
+  if (connectors.length === 0) return <PlainText size="2" color="gray">Sin conectores</PlainText>;
   return (
     <ul className="charger-chips" aria-label="Estado de los conectores">
       {connectors.map((k) => (
         <li key={k.id}>
-          <Badge color={BUCKET_COLORS[k.bucket]} variant={k.bucket === "offline" ? "outline" : "soft"} size="2" title={connectorTitle(k)} data-status={k.status}>
+          <PlainBadge color={BUCKET_COLORS[k.bucket]} variant={k.bucket === "offline" ? "outline" : "soft"} size="2" title={connectorTitle(k)} data-status={k.status}>
             <span className="charger-chip-number">{k.connectorId}</span>
             <span className="visually-hidden">Conector {k.connectorId}:</span>
             {k.statusLabel || chargePointStatusLabel(k.status)}
-          </Badge>
+          </PlainBadge>
         </li>
       ))}
     </ul>

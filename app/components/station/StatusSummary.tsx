@@ -1,5 +1,5 @@
 // The live status of a station's connectors in four buckets (domain/ocpp-status).
-import { Badge, Flex, Text } from "@radix-ui/themes";
+import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { STATUS_BUCKETS, STATUS_BUCKET_LABELS, type StatusBucket } from "../../../domain/ocpp-status";
 
 const COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
@@ -17,18 +17,18 @@ export function StatusSummary({ summary }: { summary: Record<StatusBucket, numbe
   const present = STATUS_BUCKETS.filter((b) => summary[b] > 0);
   if (present.length === 0) {
     return (
-      <Text size="2" color="gray">
+      <PlainText size="2" color="gray">
         Sin conectores
-      </Text>
+      </PlainText>
     );
   }
   return (
-    <Flex gap="1" wrap="wrap" aria-label="Estado de los conectores">
+    <PlainFlex gap="1" wrap="wrap" aria-label="Estado de los conectores">
       {present.map((b) => (
-        <Badge key={b} color={COLORS[b]} variant="soft" radius="full" data-bucket={b}>
+        <PlainBadge key={b} color={COLORS[b]} variant="soft" radius="full" data-bucket={b}>
           {fmt.format(summary[b])} {summary[b] === 1 ? SINGULAR[b] : STATUS_BUCKET_LABELS[b].toLowerCase()}
-        </Badge>
+        </PlainBadge>
       ))}
-    </Flex>
+    </PlainFlex>
   );
 }

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Button, Code, Flex, Text, TextField } from "@radix-ui/themes";
+import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import * as Table from "~/components/table";
+import { PlainCode, PlainText } from "~/components/plain";
 import { BiChip, BiPlus, BiSearch } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { DataTable, FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
@@ -184,36 +185,37 @@ export default function ChargerIndex() {
                 </Table.Header>
                 <Table.Body>
                   {chargers.items.map((c) => (
+                    // Plain stand-ins for Radix components in rows (app/components/plain.tsx).
                     <Table.Row key={c.id} data-testid="charger-row">
                       <Table.RowHeaderCell>
                         <Link to={`/charger/edit/${c.id}`} className="charger-name-link">
                           {c.name}
                         </Link>
                         {c.serialNumber ? (
-                          <Text as="div" size="1" color="gray">
+                          <PlainText as="div" size="1" color="gray">
                             N.º de serie {c.serialNumber}
-                          </Text>
+                          </PlainText>
                         ) : null}
                       </Table.RowHeaderCell>
-                      <Table.Cell data-label="Estación">{c.stationName ?? <Text color="gray">Sin estación</Text>}</Table.Cell>
+                      <Table.Cell data-label="Estación">{c.stationName ?? <PlainText color="gray">Sin estación</PlainText>}</Table.Cell>
                       <Table.Cell data-label="Marca y modelo">
                         {c.brandName || c.model ? (
                           <>
                             {c.brandName ?? ""}
                             {c.model ? (
-                              <Text as="div" size="1" color="gray">
+                              <PlainText as="div" size="1" color="gray">
                                 {c.model}
-                              </Text>
+                              </PlainText>
                             ) : null}
                           </>
                         ) : (
-                          <Text color="gray">—</Text>
+                          <PlainText color="gray">—</PlainText>
                         )}
                       </Table.Cell>
                       <Table.Cell data-label="Identidad OCPP">
-                        <Code variant="ghost" className="charger-identity">
+                        <PlainCode className="charger-identity">
                           {c.ocppIdentity}
-                        </Code>
+                        </PlainCode>
                       </Table.Cell>
                       <Table.Cell data-label="Conexión">
                         <ConnectionStatus charger={c} now={now} />
