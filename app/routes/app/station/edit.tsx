@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { Badge, Button, Flex, Text } from "@radix-ui/themes";
+import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
+import { PlainBadge } from "~/components/plain";
 import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
 import type { ChargerDto, Page } from "../../../../api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
@@ -95,9 +96,9 @@ export default function EditStation() {
                         <code>{c.ocppIdentity}</code>
                       </Table.Cell>
                       <Table.Cell>
-                        <Badge color={c.online ? "green" : "gray"} variant="soft">
+                        <PlainBadge color={c.online ? "green" : "gray"} variant="soft">
                           {c.online ? "En línea" : "Sin conexión"}
-                        </Badge>
+                        </PlainBadge>
                       </Table.Cell>
                       <Table.Cell>
                         <StatusSummary summary={c.statusSummary} />
