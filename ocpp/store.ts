@@ -2,14 +2,13 @@
 // (connector status and its history, sessions with their rate snapshot, meter samples, the
 // priced session with its payment and notification). Everything is scoped to the charger that
 // sent the message, so a charger can never touch another charger's or company's data.
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   businessUsers,
   chargers,
   chargingSessions,
   connectors,
-  meterSamples,
   notifications,
   paymentAccounts,
   payments,
@@ -17,7 +16,6 @@ import {
   stations,
   statusEvents,
   type ChargingSession,
-  type NewMeterSample,
   type Notification,
   type NotificationType,
 } from "../db/schema";
@@ -460,30 +458,49 @@ export function readMeterValue(mv: MeterValue): { energyRegisterWh?: number; pow
   return out;
 }
 
-function samplesFor(session: Pick<ChargingSession, "id" | "meterStartWh" | "energyWh">, values: MeterValue[], now: Date): { rows: NewMeterSample[]; energyWh: number } {
-  let energyWh = session.energyWh;
-  const rows: NewMeterSample[] = [];
-  for (const mv of values) {
-    const r = readMeterValue(mv);
-    if (r.energyRegisterWh === undefined && r.powerW === undefined && r.soc === undefined) continue;
-    const delivered = r.energyRegisterWh === undefined ? energyWh : Math.max(0, Math.round(r.energyRegisterWh - session.meterStartWh));
-    energyWh = Math.max(energyWh, delivered);
-    rows.push({
-      sessionId: session.id,
-      at: messageTime(mv.timestamp, now),
-      energyWh: delivered,
-      powerW: r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW)),
-      soc: r.soc === undefined ? null : Math.round(r.soc),
-    });
-  }
-  return { rows, energyWh };
+/**
+ * The readings of MeterValue entries that carry something this system records (energy register,
+ * power, SoC), as SQL VALUES rows (ord, at, reg, power_w, soc); null when none does.
+ */
+function readingRows(values: MeterValue[], now: Date): SQL | null {
+  const readings = values
+    .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
+    .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
+  if (readings.length === 0) return null;
+  return sql.join(
+    readings.map(
+      (r, i) =>
+        sql`(${i}::int, ${r.at.toISOString()}::timestamptz, ${r.energyRegisterWh ?? null}::float8, ${r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW))}::int, ${r.soc === undefined ? null : Math.round(r.soc)}::smallint)`,
+    ),
+    sql`, `,
+  );
+}
+
+/**
+ * The meter-reading rules, for MeterValues and a StopTransaction's transactionData alike: CTEs
+ * over a relation `s` (the session: id, status, meter_start_wh, energy_wh) and `readingRows`.
+ * `delivered` turns each register into delivered energy (Math.round, as `floor(x + 0.5)`; never
+ * below 0); `samples` writes one meter sample per reading, where a reading without a register
+ * carries the energy so far (the session's, or the highest register before it).
+ */
+function samplesCtes(rows: SQL, { onlyActive }: { onlyActive: boolean }): SQL {
+  return sql`delivered as (
+      select v.ord, v.at, v.power_w, v.soc,
+        case when v.reg is null then null else greatest(0, floor(v.reg - s.meter_start_wh + 0.5))::int end as reg_wh
+      from (values ${rows}) as v(ord, at, reg, power_w, soc), s
+      ${onlyActive ? sql`where s.status = 'ACTIVE'` : sql``}
+    ), samples as (
+      insert into meter_samples (session_id, at, energy_wh, power_w, soc)
+      select s.id, d.at, coalesce(d.reg_wh, greatest(s.energy_wh, max(d.reg_wh) over (order by d.ord))), d.power_w, d.soc
+      from delivered d, s
+    )`;
 }
 
 /**
  * MeterValues, the most frequent message of a charging charger: one statement, no transaction
  * held open across round trips (with thousands of chargers, a pool connection held between round
  * trips is what makes every other message wait). It locks the session, turns the register
- * readings into delivered energy (as `samplesFor` does: a reading without a register carries the
+ * readings into delivered energy (`samplesCtes`: a reading without a register carries the
  * energy so far), writes the samples and raises the session's energy, and only while the session
  * is ACTIVE — a StopTransaction that got there first wins and nothing is written.
  */
@@ -492,36 +509,17 @@ export async function recordMeterValues(db: Db, ref: ChargerRef, p: { connectorI
     p.transactionId !== undefined
       ? sql`charger_id = ${ref.id} and transaction_id = ${p.transactionId}`
       : sql`charger_id = ${ref.id} and connector_number = ${p.connectorId} and status = 'ACTIVE'`;
-  const readings = p.meterValue
-    .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
-    .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
-  if (readings.length === 0) {
+  const rows = readingRows(p.meterValue, now);
+  if (!rows) {
     // Nothing to record (e.g. only phase values in another format): attached if the session is live.
     const [row] = await queryRows<{ status: string }>(db, sql`select status from charging_sessions where ${session} order by started_at desc limit 1`);
     return row?.status === "ACTIVE";
   }
-  const values = sql.join(
-    readings.map(
-      (r, i) =>
-        sql`(${i}::int, ${r.at.toISOString()}::timestamptz, ${r.energyRegisterWh ?? null}::float8, ${r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW))}::int, ${r.soc === undefined ? null : Math.round(r.soc)}::smallint)`,
-    ),
-    sql`, `,
-  );
   const [row] = await queryRows<{ status: string }>(
     db,
     sql`with s as (
           select id, status, meter_start_wh, energy_wh from charging_sessions where ${session} order by started_at desc limit 1 for update
-        ), delivered as (
-          -- floor(x + 0.5) rounds like Math.round
-          select v.ord, v.at, v.power_w, v.soc,
-            case when v.reg is null then null else greatest(0, floor(v.reg - s.meter_start_wh + 0.5))::int end as reg_wh
-          from (values ${values}) as v(ord, at, reg, power_w, soc), s
-          where s.status = 'ACTIVE'
-        ), samples as (
-          insert into meter_samples (session_id, at, energy_wh, power_w, soc)
-          select s.id, d.at, coalesce(d.reg_wh, greatest(s.energy_wh, max(d.reg_wh) over (order by d.ord))), d.power_w, d.soc
-          from delivered d, s
-        ), energy as (
+        ), ${samplesCtes(rows, { onlyActive: true })}, energy as (
           update charging_sessions c set energy_wh = x.wh, updated_at = ${now.toISOString()}::timestamptz
           from (select max(reg_wh) as wh from delivered) x, s
           where c.id = s.id and x.wh > c.energy_wh
@@ -565,9 +563,12 @@ export async function stopTransaction(
     if (!session) return { found: false, repeated: false };
     if (session.stoppedAt && session.status !== "ACTIVE") return { found: true, repeated: true };
 
-    if (p.transactionData?.length) {
-      const { rows } = samplesFor(session, p.transactionData, now);
-      if (rows.length) await tx.insert(meterSamples).values(rows);
+    const readings = p.transactionData?.length ? readingRows(p.transactionData, now) : null;
+    if (readings) {
+      // The row is locked above; its energy is replaced by meterStop just below.
+      await tx.execute(
+        sql`with s as (select id, status, meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(readings, { onlyActive: false })} select 1`,
+      );
     }
     const stopped: ChargingSession = {
       ...session,

@@ -324,6 +324,38 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       expect(await h.db.select().from(meterSamples).where(eq(meterSamples.sessionId, live.id))).toHaveLength(3);
       expect((await sessions(f.chargerId)).find((x) => x.transactionId === c.transactionId)?.energyWh).toBe(2000);
     });
+
+    it("a StopTransaction's transactionData is recorded with the MeterValues rules", async () => {
+      const t = Date.now() - 30 * MIN; // (times ahead of the server's clock are taken as now)
+      const d = (await cli.call("StartTransaction", { connectorId: 2, idTag: "RFID-9", meterStart: 10_000, timestamp: iso(t) })) as { transactionId: number };
+      await cli.call("MeterValues", { connectorId: 2, transactionId: d.transactionId, meterValue: [{ timestamp: iso(t + 100), sampledValue: [{ value: "10500" }] }] });
+      await cli.call("StopTransaction", {
+        transactionId: d.transactionId,
+        meterStop: 10_900,
+        timestamp: iso(t + 1000),
+        reason: "EVDisconnected",
+        transactionData: [
+          // No register: carries the energy so far (500 from the MeterValues above).
+          { timestamp: iso(t + 200), sampledValue: [{ value: "7000", measurand: "Power.Active.Import", unit: "W" }] },
+          { timestamp: iso(t + 300), sampledValue: [{ value: "10.8", measurand: "Energy.Active.Import.Register", unit: "kWh" }] },
+          { timestamp: iso(t + 400), sampledValue: [{ value: "10600.4" }] },
+          // Carries the highest so far (800), not the last (600).
+          { timestamp: iso(t + 500), sampledValue: [{ value: "61", measurand: "SoC" }] },
+          // Nothing this system records: skipped.
+          { timestamp: iso(t + 600), sampledValue: [{ value: "230", measurand: "Voltage", unit: "V" }] },
+        ],
+      });
+      const done = (await sessions(f.chargerId)).find((x) => x.transactionId === d.transactionId)!;
+      expect(done).toMatchObject({ status: "COMPLETED", energyWh: 900 });
+      const samples = await h.db.select().from(meterSamples).where(eq(meterSamples.sessionId, done.id));
+      expect(samples.sort((x, y) => x.at.getTime() - y.at.getTime()).map((x) => [x.at.toISOString(), x.energyWh, x.powerW, x.soc])).toEqual([
+        [iso(t + 100), 500, null, null],
+        [iso(t + 200), 500, 7000, null],
+        [iso(t + 300), 800, null, null],
+        [iso(t + 400), 600, null, null],
+        [iso(t + 500), 800, null, 61],
+      ]);
+    });
   });
 
   describe("offline detection", () => {
