@@ -1,10 +1,10 @@
 // Radix Themes' Text, Badge, Flex, Code and ghost Button-links as plain elements with the same
-// rt- classes and data attributes, so the Radix CSS styles them exactly alike. For list rows
-// only: a Radix component costs ~15× a plain element to render on the server (its props pass
-// through extract-props; Button asChild adds a Slot), and a 20-row table has ~300 of them: about
-// 3 ms per page (docs/benchmarks.md §3). Only the props the rows use; anything else stays with
-// Radix. tests/unit/app/plain.test.tsx renders each one next to its Radix original and fails when
-// the markup differs (e.g. after a Radix upgrade).
+// rt- classes and data attributes, so the Radix CSS styles them exactly alike (ADR 0009). For
+// list rows only: a Radix component costs ~15× a plain element to render on the server (its
+// props pass through extract-props; Button asChild adds a Slot), and a 20-row table has ~300 of
+// them: about 3 ms per page (docs/benchmarks.md §3). Only the props the rows use; anything else
+// stays with Radix. tests/unit/app/plain.test.tsx renders each one next to its Radix original and
+// fails when the markup differs (e.g. after a Radix upgrade).
 import { forwardRef, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
 import { Link, type LinkProps } from "@remix-run/react";
 import type { BadgeProps as RadixBadgeProps } from "@radix-ui/themes";
