@@ -68,15 +68,21 @@ export function dashboardRoutes({ db, now }: ApiServices) {
       // history (the last status before the period counts from the period's start).
       queryRows(
         db,
-        // The last status at or before the period's start (one DISTINCT ON walk of the
-        // (connector_id, at) index) counts from the start; then every change inside the period.
+        // The last status at or before the period's start: one backward probe of the
+        // (connector_id, at) index per connector of the company, so the cost follows the number of
+        // connectors, not the length of the history (a DISTINCT ON over every earlier event sorted
+        // the whole history: 1 s with 2 M events, docs/benchmarks.md §2). Then every change inside
+        // the period.
         sql`with ev as (
-          select connector_id, ${F} as at, status from (
-            select distinct on (e.connector_id) e.connector_id, e.status
-            from ${statusEvents} e
-            where e.business_id = ${b.id} and e.connector_id is not null and e.at <= ${F}
-            order by e.connector_id, e.at desc
-          ) before_period
+          select c.id as connector_id, ${F} as at, last.status
+          from ${connectors} c
+          join ${chargers} ch on ch.id = c.charger_id
+          cross join lateral (
+            select e.status from ${statusEvents} e
+            where e.connector_id = c.id and e.business_id = ${b.id} and e.at <= ${F}
+            order by e.at desc limit 1
+          ) last
+          where ch.business_id = ${b.id}
           union all
           select e.connector_id, e.at, e.status
           from ${statusEvents} e

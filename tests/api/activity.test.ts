@@ -89,6 +89,8 @@ describe.each(testBackends())("activity, dashboard and graphics ($name)", (backe
     );
     await h.db.insert(payments).values({ businessId: t.businessId, sessionId: ids.s1, provider: "MERCADOPAGO", amountCents: 500_000, status: "APPROVED", externalId: "mp-1" });
     await h.db.insert(statusEvents).values([
+      // Before the period: the last of these (Available) is the status the period starts with.
+      { businessId: t.businessId, chargerId, connectorId: k1.id, status: "Faulted", at: at("2025-03-08T00:00:00") },
       { businessId: t.businessId, chargerId, connectorId: k1.id, status: "Available", at: at("2025-03-09T10:00:00") },
       { businessId: t.businessId, chargerId, connectorId: k1.id, status: "Faulted", at: at("2025-03-11T00:00:00") },
       { businessId: t.businessId, chargerId, connectorId: k1.id, status: "Available", at: at("2025-03-11T06:00:00") },
