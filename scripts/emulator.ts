@@ -66,12 +66,42 @@ export async function startAuthEmulator(opts: { port: number; dataDir: string; l
     env: { ...process.env, CI: "1", FIREBASE_CLI_DISABLE_UPDATE_CHECK: "1", TMPDIR: tmpDir },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // firebase-tools serves the Auth Emulator first and imports the saved accounts after: the
+  // config endpoint answers before they are there. "All emulators ready" comes after the import,
+  // so until then a sign-in could miss an account that exists (and local mode would create the
+  // demo operator again). Under load the gap is long enough to hit.
+  let output = "";
+  let ready = false;
+  let onReady: (() => void) | undefined;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (ready) return;
+    output = (output + chunk.toString()).slice(-4096);
+    if (output.includes("All emulators ready")) {
+      ready = true;
+      onReady?.();
+    }
+  });
   const forward = (chunk: Buffer) => opts.log?.(chunk.toString());
   child.stdout?.on("data", forward);
   child.stderr?.on("data", forward);
   const host = `127.0.0.1:${port}`;
   try {
     await waitFor(`http://${host}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/config`, 90_000, child);
+    if (!ready) {
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          child.off("exit", exited);
+          onReady = undefined;
+          if (error) reject(error);
+          else resolve();
+        };
+        const exited = (code: number | null) => done(new Error(`El emulador de Firebase terminó (código ${code}).`));
+        const timer = setTimeout(() => done(new Error("El emulador de Firebase no terminó de cargar sus cuentas en 90 s.")), 90_000);
+        child.once("exit", exited);
+        onReady = () => done();
+      });
+    }
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
