@@ -563,7 +563,7 @@ export async function stopTransaction(
     if (!session) return { found: false, repeated: false };
     if (session.stoppedAt && session.status !== "ACTIVE") return { found: true, repeated: true };
 
-    const readings = p.transactionData?.length ? readingRows(p.transactionData, now) : null;
+    const readings = readingRows(p.transactionData ?? [], now);
     if (readings) {
       // The row is locked above; its energy is replaced by meterStop just below.
       await tx.execute(
