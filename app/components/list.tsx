@@ -126,30 +126,6 @@ export function CursorPagination({ prevCursor, nextCursor, shown, total }: { pre
   );
 }
 
-/**
- * Radix Themes' Table.Root markup and classes without its ScrollArea, which costs ~5 KB gz of
- * JavaScript on every list page (docs/benchmarks.md §1); the `.table-scroll` wrapper scrolls.
- */
-export function TableRoot({ size = "2", variant = "ghost", children }: { size?: "1" | "2" | "3"; variant?: "surface" | "ghost"; children: ReactNode }) {
-  return (
-    <div className={`rt-TableRoot rt-r-size-${size} rt-variant-${variant}`}>
-      <table className="rt-TableRootTable">{children}</table>
-    </div>
-  );
-}
-
-/** A table that scrolls sideways on small screens instead of breaking the layout. */
-export function DataTable({ caption, children }: { caption: string; children: ReactNode }) {
-  return (
-    <div className="table-scroll">
-      <TableRoot variant="surface" size="2">
-        <caption className="visually-hidden">{caption}</caption>
-        {children}
-      </TableRoot>
-    </div>
-  );
-}
-
 /** Read page/pageSize/sort from a URL with safe bounds (the API enforces them again). */
 export function listParams(url: URL, defaults: { pageSize?: number } = {}) {
   const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));

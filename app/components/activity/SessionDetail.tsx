@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiArrowBack } from "~/icons";
-import { TableRoot } from "~/components/list";
+import { TableRoot } from "~/components/table";
 import type { SessionDetailDto } from "../../../api/types";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
 import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";

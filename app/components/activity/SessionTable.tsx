@@ -4,7 +4,8 @@ import { Link } from "@remix-run/react";
 import { PlainBadge, PlainText } from "~/components/plain";
 import * as Table from "~/components/table";
 import type { SessionDto } from "../../../api/types";
-import { DataTable, SortHeader, useHrefWith } from "~/components/list";
+import { SortHeader, useHrefWith } from "~/components/list";
+import { DataTable } from "~/components/table";
 import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";
 import { SESSION_PAYMENT_COLORS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_COLORS, SESSION_STATUS_LABELS } from "./labels";
 

@@ -8,7 +8,8 @@ import { PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "../../../../api/schemas/con
 import { paymentListQuery } from "../../../../api/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
-import { DataTable, FilterBar, Pagination, SortHeader, listParams } from "~/components/list";
+import { FilterBar, Pagination, SortHeader, listParams } from "~/components/list";
+import { DataTable } from "~/components/table";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
 import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS } from "~/components/activity/labels";
 import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";

@@ -6,7 +6,7 @@ import { PlainBadge } from "~/components/plain";
 import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
 import type { ChargerDto, Page } from "../../../../api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
-import { DataTable } from "~/components/list";
+import { DataTable } from "~/components/table";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/form-values";
