@@ -36,6 +36,7 @@ import { Theme, Button, Heading, Text, Flex } from "@radix-ui/themes";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Toaster } from "~/components/Toaster";
 import { PendingIndicator } from "~/components/PendingIndicator";
+import { LowPriorityModulePreloads } from "~/components/ModulePreloads";
 import { useNonce } from "~/lib/nonce";
 import { getToast } from "~/lib/toast.server";
 
@@ -107,6 +108,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </Theme>
         <ScrollRestoration nonce={nonce} />
+        <LowPriorityModulePreloads />
         <Scripts nonce={nonce} />
       </body>
     </html>

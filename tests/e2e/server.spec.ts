@@ -36,6 +36,28 @@ test.describe("server", () => {
     expect(res.headers()["cache-control"]).toContain("immutable");
   });
 
+  test("the modules a page hydrates with are preloaded at low priority first, and each is fetched once", async ({ page, request, javaScriptEnabled }) => {
+    const html = await (await request.get("/auth/login")).text();
+    const links = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)].map((m) => ({ href: m[1], low: m[2].includes('fetchpriority="low"') }));
+    const remix = links.filter((l) => !l.low);
+    expect(remix.length).toBeGreaterThan(5);
+    // Every preload Remix writes was already started, at low priority, by an earlier link.
+    for (const { href } of remix) {
+      const low = links.findIndex((l) => l.low && l.href === href);
+      expect(low, href).toBeGreaterThanOrEqual(0);
+      expect(low).toBeLessThan(links.findIndex((l) => !l.low && l.href === href));
+    }
+    test.skip(!javaScriptEnabled, "the fetch count needs the browser's module loader");
+    const fetched = new Map<string, number>();
+    page.on("request", (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith(".js")) fetched.set(url.pathname, (fetched.get(url.pathname) ?? 0) + 1);
+    });
+    await page.goto("/auth/login");
+    await page.waitForLoadState("networkidle");
+    for (const { href } of remix) expect(fetched.get(href), href).toBe(1);
+  });
+
   test("the page runs under the CSP without violations", async ({ page, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "only scripts can violate a script CSP");
     const violations: string[] = [];
