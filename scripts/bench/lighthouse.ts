@@ -1,6 +1,7 @@
 // `npm run bench:lighthouse`: Lighthouse (performance, accessibility, best practices) on the
-// production build as the bench operator: login, home, station list, activity and profile on
-// desktop, and the profile on mobile. Offline: only the local server (its own Auth Emulator, see
+// production build as the bench operator: login, home, station list, activity and profile, on the
+// mobile profile (the target of issue 9) and then on desktop (BENCH_FORM_FACTORS=mobile,desktop;
+// BENCH_RUNS=N repeats each page N times, to see how much a score moves). Offline: only the local server (its own Auth Emulator, see
 // ./harness.ts) and Chromium (CHROME_PATH, default /usr/bin/chromium). Lighthouse's default
 // throttling (simulated: mobile = slow 4G and 4× CPU; desktop preset = fast network, no CPU
 // slowdown). Prints the scores and the metrics that cost performance points.
@@ -17,14 +18,15 @@ const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9460);
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 
-const PAGES: { name: string; url: string; auth: boolean; mobile?: boolean }[] = [
+const PAGES: { name: string; url: string; auth: boolean }[] = [
   { name: "login", url: "/auth/login", auth: false },
   { name: "inicio", url: "/home", auth: true },
   { name: "estaciones", url: "/station", auth: true },
   { name: "actividad", url: "/activity", auth: true },
   { name: "perfil", url: "/user", auth: true },
-  { name: "perfil (móvil)", url: "/user", auth: true, mobile: true },
 ];
+const FORM_FACTORS = (process.env.BENCH_FORM_FACTORS ?? "mobile,desktop").split(",").filter((f): f is "mobile" | "desktop" => f === "mobile" || f === "desktop");
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
 
 async function main() {
   const srv = await startBenchServer({ port, emulatorPort, buildDir });
@@ -34,8 +36,10 @@ async function main() {
   });
   try {
     console.log(`Lighthouse ${srv.target.label}, build ${path.relative(process.cwd(), buildDir)}, ${os.cpus().length} núcleos, carga media ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n`);
-    console.log(`${"página".padEnd(16)} ${"perf.".padStart(6)} ${"a11y".padStart(6)} ${"b.p.".padStart(6)}   FCP / LCP / TBT / CLS`);
-    for (const p of PAGES) {
+    console.log(`${"página".padEnd(24)} ${"perf.".padStart(6)} ${"a11y".padStart(6)} ${"b.p.".padStart(6)}   FCP / LCP / TBT / CLS`);
+    for (const [formFactor, p] of FORM_FACTORS.flatMap((f) => PAGES.flatMap((page) => Array.from({ length: RUNS }, () => [f, page] as const)))) {
+      const mobile = formFactor === "mobile";
+      const name = `${p.name} (${mobile ? "móvil" : "escritorio"})`;
       const result = await lighthouse(
         `${srv.base}${p.url}`,
         {
@@ -45,7 +49,7 @@ async function main() {
           onlyCategories: [...CATEGORIES],
           extraHeaders: p.auth ? { Cookie: srv.cookie } : undefined,
         },
-        p.mobile ? undefined : desktopConfig,
+        mobile ? undefined : desktopConfig,
       );
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`Lighthouse no devolvió resultado para ${p.url}`);
@@ -53,19 +57,19 @@ async function main() {
       const score = (c: string) => String(Math.round((lhr.categories[c]?.score ?? 0) * 100)).padStart(6);
       const metric = (id: string) => lhr.audits[id]?.displayValue ?? "—";
       console.log(
-        `${`${p.name}${p.mobile ? "" : ""}`.padEnd(16)} ${score("performance")} ${score("accessibility")} ${score("best-practices")}   ${metric("first-contentful-paint")} / ${metric("largest-contentful-paint")} / ${metric("total-blocking-time")} / ${metric("cumulative-layout-shift")}`,
+        `${name.padEnd(24)} ${score("performance")} ${score("accessibility")} ${score("best-practices")}   ${metric("first-contentful-paint")} / ${metric("largest-contentful-paint")} / ${metric("total-blocking-time")} / ${metric("cumulative-layout-shift")}`,
       );
       const failing = Object.values(lhr.audits)
         .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
         .map((a) => a.id);
-      if (failing.length) console.log(`${"".padEnd(16)} por debajo de 0,9: ${failing.join(", ")}`);
+      if (failing.length) console.log(`${"".padEnd(24)} por debajo de 0,9: ${failing.join(", ")}`);
       // What moved, when the layout shifted noticeably.
       const shifts = (lhr.audits["layout-shifts"]?.details as { items?: { score?: number; node?: { snippet?: string; selector?: string } }[] } | undefined)?.items ?? [];
       for (const item of shifts.filter((i) => (i.score ?? 0) >= 0.01).slice(0, 5)) {
-        console.log(`${"".padEnd(16)} desplazamiento ${item.score?.toFixed(3)}: ${item.node?.selector ?? ""} ${(item.node?.snippet ?? "").slice(0, 120)}`);
+        console.log(`${"".padEnd(24)} desplazamiento ${item.score?.toFixed(3)}: ${item.node?.selector ?? ""} ${(item.node?.snippet ?? "").slice(0, 120)}`);
       }
       const uncached = (lhr.audits["uses-long-cache-ttl"]?.details as { items?: { url?: string }[] } | undefined)?.items ?? [];
-      if (uncached.length) console.log(`${"".padEnd(16)} sin caché larga: ${uncached.map((i) => i.url?.replace(srv.base, "")).join(", ")}`);
+      if (uncached.length) console.log(`${"".padEnd(24)} sin caché larga: ${uncached.map((i) => i.url?.replace(srv.base, "")).join(", ")}`);
     }
   } finally {
     await chrome.kill();
