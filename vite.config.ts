@@ -11,10 +11,14 @@ declare module "@remix-run/node" {
 }
 
 // Code every page loads anyway travels as one file: one gzip stream compresses better than
-// several (docs/benchmarks.md §1): React and Remix with its router.
+// several (docs/benchmarks.md §1): React and Remix with its router. Radix Themes' components go
+// in one "radix" file too: split per component they were ~10 small files per route, and merged
+// every route's first load is smaller (largest 119.3 → 116.7 KB gz) and needs ~6 fewer requests.
+// Only its JavaScript: its CSS stays in the one subsetted stylesheet (root.tsx).
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|@remix-run\/react|@remix-run\/router|react-router|react-router-dom|turbo-stream)\//;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
+  if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
   return undefined;
 }
 
