@@ -27,6 +27,16 @@ test.describe("server", () => {
     expect(again).not.toContain(nonce);
   });
 
+  test("a page is sent whole, with its length (not streamed in pieces)", async ({ request }) => {
+    const res = await request.get("/auth/login", { headers: { "accept-encoding": "identity" } });
+    expect(res.status()).toBe(200);
+    expect(res.headers()["transfer-encoding"]).toBeUndefined();
+    const body = await res.body();
+    expect(Number(res.headers()["content-length"])).toBe(body.length);
+    // The last thing Remix writes: the loader data stream is complete in this one body.
+    expect(body.toString("utf8")).toMatch(/streamController\.close\(\);<\/script>(<!--\/\$-->)*$/);
+  });
+
   test("hashed assets are cached for a year", async ({ request }) => {
     const html = await (await request.get("/auth/login")).text();
     const asset = /\/assets\/[^"]+\.js/.exec(html)![0];
