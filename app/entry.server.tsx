@@ -36,8 +36,6 @@ export default function handleRequest(
         done();
       },
     });
-    // Aborts a render still waiting after ABORT_DELAY; cleared once the document is complete.
-    let abortTimer: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
@@ -59,6 +57,8 @@ export default function handleRequest(
         },
       },
     );
-    abortTimer = setTimeout(abort, ABORT_DELAY);
+    // Aborts a render still waiting after ABORT_DELAY; cleared once the document is complete (React
+    // starts rendering on a later tick, so the callbacks above always find it set).
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
