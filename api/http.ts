@@ -44,6 +44,17 @@ export function pageOffset(page: number, pageSize: number): number {
   return (page - 1) * pageSize;
 }
 
+/**
+ * The total of a paged list, counted only when the page cannot tell it: a page with fewer rows
+ * than asked for is the last one, so the total is the rows before it plus its own (a short first
+ * page — most option lists — costs one query instead of two). An empty page past the first could
+ * be beyond the end, so that one is counted.
+ */
+export async function pageTotal(rows: readonly unknown[], query: { page: number; pageSize: number }, count: () => Promise<number>): Promise<number> {
+  if (rows.length < query.pageSize && (rows.length > 0 || query.page === 1)) return pageOffset(query.page, query.pageSize) + rows.length;
+  return count();
+}
+
 type SortKey<S extends string> = S extends `-${infer K}` ? K : S;
 
 /** `-name` → { key: 'name', desc: true } */

@@ -15,7 +15,7 @@ import {
 import { chargePointStatusLabel, statusBucket } from "../../domain/ocpp-status";
 import { generateOcppPassword, hashOcppPassword } from "../crypto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
-import { idParam, iso, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
+import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
@@ -249,17 +249,15 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, chargerOptionsQuery);
     const where = and(eq(chargers.businessId, b.id), query.stationId ? eq(chargers.stationId, query.stationId) : undefined);
-    const [items, [{ total }]] = await Promise.all([
-      db
-        .select({ id: chargers.id, name: chargers.name, stationId: chargers.stationId, stationName: stations.name })
-        .from(chargers)
-        .leftJoin(stations, eq(stations.id, chargers.stationId))
-        .where(where)
-        .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
-        .limit(query.pageSize)
-        .offset(pageOffset(query.page, query.pageSize)),
-      db.select({ total: count() }).from(chargers).where(where),
-    ]);
+    const items = await db
+      .select({ id: chargers.id, name: chargers.name, stationId: chargers.stationId, stationName: stations.name })
+      .from(chargers)
+      .leftJoin(stations, eq(stations.id, chargers.stationId))
+      .where(where)
+      .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
+      .limit(query.pageSize)
+      .offset(pageOffset(query.page, query.pageSize));
+    const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(chargers).where(where))[0].total);
     const body: Page<ChargerOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { chargers, connectors, services as serviceTable, stations, stationServices, type Station } from "../../db/schema";
 import { provinceName, type ProvinceCode } from "../../domain/provinces";
 import { tenant, type ApiServices, type AppEnv } from "../env";
-import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
+import { idParam, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
 import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
 import { stationInputSchema } from "../schemas/station";
@@ -155,16 +155,14 @@ export function stationRoutes({ db }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, stationOptionsQuery);
     const own = eq(stations.businessId, b.id);
-    const [items, [{ total }]] = await Promise.all([
-      db
-        .select({ id: stations.id, name: stations.name, city: stations.city })
-        .from(stations)
-        .where(own)
-        .orderBy(asc(sql`lower(${stations.name})`), asc(stations.id))
-        .limit(query.pageSize)
-        .offset(pageOffset(query.page, query.pageSize)),
-      db.select({ total: count() }).from(stations).where(own),
-    ]);
+    const items = await db
+      .select({ id: stations.id, name: stations.name, city: stations.city })
+      .from(stations)
+      .where(own)
+      .orderBy(asc(sql`lower(${stations.name})`), asc(stations.id))
+      .limit(query.pageSize)
+      .offset(pageOffset(query.page, query.pageSize));
+    const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(stations).where(own))[0].total);
     const body: Page<StationOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });

@@ -5,6 +5,8 @@ import { UUID_RE } from "./constants";
 import { MSG, numberError } from "./messages";
 
 export const MAX_PAGE_SIZE = 100;
+/** Choices for a select (id and name only): a company's stations fit in one page. */
+export const OPTIONS_MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 20;
 
 /** A trimmed, required text with a maximum length. */
@@ -72,15 +74,18 @@ export const id = z.string({ error: MSG.required }).regex(UUID_RE, { error: MSG.
 /** Query-string boolean: `true`/`false`/`1`/`0`. */
 export const queryBool = z.enum(["true", "false", "1", "0"], { error: MSG.invalidOption }).transform((v) => v === "true" || v === "1");
 
-export const pageQuery = {
+const pageParams = (maxPageSize: number) => ({
   page: z.coerce.number({ error: MSG.number }).int({ error: MSG.integer }).min(1, { error: MSG.min(1) }).max(100_000).default(1),
   pageSize: z.coerce
     .number({ error: MSG.number })
     .int({ error: MSG.integer })
     .min(1, { error: MSG.min(1) })
-    .max(MAX_PAGE_SIZE, { error: MSG.max(MAX_PAGE_SIZE) })
+    .max(maxPageSize, { error: MSG.max(maxPageSize) })
     .default(DEFAULT_PAGE_SIZE),
-};
+});
+export const pageQuery = pageParams(MAX_PAGE_SIZE);
+/** Option lists (`…/Options`): the same paging with a larger cap (OPTIONS_MAX_PAGE_SIZE). */
+export const optionsPageQuery = pageParams(OPTIONS_MAX_PAGE_SIZE);
 
 /** `sort=name` or `sort=-name` from a whitelist. */
 export function sortParam<const K extends string>(keys: readonly K[], fallback: NoInfer<`${"" | "-"}${K}`>) {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "../../domain/provinces";
 import { STATUS_BUCKETS } from "../../domain/ocpp-status";
-import { id, isoDate, isoDateEnd, pageQuery, queryBool, sortParam } from "./common";
+import { id, isoDate, isoDateEnd, optionsPageQuery, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";
 import {
   MAX_RANGE_DAYS,
@@ -65,9 +65,9 @@ export const chargerListQuery = z.object({
 
 export const rateListQuery = z.object({ q, sort: sortParam(RATE_SORTS, "name"), ...pageQuery });
 
-/** Choices for a form or filter (id and name only, by name): the same paging as every list. */
-export const stationOptionsQuery = z.object({ ...pageQuery });
-export const chargerOptionsQuery = z.object({ stationId: id.optional(), ...pageQuery });
+/** Choices for a form or filter (id and name only, by name): paged, up to OPTIONS_MAX_PAGE_SIZE. */
+export const stationOptionsQuery = z.object({ ...optionsPageQuery });
+export const chargerOptionsQuery = z.object({ stationId: id.optional(), ...optionsPageQuery });
 
 const activityFilters = {
   stationId: id.optional(),

@@ -1,25 +1,25 @@
 // Every list the Business API returns is bounded on the server: paged collections cap pageSize at
-// MAX_PAGE_SIZE (and say so in Spanish), the CSV export at EXPORT_MAX_ROWS, catalogs are fixed
+// MAX_PAGE_SIZE, option lists (id and name) at OPTIONS_MAX_PAGE_SIZE (and say so in Spanish), the CSV export at EXPORT_MAX_ROWS, catalogs are fixed
 // sets. A new GET endpoint fails the first test until it is classified here, so an unbounded
 // list cannot slip in. The data is a small bench operator (db/seed/bench.ts) with more rows than
 // one page in every collection; its prices are also checked against domain/pricing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { MAX_PAGE_SIZE } from "../../api/schemas/common";
+import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "../../api/schemas/common";
 import { EXPORT_MAX_ROWS } from "../../api/routes/activity";
 import { BENCH_FIREBASE_UID, BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "../../db/seed/bench";
 import { mintToken, openHarness, testBackends, type Harness } from "./helpers";
 
-/** Paged collections: GET path → where a valid id for it comes from (none needed here). */
-const PAGED = [
-  "/api/Business/Activity",
-  "/api/Business/Charger",
-  "/api/Business/Charger/Options",
-  "/api/Business/ChargingStation",
-  "/api/Business/ChargingStation/Options",
-  "/api/Business/Fees",
-  "/api/Business/Notification",
-  "/api/Business/Payments",
+/** Paged collections and the most rows one page may hold. */
+const PAGED: [path: string, cap: number][] = [
+  ["/api/Business/Activity", MAX_PAGE_SIZE],
+  ["/api/Business/Charger", MAX_PAGE_SIZE],
+  ["/api/Business/Charger/Options", OPTIONS_MAX_PAGE_SIZE],
+  ["/api/Business/ChargingStation", MAX_PAGE_SIZE],
+  ["/api/Business/ChargingStation/Options", OPTIONS_MAX_PAGE_SIZE],
+  ["/api/Business/Fees", MAX_PAGE_SIZE],
+  ["/api/Business/Notification", MAX_PAGE_SIZE],
+  ["/api/Business/Payments", MAX_PAGE_SIZE],
 ];
 /** Capped at EXPORT_MAX_ROWS. */
 const EXPORTS = ["/api/Business/Activity/Export.csv"];
@@ -45,6 +45,8 @@ const SINGLE = [
 const STREAMS = ["/api/Business/Live"];
 
 const ROWS = MAX_PAGE_SIZE + 20;
+/** Stations (one charger each): more than the larger cap, so the option lists fill a page too. */
+const STATIONS = OPTIONS_MAX_PAGE_SIZE + 20;
 
 describe.each(testBackends())("list endpoints are bounded ($name)", (backend) => {
   let h: Harness;
@@ -55,7 +57,7 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     h = await openHarness(backend);
     const seeded = await seedBenchOperator(h.db, {
       reset: true,
-      size: { ...BENCH_SIZE, stations: ROWS, chargersPerStation: 1, connectorsPerCharger: 1, sessions: 400, historyDays: 30, meterDays: 2, notifications: ROWS },
+      size: { ...BENCH_SIZE, stations: STATIONS, chargersPerStation: 1, connectorsPerCharger: 1, sessions: 400, historyDays: 30, meterDays: 2, notifications: ROWS },
     });
     businessId = seeded.businessId;
     // Rates and payments beyond one page too.
@@ -66,7 +68,7 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
   afterAll(() => h?.close());
 
   it("classifies every GET endpoint by how it is bounded", () => {
-    const known = new Set([...PAGED, ...EXPORTS, ...CATALOGS, ...SINGLE, ...STREAMS]);
+    const known = new Set([...PAGED.map(([path]) => path), ...EXPORTS, ...CATALOGS, ...SINGLE, ...STREAMS]);
     const gets = [...new Set(h.api.routes.filter((r) => r.method === "GET").map((r) => r.path))];
     const unclassified = gets.filter((p) => !known.has(p));
     expect(unclassified, "declare how these endpoints bound their rows").toEqual([]);
@@ -77,30 +79,30 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     const check = await verifyBenchPricing(h.db, businessId, 200);
     expect(check.checked).toBeGreaterThan(100);
     expect(check.mismatches).toEqual([]);
-    for (const path of PAGED) {
+    for (const [path, cap] of PAGED) {
       const body = (await (await h.call("GET", `${path.replace(/^\/api/, "")}?pageSize=1`, { token })).json()) as { total: number };
-      expect(body.total, path).toBeGreaterThan(MAX_PAGE_SIZE);
+      expect(body.total, path).toBeGreaterThan(cap);
     }
   });
 
-  it.each(PAGED)("%s never returns more than MAX_PAGE_SIZE rows", async (path) => {
+  it.each(PAGED)("%s never returns more than its cap (%i rows)", async (path, cap) => {
     const p = path.replace(/^\/api/, "");
-    const full = await h.call("GET", `${p}?pageSize=${MAX_PAGE_SIZE}`, { token });
+    const full = await h.call("GET", `${p}?pageSize=${cap}`, { token });
     expect(full.status).toBe(200);
-    expect(((await full.json()) as { items: unknown[] }).items).toHaveLength(MAX_PAGE_SIZE);
+    expect(((await full.json()) as { items: unknown[] }).items).toHaveLength(cap);
 
     const byDefault = (await (await h.call("GET", p, { token })).json()) as { items: unknown[] };
-    expect(byDefault.items.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
+    expect(byDefault.items.length).toBeLessThanOrEqual(cap);
 
-    for (const q of [`pageSize=${MAX_PAGE_SIZE + 1}`, "pageSize=100000", "pageSize=-1", "pageSize=abc"]) {
+    for (const q of [`pageSize=${cap + 1}`, "pageSize=100000", "pageSize=-1", "pageSize=abc"]) {
       const res = await h.call("GET", `${p}?${q}`, { token });
       expect(res.status, `${p}?${q}`).toBe(422);
       const problem = (await res.json()) as { title: string; errors?: Record<string, string[]> };
       expect(problem.errors?.pageSize?.[0], `${p}?${q}`).toMatch(/[a-záéíóúñ]/i);
     }
     // Unknown "limit" parameters are not a way around the cap.
-    const limited = (await (await h.call("GET", `${p}?limit=100000&pageSize=${MAX_PAGE_SIZE}`, { token })).json()) as { items: unknown[] };
-    expect(limited.items.length).toBeLessThanOrEqual(MAX_PAGE_SIZE);
+    const limited = (await (await h.call("GET", `${p}?limit=100000&pageSize=${cap}`, { token })).json()) as { items: unknown[] };
+    expect(limited.items.length).toBeLessThanOrEqual(cap);
   });
 
   it("caps the CSV export", async () => {

@@ -1,6 +1,7 @@
 // Stations and chargers as choices (issue 9): the forms and filters read id and name from
-// /Options instead of the full lists with their per-station counts and connectors. Same paging
-// and bounds as every list (list-bounds.test.ts), ordered by name, and only the caller's own.
+// /Options instead of the full lists with their per-station counts and connectors. Paged like
+// every list, with a larger cap (OPTIONS_MAX_PAGE_SIZE, list-bounds.test.ts) so that one request
+// brings a company's stations; ordered by name, and only the caller's own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargerInput, createTenant, expectProblem, expectStatus, openHarness, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
 
@@ -45,6 +46,29 @@ describe.each(testBackends())("station and charger options ($name)", (backend) =
     expect(second.items.map((s: { name: string }) => s.name)).toEqual(["zeta"]);
   });
 
+  it("reports the same total whether the page shows it (short page) or it has to be counted", async () => {
+    // Full pages and pages past the end are counted; a short page is the last one.
+    for (const [query, items, total] of [
+      ["pageSize=2&page=1", 2, 3],
+      ["pageSize=3&page=1", 3, 3],
+      ["pageSize=2&page=2", 1, 3],
+      ["pageSize=2&page=3", 0, 3],
+      ["pageSize=500&page=1", 3, 3],
+      ["pageSize=1&page=3", 1, 3],
+    ] as const) {
+      for (const path of ["/Business/ChargingStation/Options", "/Business/Charger/Options"]) {
+        const page = await expectStatus(await h.call("GET", `${path}?${query}`, { token: a.token }), 200);
+        expect([page.items.length, page.total], `${path}?${query}`).toEqual([items, total]);
+      }
+    }
+    // Narrowed to one station, a short first page still totals only that station's chargers.
+    const narrowed = await expectStatus(await h.call("GET", `/Business/Charger/Options?stationId=${stationIds.beta}&pageSize=500`, { token: a.token }), 200);
+    expect(narrowed.total).toBe(1);
+    // Another company's empty answer totals 0.
+    const none = await expectStatus(await h.call("GET", `/Business/Charger/Options?stationId=${stationIds.beta}`, { token: b.token }), 200);
+    expect([none.items.length, none.total]).toEqual([0, 0]);
+  });
+
   it("lists the caller's chargers by name with their station, and narrows to one station", async () => {
     const page = await expectStatus(await h.call("GET", "/Business/Charger/Options", { token: a.token }), 200);
     expect(page.total).toBe(3);
@@ -64,7 +88,7 @@ describe.each(testBackends())("station and charger options ($name)", (backend) =
   it("bad parameters are a 422 with the Spanish field message", async () => {
     const bad = await expectProblem(await h.call("GET", "/Business/Charger/Options?stationId=nope", { token: a.token }), 422);
     expect(bad.errors?.stationId?.[0]).toMatch(/[a-záéíóú]/i);
-    await expectProblem(await h.call("GET", "/Business/ChargingStation/Options?pageSize=101", { token: a.token }), 422);
+    await expectProblem(await h.call("GET", "/Business/ChargingStation/Options?pageSize=501", { token: a.token }), 422);
     await expectProblem(await h.call("GET", "/Business/ChargingStation/Options", { token: null }), 401);
   });
 });

@@ -78,18 +78,26 @@ describe("charger list loader", () => {
     expect(search.get("q")).toHaveLength(100);
   });
 
-  it("reads every page of station options for the filter (an operator with 200 stations)", async () => {
+  it("reads station options for the filter in as few requests as the API allows, every page of them", async () => {
     const cookie = await operatorCookie();
     const station = (i: number) => ({ ...fixtures.station, id: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, name: `Estación ${i}` });
+    const asked: string[] = [];
+    const TOTAL = 1_205; // more than two pages of the largest page size
     server.use(
       http.get(apiUrl("/Business/ChargingStation/Options"), ({ request }) => {
-        const page = Number(new URL(request.url).searchParams.get("page"));
-        const items = Array.from({ length: page === 1 ? 100 : page === 2 ? 100 : 5 }, (_, i) => station((page - 1) * 100 + i));
-        return HttpResponse.json({ items, total: 205, page, pageSize: 100 });
+        const params = new URL(request.url).searchParams;
+        asked.push(params.toString());
+        const page = Number(params.get("page"));
+        const pageSize = Number(params.get("pageSize"));
+        const from = (page - 1) * pageSize;
+        const items = Array.from({ length: Math.max(0, Math.min(pageSize, TOTAL - from)) }, (_, i) => station(from + i));
+        return HttpResponse.json({ items, total: TOTAL, page, pageSize });
       }),
     );
     const res = await run<Loose>(() => list.loader(args(getReq("/charger", cookie), chargerContext())));
-    expect(res.data.stations).toHaveLength(205);
+    expect(res.data.stations).toHaveLength(TOTAL);
+    expect(new Set(res.data.stations.map((s: { value: string }) => s.value)).size).toBe(TOTAL);
+    expect(asked).toEqual(["pageSize=500&page=1", "pageSize=500&page=2", "pageSize=500&page=3"]);
   });
 
   it("an empty business gets an empty page (the screen shows what to do first)", async () => {

@@ -5,6 +5,7 @@ import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "../../../api/types";
 import type { Option } from "./inputs";
+import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "../../../api/schemas/common";
 
 export interface ConnectorTypeOption extends Option {
   defaultPowerType: PowerType;
@@ -35,19 +36,23 @@ async function getJson<T>(api: ApiClient, path: string): Promise<T> {
   return body;
 }
 
-/** Every item of a paged list, 100 at a time, bounded (10 pages: 1,000 stations or rates). */
-export async function listAll<T>(api: ApiClient, path: string, maxPages = 10): Promise<T[]> {
+/** Every item of a paged list, `pageSize` at a time, bounded (by default 10 pages of 100: 1,000 rates). */
+export async function listAll<T>(api: ApiClient, path: string, { pageSize = MAX_PAGE_SIZE, maxPages = 10 } = {}): Promise<T[]> {
   const sep = path.includes("?") ? "&" : "?";
-  const first = await getJson<Page<T>>(api, `${path}${sep}pageSize=100&page=1`);
-  const pages = Math.min(maxPages, Math.ceil(first.total / 100));
+  const first = await getJson<Page<T>>(api, `${path}${sep}pageSize=${pageSize}&page=1`);
+  const pages = Math.min(maxPages, Math.ceil(first.total / pageSize));
   if (pages <= 1) return first.items;
-  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => getJson<Page<T>>(api, `${path}${sep}pageSize=100&page=${i + 2}`)));
+  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => getJson<Page<T>>(api, `${path}${sep}pageSize=${pageSize}&page=${i + 2}`)));
   return [first, ...rest].flatMap((p) => p.items);
 }
 
+/** The company's stations as choices: id, name and city, by name (one request up to 500 stations). */
+export function listStationOptions(api: ApiClient): Promise<StationOptionDto[]> {
+  return listAll<StationOptionDto>(api, "/Business/ChargingStation/Options", { pageSize: OPTIONS_MAX_PAGE_SIZE });
+}
+
 export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
-  // Id, name and city only (not the station list with its per-station counts), by name.
-  const stations = await listAll<StationOptionDto>(api, "/Business/ChargingStation/Options");
+  const stations = await listStationOptions(api);
   return stations.map((s) => ({ value: s.id, label: s.city ? `${s.name} (${s.city})` : s.name }));
 }
 

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiDownload, BiLineChart } from "~/icons";
-import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage, StationOptionDto } from "../../../api/types";
+import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage } from "../../../api/types";
 import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../../../api/schemas/constants";
 import { activityQuery } from "../../../api/schemas/queries";
 import { UUID_RE } from "../../../api/schemas/constants";
@@ -13,7 +13,7 @@ import { SessionTable } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
 import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "~/components/activity/labels";
 import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";
-import { listAll } from "~/components/charger/charger.server";
+import { listStationOptions } from "~/components/charger/charger.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatInt, formatKwh } from "~/components/charts/format";
 import { createApiClient } from "~/lib/api.server";
@@ -66,7 +66,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
   const [list, stations, chargers] = await Promise.all([
     fetchJson<SessionPage & { totals?: ActivityTotals }>(api, `/Business/Activity?${query}`),
-    listAll<StationOptionDto>(api, "/Business/ChargingStation/Options").then(
+    listStationOptions(api).then(
       (items) => ({ ok: true as const, data: { items } }),
       () => ({ ok: false as const }),
     ),
