@@ -2,6 +2,9 @@
 // production; node_modules stay external so the image installs them as usual. Also bundles the
 // push service worker (app/push/firebase-messaging-sw.ts, with the firebase package inlined: no
 // CDN) into build/client/firebase-messaging-sw.js, which the static middleware serves at the root.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const outDir = process.env.BUILD_DIR ?? "build";
@@ -44,3 +47,17 @@ await build({
   logLevel: "warning",
 });
 console.log(`${outDir}/client/firebase-messaging-sw.js listo`);
+
+// The hashed assets compressed once here, at the highest levels, instead of on every request: the
+// server answers brotli or gzip from these files (server/http.ts, express-static-gzip).
+const assetsDir = `${outDir}/client/assets`;
+let precompressed = 0;
+for (const file of readdirSync(assetsDir)) {
+  if (!/\.(js|css|svg|json)$/.test(file)) continue;
+  const source = readFileSync(path.join(assetsDir, file));
+  if (source.length < 1024) continue; // like compression's threshold: not worth a header
+  writeFileSync(path.join(assetsDir, `${file}.br`), brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+  writeFileSync(path.join(assetsDir, `${file}.gz`), gzipSync(source, { level: 9 }));
+  precompressed++;
+}
+console.log(`${assetsDir}: ${precompressed} archivos precomprimidos (brotli y gzip)`);

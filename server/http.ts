@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import compression from "compression";
+import expressStaticGzip from "express-static-gzip";
 import helmet from "helmet";
 import { createRequestHandler as createRemixHandler, createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import { getRequestListener } from "@hono/node-server";
@@ -170,7 +171,17 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     });
   } else {
     const { clientDir } = remix;
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    // Hashed assets: the brotli or gzip file the build wrote next to each one (compression skips
+    // an answer that is already encoded), cached for a year.
+    app.use(
+      "/assets",
+      expressStaticGzip(path.join(clientDir, "assets"), {
+        enableBrotli: true,
+        orderPreference: ["br", "gzip"],
+        index: false,
+        serveStatic: { immutable: true, maxAge: "1y", index: false },
+      }),
+    );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
     app.all("*", remixHandler(createRemixHandler(remix.build, "production"), getLoadContext));
   }
