@@ -485,7 +485,11 @@ export const sessionStationDailyTotals = pgTable(
     energyWh: bigint("energy_wh", { mode: "number" }).notNull().default(0),
     totalCents: bigint("total_cents", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ name: "session_station_daily_totals_pk", columns: [t.businessId, t.stationId, t.day, t.status] })],
+  (t) => [
+    primaryKey({ name: "session_station_daily_totals_pk", columns: [t.businessId, t.stationId, t.day, t.status] }),
+    // A period across every station (top stations on Inicio): the key above starts with the station.
+    index("session_station_daily_totals_day_idx").on(t.businessId, t.day),
+  ],
 );
 
 /** The same sessions per local day, hour of the start and status (the "sesiones por hora" chart). */

@@ -1,0 +1,1 @@
+CREATE INDEX "session_station_daily_totals_day_idx" ON "session_station_daily_totals" USING btree ("business_id","day");
