@@ -9,7 +9,28 @@ import { DataTable } from "~/components/table";
 import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";
 import { SESSION_PAYMENT_COLORS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_COLORS, SESSION_STATUS_LABELS } from "./labels";
 
-export function SessionTable({ items, sort }: { items: SessionDto[]; sort: string }) {
+/** What a row shows: the loader sends only these fields into the page (issue 9: less to encode and hydrate). */
+export const SESSION_ROW_FIELDS = [
+  "id",
+  "stationName",
+  "chargerName",
+  "connectorNumber",
+  "connectorLabel",
+  "startedAt",
+  "status",
+  "energyKwh",
+  "durationMinutes",
+  "idleMinutes",
+  "totalCents",
+  "paymentStatus",
+] as const satisfies readonly (keyof SessionDto)[];
+export type SessionRow = Pick<SessionDto, (typeof SESSION_ROW_FIELDS)[number]>;
+
+export function sessionRow(s: SessionDto): SessionRow {
+  return Object.fromEntries(SESSION_ROW_FIELDS.map((k) => [k, s[k]])) as SessionRow;
+}
+
+export function SessionTable({ items, sort }: { items: SessionRow[]; sort: string }) {
   const hrefWith = useHrefWith();
   return (
     <DataTable caption="Cargas">

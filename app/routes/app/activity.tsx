@@ -9,7 +9,7 @@ import { UUID_RE } from "../../../api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
 import { CursorPagination, FilterBar, Pagination, listParams } from "~/components/list";
-import { SessionTable } from "~/components/activity/SessionTable";
+import { SessionTable, sessionRow } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
 import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "~/components/activity/labels";
 import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";
@@ -83,7 +83,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sort,
     page: list.ok ? list.data.page : page,
     pageSize: list.ok ? list.data.pageSize : pageSize,
-    items: list.ok ? list.data.items : [],
+    items: list.ok ? list.data.items.map(sessionRow) : [],
     total: list.ok ? list.data.total : 0,
     nextCursor: list.ok ? (list.data.nextCursor ?? null) : null,
     prevCursor: list.ok ? (list.data.prevCursor ?? null) : null,
