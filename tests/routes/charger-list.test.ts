@@ -27,6 +27,13 @@ describe("charger list loader", () => {
     expect(res.status).toBe(200);
     expect(res.data.chargers.items[0]).toMatchObject({ name: "Wallbox Norte", ocppIdentity: "AR-BUE-0001" });
     expect(res.data.chargers.items[0].connectors[0].statusLabel).toBe("Cargando");
+    // Only what a row shows travels into the page (not the OCPP URL, the firmware, the rates…).
+    expect(Object.keys(res.data.chargers.items[0]).sort()).toEqual(
+      ["brandName", "connectors", "enabled", "id", "lastHeartbeatAt", "model", "name", "ocppIdentity", "online", "serialNumber", "stationName"].sort(),
+    );
+    expect(Object.keys(res.data.chargers.items[0].connectors[0]).sort()).toEqual(
+      ["bucket", "connectorId", "errorCode", "format", "id", "maxPowerKw", "powerType", "standardLabel", "status", "statusLabel"].sort(),
+    );
     expect(res.data.stations).toEqual([{ value: IDS.station, label: "Estación Palermo (Buenos Aires)" }]);
     expect(res.data.hasFilters).toBe(false);
     expect(typeof res.data.now).toBe("number");

@@ -44,7 +44,11 @@ export function ConnectionStatus({ charger, now }: { charger: Pick<ChargerDto, "
   );
 }
 
-function connectorTitle(k: ConnectorDto): string {
+/** What a chip shows (and its title): a list sends only these fields into the page. */
+export const CONNECTOR_CHIP_FIELDS = ["id", "connectorId", "standardLabel", "format", "powerType", "maxPowerKw", "status", "statusLabel", "bucket", "errorCode"] as const satisfies readonly (keyof ConnectorDto)[];
+export type ConnectorChip = Pick<ConnectorDto, (typeof CONNECTOR_CHIP_FIELDS)[number]>;
+
+function connectorTitle(k: ConnectorChip): string {
   const parts = [
     `Conector ${k.connectorId}: ${k.standardLabel}`,
     CONNECTOR_FORMAT_LABELS[k.format],
@@ -57,7 +61,7 @@ function connectorTitle(k: ConnectorDto): string {
 }
 
 /** One chip per connector: "1 · Cargando". Offline chargers show their last status in gray. */
-export function ConnectorChips({ connectors }: { connectors: ConnectorDto[] }) {
+export function ConnectorChips({ connectors }: { connectors: ConnectorChip[] }) {
   if (connectors.length === 0) return <PlainText size="2" color="gray">Sin conectores</PlainText>;
   return (
     <ul className="charger-chips" aria-label="Estado de los conectores">

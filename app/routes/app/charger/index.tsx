@@ -7,7 +7,7 @@ import { BiChip, BiPlus, BiSearch } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
 import { DataTable } from "~/components/table";
-import { ConnectionStatus, ConnectorChips } from "~/components/charger/StatusChips";
+import { CONNECTOR_CHIP_FIELDS, ConnectionStatus, ConnectorChips } from "~/components/charger/StatusChips";
 import { loadStationOptions, serviceUnavailable, tryApi } from "~/components/charger/charger.server";
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
@@ -29,6 +29,11 @@ const STATUS_FILTER_LABELS: Record<StatusBucket, string> = {
   faulted: "Con conectores en falla",
   offline: "Sin conexión o no disponibles",
 };
+
+/** What a row shows: the loader sends only these fields into the page (issue 9: less to encode and hydrate). */
+const ROW_FIELDS = ["id", "name", "serialNumber", "stationName", "brandName", "model", "ocppIdentity", "online", "enabled", "lastHeartbeatAt"] as const satisfies readonly (keyof ChargerDto)[];
+const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+const chargerRow = (c: ChargerDto) => ({ ...pick(c, ROW_FIELDS), connectors: c.connectors.map((k) => pick(k, CONNECTOR_CHIP_FIELDS)) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
@@ -55,7 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!chargers) serviceUnavailable();
 
   return {
-    chargers,
+    chargers: { ...chargers, items: chargers.items.map(chargerRow) },
     stations,
     filters: { q, stationId, status, sort },
     hasFilters: Boolean(q || stationId || status),
