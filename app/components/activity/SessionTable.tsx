@@ -4,6 +4,7 @@ import { Link } from "@remix-run/react";
 import { PlainBadge, PlainText } from "~/components/plain";
 import * as Table from "~/components/table";
 import type { SessionDto } from "../../../api/types";
+import { pick } from "~/lib/pick";
 import { SortHeader, useHrefWith } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";
@@ -27,7 +28,7 @@ export const SESSION_ROW_FIELDS = [
 export type SessionRow = Pick<SessionDto, (typeof SESSION_ROW_FIELDS)[number]>;
 
 export function sessionRow(s: SessionDto): SessionRow {
-  return Object.fromEntries(SESSION_ROW_FIELDS.map((k) => [k, s[k]])) as SessionRow;
+  return pick(s, SESSION_ROW_FIELDS);
 }
 
 export function SessionTable({ items, sort }: { items: SessionRow[]; sort: string }) {

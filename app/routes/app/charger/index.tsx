@@ -12,6 +12,7 @@ import { loadStationOptions, serviceUnavailable, tryApi } from "~/components/cha
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { pick } from "~/lib/pick";
 import { UUID_RE } from "../../../../api/schemas/constants";
 import { CHARGER_SORTS } from "../../../../api/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "../../../../domain/ocpp-status";
@@ -32,7 +33,6 @@ const STATUS_FILTER_LABELS: Record<StatusBucket, string> = {
 
 /** What a row shows: the loader sends only these fields into the page (issue 9: less to encode and hydrate). */
 const ROW_FIELDS = ["id", "name", "serialNumber", "stationName", "brandName", "model", "ocppIdentity", "online", "enabled", "lastHeartbeatAt"] as const satisfies readonly (keyof ChargerDto)[];
-const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 const chargerRow = (c: ChargerDto) => ({ ...pick(c, ROW_FIELDS), connectors: c.connectors.map((k) => pick(k, CONNECTOR_CHIP_FIELDS)) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
