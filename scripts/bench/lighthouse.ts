@@ -40,18 +40,25 @@ async function main() {
     for (const [formFactor, p] of FORM_FACTORS.flatMap((f) => PAGES.flatMap((page) => Array.from({ length: RUNS }, () => [f, page] as const)))) {
       const mobile = formFactor === "mobile";
       const name = `${p.name} (${mobile ? "móvil" : "escritorio"})`;
-      const result = await lighthouse(
-        `${srv.base}${p.url}`,
-        {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-          extraHeaders: p.auth ? { Cookie: srv.cookie } : undefined,
-        },
-        mobile ? undefined : desktopConfig,
-      );
-      const lhr = result?.lhr;
+      const audit = () =>
+        lighthouse(
+          `${srv.base}${p.url}`,
+          {
+            port: chrome.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: [...CATEGORIES],
+            extraHeaders: p.auth ? { Cookie: srv.cookie } : undefined,
+          },
+          mobile ? undefined : desktopConfig,
+        );
+      let lhr = (await audit())?.lhr;
+      // A run where Lighthouse itself failed (no trace, no paint recorded…) scores 0 without
+      // measuring the page: say why and measure once more.
+      if (lhr?.runtimeError) {
+        console.log(`${name.padEnd(24)} Lighthouse falló (${lhr.runtimeError.code}: ${lhr.runtimeError.message.slice(0, 120)}); se repite`);
+        lhr = (await audit())?.lhr;
+      }
       if (!lhr) throw new Error(`Lighthouse no devolvió resultado para ${p.url}`);
       if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.endsWith(p.url)) throw new Error(`${p.url} terminó en ${lhr.finalDisplayedUrl} (¿sesión?)`);
       const score = (c: string) => String(Math.round((lhr.categories[c]?.score ?? 0) * 100)).padStart(6);
