@@ -95,7 +95,8 @@ export function SessionDetail({ session: s, backHref }: { session: SessionDetail
           <Heading as="h2" size="4" mb="3">
             Pagos
           </Heading>
-          <div className="table-scroll">
+          {/* Scrolls sideways on a phone: focusable, so the keyboard can scroll it too (no links inside). */}
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Pagos de la carga">
             <TableRoot size="1">
               <Table.Header>
                 <Table.Row>
@@ -222,7 +223,7 @@ function CostBreakdown({ s }: { s: SessionDetailDto }) {
   const vatLabel = r ? `IVA ${pct(r.vatRateBp)}${r.vatIncluded ? " (incluido)" : ""}` : "IVA";
   return (
     <>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Detalle del costo">
         <table className="cost-table" data-testid="cost-breakdown">
           <caption className="visually-hidden">Detalle del costo de la carga</caption>
           <tbody>
