@@ -60,6 +60,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * The header's bell. Its name carries the count exactly as the badge shows it ("99+" past 99), so
+ * a voice-control user can say what they see (WCAG 2.5.3, label in name); Notificaciones has the
+ * exact number.
+ */
+export function NotificationBell({ unread }: { unread: number }) {
+  const shown = unread > 99 ? "99+" : String(unread);
+  return (
+    <Link to="/notification" className="topbar-bell" aria-label={unread ? `Notificaciones: ${shown} sin leer` : "Notificaciones"} data-testid="header-bell">
+      <BiBell size={24} aria-hidden="true" />
+      {unread ? (
+        <span className="nav-badge" data-testid="unread-badge" aria-hidden="true">
+          {shown}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
 const DRAWER_QUERY = "(max-width: 900px)";
 
 /**
@@ -136,14 +155,7 @@ export default function AppLayout() {
             <BiMenu size={24} />
           </label>
           <div className="topbar-spacer" />
-          <Link to="/notification" className="topbar-bell" aria-label={unread ? `Notificaciones: ${unread} sin leer` : "Notificaciones"} data-testid="header-bell">
-            <BiBell size={24} aria-hidden="true" />
-            {unread ? (
-              <span className="nav-badge" data-testid="unread-badge" aria-hidden="true">
-                {unread > 99 ? "99+" : unread}
-              </span>
-            ) : null}
-          </Link>
+          <NotificationBell unread={unread} />
           <div className="topbar-user">
             <img src={photo} alt="" width={36} height={36} data-testid="header-photo" />
             <Text className="topbar-name" weight="medium" data-testid="header-business-name">
