@@ -19,9 +19,14 @@ import { UNSAFE_RemixContext, useMatches } from "@remix-run/react";
 export function LowPriorityModulePreloads() {
   const manifest = useContext(UNSAFE_RemixContext)?.manifest;
   const matches = useMatches();
-  const [hrefs] = useState(() =>
-    manifest ? new Set([manifest.entry.module, ...manifest.entry.imports, ...matches.flatMap(({ id }) => [...(manifest.routes[id]?.imports ?? []), manifest.routes[id]?.module ?? ""])]) : [],
-  );
+  const [hrefs] = useState(() => {
+    if (!manifest) return [];
+    const routes = matches.flatMap(({ id }) => {
+      const route = manifest.routes[id];
+      return route ? [...(route.imports ?? []), route.module] : [];
+    });
+    return [...new Set([manifest.entry.module, ...manifest.entry.imports, ...routes])];
+  });
   // Lowercase: React 18 passes it through as an attribute (it does not know fetchPriority).
-  return [...hrefs].map((href) => href && <link key={href} rel="modulepreload" href={href} {...{ fetchpriority: "low" }} />);
+  return hrefs.map((href) => <link key={href} rel="modulepreload" href={href} {...{ fetchpriority: "low" }} />);
 }

@@ -1,6 +1,6 @@
 // Every list the Business API returns is bounded on the server: paged collections cap pageSize at
-// MAX_PAGE_SIZE, option lists (id and name) at OPTIONS_MAX_PAGE_SIZE (and say so in Spanish), the CSV export at EXPORT_MAX_ROWS, catalogs are fixed
-// sets. A new GET endpoint fails the first test until it is classified here, so an unbounded
+// MAX_PAGE_SIZE, option lists (id and name) at OPTIONS_MAX_PAGE_SIZE (and say so in Spanish),
+// the CSV export at EXPORT_MAX_ROWS, catalogs are fixed sets. A new GET endpoint fails the first test until it is classified here, so an unbounded
 // list cannot slip in. The data is a small bench operator (db/seed/bench.ts) with more rows than
 // one page in every collection; its prices are also checked against domain/pricing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
