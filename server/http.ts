@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import compression from "compression";
@@ -182,7 +183,12 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
         serveStatic: { immutable: true, maxAge: "1y", index: false },
       }),
     );
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The other public files (favicon, robots.txt, the push service worker, images) are few and
+    // known when the server starts: only their paths reach the static middleware, so a page
+    // request is not first looked up on disk (an fs.stat per page, ~4 % of a page's CPU).
+    const publicFiles = listPublicFiles(clientDir);
+    const servePublic = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
     app.all("*", remixHandler(createRemixHandler(remix.build, "production"), getLoadContext));
   }
 
@@ -194,6 +200,17 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
   });
 
   return app;
+}
+
+/** URL paths of the files under the client build, outside the hashed `assets/` folder. */
+export function listPublicFiles(clientDir: string): Set<string> {
+  if (!existsSync(clientDir)) return new Set();
+  const files = readdirSync(clientDir, { recursive: true, withFileTypes: true });
+  const paths = files
+    .filter((entry) => entry.isFile())
+    .map((entry) => "/" + path.relative(clientDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .filter((url) => !url.startsWith("/assets/"));
+  return new Set(paths);
 }
 
 type RemixHandler = (request: Request, context: AppLoadContext) => Promise<Response>;

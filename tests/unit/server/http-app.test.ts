@@ -1,19 +1,22 @@
 // The Express app of server.ts (server/http.ts) on a real socket, without a Remix build: the
 // headers every response carries (production and development), and the guards in front of the
 // embedded API — cross-site refusal, body cap, per-IP API limit.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import type { Server } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../../server/env";
-import { createHttpApp } from "../../../server/http";
+import { createHttpApp, listPublicFiles } from "../../../server/http";
 import { createLogger } from "../../../server/logger";
 import { MemoryRateLimitStore, setRateLimitStore } from "../../../server/rate-limit";
 
 /** Enough of a build for the app to be created; these tests never reach Remix. */
 const build = { routes: {}, entry: { module: {} }, assets: { routes: {}, url: "/x.js", version: "1", entry: { module: "/x.js", imports: [] } }, future: {}, publicPath: "/", assetsBuildDirectory: "/tmp", isSpaMode: false, mode: "production" } as unknown as ServerBuild;
 
-async function start(envOverrides: Record<string, string>) {
+async function start(envOverrides: Record<string, string>, clientDir = "/nonexistent") {
   const env = parseEnv({ FIREBASE_PROJECT_ID: "demo-x", PORT: "3999", ...envOverrides });
   const api = {
     fetch: async (req: Request) =>
@@ -24,7 +27,7 @@ async function start(envOverrides: Record<string, string>) {
     logger: createLogger("silent"),
     api,
     health: async () => ({ database: "ok", identity: "down" }),
-    remix: { build, clientDir: "/nonexistent" },
+    remix: { build, clientDir },
     verifyIdToken: async () => ({ uid: "x" }),
   });
   const server: Server = await new Promise((r) => {
@@ -104,5 +107,36 @@ describe("guards in front of the API", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).title).toMatch(/^Demasiados intentos/);
     expect((await fetch(`${app.url}/api/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe("public files", () => {
+  let dir: string;
+  let app: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "enchufa-client-"));
+    mkdirSync(path.join(dir, "images"));
+    mkdirSync(path.join(dir, "assets"));
+    writeFileSync(path.join(dir, "robots.txt"), "User-agent: *\n");
+    writeFileSync(path.join(dir, "images", "blank.png"), "png");
+    writeFileSync(path.join(dir, "assets", "root-abc.css"), "body{}");
+    app = await start(PROD, dir);
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lists the files outside assets/ by URL path, once, when the server starts", () => {
+    expect([...listPublicFiles(dir)].sort()).toEqual(["/images/blank.png", "/robots.txt"]);
+    expect(listPublicFiles(path.join(dir, "missing")).size).toBe(0);
+  });
+
+  it("serves them from the root with a one-hour cache", async () => {
+    const robots = await fetch(`${app.url}/robots.txt`);
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toBe("User-agent: *\n");
+    expect(robots.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect((await fetch(`${app.url}/images/blank.png`)).status).toBe(200);
   });
 });
