@@ -1,5 +1,6 @@
 // Enchufá's server: the Remix dashboard, the embedded Business API at /api and /healthz,
 // behind security headers, compression and graceful shutdown (DESIGN.md §1).
+import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "node:http";
@@ -7,6 +8,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { setToastCookieOptions } from "remix-toast";
 import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
+import { runPrimary, workerCount, workerNodeId } from "./server/cluster";
 import { createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp } from "./server/http";
 import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./server/rate-limit";
@@ -120,8 +122,26 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   return { url, env, ocpp, close };
 }
 
-/** Run as a process: exit 1 on bad configuration, finish in-flight work on SIGTERM/SIGINT. */
-export async function main(options: { dev?: boolean } = {}) {
+/**
+ * Run as a process: exit 1 on bad configuration, finish in-flight work on SIGTERM/SIGINT. With
+ * PostgreSQL and more than one core (WEB_CONCURRENCY), this process only supervises one server
+ * process per core (server/cluster.ts, ADR 0011) and returns nothing.
+ */
+export async function main(options: { dev?: boolean } = {}): Promise<RunningServer | undefined> {
+  if (!options.dev && cluster.isPrimary) {
+    let env: Env;
+    try {
+      env = parseEnv();
+    } catch (error) {
+      console.error(error instanceof EnvError ? error.message : error);
+      process.exit(1);
+    }
+    const workers = workerCount(env);
+    if (workers > 1) {
+      runPrimary({ workers, workerEnv: (index) => workerNodeId(env.NODE_ID, index), logger: createLogger(env.LOG_LEVEL) });
+      return undefined;
+    }
+  }
   let running: RunningServer;
   try {
     running = await startServer(options);

@@ -47,6 +47,8 @@ const schema = z
     OCPP_IDLE_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
     /** OCPP: how often chargers silent for 2× their heartbeat interval are marked offline. */
     OCPP_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+    /** Server processes on this machine: a number, or "auto" (one per core). More than one needs PostgreSQL. */
+    WEB_CONCURRENCY: z.union([z.literal("auto"), z.coerce.number().int().min(1).max(64)]).default("auto"),
     /** This node's name in chargers.connected_node (default: random per process). */
     NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, "solo letras, números y . _ : -").optional(),
     /** Business API over HTTP: requests per client address and minute. */
@@ -64,6 +66,13 @@ const schema = z
       need("SESSION_SECRET", "es obligatoria en producción (firma la cookie de sesión)");
       need("ENCRYPTION_KEY", "es obligatoria en producción (cifra las credenciales de pago)");
       need("FIREBASE_API_KEY", "es obligatoria en producción (API de Identity Toolkit)");
+    }
+    if (typeof env.WEB_CONCURRENCY === "number" && env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["WEB_CONCURRENCY"],
+        message: "más de un proceso necesita PostgreSQL (DATABASE_URL): la base embebida funciona dentro de un solo proceso",
+      });
     }
     if (production && env.FIREBASE_AUTH_EMULATOR_HOST) {
       const loopback = !env.HOST || ["127.0.0.1", "localhost", "::1"].includes(env.HOST);

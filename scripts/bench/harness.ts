@@ -2,7 +2,7 @@
 // `build/server.js` on 127.0.0.1 against the bench database (DATABASE_URL or DATA_DIR), signed
 // in through the real login form. Used by bench:server and bench:lighthouse.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -12,10 +12,32 @@ import { benchTarget, openBenchDatabase, type BenchDatabaseTarget } from "./db";
 
 const BENCH_PASSWORD = "Bench1234!";
 
+/** Resident memory of the server: the process and its children (the workers, WEB_CONCURRENCY > 1). */
 export function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+  const kb = (p: number) => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      return 0; // gone meanwhile
+    }
+  };
+  return Math.round([pid, ...serverWorkers(pid)].reduce((sum, p) => sum + kb(p), 0) / 1024);
+}
+
+/** Child processes of `pid` (from /proc: the cluster workers of the server). */
+export function serverWorkers(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command name (which may hold spaces): state, then the parent's pid.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return children;
 }
 
 export interface BenchServer {
@@ -65,6 +87,8 @@ export async function startBenchServer(opts: { port: number; emulatorPort: numbe
       PORT: String(opts.port),
       BUILD_DIR: opts.buildDir,
       LOG_LEVEL: "warn",
+      // The server's own default ("auto": one process per core with PostgreSQL) unless set.
+      ...(process.env.BENCH_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY } : {}),
       ...(target.url ? { DATABASE_URL: target.url } : { DATA_DIR: target.dataDir }),
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
       FIREBASE_API_KEY: "local-emulator-key",
@@ -77,7 +101,8 @@ export async function startBenchServer(opts: { port: number; emulatorPort: numbe
     server = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
     await waitForHealth(base, server);
     const readyMs = performance.now() - t0;
-    await new Promise((r) => setTimeout(r, 1000));
+    // With several processes /healthz answers once the first listens; the others start then.
+    await new Promise((r) => setTimeout(r, serverWorkers(server!.pid!).length > 1 ? 3000 : 1000));
     const idleRssMb = rssMb(server.pid!);
     const cookie = await login(base);
     return { base, target, cookie, stationId, pid: server.pid!, readyMs, idleRssMb, stop };

@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { rssMb, startBenchServer } from "./harness";
+import { rssMb, serverWorkers, startBenchServer } from "./harness";
 const port = Number(process.env.BENCH_PORT ?? 3450);
 const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9450);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,7 +47,9 @@ async function main() {
   try {
     const { cookie, stationId, readyMs, idleRssMb: idleRss } = srv;
     console.log(`Servidor: ${srv.target.label}, build ${path.relative(process.cwd(), buildDir)}, ${seconds} s por caso, ${os.cpus().length} núcleos, Node ${process.versions.node}, carga media ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    console.log(`Listo en ${readyMs.toFixed(0)} ms (proceso nuevo hasta /healthz 200, base ya migrada); RSS en reposo ${idleRss} MB\n`);
+    const workers = serverWorkers(srv.pid).length;
+    const processes = workers ? `${workers} procesos (WEB_CONCURRENCY)` : "un proceso";
+    console.log(`Listo en ${readyMs.toFixed(0)} ms (proceso nuevo hasta /healthz 200, base ya migrada); ${processes}; RSS en reposo ${idleRss} MB\n`);
     const cases: { url: string; auth: boolean }[] = [
       { url: "/healthz", auth: false },
       { url: `/assets/${css}`, auth: false },
