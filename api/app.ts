@@ -1,5 +1,6 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
+import { createPeriodCache } from "./period-cache";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -44,6 +45,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     now: deps.now ?? (() => new Date()),
     sendPush: deps.sendPush,
     ocpp: deps.ocpp,
+    periodCache: createPeriodCache(deps.periodCacheMs ?? 0, deps.now ?? (() => new Date())),
   };
   const { logger } = services;
 
@@ -86,6 +88,13 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     await next();
   };
   for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth, limitAccount);
+  // A company that writes (renames a station, removes a charger…) sees it in its KPIs and charts
+  // at once: its cached period totals are dropped once the write is done (api/period-cache.ts).
+  app.use(async (c, next) => {
+    await next();
+    const business = c.get("business");
+    if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) services.periodCache.forget(business.id);
+  });
 
   // The caller's own company: any status (a pending company can read and fix its data).
   app.use("/Business/BusinessUser/*", requireBusiness);

@@ -1,4 +1,5 @@
 // Types shared by the API's app, middleware and routes.
+import type { PeriodCache } from "./period-cache";
 import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
@@ -48,6 +49,8 @@ export interface ApiDeps {
   ocpp?: OcppGateway;
   /** Authenticated requests allowed per account and minute (default 600; the store is server/rate-limit's). */
   accountRequestsPerMinute?: number;
+  /** How long a company's period KPIs and charts are reused (api/period-cache.ts); default 0, always computed. */
+  periodCacheMs?: number;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -60,6 +63,7 @@ export interface ApiServices {
   now: () => Date;
   sendPush?: SendPush;
   ocpp?: OcppGateway;
+  periodCache: PeriodCache;
 }
 
 export type AppEnv = {

@@ -6,6 +6,7 @@ import { chargers, chargingSessions, connectors, stations, statusEvents } from "
 import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "../../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
+import type { Db } from "../../db/client";
 import { readQuery } from "../http";
 import { graphicQuery, periodQuery } from "../schemas/queries";
 import { rawParts, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
@@ -25,76 +26,14 @@ function period(q: { from?: Date; to?: Date }, now: Date): { from: Date; to: Dat
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
-export function dashboardRoutes({ db, now }: ApiServices) {
+export function dashboardRoutes({ db, now, periodCache }: ApiServices) {
   return new Hono<AppEnv>().get("/", async (c) => {
     const b = tenant(c);
-    const t = now();
-    const { from, to } = period(await readQuery(c, periodQuery), t);
-    const F = ts(from);
-    const T = ts(to);
-    const N = ts(t);
-
-    // Sessions started in the period: whole local days from the rollup, the rest raw (api/rollup.ts).
-    const split = { ...(await splitPeriod(db, from, to)), from, to };
-    const rawAgg = rawParts(split).map(
-      (part) => sql`select count(*) as sessions,
-          count(*) filter (where ${s.status} <> 'INVALID') as started,
-          sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
-          sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
-          sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
-        from ${s} where ${s.businessId} = ${b.id} and ${part}`,
-    );
-    const rollupAgg = split.rollup
-      ? [
-          sql`select sum(r.sessions) as sessions,
-            sum(r.sessions) filter (where r.status <> 'INVALID') as started,
-            sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
-            sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
-            sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue
-          from session_daily_totals r where r.business_id = ${b.id} and ${rollupDays(split)}`,
-        ]
-      : [];
-    // The five aggregates are independent: run at once, a page waits for the slowest, not the sum.
-    const [[sessionAgg], occupiedSecs, [availability], [equipment], [active]] = await Promise.all([
-      queryRows(
-        db,
-        sql`select coalesce(sum(sessions), 0) as sessions, coalesce(sum(started), 0) as started, coalesce(sum(energy_wh), 0) as energy_wh,
-            coalesce(sum(revenue), 0) as revenue, coalesce(sum(idle_revenue), 0) as idle_revenue
-          from (${sql.join([...rollupAgg, ...rawAgg], sql` union all `)}) x`,
-      ),
-      // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
-      occupiedSeconds(db, b.id, split, t),
-      // Availability: time each connector spent outside Faulted/Unavailable, from its status
-      // history (the last status before the period counts from the period's start).
-      queryRows(
-        db,
-        // The last status at or before the period's start: one backward probe of the
-        // (connector_id, at) index per connector of the company, so the cost follows the number of
-        // connectors, not the length of the history (a DISTINCT ON over every earlier event sorted
-        // the whole history: 1 s with 2 M events, docs/benchmarks.md §2). Then every change inside
-        // the period.
-        sql`with ev as (
-          select c.id as connector_id, ${F} as at, last.status
-          from ${connectors} c
-          join ${chargers} ch on ch.id = c.charger_id
-          cross join lateral (
-            select e.status from ${statusEvents} e
-            where e.connector_id = c.id and e.business_id = ${b.id} and e.at <= ${F}
-            order by e.at desc limit 1
-          ) last
-          where ch.business_id = ${b.id}
-          union all
-          select e.connector_id, e.at, e.status
-          from ${statusEvents} e
-          where e.business_id = ${b.id} and e.connector_id is not null and e.at > ${F} and e.at < ${T}
-        ), seg as (
-          select status, at, lead(at, 1, least(${T}, ${N})) over (partition by connector_id order by at) as until from ev
-        )
-        select
-          coalesce(sum(extract(epoch from until - at)) filter (where status not in ('Faulted', 'Unavailable')), 0) as up,
-          sum(extract(epoch from until - at)) as tracked
-        from seg where until > at`,
-      ),
+    const query = await readQuery(c, periodQuery);
+    // The period's totals may come from the company's cache (a few seconds old at most, see
+    // api/period-cache.ts); the equipment's current state below is always read now.
+    const [totals, [equipment], [active]] = await Promise.all([
+      periodCache.get(b.id, `dashboard|${query.from?.getTime() ?? ""}|${query.to?.getTime() ?? ""}`, () => periodTotals(db, b.id, query, now())),
       db
         .select({
           chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
@@ -110,10 +49,11 @@ export function dashboardRoutes({ db, now }: ApiServices) {
         .where(sql`${chargers.businessId} = ${b.id}`),
       queryRows(db, sql`select count(*) as n from ${s} where ${s.businessId} = ${b.id} and ${s.status} in ('ACTIVE', 'IDLE')`),
     ]);
+    const { from, to, at, sessionAgg, occupiedSecs, availability } = totals;
 
     const eq = equipment as Record<string, number>;
     const connectorStatus = Object.fromEntries(CHARGE_POINT_STATUSES.map((st) => [st, num(eq[`st_${st}`])])) as Record<ChargePointStatus, number>;
-    const effectiveSeconds = Math.max(0, (Math.min(to.getTime(), t.getTime()) - from.getTime()) / 1000);
+    const effectiveSeconds = Math.max(0, (Math.min(to.getTime(), at.getTime()) - from.getTime()) / 1000);
     const sessions = num(sessionAgg?.sessions);
     const utilization = pct(occupiedSecs, effectiveSeconds * num(eq.connectorsTotal));
 
@@ -139,28 +79,112 @@ export function dashboardRoutes({ db, now }: ApiServices) {
   });
 }
 
-export function graphicRoutes({ db, now }: ApiServices) {
+/** The period's aggregates over sessions and status history, as of `t`. */
+async function periodTotals(db: Db, businessId: string, query: { from?: Date; to?: Date }, t: Date) {
+  const { from, to } = period(query, t);
+  const F = ts(from);
+  const T = ts(to);
+  const N = ts(t);
+
+  // Sessions started in the period: whole local days from the rollup, the rest raw (api/rollup.ts).
+  const split = { ...(await splitPeriod(db, from, to)), from, to };
+  const rawAgg = rawParts(split).map(
+    (part) => sql`select count(*) as sessions,
+          count(*) filter (where ${s.status} <> 'INVALID') as started,
+          sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
+          sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
+          sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
+        from ${s} where ${s.businessId} = ${businessId} and ${part}`,
+  );
+  const rollupAgg = split.rollup
+    ? [
+        sql`select sum(r.sessions) as sessions,
+            sum(r.sessions) filter (where r.status <> 'INVALID') as started,
+            sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
+            sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
+            sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue
+          from session_daily_totals r where r.business_id = ${businessId} and ${rollupDays(split)}`,
+      ]
+    : [];
+  // The three aggregates are independent: run at once, a page waits for the slowest, not the sum.
+  const [[sessionAgg], occupiedSecs, [availability]] = await Promise.all([
+    queryRows(
+      db,
+      sql`select coalesce(sum(sessions), 0) as sessions, coalesce(sum(started), 0) as started, coalesce(sum(energy_wh), 0) as energy_wh,
+            coalesce(sum(revenue), 0) as revenue, coalesce(sum(idle_revenue), 0) as idle_revenue
+          from (${sql.join([...rollupAgg, ...rawAgg], sql` union all `)}) x`,
+    ),
+    // Occupied connector time inside the period: plug-in to unplug (or stop, or now).
+    occupiedSeconds(db, businessId, split, t),
+    // Availability: time each connector spent outside Faulted/Unavailable, from its status
+    // history (the last status before the period counts from the period's start).
+    queryRows(
+      db,
+      // The last status at or before the period's start: one backward probe of the
+      // (connector_id, at) index per connector of the company, so the cost follows the number of
+      // connectors, not the length of the history (a DISTINCT ON over every earlier event sorted
+      // the whole history: 1 s with 2 M events, docs/benchmarks.md §2). Then every change inside
+      // the period.
+      sql`with ev as (
+          select c.id as connector_id, ${F} as at, last.status
+          from ${connectors} c
+          join ${chargers} ch on ch.id = c.charger_id
+          cross join lateral (
+            select e.status from ${statusEvents} e
+            where e.connector_id = c.id and e.business_id = ${businessId} and e.at <= ${F}
+            order by e.at desc limit 1
+          ) last
+          where ch.business_id = ${businessId}
+          union all
+          select e.connector_id, e.at, e.status
+          from ${statusEvents} e
+          where e.business_id = ${businessId} and e.connector_id is not null and e.at > ${F} and e.at < ${T}
+        ), seg as (
+          select status, at, lead(at, 1, least(${T}, ${N})) over (partition by connector_id order by at) as until from ev
+        )
+        select
+          coalesce(sum(extract(epoch from until - at)) filter (where status not in ('Faulted', 'Unavailable')), 0) as up,
+          sum(extract(epoch from until - at)) as tracked
+        from seg where until > at`,
+    ),
+  ]);
+  return { from, to, at: t, sessionAgg, occupiedSecs, availability };
+}
+
+export function graphicRoutes({ db, now, periodCache }: ApiServices) {
   return new Hono<AppEnv>().get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, graphicQuery);
-    const { from, to } = period(query, now());
-    const F = ts(from);
-    const T = ts(to);
-    // Whole local days from the rollup, the rest of the period raw (api/rollup.ts).
-    const split = await splitPeriod(db, from, to);
-    const own = sql`${s.businessId} = ${b.id} and ${s.status} <> 'INVALID'`;
-    const raw = (select: SQL, groupBy: SQL) => rawParts(split).map((part) => sql`select ${select} from ${s} where ${own} and ${part} group by ${groupBy}`);
-    const rolled = (table: string, select: SQL, groupBy: SQL) =>
-      split.rollup
-        ? [sql`select ${select} from ${sql.raw(table)} r where r.business_id = ${b.id} and r.status <> 'INVALID' and ${rollupDays(split)} group by ${groupBy}`]
-        : [];
-    const union = (parts: SQL[]) => sql.join(parts, sql` union all `);
+    // Shared by the company's users and tabs for a few seconds (api/period-cache.ts).
+    const key = `graphic|${query.series}|${query.from?.getTime() ?? ""}|${query.to?.getTime() ?? ""}`;
+    return c.json(await periodCache.get(b.id, key, () => graphic(db, b.id, query, now())));
+  });
+}
 
-    let points: GraphicDto["points"];
-    if (query.series === "energyRevenueByDay") {
-      const rows = await queryRows(
-        db,
-        sql`with days as (
+/** One chart's points for the period, as of `t`. */
+async function graphic(db: Db, businessId: string, query: { series: GraphicDto["series"]; from?: Date; to?: Date }, t: Date): Promise<GraphicDto> {
+  const { from, to } = period(query, t);
+  const F = ts(from);
+  const T = ts(to);
+  // Whole local days from the rollup, the rest of the period raw (api/rollup.ts).
+  const split = await splitPeriod(db, from, to);
+  const own = sql`${s.businessId} = ${businessId} and ${s.status} <> 'INVALID'`;
+  const raw = (select: SQL, groupBy: SQL) => rawParts(split).map((part) => sql`select ${select} from ${s} where ${own} and ${part} group by ${groupBy}`);
+  const rolled = (table: string, select: SQL, groupBy: SQL) =>
+    split.rollup
+      ? [
+          sql`select ${select} from ${sql.raw(table)} r where r.business_id = ${businessId} and r.status <> 'INVALID' and ${rollupDays(
+            split,
+          )} group by ${groupBy}`,
+        ]
+      : [];
+  const union = (parts: SQL[]) => sql.join(parts, sql` union all `);
+
+  let points: GraphicDto["points"];
+  if (query.series === "energyRevenueByDay") {
+    const rows = await queryRows(
+      db,
+      sql`with days as (
             select d::date as day from generate_series(
               (${F} at time zone ${TZ})::date,
               ((${T} - interval '1 microsecond') at time zone ${TZ})::date,
@@ -186,30 +210,30 @@ export function graphicRoutes({ db, now }: ApiServices) {
           select to_char(days.day, 'YYYY-MM-DD') as date, agg.sessions, agg.energy_wh, agg.revenue, agg.idle_revenue
           from days left join agg on agg.day = days.day
           order by days.day`,
-      );
-      points = rows.map((r) => ({
-        date: String(r.date),
-        energyKwh: Math.round(num(r.energy_wh)) / 1000,
-        revenueCents: num(r.revenue),
-        idleRevenueCents: num(r.idle_revenue),
-        sessions: num(r.sessions),
-      }));
-    } else if (query.series === "sessionsByHour") {
-      const rows = await queryRows(
-        db,
-        sql`with hours as (select generate_series(0, 23) as hour), parts as (${union([
-          ...rolled("session_hourly_totals", sql`r.hour::int as hour, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh`, sql`r.hour`),
-          ...raw(sql`extract(hour from ${s.startedAt} at time zone ${TZ})::int as hour, count(*) as sessions, sum(${s.energyWh}) as energy_wh`, sql`1`),
-        ])}), agg as (
+    );
+    points = rows.map((r) => ({
+      date: String(r.date),
+      energyKwh: Math.round(num(r.energy_wh)) / 1000,
+      revenueCents: num(r.revenue),
+      idleRevenueCents: num(r.idle_revenue),
+      sessions: num(r.sessions),
+    }));
+  } else if (query.series === "sessionsByHour") {
+    const rows = await queryRows(
+      db,
+      sql`with hours as (select generate_series(0, 23) as hour), parts as (${union([
+        ...rolled("session_hourly_totals", sql`r.hour::int as hour, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh`, sql`r.hour`),
+        ...raw(sql`extract(hour from ${s.startedAt} at time zone ${TZ})::int as hour, count(*) as sessions, sum(${s.energyWh}) as energy_wh`, sql`1`),
+      ])}), agg as (
             select hour, sum(sessions) as sessions, sum(energy_wh) as energy_wh from parts group by hour
           )
           select hours.hour, agg.sessions, agg.energy_wh from hours left join agg on agg.hour = hours.hour order by hours.hour`,
-      );
-      points = rows.map((r) => ({ hour: num(r.hour), sessions: num(r.sessions), energyKwh: Math.round(num(r.energy_wh)) / 1000 }));
-    } else {
-      const rows = await queryRows(
-        db,
-        sql`select ${stations.id} as station_id, ${stations.name} as station_name,
+    );
+    points = rows.map((r) => ({ hour: num(r.hour), sessions: num(r.sessions), energyKwh: Math.round(num(r.energy_wh)) / 1000 }));
+  } else {
+    const rows = await queryRows(
+      db,
+      sql`select ${stations.id} as station_id, ${stations.name} as station_name,
             coalesce(sum(u.sessions), 0) as sessions, coalesce(sum(u.energy_wh), 0) as energy_wh, coalesce(sum(u.revenue), 0) as revenue
           from (${union([
             ...rolled(
@@ -223,20 +247,18 @@ export function graphicRoutes({ db, now }: ApiServices) {
               sql`1`,
             ),
           ])}) u
-          join ${stations} on ${stations.id} = u.station_id and ${stations.businessId} = ${b.id}
+          join ${stations} on ${stations.id} = u.station_id and ${stations.businessId} = ${businessId}
           group by ${stations.id}, ${stations.name}
           order by revenue desc, sessions desc, ${stations.name}
           limit 10`,
-      );
-      points = rows.map((r) => ({
-        stationId: String(r.station_id),
-        stationName: String(r.station_name),
-        sessions: num(r.sessions),
-        energyKwh: Math.round(num(r.energy_wh)) / 1000,
-        revenueCents: num(r.revenue),
-      }));
-    }
-    const body: GraphicDto = { series: query.series, from: from.toISOString(), to: to.toISOString(), timeZone: TZ, points };
-    return c.json(body);
-  });
+    );
+    points = rows.map((r) => ({
+      stationId: String(r.station_id),
+      stationName: String(r.station_name),
+      sessions: num(r.sessions),
+      energyKwh: Math.round(num(r.energy_wh)) / 1000,
+      revenueCents: num(r.revenue),
+    }));
+  }
+  return { series: query.series, from: from.toISOString(), to: to.toISOString(), timeZone: TZ, points };
 }
