@@ -1,6 +1,6 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
-import { createPeriodCache } from "./period-cache";
+import { createPeriodCache, sharedAcrossNodes } from "./period-cache";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -47,6 +47,9 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     ocpp: deps.ocpp,
     periodCache: createPeriodCache(deps.periodCacheMs ?? 0, deps.now ?? (() => new Date())),
   };
+  if (deps.channels && (deps.periodCacheMs ?? 0) > 0) {
+    services.periodCache = sharedAcrossNodes(services.periodCache, deps.channels, (err) => services.logger.warn({ err }, "caché de KPIs: aviso entre nodos fallido"));
+  }
   const { logger } = services;
 
   const app = new Hono<AppEnv>().basePath("/api");

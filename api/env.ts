@@ -1,7 +1,7 @@
 // Types shared by the API's app, middleware and routes.
 import type { PeriodCache } from "./period-cache";
 import type { Context } from "hono";
-import type { Db } from "../db/client";
+import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "./crypto";
 import type { SendPush } from "./push";
@@ -51,6 +51,8 @@ export interface ApiDeps {
   accountRequestsPerMinute?: number;
   /** How long a company's period KPIs and charts are reused (api/period-cache.ts); default 0, always computed. */
   periodCacheMs?: number;
+  /** The database's channels: with them, a write drops the company's cached totals on every node. */
+  channels?: Channels;
 }
 
 /** What routes get: the deps with defaults filled in. */

@@ -6,9 +6,11 @@
 // and every open dashboard reloads them on each live event (useLiveRevalidation). They are kept
 // here for `ttlMs` per company and period, shared by every user and tab of the company; the
 // equipment's current state (chargers online, connector states, active sessions) is never kept.
-// A write by the company through this API drops its entries at once (on this node; on another,
-// they age out within ttlMs). ttlMs 0 computes every time (the API's default: tests see writes
+// A write by the company through this API drops its entries at once, on every node that shares
+// the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests see writes
 // immediately).
+import type { Channels } from "../db/client";
+
 export interface PeriodCache {
   /** The value under `key` for `businessId`, computed by `compute` when absent or older than the TTL. */
   get<T>(businessId: string, key: string, compute: () => Promise<T>): Promise<T>;
@@ -45,6 +47,25 @@ export function createPeriodCache(ttlMs: number, now: () => Date, maxEntries = M
       // next request starts a new one.
       const prefix = `${businessId}|`;
       for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
+    },
+  };
+}
+
+/** Nodes sharing a database tell each other which company wrote (payload: its id). */
+export const COMPANY_WRITE_CHANNEL = "enchufa_company_write";
+
+/**
+ * The cache of one node, told about the writes made on every node: a company that renames a
+ * station through one process (or replica) sees it in the KPIs another one serves, within the
+ * time a NOTIFY takes, not the TTL.
+ */
+export function sharedAcrossNodes(cache: PeriodCache, channels: Channels, onError: (err: unknown) => void): PeriodCache {
+  channels.listen(COMPANY_WRITE_CHANNEL, (businessId) => cache.forget(businessId)).catch(onError);
+  return {
+    get: (businessId, key, compute) => cache.get(businessId, key, compute),
+    forget(businessId) {
+      cache.forget(businessId);
+      channels.notify(COMPANY_WRITE_CHANNEL, businessId).catch(onError);
     },
   };
 }

@@ -4,8 +4,9 @@
 // one company never sees another's.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApi } from "../../api/app";
 import { chargingSessions, connectors, type NewChargingSession } from "../../db/schema";
-import { chargerInput, createTenant, expectStatus, openHarness, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
+import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
 
 const TTL = 15_000;
 
@@ -88,5 +89,18 @@ describe.each(testBackends())("period cache ($name)", (backend) => {
     const none = await expectStatus(await h.call("GET", "/Business/Dashboard?from=2024-01-01&to=2024-01-31", { token: t.token }), 200);
     expect(all.sessions).toBeGreaterThan(0);
     expect(none.sessions).toBe(0);
+  });
+
+  it("a write on one node drops the totals another node keeps (through the database's channels)", async () => {
+    const node = () =>
+      createApi({ db: h.db, channels: h.database.channels, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, now: () => new Date(clock), periodCacheMs: TTL });
+    const [a, b] = [node(), node()];
+    await new Promise((r) => setTimeout(r, 100)); // both listening
+    const names = async () =>
+      (await expectStatus(await callApi(b, "GET", "/Business/Graphic?series=topStations", { token: t.token }), 200)).points.map((p: { stationName: string }) => p.stationName);
+    expect(await names()).toEqual(["Estación Sur"]);
+    await expectStatus(await callApi(a, "PUT", `/Business/ChargingStation/${stationId}`, { token: t.token, body: stationInput({ name: "Estación Oeste" }) }), 200);
+    for (let i = 0; i < 50 && (await names())[0] !== "Estación Oeste"; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await names()).toEqual(["Estación Oeste"]);
   });
 });
