@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import compression from "compression";
@@ -213,6 +214,40 @@ export function listPublicFiles(clientDir: string): Set<string> {
   return new Set(paths);
 }
 
+/** Documents and single-fetch data: no route defers data, so their bodies are whole (ADR 0010). */
+const WHOLE_BODY = /^text\/(html|x-script)\b/i;
+/** Below this, compressing saves less than it costs (the threshold `compression` uses too). */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Compresses a whole page in one synchronous call: brotli at quality 2 (for a 108 KB page 0.24 ms
+ * and 17.1 KB, against 0.58 ms and 16.1 KB at the quality 4 `compression` streams with, and 22 KB
+ * for gzip 6), else gzip 4. `compression` leaves the answer alone once Content-Encoding is set.
+ */
+export function encodeWhole(req: ExpressRequest, res: ExpressResponse, body: Buffer): Buffer {
+  res.vary("Accept-Encoding");
+  if (body.length < COMPRESS_MIN_BYTES) return setLength(res, body);
+  // Brotli whenever accepted (browsers list it last, after gzip, with the same weight).
+  const encoding = req.acceptsEncodings("br") ? "br" : req.acceptsEncodings("gzip");
+  if (encoding === "br") {
+    res.setHeader("Content-Encoding", "br");
+    return setLength(
+      res,
+      brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    );
+  }
+  if (encoding === "gzip") {
+    res.setHeader("Content-Encoding", "gzip");
+    return setLength(res, gzipSync(body, { level: 4 }));
+  }
+  return setLength(res, body);
+}
+
+function setLength(res: ExpressResponse, body: Buffer): Buffer {
+  res.setHeader("Content-Length", String(body.length));
+  return body;
+}
+
 type RemixHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
 type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 
@@ -254,8 +289,13 @@ function remixHandler(handle: RemixHandler, getLoadContext: GetLoadContext) {
       res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);
-      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      const type = response.headers.get("Content-Type") ?? "";
+      if (/text\/event-stream/i.test(type)) res.flushHeaders();
+      if (response.body && WHOLE_BODY.test(type) && !response.headers.has("Content-Encoding")) {
+        // A page or its data: complete in memory already (entry.server.tsx), compressed in one call.
+        const body = Buffer.from(await response.arrayBuffer());
+        res.end(req.method === "HEAD" ? undefined : encodeWhole(req, res, body));
+      } else if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();
     } catch (error) {
       next(error);

@@ -2,14 +2,17 @@
 // headers every response carries (production and development), and the guards in front of the
 // embedded API — cross-site refusal, body cap, per-IP API limit.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import express from "express";
 import type { Server } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../../server/env";
-import { createHttpApp, listPublicFiles } from "../../../server/http";
+import { createHttpApp, encodeWhole, listPublicFiles } from "../../../server/http";
 import { createLogger } from "../../../server/logger";
 import { MemoryRateLimitStore, setRateLimitStore } from "../../../server/rate-limit";
 
@@ -138,5 +141,53 @@ describe("public files", () => {
     expect(await robots.text()).toBe("User-agent: *\n");
     expect(robots.headers.get("cache-control")).toBe("public, max-age=3600");
     expect((await fetch(`${app.url}/images/blank.png`)).status).toBe(200);
+  });
+});
+
+describe("whole pages, compressed in one call", () => {
+  const page = Buffer.from("<!DOCTYPE html><html><body>" + "<p>Estación Palermo, cargador 1</p>".repeat(200) + "</body></html>");
+  let url: string;
+  let server: Server;
+  beforeAll(async () => {
+    const app = express();
+    app.get("/page", (req, res) => res.type("html").end(encodeWhole(req, res, page)));
+    app.get("/small", (req, res) => res.type("html").end(encodeWhole(req, res, Buffer.from("<p>hola</p>"))));
+    server = await new Promise<Server>((r) => {
+      const s = app.listen(0, "127.0.0.1", () => r(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  /** The bytes as sent (node:http does not decode them). */
+  const raw = (path: string, acceptEncoding?: string) =>
+    new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      httpGet(`${url}${path}`, { headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on("error", reject);
+    });
+
+  it("brotli when the browser accepts it (listed after gzip, as Chrome does), else gzip, else as is; with its length", async () => {
+    for (const [accept, encoding, decode] of [
+      ["gzip, deflate, br, zstd", "br", brotliDecompressSync],
+      ["gzip", "gzip", gunzipSync],
+      [undefined, undefined, (b: Buffer) => b],
+      ["identity", undefined, (b: Buffer) => b],
+    ] as const) {
+      const { headers, body } = await raw("/page", accept);
+      expect(headers["content-encoding"], accept).toBe(encoding);
+      expect(headers.vary).toContain("Accept-Encoding");
+      expect(Number(headers["content-length"])).toBe(body.length);
+      expect(decode(body).equals(page), accept).toBe(true);
+      if (encoding) expect(body.length).toBeLessThan(page.length / 5);
+    }
+  });
+
+  it("a body under 1 KB goes as is", async () => {
+    const { headers, body } = await raw("/small", "gzip, deflate, br");
+    expect(headers["content-encoding"]).toBeUndefined();
+    expect(body.toString()).toBe("<p>hola</p>");
   });
 });
