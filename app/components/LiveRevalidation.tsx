@@ -5,7 +5,34 @@ import { useEffect, useRef } from "react";
 import { useNavigation, useRevalidator } from "@remix-run/react";
 
 /** Bursts (a charger booting reports every connector) become one reload per second at most. */
-const DEBOUNCE_MS = 1_000;
+export const RELOAD_EVERY_MS = 1_000;
+
+/**
+ * Calls `reload` once, RELOAD_EVERY_MS after the first of a run of events. Events that arrive
+ * while one is pending ride along with it, so a company whose chargers report all the time
+ * still gets one reload a second (a debounce that restarts on every event would never fire).
+ * While `busy()` (a form being sent, a page being left) the reload waits another interval.
+ */
+export function createReloadScheduler(reload: () => void, busy: () => boolean, everyMs = RELOAD_EVERY_MS) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const fire = () => {
+    if (busy()) {
+      timer = setTimeout(fire, everyMs);
+      return;
+    }
+    timer = undefined;
+    reload();
+  };
+  return {
+    changed() {
+      timer ??= setTimeout(fire, everyMs);
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
 
 export function useLiveRevalidation() {
   const revalidator = useRevalidator();
@@ -16,23 +43,15 @@ export function useLiveRevalidation() {
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const source = new EventSource("/live");
-    const reload = () => {
-      const { revalidator: r, navigation: n } = state.current;
+    const scheduler = createReloadScheduler(
+      () => state.current.revalidator.revalidate(),
       // Never interrupt the operator: a form being submitted or a page being left wins.
-      if (r.state !== "idle" || n.state !== "idle") {
-        timer = setTimeout(reload, DEBOUNCE_MS);
-        return;
-      }
-      r.revalidate();
-    };
-    source.addEventListener("change", () => {
-      clearTimeout(timer);
-      timer = setTimeout(reload, DEBOUNCE_MS);
-    });
+      () => state.current.revalidator.state !== "idle" || state.current.navigation.state !== "idle",
+    );
+    source.addEventListener("change", scheduler.changed);
     return () => {
-      clearTimeout(timer);
+      scheduler.stop();
       source.close();
     };
   }, []);
