@@ -9,6 +9,7 @@ import { startAuthEmulator, ensureVerifiedAccount, EMULATOR_PROJECT_ID } from ".
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
+import { SERVER_NODE_FLAGS } from "../server/cluster";
 
 const DEMO_EMAIL = "demo@enchufa.local";
 const DEMO_PASSWORD = "Demo1234!";
@@ -114,7 +115,7 @@ async function run() {
       AUTO_APPROVE_BUSINESSES: "1",
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
     } as NodeJS.ProcessEnv;
-    const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : ["--enable-source-maps", path.join(buildDir, "server.js")];
+    const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : [...SERVER_NODE_FLAGS, "--enable-source-maps", path.join(buildDir, "server.js")];
     const server = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
     stopAll.push(
       () =>

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { BENCH_EMAIL, benchBusinessId } from "../../db/seed/bench";
+import { SERVER_NODE_FLAGS } from "../../server/cluster";
 import { EMULATOR_PROJECT_ID, ensureVerifiedAccount, startAuthEmulator } from "../emulator";
 import { benchTarget, openBenchDatabase, type BenchDatabaseTarget } from "./db";
 
@@ -87,6 +88,10 @@ export async function startBenchServer(opts: { port: number; emulatorPort: numbe
       PORT: String(opts.port),
       BUILD_DIR: opts.buildDir,
       LOG_LEVEL: "warn",
+      // One account asking for pages as fast as the server answers is the benchmark, not abuse:
+      // the per-account API limit (every page makes 3–5 API calls) would turn it into 429s and
+      // measure the limiter (at ~140 pages/s the local mode's 30,000 calls a minute run out).
+      API_REQUESTS_PER_ACCOUNT_MINUTE: "100000000",
       // The server's own default ("auto": one process per core with PostgreSQL) unless set.
       ...(process.env.BENCH_WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.BENCH_WEB_CONCURRENCY } : {}),
       ...(target.url ? { DATABASE_URL: target.url } : { DATA_DIR: target.dataDir }),
@@ -98,7 +103,8 @@ export async function startBenchServer(opts: { port: number; emulatorPort: numbe
       PUBLIC_URL: base,
     } as NodeJS.ProcessEnv;
     const t0 = performance.now();
-    server = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // As the container runs it (Dockerfile CMD): the same V8 flags.
+    server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
     await waitForHealth(base, server);
     const readyMs = performance.now() - t0;
     // With several processes /healthz answers once the first listens; the others start then.

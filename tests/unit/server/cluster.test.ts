@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { workerCount, workerNodeId } from "../../../server/cluster";
+import { SERVER_NODE_FLAGS, workerCount, workerNodeId } from "../../../server/cluster";
 import { parseEnv } from "../../../server/env";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -69,7 +69,7 @@ describe("runPrimary", () => {
     return { child, exited, waitFor };
   }
 
-  const ask = async (port: number) => (await fetch(`http://127.0.0.1:${port}/`)).json() as Promise<{ node: string; pid: number }>;
+  const ask = async (port: number) => (await fetch(`http://127.0.0.1:${port}/`)).json() as Promise<{ node: string; pid: number; execArgv: string[] }>;
 
   it("runs the workers on one port, replaces one that dies, and drains them all on SIGTERM", async () => {
     const port = await freePort();
@@ -82,6 +82,9 @@ describe("runPrimary", () => {
       seen.set(node, pid);
     }
     expect([...seen.keys()].sort()).toEqual(["t-1", "t-2"]);
+    // Workers run with the server's V8 flags, besides the primary's own (--import tsx here).
+    const { execArgv } = await ask(port);
+    expect(execArgv).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS, "--import"]));
 
     // A worker that crashes is replaced by a new process with the same NODE_ID.
     process.kill(seen.get("t-1")!, "SIGKILL");
