@@ -103,8 +103,10 @@ export async function startBenchServer(opts: { port: number; emulatorPort: numbe
       PUBLIC_URL: base,
     } as NodeJS.ProcessEnv;
     const t0 = performance.now();
-    // As the container runs it (Dockerfile CMD): the same V8 flags.
-    server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // As the container runs it (Dockerfile CMD): the same V8 flags. BENCH_NODE_FLAGS replaces them
+    // (empty: none), to compare with a build from before they existed as it ran then.
+    const flags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean);
+    server = spawn(process.execPath, [...flags, ...(opts.nodeArgs ?? []), path.join(opts.buildDir, "server.js")], { env, stdio: ["ignore", "ignore", "inherit"] });
     await waitForHealth(base, server);
     const readyMs = performance.now() - t0;
     // With several processes /healthz answers once the first listens; the others start then.

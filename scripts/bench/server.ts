@@ -4,7 +4,9 @@
 // (BENCH_PORT, default 3450; BENCH_AUTH_EMULATOR_PORT, default 9450), signs in through the real
 // login form, then runs autocannon against each page and the floor (/healthz, a static asset)
 // at 10 and 50 connections. Prints req/s, p50/p99 latency, time to ready and server RSS.
-// Only loopback traffic; every run is bounded by BENCH_SECONDS (default 10) per case.
+// Only loopback traffic; every run is bounded by BENCH_SECONDS (default 10) per case. The server
+// runs as in production: one process per core with PostgreSQL (BENCH_WEB_CONCURRENCY sets
+// WEB_CONCURRENCY) and SERVER_NODE_FLAGS (BENCH_NODE_FLAGS replaces them).
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
