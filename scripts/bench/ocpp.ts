@@ -20,6 +20,8 @@ import { openDatabase } from "../../db/client";
 import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "../../db/schema";
 import { seedCatalogs } from "../../db/seed/catalogs";
 import { cuitCheckDigit } from "../../domain/cuit";
+import { SERVER_NODE_FLAGS } from "../../server/cluster";
+import { rssMb as harnessRssMb, serverWorkers } from "./harness";
 
 const { values: args } = parseArgs({
   options: {
@@ -87,14 +89,20 @@ async function prepare() {
   return { identities, hashMs };
 }
 
+/** The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers. */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
+  let ticks = 0;
+  for (const p of [pid, ...serverWorkers(pid)]) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime + stime
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return ticks;
 }
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) / 1024 : 0;
-}
+const rssMb = (pid: number) => harnessRssMb(pid);
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 async function main() {
@@ -102,7 +110,8 @@ async function main() {
   console.log(`bench:ocpp — ${N} cargadores, ${WORKERS} procesos, ${DURATION_S} s de medición, base ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
   const { identities, hashMs } = await prepare();
 
-  const server = spawn(process.execPath, [path.join(buildDir, "server.js")], {
+  // As production runs it: the V8 flags, and one process per core with PostgreSQL (WEB_CONCURRENCY to change it).
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(buildDir, "server.js")], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
@@ -130,6 +139,8 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
     }
     const pid = server.pid!;
+    await new Promise((r) => setTimeout(r, 2000)); // the other workers start once the first listens
+    const processes = Math.max(1, serverWorkers(pid).length);
     const idleRss = rssMb(pid);
 
     const state = new Map<number, { connected: number; failed: number }>();
@@ -225,7 +236,7 @@ async function main() {
       ["Latencia p50", `${pct(sorted, 50).toFixed(1)} ms`],
       ["Latencia p99", `${pct(sorted, 99).toFixed(1)} ms`],
       ["Latencia máx.", `${(sorted.at(-1) ?? NaN).toFixed(1)} ms`],
-      ["CPU del servidor (promedio)", `${cpuPct.toFixed(0)} % de un núcleo`],
+      ["CPU del servidor (promedio)", `${cpuPct.toFixed(0)} % de un núcleo, ${processes} proceso${processes > 1 ? "s" : ""}`],
       ["RSS del servidor", `${idleRss.toFixed(0)} MB en reposo, ${maxRss.toFixed(0)} MB máx. bajo carga`],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
