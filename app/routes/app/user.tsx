@@ -295,8 +295,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
     try {
-      // Firebase revokes older sessions on a password change: keep this one with the new tokens.
-      const fresh = await identity.changePassword(idToken, newPassword);
+      // Firebase revokes older sessions on a password change: keep this one with new tokens.
+      // The tokens the change returns carry the time of the last sign-in (auth_time); when that
+      // fell in an earlier second than the change, the revocation check refuses them and the
+      // next page signed the user out. A sign-in with the new password dates them after it.
+      const changed = await identity.changePassword(idToken, newPassword);
+      const fresh = await identity.signInWithPassword(user.email, newPassword).catch(() => changed);
       session.set("user", {
         ...user,
         idToken: fresh.idToken,
