@@ -1,6 +1,5 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
-import { createPeriodCache, sharedAcrossNodes } from "./period-cache";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -23,6 +22,7 @@ import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
+import { createPeriodCache, sharedAcrossNodes } from "./period-cache";
 
 export type { ApiDeps, ApiLogger, TokenClaims, VerifyToken } from "./env";
 

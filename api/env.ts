@@ -1,10 +1,10 @@
 // Types shared by the API's app, middleware and routes.
-import type { PeriodCache } from "./period-cache";
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "./crypto";
 import type { SendPush } from "./push";
+import type { PeriodCache } from "./period-cache";
 import type { ChargerCommand, CommandResult } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 
