@@ -2,7 +2,7 @@
 // page), defined like the dashboard's KPIs so the home screen and the activity list agree.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargingSessions, type NewChargingSession } from "../../db/schema";
-import { chargerInput, createTenant, expectStatus, openHarness, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
+import { chargerInput, createTenant, expectStatus, openHarness, sessionRow, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
 
 const NOW = new Date("2025-03-12T12:00:00-03:00");
 const at = (local: string) => new Date(`${local}-03:00`);
@@ -18,18 +18,7 @@ describe.each(testBackends())("activity totals ($name)", (backend) => {
     other = await createTenant(h, "totals-other");
     const stationId = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t.token, body: stationInput({ name: "Estación Totales" }) }), 201)).id;
     const charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: t.token, body: chargerInput({ name: "CP Totales", stationId }) }), 201);
-    const base = (over: Partial<NewChargingSession>): NewChargingSession => ({
-      businessId: t.businessId,
-      stationId,
-      chargerId: charger.id,
-      connectorId: charger.connectors[0].id,
-      connectorNumber: 1,
-      idTag: "TAG",
-      startedAt: NOW,
-      meterStartWh: 0,
-      status: "COMPLETED",
-      ...over,
-    });
+    const base = (over: Partial<NewChargingSession>) => sessionRow({ businessId: t.businessId, stationId, charger }, { startedAt: NOW, ...over });
     await h.db.insert(chargingSessions).values([
       base({ startedAt: at("2025-03-10T12:00:00"), stoppedAt: at("2025-03-10T13:00:00"), energyWh: 10_000, totalCents: 500_000, paymentStatus: "PAID" }),
       base({ startedAt: at("2025-03-11T08:00:00"), stoppedAt: at("2025-03-11T08:45:00"), energyWh: 5_500, totalCents: 250_000 }),

@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import { createApi, type ApiDeps, type TokenClaims } from "../../api/app";
 import type { AppEnv } from "../../api/env";
 import type { Database, Db } from "../../db/client";
-import { businessUsers } from "../../db/schema";
+import { businessUsers, type NewChargingSession } from "../../db/schema";
 import { seedCatalogs } from "../../db/seed/catalogs";
 import { cuitCheckDigit } from "../../domain/cuit";
 import type { TestBackend } from "../setup/db";
@@ -193,4 +193,26 @@ export function imageForm(bytes: Buffer | Uint8Array | string, filename = "image
   const form = new FormData();
   form.append(field, new Blob([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], { type }), filename);
   return form;
+}
+
+/**
+ * A charging session on the first connector of `charger`, as the central system writes it
+ * (tests insert them directly): COMPLETED, tag "TAG", meter from 0, unless `over` says otherwise.
+ */
+export function sessionRow(
+  at: { businessId: string; stationId: string | null; charger: { id: string; connectors: { id: string }[] } },
+  over: Partial<NewChargingSession> = {},
+): NewChargingSession {
+  return {
+    businessId: at.businessId,
+    stationId: at.stationId,
+    chargerId: at.charger.id,
+    connectorId: at.charger.connectors[0].id,
+    connectorNumber: 1,
+    idTag: "TAG",
+    startedAt: new Date(),
+    meterStartWh: 0,
+    status: "COMPLETED",
+    ...over,
+  };
 }

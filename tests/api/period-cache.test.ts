@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../api/app";
 import { chargingSessions, connectors, type NewChargingSession } from "../../db/schema";
-import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
+import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, sessionRow, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
 
 const TTL = 15_000;
 
@@ -18,22 +18,11 @@ describe.each(testBackends())("period cache ($name)", (backend) => {
   let charger: { id: string; connectors: { id: string }[] };
   let clock = new Date("2025-03-12T15:00:00.000Z").getTime();
 
-  const session = (over: Partial<NewChargingSession> = {}): NewChargingSession => ({
-    businessId: t.businessId,
-    stationId,
-    chargerId: charger.id,
-    connectorId: charger.connectors[0].id,
-    connectorNumber: 1,
-    idTag: "TAG",
-    startedAt: new Date(clock - 3_600_000),
-    stoppedAt: new Date(clock - 1_800_000),
-    meterStartWh: 0,
-    energyWh: 5_000,
-    totalCents: 10_000,
-    status: "COMPLETED",
-    paymentStatus: "PAID",
-    ...over,
-  });
+  const session = (over: Partial<NewChargingSession> = {}) =>
+    sessionRow(
+      { businessId: t.businessId, stationId, charger },
+      { startedAt: new Date(clock - 3_600_000), stoppedAt: new Date(clock - 1_800_000), energyWh: 5_000, totalCents: 10_000, paymentStatus: "PAID", ...over },
+    );
   const dashboard = async (tenant = t) => expectStatus(await h.call("GET", "/Business/Dashboard", { token: tenant.token }), 200);
   const topStations = async () => expectStatus(await h.call("GET", "/Business/Graphic?series=topStations", { token: t.token }), 200);
 
