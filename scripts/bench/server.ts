@@ -4,9 +4,10 @@
 // (BENCH_PORT, default 3450; BENCH_AUTH_EMULATOR_PORT, default 9450), signs in through the real
 // login form, then runs autocannon against each page and the floor (/healthz, a static asset)
 // at 10 and 50 connections. Prints req/s, p50/p99 latency, time to ready and server RSS.
-// Only loopback traffic; every run is bounded by BENCH_SECONDS (default 10) per case. The server
-// runs as in production: one process per core with PostgreSQL (BENCH_WEB_CONCURRENCY sets
-// WEB_CONCURRENCY) and SERVER_NODE_FLAGS (BENCH_NODE_FLAGS replaces them).
+// Only loopback traffic; every run is bounded by BENCH_SECONDS (default 10) per case, after
+// BENCH_WARMUP seconds (default 2) not counted. The server runs as in production: one process
+// per core with PostgreSQL (BENCH_WEB_CONCURRENCY sets WEB_CONCURRENCY) and SERVER_NODE_FLAGS
+// (BENCH_NODE_FLAGS replaces them).
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,17 +28,28 @@ interface Result {
   errors: number;
 }
 
-function cannon(base: string, url: string, connections: number, cookie?: string): Promise<Result> {
+function cannon(base: string, url: string, connections: number, cookie?: string, duration = seconds): Promise<Result> {
   return new Promise((resolve, reject) => {
     autocannon(
       // As a browser asks: compressed (the server answers brotli or gzip, as it does to Chrome).
-      { url: `${base}${url}`, connections, duration: seconds, headers: { "accept-encoding": "gzip, deflate, br", ...(cookie ? { cookie } : {}) }, timeout: 10 },
+      { url: `${base}${url}`, connections, duration, headers: { "accept-encoding": "gzip, deflate, br", ...(cookie ? { cookie } : {}) }, timeout: 10 },
       (err, r) => {
         if (err) return reject(err);
         resolve({ url, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
       },
     );
   });
+}
+
+/**
+ * Each case is measured warm: first BENCH_WARMUP seconds (default 2) of the same load, not
+ * counted. A page's first requests compile its code (V8 optimizes as it goes) and, with several
+ * processes, reach a worker that has not served it yet; cold-start is §5's figure, not this one.
+ */
+const warmup = Number(process.env.BENCH_WARMUP ?? 2);
+async function measured(base: string, url: string, connections: number, cookie?: string): Promise<Result> {
+  if (warmup > 0) await cannon(base, url, connections, cookie, warmup);
+  return cannon(base, url, connections, cookie);
 }
 
 async function main() {
@@ -68,7 +80,7 @@ async function main() {
     try {
       for (const connections of [10, 50]) {
         for (const c of cases) {
-          const r = await cannon(base, c.url, connections, c.auth ? cookie : undefined);
+          const r = await measured(base, c.url, connections, c.auth ? cookie : undefined);
           if (c.url === "/healthz") floor[connections] = r.rps;
           const ratio = c.auth && floor[connections] ? `  (${(floor[connections] / r.rps).toFixed(1)}× menos que /healthz)` : "";
           const shown = c.url.length > 56 ? `${c.url.slice(0, 55)}…` : c.url;
