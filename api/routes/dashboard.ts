@@ -23,6 +23,8 @@ function period(q: { from?: Date; to?: Date }, now: Date): { from: Date; to: Dat
   return { from, to: to > from ? to : new Date(from.getTime() + 86_400_000) };
 }
 
+/** The period as asked (not as resolved: an open end means "until now"), for the company's cache. */
+const periodKey = (q: { from?: Date; to?: Date }) => `${q.from?.getTime() ?? ""}|${q.to?.getTime() ?? ""}`;
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
@@ -33,7 +35,7 @@ export function dashboardRoutes({ db, now, periodCache }: ApiServices) {
     // The period's totals may come from the company's cache (a few seconds old at most, see
     // api/period-cache.ts); the equipment's current state below is always read now.
     const [totals, [equipment], [active]] = await Promise.all([
-      periodCache.get(b.id, `dashboard|${query.from?.getTime() ?? ""}|${query.to?.getTime() ?? ""}`, () => periodTotals(db, b.id, query, now())),
+      periodCache.get(b.id, `dashboard|${periodKey(query)}`, () => periodTotals(db, b.id, query, now())),
       db
         .select({
           chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
@@ -156,7 +158,7 @@ export function graphicRoutes({ db, now, periodCache }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, graphicQuery);
     // Shared by the company's users and tabs for a few seconds (api/period-cache.ts).
-    const key = `graphic|${query.series}|${query.from?.getTime() ?? ""}|${query.to?.getTime() ?? ""}`;
+    const key = `graphic|${query.series}|${periodKey(query)}`;
     return c.json(await periodCache.get(b.id, key, () => graphic(db, b.id, query, now())));
   });
 }
