@@ -21,7 +21,7 @@ import { businessUsers, chargers, connectorTypes, connectors, rates, stations } 
 import { seedCatalogs } from "../../db/seed/catalogs";
 import { cuitCheckDigit } from "../../domain/cuit";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
-import { rssMb as harnessRssMb, serverWorkers } from "./harness";
+import { rssMb, serverWorkers } from "./harness";
 
 const { values: args } = parseArgs({
   options: {
@@ -102,7 +102,6 @@ function cpuTicks(pid: number): number {
   }
   return ticks;
 }
-const rssMb = (pid: number) => harnessRssMb(pid);
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 async function main() {
