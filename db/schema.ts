@@ -214,7 +214,8 @@ export const stations = pgTable(
     ...timestamps,
   },
   (t) => [
-    index("stations_business_name_idx").on(t.businessId, t.name, t.id),
+    // Lists sort by name case-insensitively (`lower(name)`, then id): the index serves that order.
+    index("stations_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
     index("stations_business_published_idx").on(t.businessId, t.published),
     check("stations_latitude_range", sql`${t.latitude} between -90 and 90`),
     check("stations_longitude_range", sql`${t.longitude} between -180 and 180`),
@@ -264,7 +265,7 @@ export const rates = pgTable(
     ...timestamps,
   },
   (t) => [
-    index("rates_business_name_idx").on(t.businessId, t.name, t.id),
+    index("rates_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
     check(
       "rates_amounts_nonneg",
       sql`${t.pricePerKwhCents} >= 0 and ${t.pricePerMinuteCents} >= 0 and ${t.sessionFeeCents} >= 0
@@ -322,7 +323,7 @@ export const chargers = pgTable(
     ...timestamps,
   },
   (t) => [
-    index("chargers_business_name_idx").on(t.businessId, t.name, t.id),
+    index("chargers_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
     index("chargers_station_idx").on(t.stationId),
     index("chargers_brand_idx").on(t.brandId),
     // Stale-connection sweeps look for online chargers with old heartbeats.

@@ -82,6 +82,22 @@ describe.each(testBackends())("database on $name", (backend) => {
     expect((applied as unknown as { rows: { n: number }[] }).rows[0].n).toBe(journal.entries.length);
   });
 
+  // The lists of stations, chargers and rates sort by `lower(name), id` by default (api/routes):
+  // an index must give that order, or every page reads and sorts all the company's rows. With
+  // sorting and sequential scans priced out, the plan must still need no Sort step.
+  it.each(["stations", "chargers", "rates"])("%s: the default order by lower(name) comes from an index", async (table) => {
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_sort = off`);
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const res = await tx.execute(
+        sql`explain select id from ${sql.identifier(table)} where business_id = ${"00000000-0000-4000-8000-000000000000"} order by lower(name) asc, id asc limit 20`,
+      );
+      return (res as unknown as { rows: { "QUERY PLAN": string }[] }).rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain(`${table}_business_name_idx`);
+    expect(plan).not.toMatch(/Sort/);
+  });
+
   it("seeds the catalogs idempotently", async () => {
     const first = await seedCatalogs(db);
     expect(first).toEqual({
