@@ -61,7 +61,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     sendPush,
     ocpp,
     accountRequestsPerMinute: env.ENCHUFA_LOCAL ? env.API_REQUESTS_PER_ACCOUNT_MINUTE * 50 : env.API_REQUESTS_PER_ACCOUNT_MINUTE,
-    periodCacheMs: env.KPI_CACHE_SECONDS * 1000,
+    companyCacheMs: env.COMPANY_CACHE_SECONDS * 1000,
     channels: database.channels,
   });
 

@@ -22,7 +22,7 @@ import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
-import { createPeriodCache, sharedAcrossNodes } from "./period-cache";
+import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 
 export type { ApiDeps, ApiLogger, TokenClaims, VerifyToken } from "./env";
 
@@ -45,10 +45,10 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     now: deps.now ?? (() => new Date()),
     sendPush: deps.sendPush,
     ocpp: deps.ocpp,
-    periodCache: createPeriodCache(deps.periodCacheMs ?? 0, deps.now ?? (() => new Date())),
+    companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
   };
-  if (deps.channels && (deps.periodCacheMs ?? 0) > 0) {
-    services.periodCache = sharedAcrossNodes(services.periodCache, deps.channels, (err) => services.logger.warn({ err }, "caché de KPIs: aviso entre nodos fallido"));
+  if (deps.channels && (deps.companyCacheMs ?? 0) > 0) {
+    services.companyCache = sharedAcrossNodes(services.companyCache, deps.channels, (err) => services.logger.warn({ err }, "caché por empresa: aviso entre nodos fallido"));
   }
   const { logger } = services;
 
@@ -92,11 +92,11 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   };
   for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth, limitAccount);
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs and charts
-  // at once: its cached period totals are dropped once the write is done (api/period-cache.ts).
+  // at once: its cached period totals are dropped once the write is done (api/company-cache.ts).
   app.use(async (c, next) => {
     await next();
     const business = c.get("business");
-    if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) services.periodCache.forget(business.id);
+    if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) services.companyCache.forget(business.id);
   });
 
   // The caller's own company: any status (a pending company can read and fix its data).

@@ -4,7 +4,7 @@ import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "./crypto";
 import type { SendPush } from "./push";
-import type { PeriodCache } from "./period-cache";
+import type { CompanyCache } from "./company-cache";
 import type { ChargerCommand, CommandResult } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 
@@ -49,9 +49,9 @@ export interface ApiDeps {
   ocpp?: OcppGateway;
   /** Authenticated requests allowed per account and minute (default 600; the store is server/rate-limit's). */
   accountRequestsPerMinute?: number;
-  /** How long a company's period KPIs and charts are reused (api/period-cache.ts); default 0, always computed. */
-  periodCacheMs?: number;
-  /** The database's channels: with them, a write drops the company's cached totals on every node. */
+  /** How long a company's period KPIs and charts, and its filters' option lists, are reused (api/company-cache.ts); default 0, always read. */
+  companyCacheMs?: number;
+  /** The database's channels: with them, a write drops the company's cached entries on every node. */
   channels?: Channels;
 }
 
@@ -65,7 +65,7 @@ export interface ApiServices {
   now: () => Date;
   sendPush?: SendPush;
   ocpp?: OcppGateway;
-  periodCache: PeriodCache;
+  companyCache: CompanyCache;
 }
 
 export type AppEnv = {

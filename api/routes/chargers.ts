@@ -200,7 +200,7 @@ const SORT_COLUMNS = {
   createdAt: chargers.createdAt,
 } as const;
 
-export function chargerRoutes({ db, publicOrigin, ocpp, logger }: ApiServices) {
+export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -249,16 +249,20 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, chargerOptionsQuery);
     const where = and(eq(chargers.businessId, b.id), query.stationId ? eq(chargers.stationId, query.stationId) : undefined);
-    const items = await db
-      .select({ id: chargers.id, name: chargers.name, stationId: chargers.stationId, stationName: stations.name })
-      .from(chargers)
-      .leftJoin(stations, eq(stations.id, chargers.stationId))
-      .where(where)
-      .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
-      .limit(query.pageSize)
-      .offset(pageOffset(query.page, query.pageSize));
-    const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(chargers).where(where))[0].total);
-    const body: Page<ChargerOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
+    // Kept per company until it writes (company-cache), as the station options.
+    const key = `charger-options|${query.stationId ?? ""}|${query.page}|${query.pageSize}`;
+    const body = await companyCache.get(b.id, key, async (): Promise<Page<ChargerOptionDto>> => {
+      const items = await db
+        .select({ id: chargers.id, name: chargers.name, stationId: chargers.stationId, stationName: stations.name })
+        .from(chargers)
+        .leftJoin(stations, eq(stations.id, chargers.stationId))
+        .where(where)
+        .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize));
+      const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(chargers).where(where))[0].total);
+      return { items, total, page: query.page, pageSize: query.pageSize };
+    });
     return c.json(body);
   });
 

@@ -28,14 +28,14 @@ const periodKey = (q: { from?: Date; to?: Date }) => `${q.from?.getTime() ?? ""}
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
-export function dashboardRoutes({ db, now, periodCache }: ApiServices) {
+export function dashboardRoutes({ db, now, companyCache }: ApiServices) {
   return new Hono<AppEnv>().get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, periodQuery);
     // The period's totals may come from the company's cache (a few seconds old at most, see
-    // api/period-cache.ts); the equipment's current state below is always read now.
+    // api/company-cache.ts); the equipment's current state below is always read now.
     const [totals, [equipment], [active]] = await Promise.all([
-      periodCache.get(b.id, `dashboard|${periodKey(query)}`, () => periodTotals(db, b.id, query, now())),
+      companyCache.get(b.id, `dashboard|${periodKey(query)}`, () => periodTotals(db, b.id, query, now())),
       db
         .select({
           chargersTotal: sql<number>`count(distinct ${chargers.id})`.mapWith(Number),
@@ -153,13 +153,13 @@ async function periodTotals(db: Db, businessId: string, query: { from?: Date; to
   return { from, to, at: t, sessionAgg, occupiedSecs, availability };
 }
 
-export function graphicRoutes({ db, now, periodCache }: ApiServices) {
+export function graphicRoutes({ db, now, companyCache }: ApiServices) {
   return new Hono<AppEnv>().get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, graphicQuery);
-    // Shared by the company's users and tabs for a few seconds (api/period-cache.ts).
+    // Shared by the company's users and tabs for a few seconds (api/company-cache.ts).
     const key = `graphic|${query.series}|${periodKey(query)}`;
-    return c.json(await periodCache.get(b.id, key, () => graphic(db, b.id, query, now())));
+    return c.json(await companyCache.get(b.id, key, () => graphic(db, b.id, query, now())));
   });
 }
 

@@ -120,7 +120,7 @@ const SORT_COLUMNS = {
   updatedAt: stations.updatedAt,
 } as const;
 
-export function stationRoutes({ db }: ApiServices) {
+export function stationRoutes({ db, companyCache }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -155,15 +155,18 @@ export function stationRoutes({ db }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, stationOptionsQuery);
     const own = eq(stations.businessId, b.id);
-    const items = await db
-      .select({ id: stations.id, name: stations.name, city: stations.city })
-      .from(stations)
-      .where(own)
-      .orderBy(asc(sql`lower(${stations.name})`), asc(stations.id))
-      .limit(query.pageSize)
-      .offset(pageOffset(query.page, query.pageSize));
-    const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(stations).where(own))[0].total);
-    const body: Page<StationOptionDto> = { items, total, page: query.page, pageSize: query.pageSize };
+    // Every list page's filter asks for these: kept per company until it writes (company-cache).
+    const body = await companyCache.get(b.id, `station-options|${query.page}|${query.pageSize}`, async (): Promise<Page<StationOptionDto>> => {
+      const items = await db
+        .select({ id: stations.id, name: stations.name, city: stations.city })
+        .from(stations)
+        .where(own)
+        .orderBy(asc(sql`lower(${stations.name})`), asc(stations.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize));
+      const total = await pageTotal(items, query, async () => (await db.select({ total: count() }).from(stations).where(own))[0].total);
+      return { items, total, page: query.page, pageSize: query.pageSize };
+    });
     return c.json(body);
   });
 

@@ -1,17 +1,17 @@
-// api/period-cache.ts: a company's period totals kept for a TTL, shared while computed, dropped
+// api/company-cache.ts: a company's period totals kept for a TTL, shared while computed, dropped
 // by the company's writes, never kept after a failure, bounded in size.
 import { describe, expect, it } from "vitest";
-import { createPeriodCache } from "../../api/period-cache";
+import { createCompanyCache } from "../../api/company-cache";
 
 function clock(start = 0) {
   let t = start;
   return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
 }
 
-describe("createPeriodCache", () => {
+describe("createCompanyCache", () => {
   it("reuses a value for the TTL, then computes it again", async () => {
     const c = clock();
-    const cache = createPeriodCache(15_000, c.now);
+    const cache = createCompanyCache(15_000, c.now);
     let runs = 0;
     const compute = async () => ++runs;
     expect(await cache.get("a", "k", compute)).toBe(1);
@@ -22,7 +22,7 @@ describe("createPeriodCache", () => {
   });
 
   it("keeps companies and keys apart", async () => {
-    const cache = createPeriodCache(15_000, clock().now);
+    const cache = createCompanyCache(15_000, clock().now);
     expect(await cache.get("a", "k", async () => "a-k")).toBe("a-k");
     expect(await cache.get("b", "k", async () => "b-k")).toBe("b-k");
     expect(await cache.get("a", "j", async () => "a-j")).toBe("a-j");
@@ -30,7 +30,7 @@ describe("createPeriodCache", () => {
   });
 
   it("requests that arrive while a value is computed share that computation", async () => {
-    const cache = createPeriodCache(15_000, clock().now);
+    const cache = createCompanyCache(15_000, clock().now);
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -46,13 +46,13 @@ describe("createPeriodCache", () => {
   });
 
   it("a failure is not kept: the next request computes again", async () => {
-    const cache = createPeriodCache(15_000, clock().now);
+    const cache = createCompanyCache(15_000, clock().now);
     await expect(cache.get("a", "k", async () => Promise.reject(new Error("db down")))).rejects.toThrow("db down");
     expect(await cache.get("a", "k", async () => "ok")).toBe("ok");
   });
 
   it("a write by the company drops its values, and only its values", async () => {
-    const cache = createPeriodCache(15_000, clock().now);
+    const cache = createCompanyCache(15_000, clock().now);
     await cache.get("a", "k", async () => "old a");
     await cache.get("b", "k", async () => "old b");
     cache.forget("a");
@@ -61,7 +61,7 @@ describe("createPeriodCache", () => {
   });
 
   it("TTL 0 computes every time", async () => {
-    const cache = createPeriodCache(0, clock().now);
+    const cache = createCompanyCache(0, clock().now);
     let runs = 0;
     await cache.get("a", "k", async () => ++runs);
     await cache.get("a", "k", async () => ++runs);
@@ -69,7 +69,7 @@ describe("createPeriodCache", () => {
   });
 
   it("holds at most maxEntries values, dropping the oldest", async () => {
-    const cache = createPeriodCache(15_000, clock().now, 2);
+    const cache = createCompanyCache(15_000, clock().now, 2);
     await cache.get("a", "1", async () => "1");
     await cache.get("a", "2", async () => "2");
     await cache.get("a", "3", async () => "3");

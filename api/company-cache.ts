@@ -1,17 +1,19 @@
-// The home page's period totals, computed at most once per company and period every few seconds
-// (issue 9, ADR 0011).
-//
-// The KPIs and charts of a period (energy, sessions, revenue, use, availability, per day / hour /
-// station) aggregate up to a year of sessions: ~30 ms of PostgreSQL per page with the rollups,
-// and every open dashboard reloads them on each live event (useLiveRevalidation). They are kept
-// here for `ttlMs` per company and period, shared by every user and tab of the company; the
-// equipment's current state (chargers online, connector states, active sessions) is never kept.
-// A write by the company through this API drops its entries at once, on every node that shares
-// the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests see writes
-// immediately).
+// What a company reads on nearly every page and changes rarely, computed at most once per company
+// every few seconds (issue 9, ADR 0011):
+// - the home page's period totals. The KPIs and charts of a period (energy, sessions, revenue,
+//   use, availability, per day / hour / station) aggregate up to a year of sessions: ~30 ms of
+//   PostgreSQL per page with the rollups, and every open dashboard reloads them on each live
+//   event (useLiveRevalidation);
+// - the option lists of the filters (stations, chargers): every list page shows them, up to 500
+//   rows each, and they change only when the company edits its stations or chargers.
+// Entries are kept for `ttlMs` per company and key, shared by every user and tab of the company;
+// the equipment's current state (chargers online, connector states, active sessions) is never
+// kept. A write by the company through this API drops its entries at once, on every node that
+// shares the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests
+// see writes immediately).
 import type { Channels } from "../db/client";
 
-export interface PeriodCache {
+export interface CompanyCache {
   /** The value under `key` for `businessId`, computed by `compute` when absent or older than the TTL. */
   get<T>(businessId: string, key: string, compute: () => Promise<T>): Promise<T>;
   /** The company wrote something: its entries are computed again on the next read. */
@@ -21,7 +23,7 @@ export interface PeriodCache {
 /** Companies × periods kept at once (the oldest entry leaves first). */
 const MAX_ENTRIES = 2_000;
 
-export function createPeriodCache(ttlMs: number, now: () => Date, maxEntries = MAX_ENTRIES): PeriodCache {
+export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = MAX_ENTRIES): CompanyCache {
   const entries = new Map<string, { at: number; value: Promise<unknown> }>();
 
   return {
@@ -59,7 +61,7 @@ export const COMPANY_WRITE_CHANNEL = "enchufa_company_write";
  * station through one process (or replica) sees it in the KPIs another one serves, within the
  * time a NOTIFY takes, not the TTL.
  */
-export function sharedAcrossNodes(cache: PeriodCache, channels: Channels, onError: (err: unknown) => void): PeriodCache {
+export function sharedAcrossNodes(cache: CompanyCache, channels: Channels, onError: (err: unknown) => void): CompanyCache {
   channels.listen(COMPANY_WRITE_CHANNEL, (businessId) => cache.forget(businessId)).catch(onError);
   return {
     get: (businessId, key, compute) => cache.get(businessId, key, compute),

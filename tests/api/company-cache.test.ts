@@ -1,16 +1,16 @@
-// The home KPIs and charts through the company's period cache (api/period-cache.ts, ADR 0011),
-// as the server runs them (KPI_CACHE_SECONDS): a period's totals are reused for the TTL, the
-// equipment's current state never is, a write by the company drops its totals at once, and
-// one company never sees another's.
+// The home KPIs and charts, and the filters' option lists, through the company cache
+// (api/company-cache.ts, ADR 0011), as the server runs them (COMPANY_CACHE_SECONDS): a period's
+// totals and the options are reused for the TTL, the equipment's current state never is, a write
+// by the company drops its entries at once, and one company never sees another's.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../api/app";
-import { chargingSessions, connectors, type NewChargingSession } from "../../db/schema";
+import { chargingSessions, connectors, stations, type NewChargingSession } from "../../db/schema";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, sessionRow, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
 
 const TTL = 15_000;
 
-describe.each(testBackends())("period cache ($name)", (backend) => {
+describe.each(testBackends())("company cache ($name)", (backend) => {
   let h: Harness;
   let t: Tenant;
   let other: Tenant;
@@ -27,9 +27,9 @@ describe.each(testBackends())("period cache ($name)", (backend) => {
   const topStations = async () => expectStatus(await h.call("GET", "/Business/Graphic?series=topStations", { token: t.token }), 200);
 
   beforeAll(async () => {
-    h = await openHarness(backend, { now: () => new Date(clock), periodCacheMs: TTL });
-    t = await createTenant(h, "period-cache");
-    other = await createTenant(h, "period-cache-other");
+    h = await openHarness(backend, { now: () => new Date(clock), companyCacheMs: TTL });
+    t = await createTenant(h, "company-cache");
+    other = await createTenant(h, "company-cache-other");
     stationId = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t.token, body: stationInput({ name: "Estación Norte" }) }), 201)).id;
     charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: t.token, body: chargerInput({ name: "CP 1", stationId }) }), 201);
     await h.db.insert(chargingSessions).values(session());
@@ -80,9 +80,38 @@ describe.each(testBackends())("period cache ($name)", (backend) => {
     expect(none.sessions).toBe(0);
   });
 
+  it("keeps the filters' station and charger options for the TTL; a write by the company shows at once", async () => {
+    const stationNames = async (tenant = t) =>
+      (await expectStatus(await h.call("GET", "/Business/ChargingStation/Options", { token: tenant.token }), 200)).items.map((s: { name: string }) => s.name);
+    const chargerNames = async (query = "") =>
+      (await expectStatus(await h.call("GET", `/Business/Charger/Options${query}`, { token: t.token }), 200)).items.map(
+        (c: { name: string; stationName: string | null }) => `${c.name} @ ${c.stationName}`,
+      );
+    const before = await stationNames();
+    const chargersBefore = await chargerNames();
+    expect(chargersBefore).toEqual(before.map((name: string) => `CP 1 @ ${name}`));
+
+    // Written behind the API's back (as no client of it can): the lists stay as read for the TTL.
+    await h.db.update(stations).set({ name: "Renombrada por fuera" }).where(eq(stations.id, stationId));
+    clock += TTL - 1;
+    expect(await stationNames()).toEqual(before);
+    expect(await chargerNames()).toEqual(chargersBefore);
+    expect(await chargerNames(`?stationId=${stationId}`)).toEqual(["CP 1 @ Renombrada por fuera"]); // a filter of its own
+    clock += 1;
+    expect(await stationNames()).toEqual(["Renombrada por fuera"]);
+
+    // Through the API: at once.
+    await expectStatus(await h.call("POST", "/Business/Charger", { token: t.token, body: chargerInput({ name: "CP 0", stationId }) }), 201);
+    expect(await chargerNames()).toEqual(["CP 0 @ Renombrada por fuera", "CP 1 @ Renombrada por fuera"]);
+    await expectStatus(await h.call("PUT", `/Business/ChargingStation/${stationId}`, { token: t.token, body: stationInput({ name: "Estación Sur" }) }), 200);
+    expect(await stationNames()).toEqual(["Estación Sur"]);
+    expect(await chargerNames()).toEqual(["CP 0 @ Estación Sur", "CP 1 @ Estación Sur"]);
+    expect(await stationNames(other)).toEqual([]);
+  });
+
   it("a write on one node drops the totals another node keeps (through the database's channels)", async () => {
     const node = () =>
-      createApi({ db: h.db, channels: h.database.channels, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, now: () => new Date(clock), periodCacheMs: TTL });
+      createApi({ db: h.db, channels: h.database.channels, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, now: () => new Date(clock), companyCacheMs: TTL });
     const [a, b] = [node(), node()];
     await new Promise((r) => setTimeout(r, 100)); // both listening
     const names = async () =>
