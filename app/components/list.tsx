@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
+import { formatInt } from "~/components/charts/format";
 import { BiChevronLeft, BiChevronRight, BiSortDown, BiSortUp, BiSort } from "~/icons";
 
 /** The current URL with some parameters changed (undefined or "" removes one). */
@@ -61,12 +62,11 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
-  const fmt = new Intl.NumberFormat("es-AR");
   return (
     <Flex justify="between" align="center" gap="3" mt="4" wrap="wrap" asChild>
       <nav aria-label="Paginación">
         <Text size="2" color="gray">
-          Mostrando {fmt.format(from)}–{fmt.format(to)} de {fmt.format(total)}
+          Mostrando {formatInt(from)}–{formatInt(to)} de {formatInt(total)}
         </Text>
         <Flex gap="2" align="center">
           {page > 1 ? (
@@ -77,7 +77,7 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
             </Button>
           ) : null}
           <Text size="2">
-            Página {fmt.format(page)} de {fmt.format(pages)}
+            Página {formatInt(page)} de {formatInt(pages)}
           </Text>
           {page < pages ? (
             <Button asChild variant="soft" size="2">
@@ -98,12 +98,11 @@ export function Pagination({ page, pageSize, total }: { page: number; pageSize: 
  */
 export function CursorPagination({ prevCursor, nextCursor, shown, total }: { prevCursor: string | null; nextCursor: string | null; shown: number; total: number }) {
   const hrefWith = useHrefWith();
-  const fmt = new Intl.NumberFormat("es-AR");
   return (
     <Flex justify="between" align="center" gap="3" mt="4" wrap="wrap" asChild>
       <nav aria-label="Paginación">
         <Text size="2" color="gray">
-          Mostrando {fmt.format(shown)} de {fmt.format(total)}, de la más reciente a la más antigua
+          Mostrando {formatInt(shown)} de {formatInt(total)}, de la más reciente a la más antigua
         </Text>
         <Flex gap="2" align="center">
           {prevCursor ? (

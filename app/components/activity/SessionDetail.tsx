@@ -19,7 +19,8 @@ import {
 
 const oneDecimal = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 });
 
-const pct = (bp: number) => `${new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 }).format(bp / 100)} %`;
+const twoDecimals = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 });
+const pct = (bp: number) => `${twoDecimals.format(bp / 100)} %`;
 
 export function SessionDetail({ session: s, backHref }: { session: SessionDetailDto; backHref: string }) {
   return (

@@ -30,8 +30,9 @@ export interface Period {
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Today's date in Buenos Aires. */
+const buenosAiresYmd = new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
 export function todayYmd(now = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return buenosAiresYmd.format(now);
 }
 
 export function addDays(ymd: string, days: number): string {

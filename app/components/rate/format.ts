@@ -1,5 +1,6 @@
 // How a rate reads in Spanish: prices, VAT mode and penalties, amounts in es-AR currency.
 import { formatArs } from "../../../domain/money";
+import { formatInt } from "../charts/format";
 import type { RateDto } from "../../../api/types";
 
 type RateLike = Pick<
@@ -66,5 +67,5 @@ export function noShowLabel(rate: Pick<RateDto, "noShowFeeCents">): string | nul
 /** "Sin uso", "1 conector", "12 conectores". */
 export function connectorCountLabel(n: number): string {
   if (n === 0) return "Sin uso";
-  return n === 1 ? "1 conector" : `${new Intl.NumberFormat("es-AR").format(n)} conectores`;
+  return n === 1 ? "1 conector" : `${formatInt(n)} conectores`;
 }

@@ -19,6 +19,8 @@ import { readJson, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
 
+const powerKw = new Intl.NumberFormat("es-AR");
+
 export const meta = pageMeta("Anadir cargador");
 
 const ASSIGN_FAILED_MESSAGE = "No pudimos añadir los cargadores. Probá de nuevo en unos minutos.";
@@ -264,7 +266,7 @@ function AssignChargers({
                             ) : (
                               <>
                                 <Text as="div" size="1" color="gray">
-                                  {c.connectors.map((k) => `${k.standardLabel} ${new Intl.NumberFormat("es-AR").format(k.maxPowerKw)} kW`).join(" · ")}
+                                  {c.connectors.map((k) => `${k.standardLabel} ${powerKw.format(k.maxPowerKw)} kW`).join(" · ")}
                                 </Text>
                                 <StatusSummary summary={c.statusSummary} />
                               </>

@@ -18,6 +18,7 @@ import { CHARGER_SORTS } from "../../../../api/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "../../../../domain/ocpp-status";
 import type { ChargerDto, Page } from "../../../../api/types";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
+import { formatInt } from "~/components/charts/format";
 
 export const meta = pageMeta("Mis cargadores");
 
@@ -72,7 +73,6 @@ export default function ChargerIndex() {
   const { chargers, stations, filters, hasFilters, now } = useLoaderData<typeof loader>();
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
-  const fmt = new Intl.NumberFormat("es-AR");
   const filteredStation = filters.stationId && filters.stationId !== UNASSIGNED ? filters.stationId : "";
   const newHref = filteredStation ? `/charger/new?stationId=${filteredStation}` : "/charger/new";
   const nothingYet = chargers.total === 0 && !hasFilters;
@@ -81,7 +81,7 @@ export default function ChargerIndex() {
     <>
       <PageHeader
         title="Mis cargadores"
-        description={nothingYet ? undefined : `${fmt.format(chargers.total)} ${chargers.total === 1 ? "cargador" : "cargadores"}${hasFilters ? " con estos filtros" : ""}`}
+        description={nothingYet ? undefined : `${formatInt(chargers.total)} ${chargers.total === 1 ? "cargador" : "cargadores"}${hasFilters ? " con estos filtros" : ""}`}
         actions={
           <Button asChild size="3">
             <Link to={newHref}>

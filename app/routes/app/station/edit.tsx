@@ -13,6 +13,7 @@ import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
 import { UUID_RE } from "../../../../api/schemas/constants";
 import { readJson } from "~/lib/api.server";
+import { formatInt } from "~/components/charts/format";
 import { pageMeta } from "~/lib/meta";
 import type { loader as rootLoader } from "~/root";
 
@@ -109,7 +110,7 @@ export default function EditStation() {
               </DataTable>
               {chargers.total > chargers.items.length ? (
                 <Text as="p" size="2" mt="3">
-                  <Link to={`/charger?stationId=${station.id}`}>Ver los {new Intl.NumberFormat("es-AR").format(chargers.total)} cargadores</Link>
+                  <Link to={`/charger?stationId=${station.id}`}>Ver los {formatInt(chargers.total)} cargadores</Link>
                 </Text>
               ) : null}
             </>
