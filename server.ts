@@ -30,7 +30,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const logger = createLogger(env.LOG_LEVEL);
   setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL });
 
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX, preparedStatements: env.DATABASE_PREPARED_STATEMENTS });
   await seedCatalogs(database.db);
   // Rate limits hold across nodes when they share PostgreSQL; one node (PGlite) counts in memory.
   const limits = database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore();

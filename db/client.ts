@@ -1,6 +1,7 @@
 // Opens the database: PGlite (embedded Postgres, on disk or in memory) by default, PostgreSQL
 // when a URL is given. Both speak the same SQL and share one schema and one set of migrations,
 // which are applied here at open so a node never serves an outdated schema.
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { EventEmitter } from "node:events";
@@ -50,6 +51,11 @@ export interface OpenDatabaseOptions {
   onError?: (err: Error) => void;
   /** PostgreSQL: connections this node keeps at most (default 10). */
   poolMax?: number;
+  /**
+   * PostgreSQL: statements each connection prepares at most (default 200; 0 prepares none, as
+   * behind PgBouncer's transaction pooling before 1.21). See preparePerConnection.
+   */
+  preparedStatements?: number;
 }
 
 /** Migrations folder: env MIGRATIONS_DIR (the Docker image sets it), else `<cwd>/db/migrations`. */
@@ -61,7 +67,7 @@ export function migrationsFolder(): string {
 const MIGRATION_LOCK_KEY = 7_274_651_002_024;
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.onError, opts.poolMax) : openPglite(opts);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.onError, opts.poolMax, opts.preparedStatements) : openPglite(opts);
 }
 
 async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
@@ -97,7 +103,7 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, onError?: (err: Error) => void, poolMax = 10): Promise<Database> {
+async function openPostgres(url: string, onError?: (err: Error) => void, poolMax = 10, preparedStatements = DEFAULT_PREPARED_STATEMENTS): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
@@ -113,7 +119,10 @@ async function openPostgres(url: string, onError?: (err: Error) => void, poolMax
   // connection drops mid-transaction, the query in flight rejects (the request gets its error
   // and the transaction is rolled back by PostgreSQL) and the client also emits 'error', which
   // must not crash the process either. The pool drops the broken client when it is released.
-  pool.on("connect", (client) => client.on("error", (err) => (onError ?? defaultOnError)(err)));
+  pool.on("connect", (client) => {
+    client.on("error", (err) => (onError ?? defaultOnError)(err));
+    if (preparedStatements > 0) preparePerConnection(client, preparedStatements);
+  });
 
   const db = drizzleNodePg({ client: pool, schema });
   try {
@@ -138,6 +147,52 @@ async function openPostgres(url: string, onError?: (err: Error) => void, poolMax
       await pool.end();
     },
   };
+}
+
+export const DEFAULT_PREPARED_STATEMENTS = 200;
+
+/** Statement names by SQL text, shared by the connections (bounded: cleared when it grows past this). */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 5_000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    if (statementNames.size >= STATEMENT_NAMES_MAX) statementNames.clear();
+    name = `e_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Each connection parses and plans a statement once, not on every call: the parameterised
+ * statements drizzle sends are given a name derived from their text, and node-postgres prepares a
+ * named statement the first time a connection runs it (Parse), then only binds and executes it.
+ * PostgreSQL keeps its plan in the connection's plan cache (custom plans first, a generic one
+ * when it is no worse). The pages' queries are few and fixed, so this saves most of PostgreSQL's
+ * parse and plan work: about a quarter of its CPU per page (docs/benchmarks.md §3). A connection
+ * prepares at most `max` distinct statements (texts that vary, such as IN lists of different
+ * lengths, could otherwise grow without end); beyond that it runs them unnamed, as before.
+ */
+function preparePerConnection(client: pg.PoolClient, max: number) {
+  const prepared = new Set<string>();
+  const query = client.query;
+  // node-postgres' query(config, values, callback) is overloaded; only the config-object form with
+  // values (drizzle's) is named, everything else passes through untouched.
+  client.query = function (this: pg.PoolClient, config: unknown, values?: unknown, callback?: unknown) {
+    if (config && typeof config === "object" && Array.isArray(values) && values.length > 0) {
+      const c = config as pg.QueryConfig;
+      if (typeof c.text === "string" && c.name === undefined) {
+        const name = statementName(c.text);
+        if (prepared.has(name) || prepared.size < max) {
+          prepared.add(name);
+          config = { ...c, name };
+        }
+      }
+    }
+    return (query as (...args: unknown[]) => unknown).call(this, config, values, callback);
+  } as typeof client.query;
 }
 
 function inProcessChannels(): Channels {

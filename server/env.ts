@@ -43,6 +43,8 @@ const schema = z
     TRUST_PROXY: bool,
     /** PostgreSQL connections per node (the OCPP central system writes one transaction per message). */
     DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+    /** Statements each PostgreSQL connection prepares (parsed and planned once); 0: none, e.g. behind PgBouncer's transaction pooling before 1.21. */
+    DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10_000).default(200),
     /** OCPP: idle time is charged at most this long when the unplug report never arrives. */
     OCPP_IDLE_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
     /** OCPP: how often chargers silent for 2× their heartbeat interval are marked offline. */
