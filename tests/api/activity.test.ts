@@ -1,9 +1,9 @@
 // /Business/Activity (list, keyset pages, detail, CSV), /Business/Dashboard and /Business/Graphic
 // over a small hand-made history whose every figure is known.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargingSessions, connectors, meterSamples, payments, statusEvents, type NewChargingSession } from "../../db/schema";
+import { chargers, chargingSessions, connectors, meterSamples, payments, statusEvents, type NewChargingSession } from "../../db/schema";
 import { priceSession, rateSnapshotFromRow, type RateSnapshot } from "../../domain/pricing";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import {
   chargerInput,
   createTenant,
@@ -260,6 +260,19 @@ describe.each(testBackends())("activity, dashboard and graphics ($name)", (backe
         statusSummary: { available: 0, charging: 0, faulted: 0, offline: 2 },
         activeSessions: 1,
       });
+    });
+
+    it("counts each charger once, whatever its connectors; online only when also enabled", async () => {
+      const u = await createTenant(h, "dashboard-charger-counts");
+      const add = async (name: string, over: Record<string, unknown> = {}) =>
+        (await expectStatus(await h.call("POST", "/Business/Charger", { token: u.token, body: chargerInput({ name, ...over }) }), 201)).id as string;
+      const both = await add("Dos conectores");
+      await add("Un conector", { connectors: chargerInput().connectors.slice(0, 1) });
+      const disabled = await add("Deshabilitado");
+      await h.db.update(chargers).set({ online: true }).where(inArray(chargers.id, [both, disabled]));
+      await h.db.update(chargers).set({ enabled: false }).where(eq(chargers.id, disabled));
+      const body = await expectStatus(await h.call("GET", "/Business/Dashboard", { token: u.token }), 200);
+      expect(body).toMatchObject({ chargersTotal: 3, chargersOnline: 1, chargersOffline: 2, connectorsTotal: 5 });
     });
 
     it("defaults to the last 30 days and validates the period", async () => {
