@@ -36,9 +36,18 @@ export const formatTime = (iso: string) => time.format(new Date(iso));
 
 /** A calendar date `2025-03-01` → `1 de marzo de 2025` (no time zone shift). */
 const calendarDay = new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+// The charts name every day of the period twice (label and description), on every render: the
+// names are kept (a few hundred days at most in use; the map starts over past 1,000).
+const dayNames = new Map<string, string>();
 export function formatDay(ymd: string): string {
-  const [y, m, d] = ymd.split("-").map(Number);
-  return calendarDay.format(new Date(Date.UTC(y, m - 1, d)));
+  let name = dayNames.get(ymd);
+  if (name === undefined) {
+    const [y, m, d] = ymd.split("-").map(Number);
+    name = calendarDay.format(new Date(Date.UTC(y, m - 1, d)));
+    if (dayNames.size >= 1_000) dayNames.clear();
+    dayNames.set(ymd, name);
+  }
+  return name;
 }
 /** `2025-03-01` → `01/03` (short axis label). */
 export function formatDayShort(ymd: string): string {
