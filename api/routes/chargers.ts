@@ -249,7 +249,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
     const b = tenant(c);
     const query = await readQuery(c, chargerOptionsQuery);
     const where = and(eq(chargers.businessId, b.id), query.stationId ? eq(chargers.stationId, query.stationId) : undefined);
-    // Kept per company until it writes (company-cache), as the station options.
+    // Kept per company like the station options (api/company-cache.ts).
     const key = `charger-options|${query.stationId ?? ""}|${query.page}|${query.pageSize}`;
     const body = await companyCache.get(b.id, key, async (): Promise<Page<ChargerOptionDto>> => {
       const items = await db

@@ -155,7 +155,8 @@ export function stationRoutes({ db, companyCache }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, stationOptionsQuery);
     const own = eq(stations.businessId, b.id);
-    // Every list page's filter asks for these: kept per company until it writes (company-cache).
+    // Every list page's filter asks for these: kept per company for a few seconds, and dropped as
+    // soon as the company writes anything (api/company-cache.ts).
     const body = await companyCache.get(b.id, `station-options|${query.page}|${query.pageSize}`, async (): Promise<Page<StationOptionDto>> => {
       const items = await db
         .select({ id: stations.id, name: stations.name, city: stations.city })
