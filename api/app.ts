@@ -91,8 +91,8 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     await next();
   };
   for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth, limitAccount);
-  // A company that writes (renames a station, removes a charger…) sees it in its KPIs and charts
-  // at once: its cached period totals are dropped once the write is done (api/company-cache.ts).
+  // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
+  // filters at once: its cached entries are dropped once the write is done (api/company-cache.ts).
   app.use(async (c, next) => {
     await next();
     const business = c.get("business");

@@ -20,7 +20,7 @@ export interface CompanyCache {
   forget(businessId: string): void;
 }
 
-/** Companies × periods kept at once (the oldest entry leaves first). */
+/** Entries (company × key) kept at once (the oldest entry leaves first). */
 const MAX_ENTRIES = 2_000;
 
 export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = MAX_ENTRIES): CompanyCache {

@@ -53,7 +53,7 @@ const schema = z
     WEB_CONCURRENCY: z.union([z.literal("auto"), z.coerce.number().int().min(1).max(64)]).default("auto"),
     /** This node's name in chargers.connected_node (default: random per process). */
     NODE_ID: z.string().regex(/^[\w.:-]{1,64}$/, "solo letras, números y . _ : -").optional(),
-    /** Home KPIs and charts of a period: reused per company this long (0: computed on every request). */
+    /** Home KPIs and charts of a period, and the filters' option lists: reused per company this long (0: read on every request). */
     COMPANY_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(15),
     /** Business API over HTTP: requests per client address and minute. */
     API_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(1200),
