@@ -25,20 +25,32 @@ export function rssMb(pid: number): number {
   return Math.round([pid, ...serverWorkers(pid)].reduce((sum, p) => sum + kb(p), 0) / 1024);
 }
 
+/** CPU time of the server in clock ticks (utime + stime): the process and its workers. */
+export function cpuTicks(pid: number): number {
+  return [pid, ...serverWorkers(pid)].reduce((sum, p) => {
+    const fields = procStat(p);
+    return fields ? sum + Number(fields[11]) + Number(fields[12]) : sum;
+  }, 0);
+}
+
 /** Child processes of `pid` (from /proc: the cluster workers of the server). */
 export function serverWorkers(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Fields after the command name (which may hold spaces): state, then the parent's pid.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
-    } catch {
-      /* exited meanwhile */
-    }
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry) && Number(procStat(Number(entry))?.[1]) === pid)
+    .map(Number);
+}
+
+/**
+ * Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses):
+ * [0] state, [1] parent's pid, [11] utime, [12] stime. Undefined once the process is gone.
+ */
+function procStat(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined; // exited meanwhile
   }
-  return children;
 }
 
 export interface BenchServer {

@@ -10,7 +10,7 @@
 // (firebase uid 'bench-ocpp') is recreated on every run; nothing else is touched.
 import { fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync, existsSync } from "node:fs";
+import { rmSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,7 +21,8 @@ import { businessUsers, chargers, connectorTypes, connectors, rates, stations } 
 import { seedCatalogs } from "../../db/seed/catalogs";
 import { cuitCheckDigit } from "../../domain/cuit";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
-import { rssMb, serverWorkers } from "./harness";
+// The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers.
+import { cpuTicks, rssMb, serverWorkers } from "./harness";
 
 const { values: args } = parseArgs({
   options: {
@@ -89,19 +90,6 @@ async function prepare() {
   return { identities, hashMs };
 }
 
-/** The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers. */
-function cpuTicks(pid: number): number {
-  let ticks = 0;
-  for (const p of [pid, ...serverWorkers(pid)]) {
-    try {
-      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]); // utime + stime
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return ticks;
-}
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 async function main() {
