@@ -11,7 +11,7 @@ import { createLogger } from "./server/logger";
 import { runPrimary, workerCount, workerNodeId } from "./server/cluster";
 import { createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp } from "./server/http";
-import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./server/rate-limit";
+import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./infra/rate-limit";
 import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";

@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
-import { fileURLToPath } from "node:url";
+import { aliases } from "./scripts/vite/aliases";
 import remixConfig from "./remix.config.js";
 import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 
@@ -23,7 +23,7 @@ function manualChunks(id: string): string | undefined {
 }
 
 export default defineConfig({
-  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  resolve: { alias: aliases },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
   build: {
     // es2020 (Chrome 80, Safari 14, Firefox 74): `?.` and `??` ship as written instead of being

@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
-import { fileURLToPath } from "node:url";
+import { aliases } from "./scripts/vite/aliases";
 
 export default defineConfig({
-  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  resolve: { alias: aliases },
   test: {
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/routes/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "tests/ocpp/**/*.test.ts"],
     environment: "node",

@@ -4,9 +4,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { authenticate, requireActive, requireBusiness } from "./auth";
-import { createKeyRing } from "./crypto";
-import { RateLimiter, rateLimitMessage } from "../server/rate-limit";
-import type { ApiDeps, ApiLogger, ApiServices, AppEnv } from "./env";
+import { createKeyRing } from "../infra/crypto";
+import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
+import type { ApiDeps, ApiServices, AppEnv } from "./env";
+import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
 import { idempotent } from "./idempotency";
 import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
@@ -24,9 +25,9 @@ import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 
-export type { ApiDeps, ApiLogger, TokenClaims, VerifyToken } from "./env";
+export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
 
-const consoleLogger: ApiLogger = {
+const consoleLogger: Logger = {
   info: () => {},
   warn: (obj, msg) => console.warn(msg ?? "", obj),
   error: (obj, msg) => console.error(msg ?? "", obj),

@@ -2,8 +2,9 @@
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
-import type { KeyRing } from "./crypto";
-import type { SendPush } from "./push";
+import type { KeyRing } from "../infra/crypto";
+import type { SendPush } from "../infra/push";
+import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
 import type { ChargerCommand, CommandResult } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
@@ -24,11 +25,6 @@ export interface TokenClaims {
 
 export type VerifyToken = (idToken: string) => Promise<TokenClaims>;
 
-export interface ApiLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export interface ApiDeps {
   db: Db;
@@ -38,7 +34,7 @@ export interface ApiDeps {
   encryptionKeys: string[];
   /** e.g. https://enchufa.example — used for the chargers' OCPP URL. */
   publicOrigin?: string;
-  logger?: ApiLogger;
+  logger?: Logger;
   /** Local mode: a newly registered company with a valid CUIT is ACTIVE at once. */
   autoApproveBusinesses?: boolean;
   /** Clock (tests). */
@@ -47,7 +43,7 @@ export interface ApiDeps {
   sendPush?: SendPush;
   /** The OCPP central system (absent when the API runs without it, e.g. most API tests). */
   ocpp?: OcppGateway;
-  /** Authenticated requests allowed per account and minute (default 600; the store is server/rate-limit's). */
+  /** Authenticated requests allowed per account and minute (default 600; the store is infra/rate-limit's). */
   accountRequestsPerMinute?: number;
   /** How long a company's period KPIs and charts, and its filters' option lists, are reused (api/company-cache.ts); default 0, always read. */
   companyCacheMs?: number;
@@ -60,7 +56,7 @@ export interface ApiServices {
   db: Db;
   keyRing: KeyRing;
   publicOrigin?: string;
-  logger: ApiLogger;
+  logger: Logger;
   autoApproveBusinesses: boolean;
   now: () => Date;
   sendPush?: SendPush;

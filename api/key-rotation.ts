@@ -5,7 +5,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { paymentAccounts } from "../db/schema";
-import { needsReencryption, openPaymentCredentials, sealPaymentCredentials, type KeyRing } from "./crypto";
+import { needsReencryption, openPaymentCredentials, sealPaymentCredentials, type KeyRing } from "../infra/crypto";
 
 export interface ReencryptionReport {
   /** Credentials looked at. */

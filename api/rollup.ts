@@ -11,7 +11,7 @@ import { and, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { chargingSessions as s } from "../db/schema";
 import { DEFAULT_TIME_ZONE } from "../domain/pricing";
-import { num, queryRows } from "./sql";
+import { num, queryRows } from "../infra/sql";
 
 const TZ = DEFAULT_TIME_ZONE;
 

@@ -1,5 +1,5 @@
 // Response shapes of the Business API (JSON, camelCase). Types only: import them anywhere
-// (`import type { StationDto } from "../../api/types"`). Instants are ISO-8601 strings,
+// (`import type { StationDto } from "#api/types"`). Instants are ISO-8601 strings,
 // money integer centavos, energy Wh unless the name says kWh.
 import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";

@@ -301,7 +301,7 @@ export const chargers = pgTable(
     serialNumber: text("serial_number"),
     /** chargeBoxIdentity: the last path segment of /ocpp/:id. Unique system-wide. */
     ocppIdentity: text("ocpp_identity").notNull().unique(),
-    /** Basic-auth password hash (api/crypto); the password is shown once. */
+    /** Basic-auth password hash (infra/crypto); the password is shown once. */
     ocppPasswordHash: text("ocpp_password_hash"),
     ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
     enabled: boolean("enabled").notNull().default(true),
@@ -610,7 +610,7 @@ export const paymentAccounts = pgTable(
       .notNull()
       .references(() => businessUsers.id, { onDelete: "cascade" }),
     provider: paymentProvider("provider").notNull(),
-    /** Sealed with the key ring (api/crypto); never returned by the API. */
+    /** Sealed with the key ring (infra/crypto); never returned by the API. */
     credentialsEncrypted: text("credentials_encrypted").notNull(),
     /** Last 4 characters of the access token, to tell accounts apart on screen. */
     credentialsLast4: varchar("credentials_last4", { length: 4 }),

@@ -12,9 +12,9 @@ import { eq } from "drizzle-orm";
 import ocppRpc from "ocpp-rpc";
 import type { Channels, Db } from "../db/client";
 import { chargers } from "../db/schema";
-import { verifyOcppPassword } from "../api/crypto";
-import { pushNotification, type SendPush } from "../api/push";
-import type { ApiLogger } from "../api/env";
+import { verifyOcppPassword } from "../infra/crypto";
+import { pushNotification, type SendPush } from "../infra/push";
+import type { Logger } from "../infra/logger";
 import { errorResult, offlineResult, ocppCall, resultFromStatus, timeoutResult, type ChargerCommand, type CommandResult } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import {
@@ -50,7 +50,7 @@ const SIGNS_OF_LIFE_FLUSH_MS = 1_000;
 export interface CentralSystemOptions {
   db: Db;
   channels: Channels;
-  logger: ApiLogger;
+  logger: Logger;
   sendPush?: SendPush;
   /** This process's id in `chargers.connected_node` (default: a random UUID). */
   nodeId?: string;

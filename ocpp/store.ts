@@ -19,7 +19,7 @@ import {
   type Notification,
   type NotificationType,
 } from "../db/schema";
-import { queryRows } from "../api/sql";
+import { queryRows } from "../infra/sql";
 import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";

@@ -4,7 +4,7 @@
 // Opens the server's database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR (.data;
 // PGlite admits one process, so stop the local server first). Prints counts, never secrets.
 import path from "node:path";
-import { createKeyRing } from "../api/crypto";
+import { createKeyRing } from "../infra/crypto";
 import { reencryptPaymentCredentials } from "../api/key-rotation";
 import { openDatabase } from "../db/client";
 import { hexKeys } from "../server/env";

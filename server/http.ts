@@ -12,7 +12,7 @@ import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { ViteDevServer } from "vite";
 import type { Env } from "./env";
 import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
-import { RateLimiter, rateLimitMessage } from "./rate-limit";
+import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { Logger } from "./logger";
 import { PageScope } from "../api/page-scope";
 import type { ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken } from "../app/lib/context";

@@ -7,7 +7,7 @@ import {
   type Messaging,
   type MulticastMessage,
 } from "firebase-admin/messaging";
-import type { PushMessage, PushResult, SendPush } from "../api/push";
+import type { PushMessage, PushResult, SendPush } from "../infra/push";
 import type { Env } from "./env";
 
 /** FCM accepts at most 500 tokens per multicast. */

@@ -2,11 +2,11 @@
 // Works before the company exists (it is how it comes to exist).
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { businessUsers, notifications, type Notification } from "../../db/schema";
+import { businessUsers, notifications, type Notification } from "#db/schema";
 import type { ApiServices, AppEnv } from "../env";
 import { readJson } from "../http";
 import { conflict, pgError } from "../problem";
-import { pushNotification } from "../push";
+import { pushNotification } from "#infra/push";
 import { registerBusinessSchema } from "../schemas/business";
 import type { AccountBusinessDto } from "../types";
 import { CUIT_TAKEN_MESSAGE, toBusinessUserDto } from "./profile";

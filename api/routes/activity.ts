@@ -1,10 +1,10 @@
 // /Business/Activity — charging sessions (OCPI Session/CDR): list, detail, CSV export.
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../../db/client";
-import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "../../db/schema";
-import { stopReasonLabel } from "../../domain/ocpp-status";
-import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "../../domain/pricing";
+import type { Db } from "#db/client";
+import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "#db/schema";
+import { stopReasonLabel } from "#domain/ocpp-status";
+import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, parseSort, readQuery } from "../http";
 import { notFound, validationError } from "../problem";
@@ -12,7 +12,7 @@ import { activityExportQuery, activityQuery, SESSION_PAYMENT_STATUS_LABELS, SESS
 import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
 import { toPaymentDto } from "./payments";
 import { rawParts, rollupDays, splitPeriod } from "../rollup";
-import { num, queryRows } from "../sql";
+import { num, queryRows } from "#infra/sql";
 
 const NOT_FOUND = "La carga";
 export const EXPORT_MAX_ROWS = 10_000;

@@ -1,7 +1,7 @@
 // Global catalogs: station services, charger brands, connector types (seeded, read-only).
 import { asc } from "drizzle-orm";
 import { Hono } from "hono";
-import { chargerBrands, connectorTypes, services as serviceTable } from "../../db/schema";
+import { chargerBrands, connectorTypes, services as serviceTable } from "#db/schema";
 import type { ApiServices, AppEnv } from "../env";
 import type { ChargerBrandDto, ConnectorTypeDto, ServiceDto } from "../types";
 

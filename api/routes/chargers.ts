@@ -1,7 +1,7 @@
 // /Business/Charger — OCPP charge points with their connectors.
 import { and, asc, count, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../../db/client";
+import type { Db } from "#db/client";
 import {
   chargerBrands,
   chargers,
@@ -11,16 +11,16 @@ import {
   rates,
   stations,
   type Charger,
-} from "../../db/schema";
-import { chargePointStatusLabel, statusBucket } from "../../domain/ocpp-status";
-import { generateOcppPassword, hashOcppPassword } from "../crypto";
+} from "#db/schema";
+import { chargePointStatusLabel, statusBucket } from "#domain/ocpp-status";
+import { generateOcppPassword, hashOcppPassword } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
-import { bucketCase, emptyBuckets } from "../sql";
-import { commandSchema, offlineResult, type CommandResult } from "../../ocpp/commands";
+import { bucketCase, emptyBuckets } from "#infra/sql";
+import { commandSchema, offlineResult, type CommandResult } from "#ocpp/commands";
 import type { ChargerDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
 
 const NOT_FOUND = "El cargador";

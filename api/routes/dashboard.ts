@@ -2,15 +2,15 @@
 // Everything is aggregated in SQL; days and hours are Buenos Aires local time.
 import { Hono } from "hono";
 import { sql, type SQL } from "drizzle-orm";
-import { chargers, chargingSessions, connectors, stations, statusEvents } from "../../db/schema";
-import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "../../domain/ocpp-status";
-import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
+import { chargers, chargingSessions, connectors, stations, statusEvents } from "#db/schema";
+import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "#domain/ocpp-status";
+import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
-import type { Db } from "../../db/client";
+import type { Db } from "#db/client";
 import { readQuery } from "../http";
 import { graphicQuery, periodQuery } from "../schemas/queries";
 import { rawParts, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
-import { bucketCounts, num, pickBuckets, queryRows } from "../sql";
+import { bucketCounts, num, pickBuckets, queryRows } from "#infra/sql";
 import type { DashboardDto, GraphicDto } from "../types";
 
 export const DEFAULT_PERIOD_DAYS = 30;

@@ -1,9 +1,9 @@
 // /Business/Fees — rates (Tarifas) with penalties, and a price preview with domain/pricing.
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../../db/client";
-import { chargers, connectors, rates, type Rate } from "../../db/schema";
-import { billableIdleMinutes, priceNoShow, priceSession, type RateSnapshot } from "../../domain/pricing";
+import type { Db } from "#db/client";
+import { chargers, connectors, rates, type Rate } from "#db/schema";
+import { billableIdleMinutes, priceNoShow, priceSession, type RateSnapshot } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";

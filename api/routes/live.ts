@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { tenant, type ApiServices, type AppEnv } from "../env";
-import type { LiveEvent } from "../../ocpp/live";
+import type { LiveEvent } from "#ocpp/live";
 
 /** A comment line every 25 s keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 25_000;

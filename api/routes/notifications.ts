@@ -1,7 +1,7 @@
 // /Business/Notification — the business's notifications and its browsers' push registrations.
 import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import { notifications, pushRegistrations, type Notification } from "../../db/schema";
+import { notifications, pushRegistrations, type Notification } from "#db/schema";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { notFound } from "../problem";

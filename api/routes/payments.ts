@@ -3,8 +3,8 @@
 // leave the server: responses carry only their last 4 characters.
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "../../db/schema";
-import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "../crypto";
+import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "#db/schema";
+import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "../schemas/payment";

@@ -1,7 +1,7 @@
 // The caller's company profile (spec §3, §7): GET /Business/BusinessUser, PATCH …/Update.
 import { and, eq, ne } from "drizzle-orm";
 import { Hono } from "hono";
-import { businessUsers, type BusinessUser } from "../../db/schema";
+import { businessUsers, type BusinessUser } from "#db/schema";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readJson } from "../http";
 import { ApiError, conflict } from "../problem";

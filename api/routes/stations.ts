@@ -1,15 +1,15 @@
 // /Business/ChargingStation — stations (OCPI Location) of the caller's business.
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../../db/client";
-import { chargers, connectors, services as serviceTable, stations, stationServices, type Station } from "../../db/schema";
-import { provinceName, type ProvinceCode } from "../../domain/provinces";
+import type { Db } from "#db/client";
+import { chargers, connectors, services as serviceTable, stations, stationServices, type Station } from "#db/schema";
+import { provinceName, type ProvinceCode } from "#domain/provinces";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
 import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
 import { stationInputSchema } from "../schemas/station";
-import { bucketCounts, emptyBuckets, pickBuckets } from "../sql";
+import { bucketCounts, emptyBuckets, pickBuckets } from "#infra/sql";
 import type { Page, StationDto, StationOptionDto } from "../types";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 

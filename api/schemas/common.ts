@@ -1,6 +1,6 @@
 // Building blocks shared by the API's input schemas and the forms. Pure (no node imports).
 import { z } from "zod";
-import { parseCuit } from "../../domain/cuit";
+import { parseCuit } from "#domain/cuit";
 import { UUID_RE } from "./constants";
 import { MSG, numberError } from "./messages";
 

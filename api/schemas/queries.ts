@@ -1,8 +1,8 @@
 // Query strings of the list endpoints: whitelisted filters and sorts, bounded pages.
 // Pure: the filter forms can use them too. Empty values (`?province=`) count as absent.
 import { z } from "zod";
-import { PROVINCE_CODES, type ProvinceCode } from "../../domain/provinces";
-import { STATUS_BUCKETS } from "../../domain/ocpp-status";
+import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
+import { STATUS_BUCKETS } from "#domain/ocpp-status";
 import { id, isoDate, isoDateEnd, optionsPageQuery, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";
 import {

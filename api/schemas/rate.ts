@@ -1,7 +1,7 @@
 // Rates (Tarifas) with penalties. Amounts are integer centavos; VAT in basis points.
 // Pure: shared with the forms (which turn "1.234,56" into centavos with domain/money.ts).
 import { z } from "zod";
-import { DEFAULT_VAT_RATE_BP } from "../../domain/pricing";
+import { DEFAULT_VAT_RATE_BP } from "#domain/pricing";
 import { cents, hhmm, HHMM_MESSAGE, text } from "./common";
 import { MSG, numberError } from "./messages";
 

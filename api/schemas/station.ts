@@ -1,7 +1,7 @@
 // Stations (OCPI Location). Pure: shared with the forms.
 import { z } from "zod";
-import { PROVINCE_CODES, type ProvinceCode } from "../../domain/provinces";
-import { DEFAULT_TIME_ZONE } from "../../domain/pricing";
+import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
+import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { hhmm, optionalText, text } from "./common";
 import { photoUrl } from "./business";
 import { MSG, numberError } from "./messages";

@@ -2,7 +2,7 @@
 // browser, for a file posted without JavaScript or a data-URL posted with it, plus a check of
 // the real content (magic bytes) so a renamed file is refused. Never trust the client.
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
-import { sniffImage } from "../../api/image-sniff";
+import { sniffImage } from "#api/image-sniff";
 import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, UPLOAD_FILE_NAME, checkImageFile } from "./profile";
 
 /** Kept from an uploaded file: one byte over the limit is enough to say it is too large. */

@@ -1,9 +1,9 @@
 // Rate limits of the auth forms (issue 4, issue 10): per client IP and per e-mail on login,
 // register, password reset and "resend the e-mail". The sliding-window limiter and its stores
-// live in server/rate-limit.ts: in memory on one node, in PostgreSQL when several nodes share
+// live in infra/rate-limit.ts: in memory on one node, in PostgreSQL when several nodes share
 // one (server.ts chooses at start).
 import { data } from "@remix-run/node";
-import { getRateLimitStore, RateLimiter, rateLimitMessage, type RateRule } from "../../server/rate-limit";
+import { getRateLimitStore, RateLimiter, rateLimitMessage, type RateRule } from "#infra/rate-limit";
 
 export { RateLimiter, rateLimitMessage, type RateRule };
 

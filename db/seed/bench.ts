@@ -10,8 +10,8 @@
 // verifyBenchPricing re-prices a sample with priceSession itself.
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { cuitCheckDigit } from "../../domain/cuit";
-import { priceSession, usageFromSession, type RateSnapshot } from "../../domain/pricing";
+import { cuitCheckDigit } from "#domain/cuit";
+import { priceSession, usageFromSession, type RateSnapshot } from "#domain/pricing";
 import type { Db } from "../client";
 import { seedCatalogs } from "./catalogs";
 

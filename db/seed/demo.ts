@@ -8,10 +8,10 @@
 // Idempotent: nothing happens when the user's business already exists; if the demo company
 // exists under another login, it is handed to this one.
 import { eq, inArray, or } from "drizzle-orm";
-import { cuitCheckDigit } from "../../domain/cuit";
-import { formatArs } from "../../domain/money";
-import { CHARGE_POINT_ERROR_LABELS, type ChargePointErrorCode, type ChargePointStatus } from "../../domain/ocpp-status";
-import { priceSession, rateSnapshotFromRow, usageFromSession, type RateSnapshot } from "../../domain/pricing";
+import { cuitCheckDigit } from "#domain/cuit";
+import { formatArs } from "#domain/money";
+import { CHARGE_POINT_ERROR_LABELS, type ChargePointErrorCode, type ChargePointStatus } from "#domain/ocpp-status";
+import { priceSession, rateSnapshotFromRow, usageFromSession, type RateSnapshot } from "#domain/pricing";
 import type { Db } from "../client";
 import {
   businessUsers,
@@ -60,7 +60,7 @@ export interface SeedDemoOptions {
   email: string;
   now?: Date;
   /**
-   * Seals payment-provider credentials (e.g. KeyRing.encrypt from api/crypto). Without it no
+   * Seals payment-provider credentials (e.g. KeyRing.encrypt from infra/crypto). Without it no
    * payment account is created: plain-text credentials must never reach the table.
    */
   sealCredentials?: (plain: string, ctx: { businessId: string; provider: "MERCADOPAGO" | "PAGOS360" }) => string;

@@ -2,7 +2,7 @@
 // DATA_DIR (default .data-bench, never local mode's .data). Refuses the test suite's database.
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database } from "../../db/client";
+import { openDatabase, type Database } from "#db/client";
 
 export interface BenchDatabaseTarget {
   url?: string;

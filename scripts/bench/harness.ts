@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { BENCH_EMAIL, benchBusinessId } from "../../db/seed/bench";
+import { BENCH_EMAIL, benchBusinessId } from "#db/seed/bench";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
 import { EMULATOR_PROJECT_ID, ensureVerifiedAccount, startAuthEmulator } from "../emulator";
 import { benchTarget, openBenchDatabase, type BenchDatabaseTarget } from "./db";

@@ -15,11 +15,11 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
-import { hashOcppPassword } from "../../api/crypto";
-import { openDatabase } from "../../db/client";
-import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "../../db/schema";
-import { seedCatalogs } from "../../db/seed/catalogs";
-import { cuitCheckDigit } from "../../domain/cuit";
+import { hashOcppPassword } from "#infra/crypto";
+import { openDatabase } from "#db/client";
+import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "#db/schema";
+import { seedCatalogs } from "#db/seed/catalogs";
+import { cuitCheckDigit } from "#domain/cuit";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
 // The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers.
 import { cpuTicks, rssMb, serverWorkers } from "./harness";

@@ -6,10 +6,10 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { createApi } from "../../api/app";
-import type { Db } from "../../db/client";
-import * as schema from "../../db/schema";
-import { BENCH_EMAIL, BENCH_FIREBASE_UID, benchBusinessId } from "../../db/seed/bench";
+import { createApi } from "#api/app";
+import type { Db } from "#db/client";
+import * as schema from "#db/schema";
+import { BENCH_EMAIL, BENCH_FIREBASE_UID, benchBusinessId } from "#db/seed/bench";
 import { benchTarget, openBenchDatabase } from "./db";
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 20;

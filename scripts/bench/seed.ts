@@ -1,7 +1,7 @@
 // `npm run bench:seed [-- --reset] [-- --sessions N]`: the large benchmark operator
 // (db/seed/bench.ts) into DATABASE_URL (PostgreSQL) or PGlite under DATA_DIR (.data-bench).
 // Idempotent: an existing bench operator is kept unless --reset. Not part of `npm test`.
-import { BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "../../db/seed/bench";
+import { BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "#db/seed/bench";
 import { benchTarget, openBenchDatabase } from "./db";
 
 function option(name: string): string | undefined {

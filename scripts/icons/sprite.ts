@@ -4,7 +4,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import * as bi from "react-icons/bi";
-import { ICON_NAMES } from "../../app/icons/names";
+import { ICON_NAMES } from "~/icons/names";
 
 export const SPRITE_PATH = "app/icons/sprite.svg";
 

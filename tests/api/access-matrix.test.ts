@@ -5,7 +5,7 @@
 // the first test until it is classified).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { chargingSessions, notifications, payments } from "../../db/schema";
+import { chargingSessions, notifications, payments } from "#db/schema";
 import {
   chargerInput,
   createTenant,

@@ -1,9 +1,9 @@
 // Authentication, the business context, problem+json errors, company registration and profile.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApi } from "../../api/app";
-import { businessUsers, notifications } from "../../db/schema";
-import { openDatabase } from "../../db/client";
+import { createApi } from "#api/app";
+import { businessUsers, notifications } from "#db/schema";
+import { openDatabase } from "#db/client";
 import {
   callApi,
   createTenant,

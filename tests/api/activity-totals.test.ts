@@ -1,7 +1,7 @@
 // GET /Business/Activity `totals`: energy and revenue of every matching session (not only the
 // page), defined like the dashboard's KPIs so the home screen and the activity list agree.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargingSessions, type NewChargingSession } from "../../db/schema";
+import { chargingSessions, type NewChargingSession } from "#db/schema";
 import { chargerInput, createTenant, expectStatus, openHarness, sessionRow, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
 
 const NOW = new Date("2025-03-12T12:00:00-03:00");

@@ -1,8 +1,8 @@
 // /Business/Activity (list, keyset pages, detail, CSV), /Business/Dashboard and /Business/Graphic
 // over a small hand-made history whose every figure is known.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargers, chargingSessions, connectors, meterSamples, payments, statusEvents, type NewChargingSession } from "../../db/schema";
-import { priceSession, rateSnapshotFromRow, type RateSnapshot } from "../../domain/pricing";
+import { chargers, chargingSessions, connectors, meterSamples, payments, statusEvents, type NewChargingSession } from "#db/schema";
+import { priceSession, rateSnapshotFromRow, type RateSnapshot } from "#domain/pricing";
 import { eq, inArray } from "drizzle-orm";
 import {
   chargerInput,

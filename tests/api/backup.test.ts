@@ -7,10 +7,10 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { BackupError, backupDatabase, restoreDatabase, tablesInDependencyOrder } from "../../db/backup";
-import { openDatabase, type Database, type Db } from "../../db/client";
-import { BENCH_SIZE, seedBenchOperator } from "../../db/seed/bench";
-import { queryRows } from "../../api/sql";
+import { BackupError, backupDatabase, restoreDatabase, tablesInDependencyOrder } from "#db/backup";
+import { openDatabase, type Database, type Db } from "#db/client";
+import { BENCH_SIZE, seedBenchOperator } from "#db/seed/bench";
+import { queryRows } from "#infra/sql";
 import { adminQuery, databaseUrl, dropDatabase } from "../setup/global-db";
 import { createTenant, expectStatus, imageForm, openHarness, PNG_1x1, testBackends, type Harness } from "./helpers";
 

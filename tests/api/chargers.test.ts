@@ -1,8 +1,8 @@
 // /Business/Charger: connectors, OCPP identity and password, assignment to stations.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { verifyOcppPassword } from "../../api/crypto";
-import { chargers, connectors } from "../../db/schema";
+import { verifyOcppPassword } from "#infra/crypto";
+import { chargers, connectors } from "#db/schema";
 import {
   chargerInput,
   createTenant,
@@ -223,7 +223,7 @@ describe.each(testBackends())("chargers ($name)", (backend) => {
   });
 
   it("deletes a charger (204), but not while a session is open (409)", async () => {
-    const { chargingSessions } = await import("../../db/schema");
+    const { chargingSessions } = await import("#db/schema");
     const [k] = await h.db.select().from(connectors).where(eq(connectors.chargerId, chargerId)).limit(1);
     await h.db.insert(chargingSessions).values({
       businessId: t.businessId,

@@ -4,8 +4,8 @@
 // by the company drops its entries at once, and one company never sees another's.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "../../api/app";
-import { chargingSessions, connectors, stations, type NewChargingSession } from "../../db/schema";
+import { createApi } from "#api/app";
+import { chargingSessions, connectors, stations, type NewChargingSession } from "#db/schema";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, sessionRow, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
 
 const TTL = 15_000;

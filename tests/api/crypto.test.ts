@@ -1,4 +1,4 @@
-// api/crypto: AES-256-GCM key ring with rotation, tenant-bound credentials, OCPP password hashes.
+// infra/crypto: AES-256-GCM key ring with rotation, tenant-bound credentials, OCPP password hashes.
 import { scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,7 +10,7 @@ import {
   openPaymentCredentials,
   sealPaymentCredentials,
   verifyOcppPassword,
-} from "../../api/crypto";
+} from "#infra/crypto";
 
 const K1 = "11".repeat(32);
 const K2 = "22".repeat(32);

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrationsFolder, openDatabase, type Database, type Db } from "../../db/client";
-import * as s from "../../db/schema";
-import { CHARGER_BRAND_CATALOG, CONNECTOR_TYPE_CATALOG, SERVICE_CATALOG, seedCatalogs } from "../../db/seed/catalogs";
-import { DEMO_CUIT, seedDemoOperator } from "../../db/seed/demo";
-import { isValidCuit } from "../../domain/cuit";
-import { priceSession, usageFromSession } from "../../domain/pricing";
+import { migrationsFolder, openDatabase, type Database, type Db } from "#db/client";
+import * as s from "#db/schema";
+import { CHARGER_BRAND_CATALOG, CONNECTOR_TYPE_CATALOG, SERVICE_CATALOG, seedCatalogs } from "#db/seed/catalogs";
+import { DEMO_CUIT, seedDemoOperator } from "#db/seed/demo";
+import { isValidCuit } from "#domain/cuit";
+import { priceSession, usageFromSession } from "#domain/pricing";
 import { ALL_TABLES, pgErrorCode, testBackends, truncateAll } from "../setup/db";
 
 const NOW = new Date("2025-11-20T15:30:00Z"); // 12:30 in Buenos Aires

@@ -3,9 +3,9 @@
 // have exactly the shape the real API answers with (mocks cannot drift from the contract).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { createKeyRing, sealPaymentCredentials } from "../../api/crypto";
-import { chargingSessions } from "../../db/schema";
-import { seedDemoOperator } from "../../db/seed/demo";
+import { createKeyRing, sealPaymentCredentials } from "#infra/crypto";
+import { chargingSessions } from "#db/schema";
+import { seedDemoOperator } from "#db/seed/demo";
 import { fixtures } from "../mocks/fixtures";
 import { expectStatus, mintToken, openHarness, TEST_KEYS, testBackends, type Harness } from "./helpers";
 

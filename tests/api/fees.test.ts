@@ -1,6 +1,6 @@
 // /Business/Fees: rates with penalties, the in-use guard and the price preview.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { priceSession, type RateSnapshot } from "../../domain/pricing";
+import { priceSession, type RateSnapshot } from "#domain/pricing";
 import {
   chargerInput,
   createTenant,

@@ -2,12 +2,12 @@
 // in-process (api.fetch), a fake verifyToken reading tokens the tests mint, and factories.
 import { eq } from "drizzle-orm";
 import type { Hono } from "hono";
-import { createApi, type ApiDeps, type TokenClaims } from "../../api/app";
-import type { AppEnv } from "../../api/env";
-import type { Database, Db } from "../../db/client";
-import { businessUsers, type NewChargingSession } from "../../db/schema";
-import { seedCatalogs } from "../../db/seed/catalogs";
-import { cuitCheckDigit } from "../../domain/cuit";
+import { createApi, type ApiDeps, type TokenClaims } from "#api/app";
+import type { AppEnv } from "#api/env";
+import type { Database, Db } from "#db/client";
+import { businessUsers, type NewChargingSession } from "#db/schema";
+import { seedCatalogs } from "#db/seed/catalogs";
+import { cuitCheckDigit } from "#domain/cuit";
 import type { TestBackend } from "../setup/db";
 
 export { testBackends } from "../setup/db";

@@ -3,7 +3,7 @@
 // problem in Spanish. The tables are intact afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../api/sql";
+import { queryRows } from "#infra/sql";
 import { createTenant, openHarness, rateInput, stationInput, testBackends, expectStatus, type Harness, type Tenant } from "./helpers";
 
 const LISTS = ["/Business/Activity", "/Business/Charger", "/Business/ChargingStation", "/Business/Fees", "/Business/Notification", "/Business/Payments", "/Business/Activity/Export.csv", "/Business/Dashboard", "/Business/Graphic"];

@@ -1,7 +1,7 @@
 // A form submitted twice creates one record (issue 10): POSTs with the same Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { rates, stations } from "../../db/schema";
+import { rates, stations } from "#db/schema";
 import { createTenant, expectProblem, openHarness, rateInput, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
 
 describe.each(testBackends())("idempotent creates ($name)", (backend) => {

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { images } from "../../db/schema";
+import { images } from "#db/schema";
 import {
   createTenant,
   expectProblem,

@@ -4,10 +4,10 @@
 // updated_at, and a second pass has nothing to do — after which the old key can be removed.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyRing, needsReencryption, openPaymentCredentials, sealPaymentCredentials } from "../../api/crypto";
-import { reencryptPaymentCredentials } from "../../api/key-rotation";
-import type { Database } from "../../db/client";
-import { businessUsers, paymentAccounts } from "../../db/schema";
+import { createKeyRing, needsReencryption, openPaymentCredentials, sealPaymentCredentials } from "#infra/crypto";
+import { reencryptPaymentCredentials } from "#api/key-rotation";
+import type { Database } from "#db/client";
+import { businessUsers, paymentAccounts } from "#db/schema";
 import { testBackends } from "../setup/db";
 
 const OLD = "11".repeat(32);

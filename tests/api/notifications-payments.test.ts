@@ -1,9 +1,9 @@
 // /Business/Notification, push registrations, payment-provider accounts and /Business/Payments.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApi } from "../../api/app";
-import { createKeyRing, openPaymentCredentials } from "../../api/crypto";
-import { notifications, paymentAccounts, payments, pushRegistrations } from "../../db/schema";
+import { createApi } from "#api/app";
+import { createKeyRing, openPaymentCredentials } from "#infra/crypto";
+import { notifications, paymentAccounts, payments, pushRegistrations } from "#db/schema";
 import { callApi, createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, TEST_KEYS, testBackends, type Harness, type Tenant } from "./helpers";
 
 const MP = { publicKey: "APP_USR-1234abcd-5678-efgh-9012-ijklmnop", accessToken: "APP_USR-1111222233334444-010203-abcdefabcdefabcdef-98765" };

@@ -4,9 +4,9 @@
 // effect on the very next page). Calls without a scope (over HTTP) are checked in full.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { TokenClaims } from "../../api/env";
-import { PageScope } from "../../api/page-scope";
-import { businessUsers } from "../../db/schema";
+import type { TokenClaims } from "#api/env";
+import { PageScope } from "#api/page-scope";
+import { businessUsers } from "#db/schema";
 import { createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
 describe.each(testBackends())("page scope ($name)", (backend) => {

@@ -4,8 +4,8 @@
 // transaction on a fresh connection. PostgreSQL only (PGlite has no connections to lose).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../api/sql";
-import type { Database } from "../../db/client";
+import { queryRows } from "#infra/sql";
+import type { Database } from "#db/client";
 import { adminQuery } from "../setup/global-db";
 import { testBackends } from "../setup/db";
 

@@ -3,9 +3,9 @@
 // at most the configured number; 0 prepares none. PostgreSQL only (PGlite has no connections).
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../api/sql";
-import { openDatabase, type Database, type Db } from "../../db/client";
-import { stations } from "../../db/schema";
+import { queryRows } from "#infra/sql";
+import { openDatabase, type Database, type Db } from "#db/client";
+import { stations } from "#db/schema";
 import { adminQuery, databaseUrl, dropDatabase, newRunId } from "../setup/global-db";
 
 const serverUrl = process.env.TEST_DATABASE_URL;

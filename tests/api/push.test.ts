@@ -6,12 +6,12 @@ import {
   businessUsers,
   notifications,
   pushRegistrations,
-} from "../../db/schema";
+} from "#db/schema";
 import {
   pushNotification,
   type PushMessage,
   type SendPush,
-} from "../../api/push";
+} from "#infra/push";
 import {
   createTenant,
   expectStatus,

@@ -1,7 +1,7 @@
 // The Business API's per-account limit (issue 10): counted after the token, per uid, in the
 // process-wide store (PostgreSQL when nodes share one; memory here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRateLimitStore } from "../../server/rate-limit";
+import { getRateLimitStore } from "#infra/rate-limit";
 import { createTenant, expectProblem, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
 describe.each(testBackends())("API rate limit per account ($name)", (backend) => {

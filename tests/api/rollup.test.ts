@@ -5,9 +5,9 @@
 // end mid-day, on midnights, span a year, or hold no whole day.
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../db/client";
-import { rebuildSessionRollups, rollupDrift } from "../../db/rollup";
-import { chargingSessions, stations, type NewChargingSession } from "../../db/schema";
+import type { Db } from "#db/client";
+import { rebuildSessionRollups, rollupDrift } from "#db/rollup";
+import { chargingSessions, stations, type NewChargingSession } from "#db/schema";
 import { chargerInput, createTenant, expectStatus, openHarness, stationInput, testBackends, type Harness, type Tenant } from "./helpers";
 
 const TZ = "America/Argentina/Buenos_Aires";

@@ -2,7 +2,7 @@
 // error when the id is a reference inside a body) and never leaks or touches that data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { chargers, chargingSessions, notifications, payments } from "../../db/schema";
+import { chargers, chargingSessions, notifications, payments } from "#db/schema";
 import {
   chargerInput,
   createTenant,

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
-import { cuitCheckDigit } from "../../domain/cuit";
+import { cuitCheckDigit } from "#domain/cuit";
 
 export const DEMO = { email: "demo@enchufa.local", password: "Demo1234!" };
 export const EMULATOR = `http://127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? 9199}`;

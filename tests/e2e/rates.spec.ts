@@ -2,9 +2,9 @@
 // use that cannot be deleted — in both projects (JavaScript on and off). Each run creates its
 // own rate with a unique name and deletes only that one.
 import type { Page, TestInfo } from "@playwright/test";
-import { formatArs } from "../../domain/money";
-import { idleStartDate } from "../../app/components/rate/preview";
-import { priceSession } from "../../domain/pricing";
+import { formatArs } from "#domain/money";
+import { idleStartDate } from "~/components/rate/preview";
+import { priceSession } from "#domain/pricing";
 import { DEMO, expect, login, test } from "./fixtures";
 
 const IN_USE = "La tarifa está asignada a conectores. Asignales otra tarifa antes de eliminarla.";

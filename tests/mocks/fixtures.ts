@@ -18,7 +18,7 @@ import type {
   SessionDto,
   SessionPage,
   StationDto,
-} from "../../api/types";
+} from "#api/types";
 
 const T0 = "2025-03-01T12:00:00.000Z";
 export const IDS = {

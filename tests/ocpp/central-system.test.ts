@@ -3,10 +3,10 @@
 import { and, eq } from "drizzle-orm";
 import { RPCError, type RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealPaymentCredentials, createKeyRing } from "../../api/crypto";
-import { rollupDrift } from "../../db/rollup";
-import { businessUsers, chargers, chargingSessions, connectors, meterSamples, notifications, paymentAccounts, payments, sessionDailyTotals, statusEvents } from "../../db/schema";
-import { priceSession, usageFromSession } from "../../domain/pricing";
+import { sealPaymentCredentials, createKeyRing } from "#infra/crypto";
+import { rollupDrift } from "#db/rollup";
+import { businessUsers, chargers, chargingSessions, connectors, meterSamples, notifications, paymentAccounts, payments, sessionDailyTotals, statusEvents } from "#db/schema";
+import { priceSession, usageFromSession } from "#domain/pricing";
 import { expectStatus, rateInput, TEST_KEYS } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";

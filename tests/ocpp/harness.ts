@@ -4,10 +4,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { RPCClient } from "ocpp-rpc";
-import { createApi } from "../../api/app";
-import type { Database } from "../../db/client";
-import { seedCatalogs } from "../../db/seed/catalogs";
-import { createCentralSystem, type CentralSystem } from "../../ocpp/central-system";
+import { createApi } from "#api/app";
+import type { Database } from "#db/client";
+import { seedCatalogs } from "#db/seed/catalogs";
+import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
 

@@ -3,9 +3,9 @@
 // Prints `ready <port>` when listening.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { openDatabase } from "../../db/client";
-import { createCentralSystem } from "../../ocpp/central-system";
-import type { ChargerCommand } from "../../ocpp/commands";
+import { openDatabase } from "#db/client";
+import { createCentralSystem } from "#ocpp/central-system";
+import type { ChargerCommand } from "#ocpp/commands";
 
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
 const quiet = { info() {}, warn() {}, error: (o: object, m?: string) => console.error(m, o) };

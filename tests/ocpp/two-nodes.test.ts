@@ -7,7 +7,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import ocppRpc from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargers } from "../../db/schema";
+import { chargers } from "#db/schema";
 import { testBackends } from "../setup/db";
 import { createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
-import { rates, stations } from "../../db/schema";
+import { rates, stations } from "#db/schema";
 import { testBackends } from "../setup/db";
 import { chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, rateInput, stationInput, type Harness, type Tenant } from "../api/helpers";
 import { fakeVerifyIdToken, makeContext, makeIdToken, run } from "./auth-helpers";

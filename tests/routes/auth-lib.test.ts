@@ -24,7 +24,7 @@ describe("Firebase errors → Spanish, on the right field", () => {
 });
 
 describe("rate-limit messages", () => {
-  // The limiter itself (both stores) is tested in tests/unit/server/rate-limit.test.ts.
+  // The limiter itself (both stores) is tested in tests/unit/infra/rate-limit.test.ts.
   it("speaks Spanish", () => {
     expect(rateLimitMessage(30_000)).toBe("Demasiados intentos. Esperá 1 minuto y probá de nuevo.");
     expect(rateLimitMessage(14 * 60_000 + 1)).toBe("Demasiados intentos. Esperá 15 minutos y probá de nuevo.");

@@ -10,8 +10,8 @@
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { inject } from "vitest";
-import { openDatabase, type Database, type Db } from "../../db/client";
-import * as schema from "../../db/schema";
+import { openDatabase, type Database, type Db } from "#db/client";
+import * as schema from "#db/schema";
 import { adminQuery, databaseUrl, dropDatabase, newRunId, type EnchufaPostgresContext } from "./global-db";
 
 export interface TestBackend {

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "../../db/client";
+import { openDatabase } from "#db/client";
 
 export interface EnchufaPostgresContext {
   /** The server's URL as given (its database is only used to create and drop others). */

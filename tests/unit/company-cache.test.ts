@@ -1,7 +1,7 @@
 // api/company-cache.ts: a company's period totals kept for a TTL, shared while computed, dropped
 // by the company's writes, never kept after a failure, bounded in size.
 import { describe, expect, it } from "vitest";
-import { createCompanyCache } from "../../api/company-cache";
+import { createCompanyCache } from "#api/company-cache";
 
 function clock(start = 0) {
   let t = start;

@@ -4,7 +4,7 @@ import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/them
 import * as Table from "~/components/table";
 import { BiArrowBack } from "~/icons";
 import { TableRoot } from "~/components/table";
-import type { SessionDetailDto } from "../../../api/types";
+import type { SessionDetailDto } from "#api/types";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
 import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";
 import {

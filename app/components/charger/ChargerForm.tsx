@@ -18,8 +18,8 @@ import {
   OCPP_IDENTITY_RE,
   POWER_TYPES,
   POWER_TYPE_LABELS,
-} from "../../../api/schemas/constants";
-import type { ChargerDto } from "../../../api/types";
+} from "#api/schemas/constants";
+import type { ChargerDto } from "#api/types";
 import { SelectField, TextInput, type Option } from "./inputs";
 import { BootReport, ConnectionUrl, OneTimePassword, RotatePassword } from "./OcppBlock";
 import { useLazyValidation } from "~/components/lazy-validation";

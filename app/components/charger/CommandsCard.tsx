@@ -7,8 +7,8 @@ import { Form } from "@remix-run/react";
 import { Badge, Button, Callout, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "../../../ocpp/command-labels";
-import type { ChargerDto } from "../../../api/types";
+import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "#ocpp/command-labels";
+import type { ChargerDto } from "#api/types";
 
 const TRIGGER_LABELS: Record<(typeof TRIGGERABLE_MESSAGES)[number], string> = {
   BootNotification: "Arranque (BootNotification)",

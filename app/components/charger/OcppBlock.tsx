@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import { Box, Button, Callout, Code, DataList, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "~/icons";
-import type { ChargerDto } from "../../../api/types";
+import type { ChargerDto } from "#api/types";
 import { ConnectionStatus } from "./StatusChips";
 import { formatDateTime, relativeTime } from "./format";
 

@@ -3,9 +3,9 @@
 import { data } from "@remix-run/node";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
-import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "../../../api/types";
+import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "#api/types";
 import type { Option } from "./inputs";
-import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "../../../api/schemas/common";
+import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
 
 export interface ConnectorTypeOption extends Option {
   defaultPowerType: PowerType;

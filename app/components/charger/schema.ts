@@ -2,8 +2,8 @@
 // the form does not edit (the edit action keeps the stored value). Pure: browser and server.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
-import { chargerInputSchema, connectorInputSchema, MAX_CONNECTORS } from "../../../api/schemas/charger";
-import { MSG, numberError, spanishErrorMap } from "../../../api/schemas/messages";
+import { chargerInputSchema, connectorInputSchema, MAX_CONNECTORS } from "#api/schemas/charger";
+import { MSG, numberError, spanishErrorMap } from "#api/schemas/messages";
 
 export { chargerFormValue, newConnector, ocppUrlFor, type ChargerFormValue, type ConnectorFormValue } from "./form-values";
 

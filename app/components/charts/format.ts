@@ -1,9 +1,9 @@
 // es-AR number, date and duration formatting for the home, activity and payment screens.
 // Dates are shown in the stations' time zone (Buenos Aires) on the server and in the browser
 // alike, so the HTML never changes on hydration.
-import { DEFAULT_TIME_ZONE } from "../../../domain/time-zone";
+import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 
-export { formatArs } from "../../../domain/money";
+export { formatArs } from "#domain/money";
 export const TIME_ZONE = DEFAULT_TIME_ZONE;
 
 const int = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 0 });

@@ -4,7 +4,7 @@
 import { data, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import type { PaymentAccountDto } from "../../../api/types";
+import type { PaymentAccountDto } from "#api/types";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";

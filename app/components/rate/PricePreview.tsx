@@ -1,7 +1,7 @@
 // The price preview: a sample session priced with the rate being edited (domain/pricing.ts).
 import { Callout, Flex, Heading, Separator, Text } from "@radix-ui/themes";
 import { BiInfoCircle } from "~/icons";
-import { formatArs, formatArsInput } from "../../../domain/money";
+import { formatArs, formatArsInput } from "#domain/money";
 import { formatQuantity, formatVatRate } from "./format";
 import type { Preview } from "./preview";
 

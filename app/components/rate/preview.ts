@@ -1,7 +1,7 @@
 // The price preview of the rate form: the values being typed, priced by domain/pricing.ts —
 // the same module that prices real sessions. Pure: it runs in the server render (no
 // JavaScript needed) and again in the browser on every keystroke.
-import { parseArsInput } from "../../../domain/money";
+import { parseArsInput } from "#domain/money";
 import {
   billableIdleMinutes,
   DEFAULT_TIME_ZONE,
@@ -12,7 +12,7 @@ import {
   type RateSnapshot,
   type SessionPrice,
   type SessionUsage,
-} from "../../../domain/pricing";
+} from "#domain/pricing";
 import { DEFAULT_SCENARIO, SCENARIO } from "./form-values";
 
 export interface Scenario {

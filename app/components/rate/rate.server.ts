@@ -7,8 +7,8 @@ import { z } from "zod";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { SessionUser } from "~/lib/session.server";
-import { UUID_RE } from "../../../api/schemas/constants";
-import type { RateDto } from "../../../api/types";
+import { UUID_RE } from "#api/schemas/constants";
+import type { RateDto } from "#api/types";
 import { rateFormSchema } from "./schema";
 
 export const UNAVAILABLE = "No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.";

@@ -5,8 +5,8 @@
 // input. Pure and browser-safe.
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseArsInput } from "../../../domain/money";
-import { rateFields, rateInputSchema } from "../../../api/schemas/rate";
+import { parseArsInput } from "#domain/money";
+import { rateFields, rateInputSchema } from "#api/schemas/rate";
 import { MONEY_MESSAGE } from "./form-values";
 
 export { DEFAULT_SCENARIO, MONEY_HINT, MONEY_MESSAGE, newRateValues, rateToValues, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";

@@ -4,7 +4,7 @@
 /// <reference types="google.maps" />
 import { useEffect, useMemo, useRef, useState } from "react";
 import { APIProvider, AdvancedMarker, Map, useMap, useMapsLibrary, type MapMouseEvent } from "@vis.gl/react-google-maps";
-import { provinceFromName } from "../../../domain/provinces";
+import { provinceFromName } from "#domain/provinces";
 import { DEFAULT_CENTER, MAP_ID, MAPS_LIBRARIES, roundCoordinate, validPosition, type LatLng } from "~/lib/maps";
 import { browserScriptHost, loadGoogleMaps } from "~/lib/maps-loader";
 

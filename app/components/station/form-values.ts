@@ -1,8 +1,8 @@
 // The station form's starting values and limits, without zod: what the pages bundle (the zod
 // schema in ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
-import { WEEKDAY_LABELS } from "../../../api/schemas/constants";
-import type { OpeningHoursDto, StationDto } from "../../../api/types";
-import { DEFAULT_TIME_ZONE } from "../../../domain/time-zone";
+import { WEEKDAY_LABELS } from "#api/schemas/constants";
+import type { OpeningHoursDto, StationDto } from "#api/types";
+import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 
 export const MAX_PERIODS_PER_DAY = 3;
 export const OPENING_MODES = ["ALWAYS", "WEEKLY"] as const;

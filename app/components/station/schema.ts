@@ -11,11 +11,11 @@ import {
   province,
   stationInputSchema,
   type StationInput,
-} from "../../../api/schemas/station";
-import { HHMM_MESSAGE } from "../../../api/schemas/common";
-import { MSG } from "../../../api/schemas/messages";
-import type { OpeningHoursDto } from "../../../api/types";
-import { DEFAULT_TIME_ZONE } from "../../../domain/pricing";
+} from "#api/schemas/station";
+import { HHMM_MESSAGE } from "#api/schemas/common";
+import { MSG } from "#api/schemas/messages";
+import type { OpeningHoursDto } from "#api/types";
+import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { parseCoordinate } from "~/lib/maps";
 import { HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES } from "./form-values";
 

@@ -2,8 +2,8 @@
 // create/update action shared by 'Nueva estación' and 'Editar estación'.
 import { data, type AppLoadContext } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ServiceDto, StationDto } from "../../../api/types";
-import { UUID_RE } from "../../../api/schemas/constants";
+import type { ServiceDto, StationDto } from "#api/types";
+import { UUID_RE } from "#api/schemas/constants";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { idempotencyInit } from "~/lib/form-token";

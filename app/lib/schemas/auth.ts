@@ -3,7 +3,7 @@
 // Pure and browser-safe: no server imports. Messages are es-AR; each rule has its own message
 // and the UI shows only the first failing one.
 import { z } from "zod";
-import { formatCuit, parseCuit } from "../../../domain/cuit";
+import { formatCuit, parseCuit } from "#domain/cuit";
 import { messages, PASSWORD_MAX, PASSWORD_MIN } from "../auth-messages";
 
 export { messages, PASSWORD_HINT, PASSWORD_MAX, PASSWORD_MIN } from "../auth-messages";

@@ -8,7 +8,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Box, Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { BiSave, BiTrash, BiKey } from "~/icons";
-import { formatCuit } from "../../../domain/cuit";
+import { formatCuit } from "#domain/cuit";
 import { pageMeta } from "~/lib/meta";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { identityClient, requireActiveBusiness, requireUserSession } from "~/lib/auth.server";

@@ -1,7 +1,7 @@
 // createReloadScheduler (app/components/LiveRevalidation.tsx): live events become at most one
 // reload a second, also while events never stop, and never while the operator is busy.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createReloadScheduler } from "../../../app/components/LiveRevalidation";
+import { createReloadScheduler } from "~/components/LiveRevalidation";
 
 describe("createReloadScheduler", () => {
   beforeEach(() => vi.useFakeTimers());

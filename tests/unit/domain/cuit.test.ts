@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cuitCheckDigit, formatCuit, isValidCuit, normalizeCuit, parseCuit } from "../../../domain/cuit";
+import { cuitCheckDigit, formatCuit, isValidCuit, normalizeCuit, parseCuit } from "#domain/cuit";
 
 describe("CUIT", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatArs, formatArsInput, parseArsInput } from "../../../domain/money";
+import { formatArs, formatArsInput, parseArsInput } from "#domain/money";
 
 const NBSP = "\u00a0";
 

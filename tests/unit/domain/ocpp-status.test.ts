@@ -8,7 +8,7 @@ import {
   isChargePointStatus,
   statusBucket,
   stopReasonLabel,
-} from "../../../domain/ocpp-status";
+} from "#domain/ocpp-status";
 
 describe("OCPP 1.6 ChargePointStatus", () => {
   it("has the nine statuses with their Spanish labels", () => {

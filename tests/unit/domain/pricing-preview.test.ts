@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { computePreview, idleStartDate, parseQuantity } from "~/components/rate/preview";
 import { newRateValues } from "~/components/rate/schema";
-import { priceSession, type RateSnapshot } from "../../../domain/pricing";
+import { priceSession, type RateSnapshot } from "#domain/pricing";
 
 const values = (over: Record<string, string> = {}) => ({ ...newRateValues(), name: "Prueba", ...over });
 

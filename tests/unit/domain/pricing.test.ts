@@ -8,7 +8,7 @@ import {
   usageFromSession,
   vatCents,
   type RateSnapshot,
-} from "../../../domain/pricing";
+} from "#domain/pricing";
 
 const rate = (over: Partial<RateSnapshot> = {}): RateSnapshot => ({
   rateId: "r1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROVINCES, isProvinceCode, provinceFromName, provinceName } from "../../../domain/provinces";
+import { PROVINCES, isProvinceCode, provinceFromName, provinceName } from "#domain/provinces";
 
 describe("provinces", () => {
   it("lists the 24 jurisdictions with unique ISO 3166-2:AR codes", () => {

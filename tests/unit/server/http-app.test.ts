@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../../server/env";
 import { createHttpApp, encodeWhole, listPublicFiles } from "../../../server/http";
 import { createLogger } from "../../../server/logger";
-import { MemoryRateLimitStore, setRateLimitStore } from "../../../server/rate-limit";
+import { MemoryRateLimitStore, setRateLimitStore } from "#infra/rate-limit";
 
 /** Enough of a build for the app to be created; these tests never reach Remix. */
 const build = { routes: {}, entry: { module: {} }, assets: { routes: {}, url: "/x.js", version: "1", entry: { module: "/x.js", imports: [] } }, future: {}, publicPath: "/", assetsBuildDirectory: "/tmp", isSpaMode: false, mode: "production" } as unknown as ServerBuild;

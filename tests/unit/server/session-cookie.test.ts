@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 async function sessionModule(env: Record<string, string | undefined>) {
   vi.resetModules();
   for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v as string);
-  return import("../../../app/lib/session.server");
+  return import("~/lib/session.server");
 }
 
 async function setCookieFor(env: Record<string, string | undefined>) {

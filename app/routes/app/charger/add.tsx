@@ -5,8 +5,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiArrowBack, BiChip, BiPlus, BiSearch } from "~/icons";
-import type { ChargerDto, Page, StationDto } from "../../../../api/types";
-import { assignChargersSchema } from "../../../../api/schemas/charger";
+import type { ChargerDto, Page, StationDto } from "#api/types";
+import { assignChargersSchema } from "#api/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
 import { FormError, InfoMessage, VALIDATE_ON, withAutoFocus } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
@@ -162,7 +162,7 @@ function AssignChargers({
 }) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("../../../../api/schemas/charger").then((m) => m.assignChargersSchema));
+  const onValidate = useLazySchema(() => import("#api/schemas/charger").then((m) => m.assignChargersSchema));
   const [form, fields] = useForm({
     id: "assign-chargers",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

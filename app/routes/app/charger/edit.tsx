@@ -11,11 +11,11 @@ import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
-import { UUID_RE } from "../../../../api/schemas/constants";
-import type { ChargerDto, ChargerWithPasswordDto } from "../../../../api/types";
+import { UUID_RE } from "#api/schemas/constants";
+import type { ChargerDto, ChargerWithPasswordDto } from "#api/types";
 import { CommandsCard } from "~/components/charger/CommandsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
-import { commandSchema, type CommandResult } from "../../../../ocpp/commands";
+import { commandSchema, type CommandResult } from "#ocpp/commands";
 
 export const meta = pageMeta("Editar cargador");
 

@@ -13,10 +13,10 @@ import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { pick } from "~/lib/pick";
-import { UUID_RE } from "../../../../api/schemas/constants";
-import { CHARGER_SORTS } from "../../../../api/schemas/constants";
-import { STATUS_BUCKETS, type StatusBucket } from "../../../../domain/ocpp-status";
-import type { ChargerDto, Page } from "../../../../api/types";
+import { UUID_RE } from "#api/schemas/constants";
+import { CHARGER_SORTS } from "#api/schemas/constants";
+import { STATUS_BUCKETS, type StatusBucket } from "#domain/ocpp-status";
+import type { ChargerDto, Page } from "#api/types";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { formatInt } from "~/components/charts/format";
 

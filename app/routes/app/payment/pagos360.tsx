@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { getFormProps, useForm } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiArrowBack, BiLockAlt } from "~/icons";
-import { pagos360ConnectSchema } from "../../../../api/schemas/payment";
+import { pagos360ConnectSchema } from "#api/schemas/payment";
 import { PageHeader } from "~/components/Page";
 import { Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
@@ -23,7 +23,7 @@ export default function Pagos360() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const onValidate = useLazySchema(() => import("../../../../api/schemas/payment").then((m) => m.pagos360ConnectSchema));
+  const onValidate = useLazySchema(() => import("#api/schemas/payment").then((m) => m.pagos360ConnectSchema));
   const [form, fields] = useForm({
     id: "pagos360",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

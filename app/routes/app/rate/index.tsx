@@ -12,9 +12,9 @@ import { deleteRate, UNAVAILABLE } from "~/components/rate/rate.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
-import { RATE_SORTS } from "../../../../api/schemas/constants";
-import { UUID_RE } from "../../../../api/schemas/constants";
-import type { Page, RateDto } from "../../../../api/types";
+import { RATE_SORTS } from "#api/schemas/constants";
+import { UUID_RE } from "#api/schemas/constants";
+import type { Page, RateDto } from "#api/types";
 
 export const meta = pageMeta("Tarifas");
 

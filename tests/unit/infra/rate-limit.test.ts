@@ -2,9 +2,9 @@
 // sharing the database — two limiters with their own store objects count together), and over
 // the buffered store in front of each (cached reads, batched writes: the same verdicts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../../db/client";
-import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, RateLimiter, type RateLimitStore } from "../../../server/rate-limit";
-import { consume } from "../../../app/lib/rate-limit.server";
+import type { Database } from "#db/client";
+import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, RateLimiter, type RateLimitStore } from "#infra/rate-limit";
+import { consume } from "~/lib/rate-limit.server";
 import { testBackends } from "../../setup/db";
 
 interface StoreCase {

@@ -3,7 +3,8 @@
 // The sender (firebase-admin messaging in production, a fake in tests) is an optional API dep.
 import { eq, inArray } from "drizzle-orm";
 import { pushRegistrations, type Notification } from "../db/schema";
-import type { ApiServices } from "./env";
+import type { Db } from "../db/client";
+import type { Logger } from "./logger";
 
 export interface PushMessage {
   notificationId: string;
@@ -33,7 +34,7 @@ export type SendPush = (
  * is committed.
  */
 export async function pushNotification(
-  services: Pick<ApiServices, "db" | "logger" | "sendPush">,
+  services: { db: Db; logger: Logger; sendPush?: SendPush },
   notification: Notification
 ): Promise<void> {
   const { db, logger, sendPush } = services;

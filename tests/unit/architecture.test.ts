@@ -1,0 +1,59 @@
+// The code's shape, checked: imports run one way, from the HTTP server down to the pure domain
+// (issue 22).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Top to bottom: a layer may import its own folder and the layers after it, never one before it. */
+const LAYERS = ["server", "app", "api", "ocpp", "infra", "db", "domain"] as const;
+type Layer = (typeof LAYERS)[number];
+
+const ALIASES: Record<string, Layer> = { "~": "app", "#api": "api", "#db": "db", "#domain": "domain", "#infra": "infra", "#ocpp": "ocpp" };
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|tsx|mjs|js)$/.test(e.name))
+    .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)));
+}
+
+const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|[^\w.])import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm;
+
+export function importsOf(source: string): string[] {
+  return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+function layerOfFile(file: string): Layer | undefined {
+  if (file === "server.ts") return "server";
+  const top = file.split(path.sep)[0] as Layer;
+  return LAYERS.includes(top) ? top : undefined;
+}
+
+function layerOfImport(file: string, specifier: string): Layer | undefined {
+  const alias = Object.keys(ALIASES).find((a) => specifier === a || specifier.startsWith(`${a}/`));
+  if (alias) return ALIASES[alias];
+  if (!specifier.startsWith(".")) return undefined; // a package
+  return layerOfFile(path.relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier)));
+}
+
+const PRODUCT = ["server.ts", ...["server", "app", "api", "ocpp", "infra", "db", "domain"].flatMap(sourceFiles)];
+
+describe("architecture", () => {
+  it("reads the imports of every form (static, type-only, re-export, dynamic, side effect)", () => {
+    const source = `import a from "./a";\nimport type { B } from "#api/b";\nexport { c } from "../c";\nconst d = await import("~/d");\nimport "./e.css";\nimport {\n  f,\n} from "#db/f";`;
+    expect(importsOf(source)).toEqual(["./a", "#api/b", "../c", "~/d", "./e.css", "#db/f"]);
+  });
+
+  it("imports run one way: server → app → api → ocpp → infra → db → domain", () => {
+    const upward: string[] = [];
+    for (const file of PRODUCT) {
+      const from = layerOfFile(file)!;
+      for (const specifier of importsOf(readFileSync(path.join(ROOT, file), "utf8"))) {
+        const to = layerOfImport(file, specifier);
+        if (to && LAYERS.indexOf(to) < LAYERS.indexOf(from)) upward.push(`${file} (${from}) imports ${specifier} (${to})`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
