@@ -4,8 +4,8 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: see README "Installing" (the lockfile lacks foreign-platform rollup builds).
-RUN npm install --no-audit --no-fund
+# Exactly the lockfile (README "Installing").
+RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .

@@ -1,10 +1,10 @@
-// Enchufá's server: the Remix dashboard, the embedded Business API at /api and /healthz,
+// Enchufá's server: the dashboard (React Router), the embedded Business API at /api and /healthz,
 // behind security headers, compression and graceful shutdown (DESIGN.md §1).
 import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "node:http";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { setToastCookieOptions } from "remix-toast";
 import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
@@ -28,7 +28,10 @@ export interface RunningServer {
 export async function startServer(options: { dev?: boolean; onDatabase?: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void> } = {}): Promise<RunningServer> {
   const env = parseEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL });
+  // Flash toasts are signed with the session's secrets (remix-toast's own default is a public
+  // constant), so a cookie set by anyone else is not shown as our message.
+  const sessionSecrets = (env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL, ...(sessionSecrets.length ? { secrets: sessionSecrets } : {}) });
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX, preparedStatements: env.DATABASE_PREPARED_STATEMENTS });
   await seedCatalogs(database.db);
@@ -73,17 +76,17 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     return { database: db, identity };
   };
 
-  let remix: Parameters<typeof createHttpApp>[0]["remix"];
+  let dashboard: Parameters<typeof createHttpApp>[0]["dashboard"];
   if (options.dev) {
     const vite = await import("vite");
-    remix = { vite: await vite.createServer({ server: { middlewareMode: true } }) };
+    dashboard = { vite: await vite.createServer({ server: { middlewareMode: true } }) };
   } else {
     const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
     const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
-    remix = { build, clientDir: path.join(buildDir, "client") };
+    dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  const app = createHttpApp({ env, logger, api, health, remix, verifyIdToken: verifyToken });
+  const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(env.PORT, env.HOST, () => resolve(s));
     s.on("error", reject);
@@ -117,7 +120,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
       ]);
       clearInterval(sweep);
       clearTimeout(cut);
-      if ("vite" in remix) await remix.vite.close();
+      if ("vite" in dashboard) await dashboard.vite.close();
       await database.close();
       logger.info("cerrado");
     })());

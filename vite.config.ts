@@ -1,21 +1,14 @@
-import { vitePlugin as remix } from "@remix-run/dev";
+import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import { aliases } from "./scripts/vite/aliases";
-import remixConfig from "./remix.config.js";
 import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 
-declare module "@remix-run/node" {
-  interface Future {
-    v3_singleFetch: true;
-  }
-}
-
 // Code every page loads anyway travels as one file: one gzip stream compresses better than
-// several (docs/benchmarks.md §1): React and Remix with its router. Radix Themes' components go
+// several (docs/benchmarks.md §1): React and React Router. Radix Themes' components go
 // in one "radix" file too: split per component they were ~10 small files per route, and merged
 // every route's first load is smaller (largest 119.3 → 116.7 KB gz) and needs ~6 fewer requests.
 // Only its JavaScript: its CSS stays in the one subsetted stylesheet (root.tsx).
-const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|@remix-run\/react|@remix-run\/router|react-router|react-router-dom|turbo-stream)\//;
+const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|react-router|turbo-stream)\//;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
   if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
@@ -38,7 +31,5 @@ export default defineConfig({
   },
   // Keeps only the Radix Themes rules the app renders (CSS budget, docs/benchmarks.md).
   css: { postcss: { plugins: [radixCssSubset()] } },
-  plugins: [
-    remix({ future: remixConfig.future, buildDirectory: process.env.BUILD_DIR ?? "build" }),
-  ],
+  plugins: [reactRouter()],
 });

@@ -1,5 +1,5 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
-// server.ts serves it over HTTP; the Remix loaders call `api.fetch(request)` in-process.
+// server.ts serves it over HTTP; the dashboard's loaders call `api.fetch(request)` in-process.
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";

@@ -1,8 +1,11 @@
 import { Writable } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { ServerRouter, type EntryContext } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/lib/nonce";
+import { appContext, type RequestContext } from "~/lib/context";
+
+// server/http.ts builds each request's context with this build's own copy of the context keys.
+export { createRequestContext } from "~/lib/context";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -11,10 +14,10 @@ export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
-  loadContext: AppLoadContext,
+  routerContext: EntryContext,
+  loadContext: RequestContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  const nonce = appContext(loadContext).cspNonce;
   // The whole document is sent as one body once React has written all of it. Every loader has
   // already resolved when rendering starts (no deferred data), so streaming would only split the
   // same bytes into React's small chunks, each one passed through web streams, written to the
@@ -39,7 +42,7 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -53,7 +56,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Before the shell, Remix reports it (handleError); after it, only this sees it.
+          // Before the shell, React Router reports it (handleError); after it, only this sees it.
           if (shellRendered) console.error(error);
         },
       },

@@ -18,20 +18,7 @@ import "./styles/app.css";
 import roboto400 from "@fontsource/roboto/files/roboto-latin-400-normal.woff2?url";
 import roboto500 from "@fontsource/roboto/files/roboto-latin-500-normal.woff2?url";
 
-import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import type { ShouldRevalidateFunction } from "@remix-run/react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLoaderData,
-  useRouteError,
-  useLocation,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { data, type ShouldRevalidateFunction, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteLoaderData } from "react-router";
 import { Theme, Button, Heading, Text, Flex } from "@radix-ui/themes";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Toaster } from "~/components/Toaster";
@@ -39,22 +26,22 @@ import { PendingIndicator } from "~/components/PendingIndicator";
 import { LowPriorityModulePreloads } from "~/components/ModulePreloads";
 import { useNonce } from "~/lib/nonce";
 import { getToast } from "~/lib/toast.server";
+import { appContext, pendingToast } from "~/lib/context";
+import type { Route } from "./+types/root";
 
-export const links: LinksFunction = () =>
+export const links: Route.LinksFunction = () =>
   [roboto400, roboto500].map((href) => ({ rel: "preload", href, as: "font", type: "font/woff2", crossOrigin: "anonymous" as const }));
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { appName, googleMapsApiKey } = context.config;
-  const firebase = context.config.firebase ?? null; // web push registration (app/push)
-  if (context.pendingToast) {
-    return data({ appName, googleMapsApiKey, firebase, toast: context.pendingToast });
-  }
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { appName, googleMapsApiKey, firebase = null } = appContext(context).config; // firebase: web push registration (app/push)
+  const pending = pendingToast(context);
+  if (pending) return data({ appName, googleMapsApiKey, firebase, toast: pending });
   const { toast, headers } = await getToast(request);
   return data({ appName, googleMapsApiKey, firebase, toast }, { headers: toast ? headers : undefined });
 }
 
 /**
- * Remix skips revalidation after an action that answered 4xx/5xx; the root loader must still run
+ * React Router skips revalidation after an action that answered 4xx/5xx; the root loader must still run
  * then, because that is where the action's flash toast (remix-toast's cookie) is read.
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionStatus, defaultShouldRevalidate }) => {
@@ -89,6 +76,7 @@ function RouteFocus() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // The Layout also wraps the error boundary, where the root's data may be missing: no props here.
   const root = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="es-AR">
@@ -115,8 +103,7 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+export default function App({ loaderData: { toast } }: Route.ComponentProps) {
   return (
     <>
       <Toaster toast={toast} />
@@ -126,8 +113,7 @@ export default function App() {
 }
 
 /** The one general error boundary: a Spanish message, a way back, no internals. */
-export function ErrorBoundary() {
-  const error = useRouteError();
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const title = status === 404 ? "No encontramos esta página" : status === 403 ? "No tenés acceso a esta página" : "Algo salió mal";
   const detail =

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, route } from "@remix-run/route-config";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 // The route tree mirrors the spec (§2): the app layout with its screens, the auth layout
 // at /auth with its nine children, the 404 page and a catch-all that redirects to it.

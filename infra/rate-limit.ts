@@ -6,7 +6,7 @@
 //   limits hold for the whole deployment rather than per node.
 //
 // The process-wide store is kept on globalThis (setRateLimitStore): server.ts picks it at start,
-// and the Remix bundle, a separate copy of this module, finds the same one.
+// and the React Router bundle, a separate copy of this module, finds the same one.
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { rateLimitHits } from "../db/schema";

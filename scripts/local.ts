@@ -46,7 +46,7 @@ function newestMtime(dir: string): number {
 
 function buildIfNeeded() {
   const output = path.join(buildDir, "server.js");
-  const sources = ["app", "api", "db", "domain", "ocpp", "server", "public"].map((d) => path.join(root, d)).filter(existsSync);
+  const sources = ["app", "api", "db", "domain", "infra", "ocpp", "server", "public"].map((d) => path.join(root, d)).filter(existsSync);
   const newestSource = Math.max(statSync(path.join(root, "server.ts")).mtimeMs, ...sources.map(newestMtime));
   if (existsSync(output) && statSync(output).mtimeMs >= newestSource) return;
   say("compilando la aplicación (solo cuando cambió el código)…");

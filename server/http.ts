@@ -6,16 +6,16 @@ import express, { type Request as ExpressRequest, type Response as ExpressRespon
 import compression from "compression";
 import expressStaticGzip from "express-static-gzip";
 import helmet from "helmet";
-import { createRequestHandler as createRemixHandler, createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import { getRequestListener } from "@hono/node-server";
-import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import type { ViteDevServer } from "vite";
 import type { Env } from "./env";
 import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { Logger } from "./logger";
 import { PageScope } from "../api/page-scope";
-import type { ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken } from "../app/lib/context";
+import type { AppContext, ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken, createRequestContext } from "../app/lib/context";
 
 export interface HttpDeps {
   env: Env;
@@ -24,14 +24,14 @@ export interface HttpDeps {
   /** The Business API's fetch handler (embedded, mounted at /api). */
   api: { fetch: (request: Request, bindings?: { pageScope?: PageScope }) => Response | Promise<Response> };
   health: () => Promise<Record<string, "ok" | "down">>;
-  /** Production: the built Remix server. Development: a Vite dev server. */
-  remix: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
+  /** The dashboard (React Router). Production: its server build. Development: a Vite dev server. */
+  dashboard: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
 
-export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }: HttpDeps) {
+export function createHttpApp({ env, logger, api, health, dashboard, verifyIdToken }: HttpDeps) {
   const app = express();
   const production = env.NODE_ENV === "production";
-  const dev = "vite" in remix;
+  const dev = "vite" in dashboard;
   app.disable("x-powered-by");
   if (env.TRUST_PROXY) app.set("trust proxy", true);
 
@@ -151,7 +151,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     continueUrl: env.PUBLIC_URL ? new URL("/auth", env.PUBLIC_URL).toString() : undefined,
   };
 
-  const getLoadContext = (req: ExpressRequest, res: ExpressResponse): AppLoadContext => ({
+  const appContext = (req: ExpressRequest, res: ExpressResponse): AppContext => ({
     cspNonce: res.locals.cspNonce as string,
     isDataRequest: req.path.endsWith(".data"),
     ...pageApi(),
@@ -160,19 +160,26 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     identity,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
   });
+  // The request context is made by the build's own copy of app/lib/context (exported by
+  // entry.server.tsx): its keys are module objects, and this file's bundle has another copy.
+  const handlerFor = (build: ServerBuild, mode: "development" | "production") => {
+    const { createRequestContext: toContext } = build.entry.module as unknown as { createRequestContext: typeof createRequestContext };
+    return dashboardHandler(createRequestHandler(build, mode), (req, res) => toContext(appContext(req, res)));
+  };
 
-  if ("vite" in remix) {
-    app.use(remix.vite.middlewares);
+  if ("vite" in dashboard) {
+    const { vite } = dashboard;
+    app.use(vite.middlewares);
     app.all("*", async (req, res, next) => {
       try {
-        const build = (await remix.vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
-        return remixHandler(createRemixHandler(build, "development"), getLoadContext)(req, res, next);
+        const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+        return handlerFor(build, "development")(req, res, next);
       } catch (error) {
         next(error);
       }
     });
   } else {
-    const { clientDir } = remix;
+    const { clientDir, build } = dashboard;
     // Hashed assets: the brotli or gzip file the build wrote next to each one (compression skips
     // an answer that is already encoded), cached for a year.
     app.use(
@@ -190,7 +197,7 @@ export function createHttpApp({ env, logger, api, health, remix, verifyIdToken }
     const publicFiles = listPublicFiles(clientDir);
     const servePublic = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
-    app.all("*", remixHandler(createRemixHandler(remix.build, "production"), getLoadContext));
+    app.all("*", handlerFor(build, "production"));
   }
 
   // Last resort: log with the request id, answer without internals.
@@ -248,14 +255,14 @@ function setLength(res: ExpressResponse, body: Buffer): Buffer {
   return body;
 }
 
-type RemixHandler = (request: Request, context: AppLoadContext) => Promise<Response>;
-type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+type DashboardHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
+type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
 
 /**
- * @remix-run/express's adapter, except that a body already read (and capped) by bodyLimit is
+ * @react-router/express's adapter, except that a body already read (and capped) by bodyLimit is
  * handed over from `res.locals.body` instead of the request stream.
  */
-function remixHandler(handle: RemixHandler, getLoadContext: GetLoadContext) {
+function dashboardHandler(handle: DashboardHandler, getLoadContext: GetLoadContext) {
   return async (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
     try {
       const controller = new AbortController();

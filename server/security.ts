@@ -84,7 +84,7 @@ function isCrossSite(req: ExpressRequest, allowed: Set<string>, trustProxy: bool
 /**
  * Caps every request body at `max` bytes before it is parsed. A declared Content-Length over
  * the cap is answered 413 at once; a chunked body is counted as it arrives. For the pages the
- * body is buffered here (at most `max`) and handed to Remix in `res.locals.body`; the API
+ * body is buffered here (at most `max`) and handed to React Router in `res.locals.body`; the API
  * (`/api`) reads its own stream under Hono's limit, so only the declared length is checked.
  */
 export function bodyLimit(max = MAX_BODY_BYTES) {

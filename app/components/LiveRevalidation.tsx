@@ -2,7 +2,7 @@
 // company's chargers, connectors or sessions changed, and the page reloads its own loader
 // data. Without JavaScript (or EventSource) the page simply shows the state as of loading.
 import { useEffect, useRef } from "react";
-import { useNavigation, useRevalidator } from "@remix-run/react";
+import { useNavigation, useRevalidator } from "react-router";
 
 /** Bursts (a charger booting reports every connector) become one reload per second at most. */
 export const RELOAD_EVERY_MS = 1_000;

@@ -1,4 +1,4 @@
-import { useNavigation, useFetchers } from "@remix-run/react";
+import { useNavigation, useFetchers } from "react-router";
 
 /** 'Cargando...' (spec §1) while a navigation, a submission or a fetcher is pending. */
 export function PendingIndicator() {

@@ -1,7 +1,7 @@
 // List pieces shared by every index screen: filters, sorting and pagination live in the URL,
 // so they work without JavaScript and can be bookmarked (issue 6).
 import type { ReactNode } from "react";
-import { Form, Link, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLocation, useSearchParams } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { formatInt } from "~/components/charts/format";

@@ -6,7 +6,7 @@
 // stays with Radix. tests/unit/app/plain.test.tsx renders each one next to its Radix original and
 // fails when the markup differs (e.g. after a Radix upgrade).
 import { forwardRef, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
-import { Link, type LinkProps } from "@remix-run/react";
+import { Link, type LinkProps } from "react-router";
 import type { BadgeProps as RadixBadgeProps } from "@radix-ui/themes";
 
 type Size = "1" | "2" | "3";

@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "@remix-run/node";
+import { appContext, type AppContext, type RequestContext } from "~/lib/context";
 
 export const API_TIMEOUT_MS = 10_000; // spec §7 / §9
 
@@ -25,10 +25,11 @@ export interface ApiClient {
  * FormData bodies are sent as multipart (the browser-style boundary is set by Request).
  */
 export function createApiClient(
-  transport: Pick<AppLoadContext, "apiFetch" | "apiBaseUrl">,
+  context: RequestContext | Pick<AppContext, "apiFetch" | "apiBaseUrl">,
   token?: string | null,
   timeoutMs = API_TIMEOUT_MS,
 ): ApiClient {
+  const transport = "get" in context ? appContext(context) : context;
   async function request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }) {
     const headers = new Headers(init?.headers);
     headers.set("Accept", "application/json");
@@ -86,4 +87,30 @@ export interface ApiProblem {
   status: number;
   detail?: string;
   errors?: Record<string, string[]>;
+}
+
+// Reading the Business API from loaders: failures come back as values, never thrown.
+
+export type Fetched<T> = { ok: true; data: T } | { ok: false; status: number; title?: string };
+
+/** GET a JSON resource; network failures and timeouts come back as status 503, never thrown. */
+export async function fetchJson<T>(api: ApiClient, path: string): Promise<Fetched<T>> {
+  try {
+    const response = await api.get(path);
+    const body = await readJson<T & { title?: string }>(response);
+    if (response.ok && body !== undefined) return { ok: true, data: body };
+    return { ok: false, status: response.ok ? 502 : response.status, title: body?.title };
+  } catch {
+    return { ok: false, status: 503 };
+  }
+}
+
+/** The query string with only the listed keys that have a value. */
+export function pickParams(params: URLSearchParams, keys: readonly string[]): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of keys) {
+    const value = params.get(key)?.trim();
+    if (value) out.set(key, value);
+  }
+  return out;
 }

@@ -1,10 +1,11 @@
 // Sign-in, the session guard and the business-state routing (DESIGN.md §3, spec §2 "Guard", §6).
-import { data, redirect, type AppLoadContext } from "@remix-run/node";
+import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import { createApiClient, readJson } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
 import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
+import { type RequestContext, appContext } from "~/lib/context";
 
 /** Spec §9: the ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -38,7 +39,9 @@ export function currentPath(request: Request): string {
   const url = new URL(request.url);
   url.searchParams.delete("_routes");
   url.searchParams.delete("index");
-  const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  // `/stations.data` is /stations; with trailing-slash-aware data requests `/_.data` is / and
+  // `/a/_.data` is /a/ (react-router.config.ts).
+  const pathname = url.pathname.replace(/\.data$/, "").replace(/\/_$/, "/") || "/";
   const search = url.searchParams.toString();
   return pathname + (search ? `?${search}` : "");
 }
@@ -54,7 +57,7 @@ export function loginRedirect(request: Request, init?: ResponseInit) {
   return redirect(withRedirectTo("/auth/login", currentPath(request)), init);
 }
 
-export const identityClient = (context: AppLoadContext): IdentityClient => createIdentityClient(context.identity);
+export const identityClient = (context: RequestContext): IdentityClient => createIdentityClient(appContext(context).identity);
 
 // ---------------------------------------------------------------------------------------------
 // Login: remix-auth 4 with a small form strategy.
@@ -84,14 +87,14 @@ export class UnverifiedEmailError extends Error {
  * signInWithPassword → verifyIdToken (firebase-admin) → verified user, or UnverifiedEmailError.
  * Identity errors propagate as IdentityError for the action to map.
  */
-export function createAuthenticator(context: AppLoadContext) {
+export function createAuthenticator(context: RequestContext) {
   const authenticator = new Authenticator<SessionUser>();
   authenticator.use(
     new FormStrategy<SessionUser>(async ({ form }) => {
       const email = String(form.get("email") ?? "").trim().toLowerCase();
       const password = String(form.get("password") ?? "");
       const tokens = await identityClient(context).signInWithPassword(email, password);
-      const claims = await context.verifyIdToken(tokens.idToken);
+      const claims = await appContext(context).verifyIdToken(tokens.idToken);
       if (!claims.email_verified) throw new UnverifiedEmailError(tokens.email ?? email, tokens.refreshToken);
       return {
         uid: claims.uid,
@@ -120,7 +123,7 @@ export interface BusinessAccount {
 }
 
 /** The caller's company state; `undefined` when the API refused the caller (401/403). Throws 503 when the API fails. */
-export async function fetchBusinessAccount(context: AppLoadContext, idToken: string): Promise<BusinessAccount | undefined> {
+export async function fetchBusinessAccount(context: RequestContext, idToken: string): Promise<BusinessAccount | undefined> {
   let response: Response;
   try {
     response = await createApiClient(context, idToken).get("/Account/Business");
@@ -165,7 +168,7 @@ async function signOutTo(request: Request, session: AppSession): Promise<never> 
   throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
 }
 
-async function resolveUser(request: Request, context: AppLoadContext): Promise<UserSession> {
+async function resolveUser(request: Request, context: RequestContext): Promise<UserSession> {
   const session = await getSession(request);
   const stored = session.get("user");
   if (!stored) throw loginRedirect(request);
@@ -188,7 +191,7 @@ async function resolveUser(request: Request, context: AppLoadContext): Promise<U
 
   let claims;
   try {
-    claims = await context.verifyIdToken(user.idToken);
+    claims = await appContext(context).verifyIdToken(user.idToken);
   } catch {
     return signOutTo(request, session);
   }
@@ -197,7 +200,7 @@ async function resolveUser(request: Request, context: AppLoadContext): Promise<U
 }
 
 /** The signed-in, verified user with a fresh ID token, plus the Set-Cookie to send if it was refreshed. */
-export function requireUserSession(request: Request, context: AppLoadContext): Promise<UserSession> {
+export function requireUserSession(request: Request, context: RequestContext): Promise<UserSession> {
   let pending = userMemo.get(context);
   if (!pending) {
     pending = resolveUser(request, context);
@@ -209,11 +212,11 @@ export function requireUserSession(request: Request, context: AppLoadContext): P
 /**
  * The signed-in operator of an ACTIVE company, or the guard's redirect (spec §2 "Guard"):
  * every loader and action under the app layout checks the whole guard itself, because on a
- * client-side navigation Remix does not re-run the layout's loader (issue 10: a company
+ * client-side navigation React Router does not re-run the layout's loader (issue 10: a company
  * suspended mid-session is sent to verify-company from any screen, not shown an error).
  * Memoized per request, so with the layout it is still one company lookup.
  */
-export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
   return (await requireActiveBusiness(request, context)).user;
 }
 
@@ -223,7 +226,7 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
  * unverified → login; no company → login-company; PENDING / REJECTED / SUSPENDED →
  * verify-company (which explains each); ACTIVE → proceed.
  */
-export function requireActiveBusiness(request: Request, context: AppLoadContext) {
+export function requireActiveBusiness(request: Request, context: RequestContext) {
   let pending = businessMemo.get(context);
   if (!pending) {
     pending = (async () => {
@@ -248,6 +251,6 @@ export async function redirectIfSignedIn(request: Request) {
 }
 
 /** Normalized client address for per-IP limits. */
-export function clientKey(context: AppLoadContext): string {
-  return (context.clientIp || "unknown").replace(/^::ffff:/, "");
+export function clientKey(context: RequestContext): string {
+  return (appContext(context).clientIp || "unknown").replace(/^::ffff:/, "");
 }

@@ -1,5 +1,8 @@
-// What server.ts hands to every loader and action (see getLoadContext there).
-import "@remix-run/node";
+// What server.ts hands to every loader and action (see getLoadContext in server/http.ts).
+//
+// React Router's middleware (future.v8_middleware) makes `context` a RouterContextProvider: the
+// server puts one AppContext in it per request, and a loader or action reads it with appContext().
+import { createContext, RouterContextProvider } from "react-router";
 import type { ToastMessage } from "remix-toast";
 
 /** A transport to the Business API: in-process (the embedded API) or HTTP (API_BASE_URL). */
@@ -30,21 +33,36 @@ export interface PublicConfig {
   firebase?: { apiKey: string; projectId: string; authDomain?: string; messagingSenderId?: string; appId?: string; vapidKey?: string };
 }
 
-declare module "@remix-run/node" {
-  interface AppLoadContext {
-    cspNonce: string;
-    /** True when Remix answers a single-fetch data request (JavaScript on), false for a document. */
-    isDataRequest: boolean;
-    apiFetch: ApiFetch;
-    /** Verifies a Firebase ID token with firebase-admin (the emulator's in local mode and tests). */
-    verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
-    /** Identity Toolkit endpoints: the real Google APIs, or the Auth Emulator. */
-    identity: IdentityConfig;
-    /** The caller's address (behind TRUST_PROXY, the forwarded one), for rate limits. */
-    clientIp: string;
-    apiBaseUrl: string;
-    config: PublicConfig;
-    /** A toast raised by an action during a document request, shown by the root loader of the same response. */
-    pendingToast?: ToastMessage;
-  }
+/** What every loader and action may use of the server, for one request. */
+export interface AppContext {
+  cspNonce: string;
+  /** True when React Router answers a single-fetch data request (JavaScript on), false for a document. */
+  isDataRequest: boolean;
+  apiFetch: ApiFetch;
+  /** Verifies a Firebase ID token with firebase-admin (the emulator's in local mode and tests). */
+  verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
+  /** Identity Toolkit endpoints: the real Google APIs, or the Auth Emulator. */
+  identity: IdentityConfig;
+  /** The caller's address (behind TRUST_PROXY, the forwarded one), for rate limits. */
+  clientIp: string;
+  apiBaseUrl: string;
+  config: PublicConfig;
 }
+
+/** The `context` of a loader or action (Route.LoaderArgs["context"]). */
+export type RequestContext = Readonly<RouterContextProvider>;
+
+const appKey = createContext<AppContext>();
+/** A toast raised by an action during a document request, shown by the root loader of the same response. */
+const pendingToastKey = createContext<ToastMessage | null>(null);
+
+/** The request's context, as the server (or a test) builds it. */
+export function createRequestContext(app: AppContext): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(appKey, app);
+  return context;
+}
+
+export const appContext = (context: RequestContext): AppContext => context.get(appKey);
+export const pendingToast = (context: RequestContext): ToastMessage | null => context.get(pendingToastKey);
+export const setPendingToast = (context: RequestContext, toast: ToastMessage): void => context.set(pendingToastKey, toast);

@@ -1,7 +1,6 @@
 // Server side of the photo uploader (spec §5, §8): the same rules in the same order as the
 // browser, for a file posted without JavaScript or a data-URL posted with it, plus a check of
 // the real content (magic bytes) so a renamed file is refused. Never trust the client.
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { sniffImage } from "#api/image-sniff";
 import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, UPLOAD_FILE_NAME, checkImageFile } from "./profile";
 
@@ -11,40 +10,26 @@ const FILE_KEEP_BYTES = MAX_IMAGE_BYTES + 1;
 const TEXT_KEEP_CHARS = Math.ceil((MAX_IMAGE_BYTES + 1) / 3) * 4 + 64 * 1024;
 
 /**
- * A memory upload handler that never throws on size: files keep at most 800 KB + 1 byte (the
- * rest is read and dropped, so the size rule answers in Spanish instead of a 413/500), text
- * fields at most ~1.2 MB. Every other field of the form survives.
+ * Caps one field so that nothing downstream holds more than it needs and the size rule answers in
+ * Spanish instead of a 413/500: files keep at most 800 KB + 1 byte, text fields ~1.2 MB. The body
+ * itself is bounded before it reaches React Router (server/security.ts bodyLimit).
  */
-export const cappedUploadHandler: UploadHandler = async ({ filename, contentType, data }) => {
-  const isFile = typeof filename === "string";
-  const keep = isFile ? FILE_KEEP_BYTES : TEXT_KEEP_CHARS;
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let kept = 0;
-  for await (const chunk of data) {
-    if (kept >= keep) continue; // drain the part
-    const slice = kept + chunk.byteLength > keep ? chunk.subarray(0, keep - kept) : chunk;
-    chunks.push(new Uint8Array(slice));
-    kept += slice.byteLength;
-  }
-  if (isFile) return new File(chunks, filename, { type: contentType });
-  return new TextDecoder().decode(Buffer.concat(chunks));
-};
+function capped(value: FormDataEntryValue): FormDataEntryValue {
+  if (typeof value === "string") return value.length > TEXT_KEEP_CHARS ? value.slice(0, TEXT_KEEP_CHARS) : value;
+  return value.size > FILE_KEEP_BYTES ? new File([value.slice(0, FILE_KEEP_BYTES)], value.name, { type: value.type }) : value;
+}
 
-/** The posted form, multipart (a file without JavaScript) or url-encoded. */
+/** The posted form, multipart (a file without JavaScript) or url-encoded; a broken body reads as empty. */
 export async function readForm(request: Request): Promise<FormData> {
-  const type = request.headers.get("content-type") ?? "";
-  if (/^multipart\/form-data/i.test(type)) {
-    try {
-      return await unstable_parseMultipartFormData(request, cappedUploadHandler);
-    } catch {
-      return new FormData();
-    }
-  }
+  let parsed: FormData;
   try {
-    return await request.formData();
+    parsed = await request.formData();
   } catch {
     return new FormData();
   }
+  const form = new FormData();
+  for (const [name, value] of parsed) form.append(name, capped(value));
+  return form;
 }
 
 export interface CheckedImage {

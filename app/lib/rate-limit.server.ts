@@ -2,7 +2,7 @@
 // register, password reset and "resend the e-mail". The sliding-window limiter and its stores
 // live in infra/rate-limit.ts: in memory on one node, in PostgreSQL when several nodes share
 // one (server.ts chooses at start).
-import { data } from "@remix-run/node";
+import { data } from "react-router";
 import { getRateLimitStore, RateLimiter, rateLimitMessage, type RateRule } from "#infra/rate-limit";
 
 export { RateLimiter, rateLimitMessage, type RateRule };

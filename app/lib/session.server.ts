@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { createCookieSessionStorage, type Session } from "@remix-run/node";
+import { createCookieSessionStorage, type Session } from "react-router";
 
 /** What the session cookie carries (DESIGN.md §3): the verified Firebase identity. */
 export interface SessionUser {

@@ -5,7 +5,7 @@
 // code is imported only when it is about to run (every screen has this layout; few browsers have
 // push allowed).
 import { useEffect } from "react";
-import { useRouteLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "react-router";
 import type { PublicConfig } from "~/lib/context";
 import { isPushConfigured, pushSupported } from "./shared";
 

@@ -165,7 +165,7 @@ export function browserPushDeps(): PushDeps {
       const body = new FormData();
       body.set("intent", PUSH_INTENT);
       body.set("record", JSON.stringify(record));
-      // Remix single fetch: the action's own status comes back on the .data request.
+      // React Router single fetch: the action's own status comes back on the .data request.
       const res = await fetch(`${PUSH_ACTION}.data`, {
         method: "POST",
         body,

@@ -1,14 +1,15 @@
 // The app side of push registration: the browser posts its record (spec §3) to the
 // Notificaciones action (intent=push-register), which stores it through the API with the
 // user's token. No toast: success or failure is only logged (spec §1).
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { pushRegistrationSchema } from "#api/schemas/notification";
 import { createApiClient } from "~/lib/api.server";
+import { type RequestContext } from "~/lib/context";
 
 export { PUSH_INTENT } from "./shared";
 
 export async function pushRegisterAction(
-  context: AppLoadContext,
+  context: RequestContext,
   idToken: string,
   form: FormData
 ) {

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "react-router";
 
 // Any unknown path redirects to /404 (spec §2).
 export const loader = () => redirect("/404");

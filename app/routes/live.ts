@@ -1,11 +1,11 @@
 // GET /live: the signed-in company's live events (server-sent events) for the dashboards'
 // useLiveRevalidation, relayed from the Business API's /Business/Live. Signed out or with
 // the API unavailable it answers 204, which tells EventSource to stop retrying.
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUserSession } from "~/lib/auth.server";
 import { createApiClient } from "~/lib/api.server";
+import type { Route } from "./+types/live";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const signedIn = await requireUserSession(request, context).catch(() => null);
   if (!signedIn) return new Response(null, { status: 204 });
   const { user, headers } = signedIn;

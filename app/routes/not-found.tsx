@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data } from "react-router";
 import { Button, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiPlug } from "~/icons";
 import { pageMeta } from "~/lib/meta";

@@ -1,7 +1,7 @@
 // `npm run bench:bundle`: what the browser downloads on a first visit to each route of the
 // production build, gzip-compressed as server/http.ts serves it (compression, zlib level 6).
 //
-// Reads the Remix browser manifest (build/client/assets/manifest-*.js), which Remix writes from
+// Reads React Router's browser manifest (build/client/assets/manifest-*.js), which it writes from
 // Vite's manifest: per route, the module, its static imports and its CSS. A route's first load
 // is the client entry plus every route on its branch (root → layouts → leaf); lazy chunks
 // (dynamic import(): maps, push) are left out because the page does not wait for them.
@@ -37,9 +37,9 @@ export interface RouteWeight {
 export function readBrowserManifest(clientDir: string): BrowserManifest {
   const assets = path.join(clientDir, "assets");
   const file = readdirSync(assets).find((f) => /^manifest-[0-9a-f]+\.js$/.test(f));
-  if (!file) throw new Error(`No hay manifest de Remix en ${assets}: ejecutá primero \`npm run build\`.`);
+  if (!file) throw new Error(`No hay manifest de React Router en ${assets}: ejecutá primero \`npm run build\`.`);
   const text = readFileSync(path.join(assets, file), "utf8");
-  const json = text.replace(/^window\.__remixManifest=/, "").replace(/;\s*$/, "");
+  const json = text.replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, "");
   return JSON.parse(json) as BrowserManifest;
 }
 

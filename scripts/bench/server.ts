@@ -8,11 +8,18 @@
 // BENCH_WARMUP seconds (default 2) not counted. The server runs as in production: one process
 // per core with PostgreSQL (BENCH_WEB_CONCURRENCY sets WEB_CONCURRENCY) and SERVER_NODE_FLAGS
 // (BENCH_NODE_FLAGS replaces them).
+//
+// `npm run bench:server -- --open` (bench:server:open) measures instead with an open loop
+// (scripts/bench/open-loop.ts): signed-in pages — /home and the lists, in turn — arrive at a fixed
+// rate (BENCH_RATE, default 40 per second) for BENCH_OPEN_SECONDS (default 30), after a warm-up of
+// BENCH_WARMUP seconds at the same rate, and each latency counts from the request's scheduled
+// time. Target (issue 22): p99 under 100 ms at 40 requests/s.
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { rssMb, serverWorkers, startBenchServer } from "./harness";
+import { httpSender, openLoop } from "./open-loop";
 const port = Number(process.env.BENCH_PORT ?? 3450);
 const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9450);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -64,6 +71,7 @@ async function main() {
     const workers = serverWorkers(srv.pid).length;
     const processes = workers ? `${workers} procesos (WEB_CONCURRENCY)` : "un proceso";
     console.log(`Listo en ${readyMs.toFixed(0)} ms (proceso nuevo hasta /healthz 200, base ya migrada); ${processes}; RSS en reposo ${idleRss} MB\n`);
+    if (process.argv.includes("--open")) return await openLoopRun(base, cookie, srv.pid, idleRss);
     const cases: { url: string; auth: boolean }[] = [
       { url: "/healthz", auth: false },
       { url: `/assets/${css}`, auth: false },
@@ -96,6 +104,29 @@ async function main() {
   } finally {
     await srv.stop();
   }
+}
+
+const rate = Number(process.env.BENCH_RATE ?? 40);
+const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
+const OPEN_LOOP_PAGES = ["/home", "/station", "/charger", "/activity"];
+
+async function openLoopRun(base: string, cookie: string, pid: number, idleRss: number) {
+  const sender = httpSender(base, { cookie });
+  let peakRss = idleRss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 250);
+  try {
+    if (warmup > 0) await openLoop({ rate, seconds: warmup, urls: OPEN_LOOP_PAGES, send: sender.send });
+    const r = await openLoop({ rate, seconds: openSeconds, urls: OPEN_LOOP_PAGES, send: sender.send });
+    console.log(`Lazo abierto: ${rate} req/s durante ${openSeconds} s (${r.sent} pedidos), páginas con sesión en turno: ${OPEN_LOOP_PAGES.join(", ")}`);
+    console.log(`Latencia desde la hora programada: p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, máx. ${r.max.toFixed(1)} ms; fallidos ${r.failed}`);
+    for (const [url, v] of Object.entries(r.byUrl)) console.log(`  ${url.padEnd(12)} ${String(v.sent).padStart(5)} pedidos, p99 ${v.p99.toFixed(1)} ms`);
+    console.log(`Retraso máximo del generador al enviar: ${r.maxSendLagMs.toFixed(1)} ms`);
+    console.log(`Objetivo (issue 22): p99 < 100 ms → ${r.p99 < 100 ? "cumplido" : "no cumplido"}`);
+  } finally {
+    clearInterval(sampler);
+    sender.close();
+  }
+  console.log(`RSS del servidor: ${idleRss} MB en reposo, ${peakRss} MB máximo bajo carga; carga media al terminar ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 }
 
 main().catch((err) => {

@@ -72,7 +72,7 @@ class Auditor {
       await target.route(where.href, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
       await target.goto(where.href);
       // No script may have run: hydration would change what is audited.
-      expect(await target.evaluate(() => "__remixContext" in window)).toBe(false);
+      expect(await target.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     }
     const results = await new AxeBuilder({ page: target }).withTags(TAGS).analyze();
     if (target !== page) await target.close();

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
+import { createCookieSessionStorage } from "react-router";
 import { cuitCheckDigit } from "#domain/cuit";
 
 export const DEMO = { email: "demo@enchufa.local", password: "Demo1234!" };
@@ -14,6 +15,20 @@ export async function oobCodes(email: string): Promise<{ requestType: string; oo
   const res = await fetch(`${EMULATOR}/emulator/v1/projects/${PROJECT_ID}/oobCodes`);
   const body = (await res.json()) as { oobCodes: { email: string; requestType: string; oobCode: string; oobLink: string }[] };
   return body.oobCodes.filter((c) => c.email.toLowerCase() === email.toLowerCase());
+}
+
+/**
+ * A flash toast as an action sets it (remix-toast's `toast-session` cookie), signed with the
+ * suite's server secret (local mode keeps it in its data directory) unless another is given.
+ */
+export async function flashToastCookie(message: string, type = "success", secret?: string): Promise<string> {
+  const port = Number(process.env.E2E_PORT ?? 3100);
+  const serverSecret = (JSON.parse(readFileSync(`tests/.e2e-data/${port}/secrets.json`, "utf8")) as { sessionSecret: string }).sessionSecret;
+  const storage = createCookieSessionStorage({ cookie: { name: "toast-session", secrets: [secret ?? serverSecret] } });
+  const session = await storage.getSession();
+  session.flash("flash", { toast: { message, type } });
+  const header = await storage.commitSession(session);
+  return header.slice("toast-session=".length).split(";")[0]; // URL-encoded, as the browser stores it
 }
 
 /** A unique address per test so parallel tests never share an account. */

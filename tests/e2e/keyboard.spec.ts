@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { DEMO, expect, login, test } from "./fixtures";
+import { DEMO, expect, login, test, flashToastCookie } from "./fixtures";
 
 // Keyboard only: log in and create a station with Tab, typing, arrows, Space and Enter — no
 // clicks — with JavaScript on and off; the skip link, the phone menu as a dialog, the focus after
@@ -190,13 +190,12 @@ test.describe("keyboard only", () => {
 
 test.describe("toasts from the keyboard", () => {
   // remix-toast's flash cookie, as an action would set it.
-  const flash = (message: string, type = "success") =>
-    Buffer.from(JSON.stringify({ __flash_flash__: { toast: { message, type } } })).toString("base64") + ".";
+  const flash = flashToastCookie;
 
   test("a toast is announced, stays while focused and closes with its button or Escape", async ({ page, context, baseURL, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "without JavaScript a toast leaves by itself after 2 s (paused while focused), there is no script to close it earlier");
     const status = page.getByRole("status").filter({ has: page.getByTestId("toast") });
-    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Guardamos los cambios.")), url: baseURL! }]);
+    await context.addCookies([{ name: "toast-session", value: await flash("Guardamos los cambios."), url: baseURL! }]);
     await page.goto("/auth/login");
     await expect(status).toHaveAttribute("aria-live", "polite");
     const close = page.getByRole("button", { name: "Cerrar aviso" });
@@ -206,7 +205,7 @@ test.describe("toasts from the keyboard", () => {
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("toast")).toHaveCount(0);
 
-    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Algo salió mal.", "error")), url: baseURL! }]);
+    await context.addCookies([{ name: "toast-session", value: await flash("Algo salió mal.", "error"), url: baseURL! }]);
     await page.goto("/auth/register");
     await tabTo(page, close, { javaScriptEnabled });
     await page.waitForTimeout(2600);

@@ -1,4 +1,4 @@
-import { test, expect, login } from "./fixtures";
+import { test, expect, login, flashToastCookie } from "./fixtures";
 
 // Spec §2: the route table, the redirects, the titles and the shared page chrome.
 
@@ -109,11 +109,10 @@ test.describe("layout", () => {
 
 test.describe("toasts", () => {
   // remix-toast's flash cookie, as an action would set it.
-  const flash = (message: string, type = "success") =>
-    Buffer.from(JSON.stringify({ __flash_flash__: { toast: { message, type } } })).toString("base64") + ".";
+  const flash = flashToastCookie;
 
   test("a flashed toast is in the server HTML, top right, and leaves after 2 s", async ({ page, context, baseURL }) => {
-    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Guardamos los cambios.")), url: baseURL! }]);
+    await context.addCookies([{ name: "toast-session", value: await flash("Guardamos los cambios."), url: baseURL! }]);
     await page.goto("/auth/login");
     const toast = page.getByTestId("toast");
     await expect(toast).toHaveText(/Guardamos los cambios\./);
@@ -127,9 +126,17 @@ test.describe("toasts", () => {
     await expect(page.getByTestId("toast")).toHaveCount(0);
   });
 
+  test("a toast cookie this server did not sign is not shown", async ({ page, context, baseURL }) => {
+    // Signed with remix-toast's public default secret, as anyone could forge it.
+    await context.addCookies([{ name: "toast-session", value: await flash("Tu cuenta fue suspendida: llamá al 0800…", "error", "s3Cr3t"), url: baseURL! }]);
+    await page.goto("/auth/login");
+    await expect(page.getByRole("heading", { name: "Ingresá" })).toBeVisible();
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+  });
+
   test("a toast closes on click", async ({ page, context, baseURL, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, "closing on click needs JavaScript; without it the toast leaves by itself after 2 s");
-    await context.addCookies([{ name: "toast-session", value: encodeURIComponent(flash("Algo salió mal.", "error")), url: baseURL! }]);
+    await context.addCookies([{ name: "toast-session", value: await flash("Algo salió mal.", "error"), url: baseURL! }]);
     await page.goto("/auth/login");
     const toast = page.getByTestId("toast");
     await expect(toast).toBeVisible();

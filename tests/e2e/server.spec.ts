@@ -35,9 +35,9 @@ test.describe("server", () => {
     expect(res.headers()["transfer-encoding"]).toBeUndefined();
     const body = await res.body();
     expect(Number(res.headers()["content-length"])).toBe(body.length);
-    // The loader data stream is complete in this one body (Remix closes it last; React may still
+    // The loader data stream is complete in this one body (React Router closes it last; React may still
     // append the boundaries it resolved after the shell).
-    expect(body.toString("utf8")).toContain("window.__remixContext.streamController.close();</script>");
+    expect(body.toString("utf8")).toContain("window.__reactRouterContext.streamController.close();</script>");
   });
 
   test("hashed assets are cached for a year, and sent compressed at build time", async ({ request }) => {
@@ -74,10 +74,10 @@ test.describe("server", () => {
   test("the modules a page hydrates with are preloaded at low priority first, and each is fetched once", async ({ page, request, javaScriptEnabled }) => {
     const html = await (await request.get("/auth/login")).text();
     const links = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)].map((m) => ({ href: m[1], low: m[2].includes('fetchpriority="low"') }));
-    const remix = links.filter((l) => !l.low);
-    expect(remix.length).toBeGreaterThan(5);
-    // Every preload Remix writes was already started, at low priority, by an earlier link.
-    for (const { href } of remix) {
+    const framework = links.filter((l) => !l.low);
+    expect(framework.length).toBeGreaterThan(5);
+    // Every preload React Router writes was already started, at low priority, by an earlier link.
+    for (const { href } of framework) {
       const low = links.findIndex((l) => l.low && l.href === href);
       expect(low, href).toBeGreaterThanOrEqual(0);
       expect(low).toBeLessThan(links.findIndex((l) => !l.low && l.href === href));
@@ -90,7 +90,7 @@ test.describe("server", () => {
     });
     await page.goto("/auth/login");
     await page.waitForLoadState("networkidle");
-    for (const { href } of remix) expect(fetched.get(href), href).toBe(1);
+    for (const { href } of framework) expect(fetched.get(href), href).toBe(1);
   });
 
   test("the page runs under the CSP without violations", async ({ page, javaScriptEnabled }) => {

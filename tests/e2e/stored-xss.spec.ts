@@ -2,7 +2,7 @@
 // connectors' rates, payment account — holds `<script>` and `"><img onerror>` payloads, and whose
 // notifications (written by the OCPP central system) quote the charger's name. Every
 // screen that shows them renders them as text: no script runs, no element is injected, and the
-// server's HTML (including the data Remix embeds in <script> tags) never contains them raw.
+// server's HTML (including the data React Router embeds in <script> tags) never contains them raw.
 import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, createAccount, idToken, login, uniqueCuit, uniqueEmail } from "./fixtures";

@@ -3,17 +3,18 @@
 // another tenant, owner} → the right redirect or status, never another tenant's data. The
 // loaders talk to the real Business API in-process over a real database (PGlite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { rates, stations } from "#db/schema";
 import { testBackends } from "../setup/db";
 import { chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, rateInput, stationInput, type Harness, type Tenant } from "../api/helpers";
-import { fakeVerifyIdToken, makeContext, makeIdToken, run } from "./auth-helpers";
+import { args, fakeVerifyIdToken, makeContext, makeIdToken, run, type TestContext } from "./auth-helpers";
 import { sessionStorage } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
 
-type Loader = (args: LoaderFunctionArgs) => unknown;
-type Action = (args: ActionFunctionArgs) => unknown;
+/** Route.LoaderArgs / Route.ActionArgs of any of these routes: the ones with an :id read it, the rest ignore it. */
+type AnyRouteArgs = ReturnType<typeof args<{ id: string }>>;
+type Loader = (args: AnyRouteArgs) => unknown;
+type Action = (args: AnyRouteArgs) => unknown;
 interface RouteModule {
   loader?: Loader;
   action?: Action;
@@ -87,24 +88,24 @@ describe("access matrix of the app routes", () => {
   });
   afterAll(() => h?.close());
 
-  function context(): AppLoadContext {
+  function context(): TestContext {
     return makeContext(undefined, { apiFetch: async (request: Request) => h.api.fetch(request), apiBaseUrl: "http://api.test/api" });
   }
 
   function concrete(pattern: string) {
     const m = /:(\w+)$/.exec(pattern);
-    return m ? { path: pattern.replace(`:${m[1]}`, ids[m[1]]), params: { id: ids[m[1]] } } : { path: pattern, params: {} };
+    return m ? { path: pattern.replace(`:${m[1]}`, ids[m[1]]), params: { id: ids[m[1]] } } : { path: pattern, params: {} as { id: string } };
   }
 
-  /** What Remix does for a document request: the layout loader and the route's own, each guarded. */
+  /** What React Router does for a document request: the layout loader and the route's own, each guarded. */
   async function visit(pattern: string, mod: RouteModule, cookie?: string) {
     const { path, params } = concrete(pattern);
     const ctx = context();
     const req = () => new Request(`${APP}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
     const inLayout = ROUTES.some(([p]) => p === pattern);
     const [parent, own] = await Promise.all([
-      inLayout ? run(() => layout.loader({ request: req(), context: ctx, params })) : Promise.resolve(undefined),
-      mod.loader ? run(() => mod.loader!({ request: req(), context: ctx, params })) : Promise.resolve(undefined),
+      inLayout ? run(() => layout.loader(args(req(), ctx, params))) : Promise.resolve(undefined),
+      mod.loader ? run(() => mod.loader!(args(req(), ctx, params))) : Promise.resolve(undefined),
     ]);
     return { parent, own, body: JSON.stringify([parent?.data, own?.data]) };
   }
@@ -167,17 +168,17 @@ describe("access matrix of the app routes", () => {
     const rate = await import("~/routes/app/rate/edit");
     const charger = await import("~/routes/app/charger/edit");
     const rateList = await import("~/routes/app/rate/index");
-    const cases: [Action, string, Record<string, string>, Record<string, string>][] = [
+    const cases: [Action, string, { id: string }, Record<string, string>][] = [
       [station.action, `/station/edit/${ids.station}`, { id: ids.station }, { name: "Robada", intent: "save" }],
       [station.action, `/station/edit/${ids.station}`, { id: ids.station }, { intent: "delete" }],
       [rate.action, `/rate/edit/${ids.rate}`, { id: ids.rate }, { name: "Robada" }],
       [rate.action, `/rate/edit/${ids.rate}`, { id: ids.rate }, { intent: "delete" }],
       [charger.action, `/charger/edit/${ids.charger}`, { id: ids.charger }, { intent: "delete" }],
       [charger.action, `/charger/edit/${ids.charger}`, { id: ids.charger }, { intent: "rotate-password" }],
-      [rateList.action, "/rate", {}, { intent: "delete", id: ids.rate }],
+      [rateList.action, "/rate", {} as { id: string }, { intent: "delete", id: ids.rate }],
     ];
     for (const [action, path, params, fields] of cases) {
-      const res = await run(() => action({ request: post(path, fields), context: context(), params }));
+      const res = await run(() => action(args(post(path, fields), context(), params)));
       // 404, a validation answer, or back to the list with "it no longer exists": never done, never a 5xx.
       expect(res.status, `${path} ${JSON.stringify(fields)}`).toBeLessThan(500);
       if (res.status < 400) expect(res.location, `${path} ${JSON.stringify(fields)}`).toMatch(/^\/(rate|station|charger)$/);

@@ -5,6 +5,7 @@ import * as login from "~/routes/auth/login";
 import * as resetPassword from "~/routes/auth/reset-password";
 import { resetAllRateLimits } from "~/lib/rate-limit.server";
 import { args, cookieJar, fake, get, makeContext, post, resetFake, run, server, type Loose } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -81,7 +82,7 @@ describe("email-send action (resend)", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBeTruthy();
     expect(res.data.error).toMatch(/^Demasiados intentos/);
-    expect(context.pendingToast).toEqual({ type: "error", message: res.data.error });
+    expect(pendingToast(context)).toEqual({ type: "error", message: res.data.error });
   });
 
   it("with JavaScript (single fetch) the 429 toast travels in the flash cookie", async () => {

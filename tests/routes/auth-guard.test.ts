@@ -176,7 +176,9 @@ describe("safeRedirect and currentPath", () => {
   });
 
   it("currentPath drops the single-fetch suffix and params", () => {
-    expect(currentPath(new Request("http://x/_root.data"))).toBe("/");
+    // Trailing-slash-aware data requests (react-router.config.ts): the root's data is /_.data.
+    expect(currentPath(new Request("http://x/_.data"))).toBe("/");
+    expect(currentPath(new Request("http://x/station/_.data?index"))).toBe("/station/");
     expect(currentPath(new Request("http://x/station.data?page=2&_routes=a"))).toBe("/station?page=2");
   });
 });

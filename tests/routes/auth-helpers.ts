@@ -1,10 +1,10 @@
 // Support for the auth route tests: a fake load context, an in-memory Identity Toolkit served
 // by msw at http://identity.test, a fake Business API for /Account/Business, and helpers that
 // call loaders/actions with real Requests and read what they answer.
-import type { AppLoadContext } from "@remix-run/node";
+import type { Params, RouterContextProvider } from "react-router";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import type { VerifiedIdToken } from "~/lib/context";
+import { createRequestContext, type AppContext, type VerifiedIdToken } from "~/lib/context";
 import { sessionStorage, type SessionUser } from "~/lib/session.server";
 
 export const IDENTITY_ORIGIN = "http://identity.test";
@@ -257,8 +257,11 @@ function problem(status: number, title: string, errors?: Record<string, string[]
   });
 }
 
-export function makeContext(api = new FakeBusinessApi(), overrides: Partial<AppLoadContext> = {}): AppLoadContext & { api: FakeBusinessApi } {
-  return {
+/** A loader's or action's `context`, as server/http.ts builds it; `api` and `app` are for the test's eyes. */
+export type TestContext = RouterContextProvider & { api: FakeBusinessApi; app: AppContext };
+
+export function makeContext(api = new FakeBusinessApi(), overrides: Partial<AppContext> = {}): TestContext {
+  const app: AppContext = {
     cspNonce: "nonce",
     isDataRequest: false,
     apiFetch: api.fetch,
@@ -273,9 +276,9 @@ export function makeContext(api = new FakeBusinessApi(), overrides: Partial<AppL
     },
     clientIp: "203.0.113.7",
     config: { appName: "Enchufá" },
-    api,
     ...overrides,
-  } as AppLoadContext & { api: FakeBusinessApi };
+  };
+  return Object.assign(createRequestContext(app), { api, app });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -365,4 +368,15 @@ export async function signedInCookie(account: { uid: string; email: string }, op
   return { cookie: setCookie.split(";")[0], user };
 }
 
-export const args = (request: Request, context: AppLoadContext) => ({ request, context, params: {} });
+/**
+ * A loader's or action's arguments (Route.LoaderArgs / Route.ActionArgs) for a request, as React
+ * Router passes them with future.v8_passThroughRequests: the raw request, and `url` without the
+ * single-fetch `.data` suffix and its `_routes` / `index` parameters.
+ */
+export function args<P extends Params = Params>(request: Request, context: RouterContextProvider, params: P = {} as P) {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.replace(/\.data$/, "").replace(/\/_$/, "/") || "/";
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  return { request, context, params, url, pattern: "" };
+}

@@ -1,6 +1,6 @@
 // Every auth screen's title is `{title} - {product}` (spec §1, §2).
 import { describe, expect, it } from "vitest";
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import * as login from "~/routes/auth/login";
 import * as register from "~/routes/auth/register";
 import * as emailSend from "~/routes/auth/email-send";

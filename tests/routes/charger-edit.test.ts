@@ -3,17 +3,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
 import * as route from "~/routes/app/charger/edit";
-import { run, type Loose } from "./auth-helpers";
+import { run, type Loose, args } from "./auth-helpers";
 import { apiUrl, chargerContext, failNetwork, getReq, operatorCookie, postForm, recordRequests, server, validChargerForm } from "./charger-helpers";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { problemResponse } from "../mocks/server";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 const OTHER = "11111111-2222-4333-8444-555555555555";
-const argsFor = (request: Request, context: ReturnType<typeof chargerContext>, id: string = IDS.charger) => ({ request, context, params: { id } });
+const argsFor = (request: Request, context: ReturnType<typeof chargerContext>, id: string = IDS.charger) => args(request, context, { id });
 
 describe("edit charger loader", () => {
   it("loads the charger as the form's starting values, with the options", async () => {
@@ -112,7 +113,7 @@ describe("edit charger action: password and delete", () => {
     const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "rotate-password" }, cookie), context)));
     expect(res.status).toBe(200);
     expect(res.data).toEqual({ rotated: { password: "r0tated-Ocpp-Passw0rd-0123456789a" } });
-    expect(context.pendingToast?.type).toBe("success");
+    expect(pendingToast(context)?.type).toBe("success");
     expect(seen.filter((r) => r.path !== "/Account/Business").map((r) => `${r.method} ${r.path}`)).toEqual([`POST /Business/Charger/${IDS.charger}/RotatePassword`]);
   });
 
@@ -141,7 +142,7 @@ describe("edit charger action: password and delete", () => {
     const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "delete" }, cookie), context)));
     expect(res.status).toBe(409);
     expect(res.data.deleteError).toBe(title);
-    expect(context.pendingToast).toEqual({ type: "error", message: title });
+    expect(pendingToast(context)).toEqual({ type: "error", message: title });
   });
 
   it("deleting another business's charger is a 404", async () => {

@@ -1,13 +1,13 @@
 // Support for the charger route tests: a signed-in request against the msw Business API
 // (tests/mocks, HTTP transport), and a recorder of what the loaders/actions sent to it.
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppContext } from "~/lib/context";
 import { http, HttpResponse } from "msw";
 import { API_TEST_BASE_URL, apiUrl, server } from "../mocks/server";
 import { APP, makeContext, signedInCookie } from "./auth-helpers";
 
 export { server, apiUrl, API_TEST_BASE_URL };
 
-export function chargerContext(overrides: Partial<AppLoadContext> = {}) {
+export function chargerContext(overrides: Partial<AppContext> = {}) {
   return makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL, ...overrides });
 }
 

@@ -7,6 +7,7 @@ import { args, run, type Loose } from "./auth-helpers";
 import { apiUrl, chargerContext, failNetwork, getReq, operatorCookie, postForm, recordRequests, server, validChargerForm } from "./charger-helpers";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { problemResponse } from "../mocks/server";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -70,7 +71,7 @@ describe("new charger action", () => {
       stationId: IDS.station,
       stationName: "Estación Palermo",
     });
-    expect(context.pendingToast).toEqual({ type: "success", message: "Creaste el cargador Wallbox Norte." });
+    expect(pendingToast(context)).toEqual({ type: "success", message: "Creaste el cargador Wallbox Norte." });
     const post = seen.find((r) => r.method === "POST" && r.path === "/Business/Charger")!;
     expect(await post.body).toEqual({
       name: "Wallbox Sur",
@@ -158,7 +159,7 @@ describe("new charger action", () => {
     expect(res.status).toBe(409);
     expect(res.data.result.error.ocppIdentity).toEqual(["Ese identificador OCPP ya está en uso."]);
     expect(res.data.result.initialValue.name).toBe("Wallbox Sur");
-    expect(context.pendingToast).toEqual({ type: "error", message: "Ese identificador OCPP ya está en uso." });
+    expect(pendingToast(context)).toEqual({ type: "error", message: "Ese identificador OCPP ya está en uso." });
   });
 
   it("the API's per-connector errors land on the connector's field", async () => {

@@ -8,7 +8,7 @@ import * as newCharger from "~/routes/app/charger/new";
 import { FORM_TOKEN_FIELD } from "~/lib/form-token";
 import { fixtures } from "../mocks/fixtures";
 import { API_TEST_BASE_URL, apiUrl, server } from "../mocks/server";
-import { get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+import { get, makeContext, post, run, signedInCookie, type Loose, args } from "./auth-helpers";
 import { validChargerForm } from "./charger-helpers";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
@@ -17,7 +17,7 @@ afterAll(() => server.close());
 
 const ctx = () => makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL });
 const signedIn = () => signedInCookie({ uid: "uid-token", email: "ana@example.com" }, { refreshToken: "refresh-token" });
-const noParams = (request: Request, context: ReturnType<typeof ctx>) => ({ request, context, params: {} });
+const noParams = (request: Request, context: ReturnType<typeof ctx>) => args(request, context);
 
 function recordKeys(path: string, answer: (replayed: boolean) => Response) {
   const keys: (string | null)[] = [];

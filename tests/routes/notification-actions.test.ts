@@ -6,6 +6,7 @@ import * as notification from "~/routes/app/notification";
 import { API_TEST_BASE_URL, apiUrl, server } from "../mocks/server";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
@@ -67,7 +68,7 @@ describe("notifications actions", () => {
     const res = await run<Loose>(() => notification.action(args(post("/notification", { intent: "read", id: IDS.notification }, cookie), context)));
     expect(res.status).toBe(200);
     expect(posts).toEqual([`/Business/Notification/${IDS.notification}/Read`]);
-    expect(context.pendingToast).toEqual({ type: "success", message: "Notificación marcada como leída." });
+    expect(pendingToast(context)).toEqual({ type: "success", message: "Notificación marcada como leída." });
   });
 
   it("marks all as read (JavaScript: the toast goes in a cookie)", async () => {
@@ -94,7 +95,7 @@ describe("notifications actions", () => {
     const res = await run(() => notification.action(args(post("/notification", { intent: "read", id: "1 or 1=1" }, cookie), context)));
     expect(res.status).toBe(404);
     expect(posts).toEqual([]);
-    expect(context.pendingToast?.type).toBe("error");
+    expect(pendingToast(context)?.type).toBe("error");
   });
 
   it("another business's notification (API 404) → error toast", async () => {
@@ -103,7 +104,7 @@ describe("notifications actions", () => {
     const context = ctx();
     const res = await run(() => notification.action(args(post("/notification", { intent: "read", id: IDS.payment }, cookie), context)));
     expect(res.status).toBe(404);
-    expect(context.pendingToast).toEqual({ type: "error", message: "No encontramos esa notificación." });
+    expect(pendingToast(context)).toEqual({ type: "error", message: "No encontramos esa notificación." });
   });
 
   it("an unknown intent → 400", async () => {
@@ -118,6 +119,6 @@ describe("notifications actions", () => {
     const context = ctx();
     const res = await run(() => notification.action(args(post("/notification", { intent: "readAll" }, cookie), context)));
     expect(res.status).toBe(503);
-    expect(context.pendingToast?.message).toMatch(/No pudimos actualizar/);
+    expect(pendingToast(context)?.message).toMatch(/No pudimos actualizar/);
   });
 });

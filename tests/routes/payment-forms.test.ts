@@ -9,6 +9,7 @@ import { MP_CREDENTIAL_MESSAGE } from "#api/schemas/payment";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { fixtures } from "../mocks/fixtures";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
@@ -128,7 +129,7 @@ describe("Mercado Pago form", () => {
     expect(res.status).toBe(503);
     expect(res.data.result.error[""][0]).toMatch(/No pudimos guardar las credenciales de Mercado Pago/);
     expect(res.data.result.initialValue.publicKey).toBe(TEST_PUBLIC);
-    expect(context.pendingToast?.type).toBe("error");
+    expect(pendingToast(context)?.type).toBe("error");
   });
 
   it("disconnect → DELETE, back to the form with a toast", async () => {

@@ -14,6 +14,7 @@ import {
   signedInCookie,
   type Loose,
 } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -83,7 +84,7 @@ describe("push registration action (intent=push-register)", () => {
     expect(res.data).toEqual({ ok: true, error: null });
     expect(seen.body).toEqual(record);
     expect(seen.auth).toMatch(/^Bearer \S+/);
-    expect(context.pendingToast).toBeUndefined();
+    expect(pendingToast(context)).toBeNull();
     expect(res.headers.get("Set-Cookie") ?? "").not.toMatch(/toast/);
   });
 

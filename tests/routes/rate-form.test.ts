@@ -8,7 +8,8 @@ import * as edit from "~/routes/app/rate/edit";
 import { rateToValues } from "~/components/rate/schema";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
-import { get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+import { get, makeContext, post, run, signedInCookie, type Loose, args } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 const IN_USE = "La tarifa está asignada a conectores. Asignales otra tarifa antes de eliminarla.";
 const OTHER = "5b5b5b5b-1111-4222-8333-444444444444";
@@ -19,8 +20,8 @@ afterAll(() => server.close());
 
 const ctx = (isDataRequest = false) => makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL, isDataRequest });
 const signedIn = () => signedInCookie({ uid: "uid-rates", email: "ana@example.com" }, { refreshToken: "refresh-rates" });
-const withId = (request: Request, context: ReturnType<typeof ctx>, id: string) => ({ request, context, params: { id } });
-const noParams = (request: Request, context: ReturnType<typeof ctx>) => ({ request, context, params: {} });
+const withId = (request: Request, context: ReturnType<typeof ctx>, id: string) => args(request, context, { id });
+const noParams = (request: Request, context: ReturnType<typeof ctx>) => args(request, context);
 
 const FORM = {
   name: "Nocturna flotas",
@@ -131,7 +132,7 @@ describe("Nueva tarifa", () => {
     const res = await run<Loose>(() => create.action(noParams(post("/rate/new", { ...FORM, intent: "save" }, cookie), context)));
     expect(res.status).toBe(422);
     expect(res.data.result.error).toEqual({ name: ["Ya tenés una tarifa con ese nombre."] });
-    expect(context.pendingToast).toEqual({ type: "error", message: "Revisá los datos ingresados." });
+    expect(pendingToast(context)).toEqual({ type: "error", message: "Revisá los datos ingresados." });
   });
 
   it("the API down: a toast and the form as it was, never a 500", async () => {
@@ -201,6 +202,6 @@ describe("Editar tarifa", () => {
     const res = await run<Loose>(() => edit.action(withId(post(`/rate/edit/${IDS.rate}?delete=1`, { intent: "delete" }, cookie), context, IDS.rate)));
     expect(res.status).toBe(409);
     expect(res.data).toEqual({ deleteError: IN_USE });
-    expect(context.pendingToast).toEqual({ type: "error", message: IN_USE });
+    expect(pendingToast(context)).toEqual({ type: "error", message: IN_USE });
   });
 });

@@ -7,6 +7,7 @@ import * as list from "~/routes/app/rate/index";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 const IN_USE = "La tarifa está asignada a conectores. Asignales otra tarifa antes de eliminarla.";
 
@@ -102,10 +103,10 @@ describe("Tarifas: delete", () => {
     const res = await run<Loose>(() => list.action(args(post(`/rate?delete=${IDS.rate}`, { intent: "delete", id: IDS.rate }, cookie), context)));
     expect(res.status).toBe(409);
     expect(res.data).toEqual({ deleteError: IN_USE });
-    expect(context.pendingToast).toEqual({ type: "error", message: IN_USE });
+    expect(pendingToast(context)).toEqual({ type: "error", message: IN_USE });
   });
 
-  it("a rate in use, with JavaScript: the toast rides a flash cookie on a 200 so Remix revalidates", async () => {
+  it("a rate in use, with JavaScript: the toast rides a flash cookie on a 200 so React Router revalidates", async () => {
     server.use(http.delete(apiUrl("/Business/Fees/:id"), () => problemResponse(409, IN_USE)));
     const { cookie } = await signedIn();
     const res = await run<Loose>(() => list.action(args(post(`/rate.data?delete=${IDS.rate}`, { intent: "delete", id: IDS.rate }, cookie), ctx(true))));

@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import * as newStation from "~/routes/app/station/new";
 import * as editStation from "~/routes/app/station/edit";
 import { IDS, fixtures } from "../mocks/fixtures";
-import { resetFake, run, type Loose } from "./auth-helpers";
+import { resetFake, run, type Loose, args as routeArgs } from "./auth-helpers";
 import { apiUrl, context, cookie, flashToast, get, http, HttpResponse, postForm, problemJson, record, server } from "./station-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
@@ -28,7 +29,7 @@ const VALID = {
   photoUrl: "",
 };
 
-const args = (request: Request, ctx = context(), params: Record<string, string> = {}) => ({ request, context: ctx, params });
+const args = <P extends Record<string, string>>(request: Request, ctx = context(), params = {} as P) => routeArgs(request, ctx, params);
 
 describe("new station", () => {
   it("needs a session", async () => {
@@ -172,7 +173,7 @@ describe("new station", () => {
     const res = await run<Loose>(() => newStation.action(args(postForm("/station/new", { ...VALID, services: "SPA" }, c), ctx)));
     expect(res.status).toBe(422);
     expect(res.data.result.error).toMatchObject({ services: ["Servicio desconocido: SPA."], "hours.mode": ["Como máximo 3 franjas el lunes."] });
-    expect(ctx.pendingToast).toEqual({ type: "error", message: "Revisá los datos ingresados." });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message: "Revisá los datos ingresados." });
   });
 
   it("an API that fails or is down: a toast, the form keeps its values", async () => {
@@ -182,7 +183,7 @@ describe("new station", () => {
     const res = await run<Loose>(() => newStation.action(args(postForm("/station/new", VALID, c), ctx)));
     expect(res.status).toBe(503);
     expect(res.data.result.initialValue.name).toBe("Estación Belgrano");
-    expect(ctx.pendingToast?.type).toBe("error");
+    expect(pendingToast(ctx)?.type).toBe("error");
   });
 
   it("'add a period' works without JavaScript: the form comes back with one more row, nothing saved", async () => {
@@ -219,7 +220,7 @@ describe("station photo", () => {
     const res = await run<Loose>(() => newStation.action(args(postForm("/station/new", { ...VALID, photo: "data:application/pdf;base64,JVBERi0=" }, c), ctx)));
     expect(res.status).toBe(422);
     expect(res.data.result.error.photo).toEqual(["Formato de archivo no soportado."]);
-    expect(ctx.pendingToast?.message).toBe("Formato de archivo no soportado.");
+    expect(pendingToast(ctx)?.message).toBe("Formato de archivo no soportado.");
     expect(calls.filter((x) => x.method === "POST")).toHaveLength(0);
   });
 

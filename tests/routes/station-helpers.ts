@@ -1,6 +1,6 @@
 // Support for the station route tests: the shared msw Business API (tests/mocks) over the HTTP
 // transport, a signed-in cookie, form posts with repeated fields, and reading flash toasts.
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppContext } from "~/lib/context";
 import { http, HttpResponse } from "msw";
 import { getToast } from "remix-toast";
 import { API_TEST_BASE_URL, apiUrl, server } from "../mocks/server";
@@ -8,7 +8,7 @@ import { APP, fake, makeContext, signedInCookie } from "./auth-helpers";
 
 export { server, apiUrl };
 
-export function context(overrides: Partial<AppLoadContext> = {}) {
+export function context(overrides: Partial<AppContext> = {}) {
   return makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL, ...overrides });
 }
 

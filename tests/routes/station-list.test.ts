@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import * as stations from "~/routes/app/station/index";
 import * as addCharger from "~/routes/app/charger/add";
 import { IDS, fixtures } from "../mocks/fixtures";
-import { resetFake, run, type Loose } from "./auth-helpers";
+import { resetFake, run, type Loose, args as routeArgs } from "./auth-helpers";
 import { apiUrl, context, cookie, flashToast, get, http, HttpResponse, postForm, problemJson, record, server } from "./station-helpers";
+import { pendingToast } from "~/lib/context";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
@@ -14,7 +15,7 @@ afterEach(() => {
 afterAll(() => server.close());
 beforeEach(() => resetFake());
 
-const args = (request: Request, ctx = context()) => ({ request, context: ctx, params: {} });
+const args = (request: Request, ctx = context()) => routeArgs(request, ctx);
 const HAS_CHARGERS = "La estación tiene cargadores asignados. Quitalos o movelos a otra estación antes de eliminarla.";
 
 describe("station list", () => {
@@ -120,7 +121,7 @@ describe("add chargers to a station", () => {
     const res = await run<Loose>(() => addCharger.action(args(postForm("/charger/add", { stationId: IDS.station }, c), ctx)));
     expect(res.status).toBe(400);
     expect(res.data.result.error.chargerIds).toEqual(["Elegí al menos un cargador."]);
-    expect(ctx.pendingToast).toEqual({ type: "error", message: "Elegí al menos un cargador." });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message: "Elegí al menos un cargador." });
     expect(calls.filter((x) => x.method === "POST")).toHaveLength(0);
   });
 
@@ -142,6 +143,6 @@ describe("add chargers to a station", () => {
     const res = await run<Loose>(() => addCharger.action(args(postForm("/charger/add", { stationId: IDS.station, chargerIds: [IDS.charger] }, c), ctx)));
     expect(res.status).toBe(422);
     expect(res.data.result.error[""]).toEqual(["Uno o más cargadores no existen."]);
-    expect(ctx.pendingToast?.message).toBe("Uno o más cargadores no existen.");
+    expect(pendingToast(ctx)?.message).toBe("Uno o más cargadores no existen.");
   });
 });

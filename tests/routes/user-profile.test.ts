@@ -22,6 +22,7 @@ import {
   signedInCookie,
   type Loose,
 } from "./auth-helpers";
+import { pendingToast } from "~/lib/context";
 
 const PASSWORD = "Clave-Segura-1";
 const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -242,7 +243,7 @@ describe("user action: the profile", () => {
     const ctx = context();
     const res = await run<Loose>(() => user.action(args(multipart({ intent: "profile", ...VALID, photo: make() }, cookie), ctx)));
     expect(res.status).toBe(400);
-    expect(ctx.pendingToast).toEqual({ type: "error", message });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message });
     expect(res.data.photoError).toBe(message);
     expect(res.data.result.initialValue).toMatchObject(VALID);
     expect(res.data.result.initialValue.photo).toBeUndefined();
@@ -256,7 +257,7 @@ describe("user action: the profile", () => {
         args(multipart({ intent: "profile", ...VALID, photo: dataUrl(PNG_1x1, "image/webp") }, cookie), context({ isDataRequest: true }))
       )
     );
-    // 200 so Remix revalidates the root loader (it skips that after a 4xx); the status is in the payload.
+    // 200 so React Router revalidates the root loader (it skips that after a 4xx); the status is in the payload.
     expect(res.status).toBe(200);
     expect(res.data.status).toBe(400);
     expect(await toastOf(res.headers)).toEqual({ type: "error", message: "Formato de archivo no soportado." });
@@ -294,7 +295,7 @@ describe("user action: the profile", () => {
     expect(res.status).toBe(422);
     expect(res.data.result.error).toEqual({ phoneNumber: ["Ingresá un teléfono válido (por ejemplo +54 11 5555-0000)."] });
     expect(res.data.result.initialValue).toMatchObject(VALID);
-    expect(ctx.pendingToast).toEqual({ type: "error", message: "Revisá los datos." });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message: "Revisá los datos." });
     expect(console.error).toHaveBeenCalledWith(
       expect.stringMatching(/^Mi perfil: no se pudo actualizar el perfil de la empresa \(422/),
       ""
@@ -307,7 +308,7 @@ describe("user action: the profile", () => {
     const ctx = context();
     const res = await run<Loose>(() => user.action(args(multipart({ intent: "profile", ...VALID, photo: pngFile() }, cookie), ctx)));
     expect(res.status).toBe(413);
-    expect(ctx.pendingToast).toEqual({ type: "error", message: IMAGE_MESSAGES.size });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message: IMAGE_MESSAGES.size });
     expect(api.writes().map((c) => c.path)).toEqual(["/Business/Images/ProfilePicture"]);
     expect(console.error).toHaveBeenCalledWith(expect.stringMatching(/^Mi perfil: no se pudo subir la foto de perfil \(413/), "");
   });
@@ -318,7 +319,7 @@ describe("user action: the profile", () => {
     const ctx = context();
     const res = await run<Loose>(() => user.action(args(post("/user", { intent: "profile", ...VALID }, cookie), ctx)));
     expect(res.status).toBe(503);
-    expect(ctx.pendingToast?.message).toBe("No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.");
+    expect(pendingToast(ctx)?.message).toBe("No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.");
     expect(res.data.result.initialValue).toMatchObject(VALID);
   });
 });
@@ -338,7 +339,7 @@ describe("user action: remove the photo", () => {
     const ctx = context();
     const res = await run(() => user.action(args(post("/user", { intent: "remove-photo", imageUrl: STORED }, cookie), ctx)));
     expect(res.status).toBe(404);
-    expect(ctx.pendingToast).toEqual({ type: "error", message: "La imagen no existe." });
+    expect(pendingToast(ctx)).toEqual({ type: "error", message: "La imagen no existe." });
   });
 });
 
@@ -410,7 +411,7 @@ describe("user action: change the password", () => {
     const ctx = context();
     const res = await run<Loose>(() => user.action(args(post("/user", CHANGE, cookie), ctx)));
     expect(res.status).toBe(503);
-    expect(ctx.pendingToast?.message).toBe("No pudimos comunicarnos con el servicio de identidad. Probá de nuevo en unos minutos.");
+    expect(pendingToast(ctx)?.message).toBe("No pudimos comunicarnos con el servicio de identidad. Probá de nuevo en unos minutos.");
     expect(console.error).toHaveBeenCalledWith("Mi perfil: no se pudo cambiar la contraseña (NETWORK)", "");
   });
 });

@@ -1,5 +1,5 @@
-// The code's shape, checked: imports run one way, from the HTTP server down to the pure domain
-// (issue 22).
+// The code's shape, checked: imports run one way, from the HTTP server down to the pure domain,
+// and nothing imports the end-of-life Remix v2 packages (issue 22).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,6 +38,7 @@ function layerOfImport(file: string, specifier: string): Layer | undefined {
 }
 
 const PRODUCT = ["server.ts", ...["server", "app", "api", "ocpp", "infra", "db", "domain"].flatMap(sourceFiles)];
+const EVERYTHING = [...PRODUCT, ...["scripts", "tests"].flatMap(sourceFiles), "vite.config.ts", "vitest.config.ts", "playwright.config.ts", "react-router.config.ts"];
 
 describe("architecture", () => {
   it("reads the imports of every form (static, type-only, re-export, dynamic, side effect)", () => {
@@ -55,5 +56,19 @@ describe("architecture", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("nothing imports Remix v2 (@remix-run/*, end of life since 2026-06-17) or react-router-dom (gone in v8): React Router 7 replaces them", () => {
+    const remix = EVERYTHING.filter((file) => {
+      try {
+        return importsOf(readFileSync(path.join(ROOT, file), "utf8")).some((s) => s.startsWith("@remix-run/") || s === "react-router-dom");
+      } catch {
+        return false; // a config file that does not exist
+      }
+    });
+    expect(remix).toEqual([]);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+    const declared = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
+    expect(declared.filter((name) => name.startsWith("@remix-run/") || name === "react-router-dom")).toEqual([]);
   });
 });

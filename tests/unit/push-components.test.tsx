@@ -2,7 +2,7 @@
 // they must not touch browser-only code there, and render nothing without JavaScript.
 import { describe, expect, it, vi } from "vitest";
 import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { PushRegistration } from "~/push/PushRegistration";
 import { EnablePushButton } from "~/push/EnablePushButton";
 

@@ -1,5 +1,5 @@
 // One charging session: what happened when, the power and energy curve, and what it cost.
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiArrowBack } from "~/icons";

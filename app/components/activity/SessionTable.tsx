@@ -1,5 +1,5 @@
 // The sessions list of the Actividad screen: one row per charge, sortable columns in the URL.
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 // Plain stand-ins for Radix in the rows (app/components/plain.tsx): same markup, less render time.
 import { PlainBadge, PlainText } from "~/components/plain";
 import * as Table from "~/components/table";

@@ -4,7 +4,7 @@
 // and the OCPP data block.
 import { FormToken } from "~/components/FormToken";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { Button, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash, BiSave } from "~/icons";
 import type { ReactNode } from "react";

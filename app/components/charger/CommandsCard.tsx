@@ -3,7 +3,7 @@
 // selects, so each works without JavaScript; the charger's answer comes back as a toast and
 // stays written under the forms.
 import type { ReactNode } from "react";
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { Badge, Button, Callout, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";

@@ -1,6 +1,6 @@
 // The state of a payment-provider account (connected / not connected / error) and the
 // two-step disconnect that works without JavaScript (a link to ?confirm=disconnect, then a POST).
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { Badge, Button, Callout, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiCheckCircle, BiErrorCircle, BiLinkExternal, BiUnlink } from "~/icons";
 import type { PaymentAccountDto } from "#api/types";

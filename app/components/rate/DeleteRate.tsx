@@ -1,6 +1,6 @@
 // Deleting a rate, confirmed on a page of its own state (`?delete=…`), so it works without
 // JavaScript: a link asks, a POST form confirms. A rate in use is refused by the API (409).
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiErrorCircle, BiTrash } from "~/icons";
 import { connectorCountLabel } from "./format";

@@ -2,7 +2,7 @@
 // preview. A plain POST form (works without JavaScript), enhanced by conform when it runs.
 import { FormToken } from "~/components/FormToken";
 import { useEffect, useState } from "react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
 import { BiCalculator, BiSave } from "~/icons";

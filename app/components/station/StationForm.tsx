@@ -4,8 +4,8 @@
 import { FormToken } from "~/components/FormToken";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useHydrated } from "./hooks";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { withAutoFocus } from "~/components/form";
+import { Form, Link, useNavigation } from "react-router";
+import { withAutoFocus, CheckboxField, Field, FieldError, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "~/icons";
@@ -13,7 +13,6 @@ import type { ServiceDto } from "#api/types";
 import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "#api/schemas/constants";
 import { PROVINCES } from "#domain/provinces";
 import { PhotoUploader } from "~/components/PhotoUploader";
-import { CheckboxField, Field, FieldError, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { isInArgentina, MAPS_FAILED_NOTICE, OUTSIDE_ARGENTINA_WARNING, validPosition, type LatLng } from "~/lib/maps";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MAX_PERIODS_PER_DAY, type stationFormDefaults } from "./form-values";

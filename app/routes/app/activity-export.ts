@@ -1,17 +1,16 @@
 // GET /activity/export.csv?<filters> — the filtered sessions as CSV (UTF-8 with BOM, `;`,
 // decimal comma), streamed from the API's export. A resource route: no markup, so the
 // browser downloads the file with JavaScript on or off.
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { readJson, createApiClient, type ApiProblem } from "~/lib/api.server";
+import { readJson, createApiClient, type ApiProblem, pickParams } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithError } from "~/lib/toast.server";
-import { pickParams } from "~/components/activity/api.server";
+import type { Route } from "./+types/activity-export";
 
 const EXPORT_KEYS = ["stationId", "chargerId", "status", "paymentStatus", "from", "to", "sort"] as const;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const query = pickParams(new URL(request.url).searchParams, EXPORT_KEYS);
+  const query = pickParams(url.searchParams, EXPORT_KEYS);
   const back = `/activity${query.size ? `?${query}` : ""}`;
   let response: Response;
   try {

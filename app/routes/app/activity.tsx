@@ -1,24 +1,22 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiDownload, BiLineChart } from "~/icons";
 import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage } from "#api/types";
-import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "#api/schemas/constants";
+import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, UUID_RE } from "#api/schemas/constants";
 import { activityQuery } from "#api/schemas/queries";
-import { UUID_RE } from "#api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
 import { CursorPagination, FilterBar, Pagination, listParams } from "~/components/list";
 import { SessionTable, sessionRow } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
-import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "~/components/activity/labels";
-import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";
-import { listStationOptions } from "~/components/charger/charger.server";
+import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS, UNAVAILABLE } from "~/components/activity/labels";
+import { fetchJson, pickParams, createApiClient } from "~/lib/api.server";
+import { listStationOptions } from "~/lib/charger.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatInt, formatKwh } from "~/components/charts/format";
-import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/activity";
 
 export const meta = pageMeta("Actividad");
 
@@ -35,9 +33,8 @@ interface ActivityTotals {
   totalCents?: number;
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const url = new URL(request.url);
   const api = createApiClient(context, user.idToken);
 
   // Detail view: /activity?session=<id> (an unknown or foreign id is a 404).
@@ -97,8 +94,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-export default function Activity() {
-  const d = useLoaderData<typeof loader>();
+export default function Activity({ loaderData }: Route.ComponentProps) {
+  const d = loaderData;
   if (d.view === "detail") return <SessionDetail session={d.session} backHref={d.backHref} />;
   return (
     <>

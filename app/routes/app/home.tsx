@@ -1,5 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { data, Form, Link } from "react-router";
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachometer, BiTimeFive, BiWifi, BiWifiOff } from "~/icons";
 import type { ReactNode } from "react";
@@ -10,12 +9,12 @@ import { InfoMessage, withAutoFocus } from "~/components/form";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
 import { formatArs, formatCompact, formatDay, formatDayShort, formatInt, formatKwh, formatPct } from "~/components/charts/format";
 import { PERIOD_KEYS, PERIOD_LABELS, resolvePeriod, type Period } from "~/components/charts/period";
-import { fetchJson } from "~/components/activity/api.server";
+import { fetchJson, createApiClient } from "~/lib/api.server";
 import { UNAVAILABLE } from "~/components/activity/labels";
-import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
+import type { Route } from "./+types/home";
 
 export const meta = pageMeta("Inicio");
 
@@ -23,9 +22,9 @@ type DayPoint = { date: string; energyKwh: number; revenueCents: number; idleRev
 type HourPoint = { hour: number; sessions: number; energyKwh: number };
 type StationPoint = { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents: number };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const period = resolvePeriod(new URL(request.url).searchParams);
+  const period = resolvePeriod(url.searchParams);
   const api = createApiClient(context, user.idToken);
   const range = new URLSearchParams({ from: period.from, to: period.to });
   const graphic = (series: string) => fetchJson<GraphicDto>(api, `/Business/Graphic?${range}&series=${series}`);
@@ -51,8 +50,8 @@ function periodText(p: Period): string {
   return p.from === p.to ? formatDay(p.from) : `del ${formatDay(p.from)} al ${formatDay(p.to)}`;
 }
 
-export default function Home() {
-  const { period, dashboard: d, byDay, byHour, topStations, error } = useLoaderData<typeof loader>();
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { period, dashboard: d, byDay, byHour, topStations, error } = loaderData;
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
   const activityHref = `/activity?${new URLSearchParams({ from: period.from, to: period.to })}`;

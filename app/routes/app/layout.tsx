@@ -1,24 +1,12 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { data, Form, Link, NavLink, Outlet, useLocation } from "react-router";
 import { useEffect } from "react";
 import { Button, Text } from "@radix-ui/themes";
-import {
-  BiHomeAlt,
-  BiMap,
-  BiChip,
-  BiLineChart,
-  BiPurchaseTag,
-  BiBell,
-  BiCreditCard,
-  BiUser,
-  BiMenu,
-  BiLogOut,
-  BiSolidPlug,
-} from "~/icons";
-import type { IconType } from "~/icons";
+import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, type IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
 import { PushRegistration } from "~/push/PushRegistration";
 import { createApiClient, readJson } from "~/lib/api.server";
+import { appContext } from "~/lib/context";
+import type { Route } from "./+types/layout";
 
 const NAV: { to: string; label: string; icon: IconType }[] = [
   { to: "/home", label: "Inicio", icon: BiHomeAlt },
@@ -38,7 +26,7 @@ interface BusinessUserHeader {
   photoUrl?: string | null;
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // The guard (spec §2, §6): session, token refresh (Set-Cookie below), verified e-mail, active company.
   const { user, headers } = await requireActiveBusiness(request, context);
   const api = createApiClient(context, user.idToken);
@@ -50,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const unread = unreadResponse?.ok ? ((await readJson<{ unread?: number }>(unreadResponse))?.unread ?? 0) : 0;
   return data(
     {
-      appName: context.config.appName,
+      appName: appContext(context).config.appName,
       businessName: business?.businessName || user.displayName || user.email,
       photo: business?.photoUrl || user.photoUrl || BLANK_PHOTO,
       email: user.email,
@@ -126,8 +114,8 @@ function useNavDrawer() {
   }, []);
 }
 
-export default function AppLayout() {
-  const { appName, businessName, photo, unread } = useLoaderData<typeof loader>();
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  const { appName, businessName, photo, unread } = loaderData;
   useNavDrawer();
   return (
     <div className="shell">

@@ -1,28 +1,26 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
-import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff } from "~/icons";
-import type { IconType } from "~/icons";
+import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff, type IconType } from "~/icons";
 import type { NotificationDto, NotificationPage } from "#api/types";
 import { UUID_RE } from "#api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/form";
 import { Pagination, listParams } from "~/components/list";
-import { fetchJson, UNAVAILABLE } from "~/components/activity/api.server";
+import { fetchJson, createApiClient } from "~/lib/api.server";
+import { UNAVAILABLE } from "~/components/activity/labels";
 import { formatDateTime, formatInt } from "~/components/charts/format";
-import { createApiClient } from "~/lib/api.server";
 import { requireUser, safeRedirect } from "~/lib/auth.server";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 // Web push (issue 7): the browser's registration record and the permission button.
 import { EnablePushButton } from "~/push/EnablePushButton";
 import { PUSH_INTENT, pushRegisterAction } from "~/push/register.server";
+import type { Route } from "./+types/notification";
 
 export const meta = pageMeta("Notificaciones");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const url = new URL(request.url);
   const { page } = listParams(url);
   const unreadOnly = url.searchParams.get("unread") === "1";
   const query = new URLSearchParams({ page: String(page), pageSize: "20" });
@@ -32,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ ...res.data, unreadOnly, error: null as string | null });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -77,8 +75,8 @@ const TYPE_ICONS: Record<string, IconType> = {
   BUSINESS_APPROVED: BiCheck,
 };
 
-export default function Notifications() {
-  const d = useLoaderData<typeof loader>();
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const d = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (

@@ -2,8 +2,7 @@
 // account (e-mail, "Cambiar contraseña"). Every form posts without JavaScript; the profile form
 // is multipart so the photo travels as a file when JavaScript is off.
 import { useEffect } from "react";
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Form, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Box, Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
@@ -34,6 +33,8 @@ import { PhotoUploader } from "~/components/PhotoUploader";
 import { PASSWORD_HINT } from "~/lib/auth-messages";
 import { passwordChangeSchema, profileSchema } from "~/lib/schemas/profile";
 import { useLazySchema } from "~/components/lazy-validation";
+import { appContext } from "~/lib/context";
+import type { Route } from "./+types/user";
 
 export const meta = pageMeta("Mi perfil");
 
@@ -65,7 +66,7 @@ interface ActionResult {
   status?: number;
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireActiveBusiness(request, context); // the whole guard (memoized with the layout's)
   const { user, headers } = await requireUserSession(request, context);
   const identity = { displayName: user.displayName, photoUrl: user.photoUrl };
@@ -104,17 +105,17 @@ function withoutFields(formData: FormData, names: string[]): FormData {
   return copy;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   await requireActiveBusiness(request, context); // the whole guard (memoized)
   const { user, session, headers } = await requireUserSession(request, context);
   const formData = await readForm(request);
   /**
    * An error toast with the API's status passed through. With JavaScript the status goes in the
-   * payload and the response is 200: Remix does not revalidate after a 4xx/5xx action, so the
+   * payload and the response is 200: React Router does not revalidate after a 4xx/5xx action, so the
    * root loader would not pick the toast up until the next navigation.
    */
   const fail = (payload: ActionResult, message: string, status: number) =>
-    dataWithError<ActionResult>(context, { ...payload, status }, message, { status: context.isDataRequest ? 200 : status, headers });
+    dataWithError<ActionResult>(context, { ...payload, status }, message, { status: appContext(context).isDataRequest ? 200 : status, headers });
   const intent = String(formData.get("intent") ?? "profile") as Intent;
   if (intent === "password") return changePassword();
   if (intent === "remove-photo") return removePhoto();
@@ -322,7 +323,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const cookie = { "Set-Cookie": await commitSession(session) };
     // Without JavaScript, go through a redirect: the layout loader of this same response would
     // still hold the old (now revoked) token and sign the user out.
-    if (!context.isDataRequest) return redirectWithSuccess("/user", MESSAGES.passwordChanged, { headers: cookie });
+    if (!appContext(context).isDataRequest) return redirectWithSuccess("/user", MESSAGES.passwordChanged, { headers: cookie });
     return dataWithSuccess<ActionResult>(
       context,
       { intent: "password", result: submission.reply({ resetForm: true }) },
@@ -358,9 +359,9 @@ function ReadOnlyField({ id, label, value, hint, testId }: { id: string; label: 
   );
 }
 
-export default function UserProfile() {
-  const { loaded, logged, profile, email, storedPhoto, cuitEditable } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionResult | undefined;
+export default function UserProfile({ loaderData, actionData: result }: Route.ComponentProps) {
+  const { loaded, logged, profile, email, storedPhoto, cuitEditable } = loaderData;
+  const actionData = result as ActionResult | undefined;
   const navigation = useNavigation();
   const idle = navigation.state === "idle";
   const submitting = (intent: Intent) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;

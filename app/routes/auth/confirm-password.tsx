@@ -1,5 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
@@ -12,6 +11,7 @@ import { limiters } from "~/lib/rate-limit.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
+import type { Route } from "./+types/confirm-password";
 
 export const meta = pageMeta("Confirmar contraseña");
 
@@ -21,8 +21,8 @@ export const PASSWORD_CHANGED = "Listo, tu contraseña se actualizó. Ingresá c
 const HIDE = ["password", "confirmPassword"];
 
 /** Checks the code from the e-mail link without using it up, to show the form or say it expired. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const oobCode = new URL(request.url).searchParams.get("oobCode");
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const oobCode = url.searchParams.get("oobCode");
   if (!oobCode) return data({ valid: false as const, message: EXPIRED_MESSAGE }, { status: 400 });
   try {
     const { email } = await identityClient(context).checkPasswordResetCode(oobCode);
@@ -33,7 +33,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: confirmPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }), expired: false }, { status: 400 });
@@ -56,9 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithSuccess("/auth/login", PASSWORD_CHANGED);
 }
 
-export default function ConfirmPassword() {
-  const loaderData = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function ConfirmPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema));
   const [form, fields] = useForm({

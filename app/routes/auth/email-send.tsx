@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
 import { BiEnvelope } from "~/icons";
 import { pageMeta } from "~/lib/meta";
@@ -9,18 +8,19 @@ import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { getSession, openSecret } from "~/lib/session.server";
 import { dataWithError, redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { FormError, ScreenHeading } from "~/components/form";
+import type { Route } from "./+types/email-send";
 
 export const meta = pageMeta("Correo enviado");
 
 export const RESENT_MESSAGE = "Te reenviamos el correo. Revisá también la carpeta de correo no deseado.";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const pending = (await getSession(request)).get("pending");
   return { email: pending?.email, kind: pending?.kind };
 }
 
 /** "Send it again": the verification e-mail (with the sealed refresh token) or the reset link. Rate-limited. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const session = await getSession(request);
   const pending = session.get("pending");
   if (!pending) return redirectWithInfo("/auth/login", "Ingresá con tu correo para que te enviemos un enlace nuevo.");
@@ -58,9 +58,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithSuccess("/auth/email-send", RESENT_MESSAGE);
 }
 
-export default function EmailSend() {
-  const { email, kind } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function EmailSend({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, kind } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/email-send");
 

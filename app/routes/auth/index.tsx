@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "react-router";
+import type { Route } from "./+types/index";
 
 /**
  * Firebase e-mail action links land on /auth?mode=…&oobCode=… (spec §2, DESIGN.md §3):
@@ -12,4 +13,4 @@ export function authEntryTarget(url: URL): string {
   return `/auth/${screen}${search}`;
 }
 
-export const loader = ({ request }: LoaderFunctionArgs) => redirect(authEntryTarget(new URL(request.url)));
+export const loader = ({ url }: Route.LoaderArgs) => redirect(authEntryTarget(url));

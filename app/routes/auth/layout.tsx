@@ -1,4 +1,4 @@
-import { Outlet, useRouteLoaderData } from "@remix-run/react";
+import { Outlet, useRouteLoaderData } from "react-router";
 import { Card } from "@radix-ui/themes";
 import { BiSolidPlug } from "~/icons";
 

@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, Form, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
@@ -11,15 +10,16 @@ import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
+import type { Route } from "./+types/login-company";
 
 export const meta = pageMeta("Ingresá tu empresa");
 
 export const COMPANY_FIELDS = ["businessName", "cuit", "businessAddress", "phoneNumber"] as const;
 
 /** A verified account without a company fills this in; with a company it goes on. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, session, headers } = await requireUserSession(request, context);
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "") || undefined;
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"), "") || undefined;
   const business = await fetchBusinessAccount(context, user.idToken);
   if (!business) throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
   if (business.exists) {
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ email: user.email, redirectTo }, { headers });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { user, session, headers } = await requireUserSession(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: companySchema });
@@ -66,9 +66,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirectWithInfo("/auth/verify-company", "Recibimos los datos de tu empresa.", { headers });
 }
 
-export default function LoginCompany() {
-  const { email, redirectTo } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function LoginCompany({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, redirectTo } = loaderData;
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema));
   const [form, fields] = useForm({

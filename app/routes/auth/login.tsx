@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Text } from "@radix-ui/themes";
@@ -19,6 +18,7 @@ import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-l
 import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
 import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
+import type { Route } from "./+types/login";
 
 export const meta = pageMeta("Ingresá");
 
@@ -27,14 +27,14 @@ export const UNVERIFIED_MESSAGE = "Por favor, verifique su casilla para validar 
 
 const HIDE = ["password"];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   await redirectIfSignedIn(request);
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  const redirectTo = url.searchParams.get("redirectTo");
   const safe = safeRedirect(redirectTo, "");
   return { redirectTo: safe || undefined };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
@@ -87,9 +87,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(destinationFor(business, redirectTo), { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
-export default function Login() {
-  const { redirectTo } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo } = loaderData;
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema));
   const [form, fields] = useForm({

@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Text } from "@radix-ui/themes";
@@ -12,12 +11,13 @@ import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
+import type { Route } from "./+types/register";
 
 export const meta = pageMeta("Creá tu cuenta");
 
 const HIDE = ["password", "confirmPassword"];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await redirectIfSignedIn(request);
   return null;
 }
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export const HONEYPOT_FIELD = "website";
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const trap = formData.get(HONEYPOT_FIELD);
   if (typeof trap === "string" && trap.trim() !== "") {
@@ -83,8 +83,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/auth/email-send", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
-export default function Register() {
-  const actionData = useActionData<typeof action>();
+export default function Register({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema));
   const [form, fields] = useForm({

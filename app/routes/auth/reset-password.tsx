@@ -1,5 +1,4 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Text } from "@radix-ui/themes";
@@ -11,11 +10,12 @@ import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
+import type { Route } from "./+types/reset-password";
 
 export const meta = pageMeta("Reestablecer contraseña");
 
 /** Same answer whether or not the account exists: e-mail sent → email-send. */
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
@@ -44,8 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/auth/email-send", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
-export default function ResetPassword() {
-  const actionData = useActionData<typeof action>();
+export default function ResetPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema));
   const [form, fields] = useForm({

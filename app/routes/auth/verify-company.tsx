@@ -1,16 +1,16 @@
-import { data, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { data, redirect, Form, Link } from "react-router";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
 import { BiTimeFive } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, type BusinessStatus } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
 import { InfoMessage, ScreenHeading } from "~/components/form";
+import type { Route } from "./+types/verify-company";
 
 export const meta = pageMeta("Verificación pendiente");
 
 /** Shown while the company is not active: what is going on and what happens next. */
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, session, headers } = await requireUserSession(request, context);
   const business = await fetchBusinessAccount(context, user.idToken);
   if (!business) throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
@@ -20,8 +20,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data({ status, businessName: business.businessName, email: user.email }, { headers });
 }
 
-export default function VerifyCompany() {
-  const { status, businessName, email } = useLoaderData<typeof loader>();
+export default function VerifyCompany({ loaderData }: Route.ComponentProps) {
+  const { status, businessName, email } = loaderData;
   const company = businessName ? <Strong>{businessName}</Strong> : "tu empresa";
 
   return (

@@ -1,5 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, Link } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiCheckCircle, BiErrorCircle } from "~/icons";
 import { pageMeta } from "~/lib/meta";
@@ -7,6 +6,7 @@ import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { commitSession, getSession } from "~/lib/session.server";
 import { ScreenHeading } from "~/components/form";
+import type { Route } from "./+types/verify-email";
 
 export const meta = pageMeta("Verificar email");
 
@@ -16,8 +16,8 @@ export const VERIFIED_MESSAGE = "¡Listo! Tu correo quedó verificado. Ya podés
  * The link from the verification e-mail (`/auth?mode=verifyEmail&oobCode=…` lands here) applies
  * its code once, on arrival, as Firebase's own handler does; then the login is offered.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const oobCode = new URL(request.url).searchParams.get("oobCode");
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const oobCode = url.searchParams.get("oobCode");
   if (!oobCode) return data({ verified: false as const, message: "El enlace no es válido. Pedí uno nuevo ingresando con tu correo." }, { status: 400 });
   try {
     const { email } = await identityClient(context).applyEmailVerification(oobCode);
@@ -41,8 +41,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 // Applying a code is a one-time thing: never re-run this loader after an action elsewhere.
 export const shouldRevalidate = () => false;
 
-export default function VerifyEmail() {
-  const result = useLoaderData<typeof loader>();
+export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  const result = loaderData;
   return (
     <>
       <Flex justify="center" mb="2" aria-hidden="true" style={{ color: result.verified ? "#1f7a4d" : "#c40000" }}>

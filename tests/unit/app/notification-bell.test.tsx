@@ -1,7 +1,7 @@
 // The header bell's accessible name carries the count as the badge shows it (WCAG 2.5.3, label in
 // name: Lighthouse's label-content-name-mismatch flagged "1964" in the name against "99+" on screen).
 import { renderToStaticMarkup } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { NotificationBell } from "~/routes/app/layout";
 

@@ -3,8 +3,8 @@
 // the elements with their attributes (order aside). Fails after a Radix upgrade that changes them.
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
-import { Link } from "@remix-run/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { Link } from "react-router";
 import { Badge, Button, Code, Flex, Text } from "@radix-ui/themes";
 import { describe, expect, it, vi } from "vitest";
 import { GhostButtonLink, PlainBadge, PlainCode, PlainFlex, PlainText } from "~/components/plain";

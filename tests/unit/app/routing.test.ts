@@ -3,8 +3,9 @@ import { authEntryTarget, loader as authIndexLoader } from "~/routes/auth/index"
 import { loader as rootIndexLoader } from "~/routes/index";
 import { loader as catchAllLoader } from "~/routes/catch-all";
 import { pageMeta } from "~/lib/meta";
+import { args as routeArgs, makeContext } from "../../routes/auth-helpers";
 
-const args = (url: string) => ({ request: new Request(url), params: {}, context: {} as never });
+const args = (url: string) => routeArgs(new Request(url), makeContext());
 
 describe("routing (spec §2)", () => {
   it("'/' redirects to /home", async () => {
@@ -32,7 +33,7 @@ describe("routing (spec §2)", () => {
 
 describe("page titles", () => {
   const matchesWith = (appName?: string) =>
-    [{ id: "root", data: appName ? { appName } : undefined }] as unknown as Parameters<ReturnType<typeof pageMeta>>[0]["matches"];
+    [{ id: "root", loaderData: appName ? { appName } : undefined }] as unknown as Parameters<ReturnType<typeof pageMeta>>[0]["matches"];
 
   it("reads '{pageTitle} - {product}'", () => {
     const meta = pageMeta("Mis estaciones")({ matches: matchesWith("Enchufá") } as never);

@@ -1,22 +1,21 @@
-// The Express app of server.ts (server/http.ts) on a real socket, without a Remix build: the
+// The Express app of server.ts (server/http.ts) on a real socket, without a React Router build: the
 // headers every response carries (production and development), and the guards in front of the
 // embedded API — cross-site refusal, body cap, per-IP API limit.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { get as httpGet, type IncomingHttpHeaders } from "node:http";
+import { get as httpGet, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import express from "express";
-import type { Server } from "node:http";
-import type { ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../../../server/env";
 import { createHttpApp, encodeWhole, listPublicFiles } from "../../../server/http";
 import { createLogger } from "../../../server/logger";
 import { MemoryRateLimitStore, setRateLimitStore } from "#infra/rate-limit";
 
-/** Enough of a build for the app to be created; these tests never reach Remix. */
+/** Enough of a build for the app to be created; these tests never reach React Router. */
 const build = { routes: {}, entry: { module: {} }, assets: { routes: {}, url: "/x.js", version: "1", entry: { module: "/x.js", imports: [] } }, future: {}, publicPath: "/", assetsBuildDirectory: "/tmp", isSpaMode: false, mode: "production" } as unknown as ServerBuild;
 
 async function start(envOverrides: Record<string, string>, clientDir = "/nonexistent") {
@@ -30,7 +29,7 @@ async function start(envOverrides: Record<string, string>, clientDir = "/nonexis
     logger: createLogger("silent"),
     api,
     health: async () => ({ database: "ok", identity: "down" }),
-    remix: { build, clientDir },
+    dashboard: { build, clientDir },
     verifyIdToken: async () => ({ uid: "x" }),
   });
   const server: Server = await new Promise((r) => {

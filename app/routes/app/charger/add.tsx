@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { getCollectionProps, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
@@ -13,11 +12,12 @@ import { useLazySchema } from "~/components/lazy-validation";
 import { listParams, Pagination } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { StatusSummary } from "~/components/station/StatusSummary";
-import { apiFor, loadStation } from "~/components/station/station.server";
+import { apiFor, loadStation } from "~/lib/station.server";
 import { LOAD_FAILED_MESSAGE } from "~/components/station/messages";
 import { readJson, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/add";
 
 const powerKw = new Intl.NumberFormat("es-AR");
 
@@ -25,9 +25,8 @@ export const meta = pageMeta("Anadir cargador");
 
 const ASSIGN_FAILED_MESSAGE = "No pudimos añadir los cargadores. Probá de nuevo en unos minutos.";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
-  const url = new URL(request.url);
   const stationId = url.searchParams.get("stationId");
 
   if (!stationId) {
@@ -57,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const api = await apiFor(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: assignChargersSchema });
@@ -84,8 +83,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return dataWithError(context, { result: submission.reply({ formErrors: [message] }) }, message, { status: res.status >= 500 ? 502 : res.status });
 }
 
-export default function AddCharger() {
-  const data = useLoaderData<typeof loader>();
+export default function AddCharger({ loaderData, actionData }: Route.ComponentProps) {
+  const data = loaderData;
   return (
     <>
       <PageHeader
@@ -101,7 +100,7 @@ export default function AddCharger() {
           ) : null
         }
       />
-      {data.station ? <AssignChargers station={data.station} chargers={data.chargers} q={data.q} /> : <PickStation stations={data.stations} />}
+      {data.station ? <AssignChargers station={data.station} chargers={data.chargers} q={data.q} actionData={actionData} /> : <PickStation stations={data.stations} />}
     </>
   );
 }
@@ -155,12 +154,13 @@ function AssignChargers({
   station,
   chargers,
   q,
+  actionData,
 }: {
   station: { id: string; name: string };
   chargers: Page<ChargerDto> | null;
   q: string;
+  actionData: Route.ComponentProps["actionData"];
 }) {
-  const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const onValidate = useLazySchema(() => import("#api/schemas/charger").then((m) => m.assignChargersSchema));
   const [form, fields] = useForm({

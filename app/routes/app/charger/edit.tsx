@@ -1,10 +1,9 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
-import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/components/charger/charger.server";
+import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireUser } from "~/lib/auth.server";
@@ -16,6 +15,7 @@ import type { ChargerDto, ChargerWithPasswordDto } from "#api/types";
 import { CommandsCard } from "~/components/charger/CommandsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { commandSchema, type CommandResult } from "#ocpp/commands";
+import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar cargador");
 
@@ -35,14 +35,14 @@ async function fetchCharger(api: ApiClient, id: string | undefined): Promise<Cha
   return charger;
 }
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
   const [charger, options] = await Promise.all([fetchCharger(api, params.id), loadFormOptions(api)]);
   return { charger, options, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
   const formData = await request.formData();
@@ -105,9 +105,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
 }
 
-export default function EditCharger() {
-  const { charger, options, defaultValue, ocppBase: base, now } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
+  const { charger, options, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 

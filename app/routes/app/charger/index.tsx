@@ -1,5 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { Button, Flex, Text, TextField } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { PlainCode, PlainText } from "~/components/plain";
@@ -8,17 +7,17 @@ import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { CONNECTOR_CHIP_FIELDS, ConnectionStatus, ConnectorChips } from "~/components/charger/StatusChips";
-import { loadStationOptions, serviceUnavailable, tryApi } from "~/components/charger/charger.server";
+import { loadStationOptions, serviceUnavailable, tryApi } from "~/lib/charger.server";
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { pick } from "~/lib/pick";
-import { UUID_RE } from "#api/schemas/constants";
-import { CHARGER_SORTS } from "#api/schemas/constants";
+import { UUID_RE, CHARGER_SORTS } from "#api/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "#domain/ocpp-status";
 import type { ChargerDto, Page } from "#api/types";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { formatInt } from "~/components/charts/format";
+import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Mis cargadores");
 
@@ -36,10 +35,9 @@ const STATUS_FILTER_LABELS: Record<StatusBucket, string> = {
 const ROW_FIELDS = ["id", "name", "serialNumber", "stationName", "brandName", "model", "ocppIdentity", "online", "enabled", "lastHeartbeatAt"] as const satisfies readonly (keyof ChargerDto)[];
 const chargerRow = (c: ChargerDto) => ({ ...pick(c, ROW_FIELDS), connectors: c.connectors.map((k) => pick(k, CONNECTOR_CHIP_FIELDS)) });
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
-  const url = new URL(request.url);
   const { page, pageSize } = listParams(url);
   // Only whitelisted values reach the API; anything else is dropped instead of failing.
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
@@ -69,8 +67,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export default function ChargerIndex() {
-  const { chargers, stations, filters, hasFilters, now } = useLoaderData<typeof loader>();
+export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
+  const { chargers, stations, filters, hasFilters, now } = loaderData;
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
   const filteredStation = filters.stationId && filters.stationId !== UNASSIGNED ? filters.stationId : "";

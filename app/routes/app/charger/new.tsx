@@ -1,11 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Link, useNavigation } from "react-router";
 import { Button, Callout, Code, Flex, Text } from "@radix-ui/themes";
 import { BiCheckCircle } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm } from "~/components/charger/ChargerForm";
 import { ConnectionUrl, OneTimePassword } from "~/components/charger/OcppBlock";
-import { loadFormOptions, ocppBase, replyFromApi, tryApi } from "~/components/charger/charger.server";
+import { loadFormOptions, ocppBase, replyFromApi, tryApi } from "~/lib/charger.server";
 import { newConnector, ocppUrlFor, type ChargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireUser } from "~/lib/auth.server";
@@ -14,14 +13,15 @@ import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithInfo } from "~/lib/toast.server";
 import type { ChargerWithPasswordDto } from "#api/types";
+import type { Route } from "./+types/new";
 
 export const meta = pageMeta("Nuevo cargador");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const options = await loadFormOptions(createApiClient(context, user.idToken));
   // `?stationId=` preselects the station (from the station screen); an unknown one is ignored.
-  const wanted = new URL(request.url).searchParams.get("stationId") ?? "";
+  const wanted = url.searchParams.get("stationId") ?? "";
   const station = options.stations.find((s) => s.value === wanted);
   const defaultValue: ChargerFormValue = {
     stationId: station?.value ?? "",
@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await request.formData();
   const submission = parseChargerForm(formData);
@@ -78,9 +78,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
 }
 
-export default function NewCharger() {
-  const { options, defaultValue, ocppBase: base, now, station, formToken } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewCharger({ loaderData, actionData }: Route.ComponentProps) {
+  const { options, defaultValue, ocppBase: base, now, station, formToken } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 

@@ -1,5 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, Link } from "react-router";
 import { Badge, Card, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCreditCard } from "~/icons";
@@ -11,13 +10,13 @@ import { InfoMessage } from "~/components/form";
 import { FilterBar, Pagination, SortHeader, listParams } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
-import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS } from "~/components/activity/labels";
-import { fetchJson, pickParams, UNAVAILABLE } from "~/components/activity/api.server";
+import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS, UNAVAILABLE } from "~/components/activity/labels";
+import { fetchJson, pickParams, createApiClient } from "~/lib/api.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatDateTime, formatInt } from "~/components/charts/format";
-import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Pagos");
 
@@ -25,9 +24,8 @@ const FILTER_KEYS = ["provider", "status", "from", "to"] as const;
 const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize"] as const;
 const DEFAULT_SORT = "-createdAt";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const url = new URL(request.url);
   const api = createApiClient(context, user.idToken);
 
   const raw = pickParams(url.searchParams, LIST_KEYS);
@@ -56,8 +54,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
 }
 
-export default function Payments() {
-  const d = useLoaderData<typeof loader>();
+export default function Payments({ loaderData }: Route.ComponentProps) {
+  const d = loaderData;
   return (
     <>
       <PageHeader title="Pagos" description="Tus cuentas de cobro y los pagos de las cargas." />

@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiArrowBack, BiLockAlt } from "~/icons";
@@ -8,19 +7,19 @@ import { PageHeader } from "~/components/Page";
 import { Field, FormError, InfoMessage, VALIDATE_ON } from "~/components/form";
 import { useLazySchema } from "~/components/lazy-validation";
 import { AccountBadge, AccountDetails, DisconnectSection } from "~/components/payment/ProviderStatus";
-import { providerAction, providerLoader } from "~/components/payment/provider.server";
+import { providerAction, providerLoader } from "./provider.server";
 import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/pagos360";
 
 export const meta = pageMeta("Pagos360");
 
 const FIELDS = ["apiKey", "accountName"] as const;
 
-export const loader = ({ request, context }: LoaderFunctionArgs) => providerLoader("PAGOS360", request, context);
-export const action = ({ request, context }: ActionFunctionArgs) => providerAction("PAGOS360", pagos360ConnectSchema, FIELDS, request, context);
+export const loader = ({ request, context }: Route.LoaderArgs) => providerLoader("PAGOS360", request, context);
+export const action = ({ request, context }: Route.ActionArgs) => providerAction("PAGOS360", pagos360ConnectSchema, FIELDS, request, context);
 
-export default function Pagos360() {
-  const { account, error, confirming } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Pagos360({ loaderData, actionData }: Route.ComponentProps) {
+  const { account, error, confirming } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const onValidate = useLazySchema(() => import("#api/schemas/payment").then((m) => m.pagos360ConnectSchema));

@@ -1,26 +1,26 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "react-router";
 import { Button } from "@radix-ui/themes";
 import { BiTrash } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
-import { deleteRate, fetchRate, rateIdParam, saveRate } from "~/components/rate/rate.server";
+import { deleteRate, fetchRate, rateIdParam, saveRate } from "./rate.server";
 import { rateToValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar tarifa");
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const rate = await fetchRate(context, user, rateIdParam(params.id));
-  const confirmDelete = new URL(request.url).searchParams.has("delete");
+  const confirmDelete = url.searchParams.has("delete");
   return { rate, confirmDelete };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const id = rateIdParam(params.id);
   const formData = await request.formData();
@@ -28,9 +28,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return saveRate(formData, context, user, { method: "put", path: `/Business/Fees/${id}`, success: "Guardaste los cambios de la tarifa." });
 }
 
-export default function EditRate() {
-  const { rate, confirmDelete } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function EditRate({ loaderData, actionData }: Route.ComponentProps) {
+  const { rate, confirmDelete } = loaderData;
   const location = useLocation();
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;

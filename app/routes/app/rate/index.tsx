@@ -1,5 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { data, Link, useSearchParams } from "react-router";
 import { Badge, Button, Card, Flex, Text, TextField } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiEditAlt, BiPlus, BiPurchaseTag, BiSearch, BiTrash } from "~/icons";
@@ -8,13 +7,13 @@ import { FilterBar, Pagination, SortHeader, listParams, useHrefWith } from "~/co
 import { DataTable } from "~/components/table";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel, idlePenaltyLabel, noShowLabel, priceParts, vatLabel } from "~/components/rate/format";
-import { deleteRate, UNAVAILABLE } from "~/components/rate/rate.server";
+import { deleteRate, UNAVAILABLE } from "./rate.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
-import { RATE_SORTS } from "#api/schemas/constants";
-import { UUID_RE } from "#api/schemas/constants";
+import { RATE_SORTS, UUID_RE } from "#api/schemas/constants";
 import type { Page, RateDto } from "#api/types";
+import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Tarifas");
 
@@ -28,9 +27,8 @@ const SORT_OPTIONS: [string, string][] = [
   ["createdAt", "Más antiguas primero"],
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const url = new URL(request.url);
   const { page, pageSize, sort: rawSort } = listParams(url);
   const sort = rawSort && SORTS.has(rawSort) ? rawSort : "name";
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
@@ -60,7 +58,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { ...body, q, sort, toDelete: toDelete ?? null };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await request.formData();
   const id = String(formData.get("id") ?? "");
@@ -176,9 +174,8 @@ function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
   );
 }
 
-export default function RateIndex() {
-  const { items, total, page, pageSize, q, sort, toDelete } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function RateIndex({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, total, page, pageSize, q, sort, toDelete } = loaderData;
   const hrefWith = useHrefWith();
   const [params] = useSearchParams();
   const filtered = q !== "";

@@ -1,29 +1,27 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
 import { PageHeader } from "~/components/Page";
 import { RateForm } from "~/components/rate/RateForm";
-import { saveRate } from "~/components/rate/rate.server";
+import { saveRate } from "./rate.server";
 import { newRateValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/new";
 
 export const meta = pageMeta("Nueva tarifa");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
   return { formToken: newFormToken() };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await request.formData();
   return saveRate(formData, context, user, { method: "post", path: "/Business/Fees", success: "Creaste la tarifa." });
 }
 
-export default function NewRate() {
-  const actionData = useActionData<typeof action>();
-  const { formToken } = useLoaderData<typeof loader>();
+export default function NewRate({ loaderData, actionData }: Route.ComponentProps) {
+  const { formToken } = loaderData;
   return (
     <>
       <PageHeader title="Nueva tarifa" description="Definí cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas." />

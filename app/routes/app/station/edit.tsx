@@ -1,5 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { PlainBadge } from "~/components/plain";
@@ -10,18 +9,18 @@ import { DataTable } from "~/components/table";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/form-values";
-import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/components/station/station.server";
+import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
 import { UUID_RE } from "#api/schemas/constants";
 import { readJson } from "~/lib/api.server";
 import { formatInt } from "~/components/charts/format";
 import { pageMeta } from "~/lib/meta";
-import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar estación");
 
 const CHARGERS_SHOWN = 50;
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
+export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
   const station = await loadStation(api, params.id);
   const [services, chargers] = await Promise.all([
@@ -34,16 +33,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { station, services, chargers: chargers ?? null };
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
+export async function action({ request, context, params }: Route.ActionArgs) {
   // Unknown ids and other companies' stations: the API answers 404 and so do we.
   if (!params.id || !UUID_RE.test(params.id)) notFound();
   return saveStation(request, context, await readStationForm(request), params.id);
 }
 
-export default function EditStation() {
-  const { station, services, chargers } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
+export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const { station, services, chargers } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
   return (
     <>
@@ -122,7 +119,7 @@ export default function EditStation() {
           defaultValue={stationFormDefaults(station)}
           lastResult={actionData?.result}
           services={services}
-          mapsKey={root?.googleMapsApiKey}
+          mapsKey={matches[0].loaderData.googleMapsApiKey}
           submitLabel="Guardar cambios"
         />
 

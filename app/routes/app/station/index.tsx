@@ -1,13 +1,11 @@
 import { lazy, Suspense, useState } from "react";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { GhostButtonLink, PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "~/icons";
 import type { Page, StationDto } from "#api/types";
-import { STATION_SORTS } from "#api/schemas/constants";
-import { UUID_RE } from "#api/schemas/constants";
+import { STATION_SORTS, UUID_RE } from "#api/schemas/constants";
 import { PROVINCES, isProvinceCode } from "#domain/provinces";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
@@ -15,15 +13,15 @@ import { DataTable } from "~/components/table";
 import { InfoMessage } from "~/components/form";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { useHydrated } from "~/components/station/hooks";
-import { apiFor } from "~/components/station/station.server";
+import { apiFor } from "~/lib/station.server";
 import { LOAD_FAILED_MESSAGE } from "~/components/station/messages";
 import { readJson, type ApiProblem } from "~/lib/api.server";
 import { safeRedirect } from "~/lib/auth.server";
 import { MAPS_FAILED_NOTICE } from "~/lib/maps";
 import { pageMeta } from "~/lib/meta";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import type { loader as rootLoader } from "~/root";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
+import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Mis estaciones");
 
@@ -49,9 +47,8 @@ function filtersFrom(url: URL) {
   };
 }
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
-  const url = new URL(request.url);
   const filters = filtersFrom(url);
   const query = new URLSearchParams({ sort: filters.sort, page: String(filters.page), pageSize: String(filters.pageSize) });
   if (filters.q) query.set("q", filters.q);
@@ -88,7 +85,7 @@ function backTo(value: FormDataEntryValue | null): string {
   return `/station${search ? `?${search}` : ""}`;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const api = await apiFor(request, context);
   const form = await request.formData();
   const back = backTo(form.get("returnTo"));
@@ -111,11 +108,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 const fmt = new Intl.NumberFormat("es-AR");
 
-export default function Stations() {
-  const { filters, list, confirm } = useLoaderData<typeof loader>();
+export default function Stations({ loaderData, matches }: Route.ComponentProps) {
+  const { filters, list, confirm } = loaderData;
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
   const location = useLocation();
   const hydrated = useHydrated();
   const [mapFailed, setMapFailed] = useState(false);
@@ -127,7 +123,7 @@ export default function Stations() {
       </Link>
     </Button>
   );
-  const mapsKey = root?.googleMapsApiKey;
+  const mapsKey = matches[0].loaderData.googleMapsApiKey;
 
   return (
     <>

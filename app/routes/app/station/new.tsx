@@ -1,30 +1,27 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "react-router";
 import { Button } from "@radix-ui/themes";
 import { BiArrowBack } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { StationForm } from "~/components/station/StationForm";
 import { stationFormDefaults } from "~/components/station/form-values";
-import { apiFor, loadServices, saveStation, readStationForm } from "~/components/station/station.server";
+import { apiFor, loadServices, saveStation, readStationForm } from "~/lib/station.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
-import type { loader as rootLoader } from "~/root";
+import type { Route } from "./+types/new";
 
 export const meta = pageMeta("Nueva estación");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
   return { services: await loadServices(api), formToken: newFormToken() };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   return saveStation(request, context, await readStationForm(request));
 }
 
-export default function NewStation() {
-  const { services, formToken } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
+export default function NewStation({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const { services, formToken } = loaderData;
   return (
     <>
       <PageHeader
@@ -44,7 +41,7 @@ export default function NewStation() {
         defaultValue={stationFormDefaults()}
         lastResult={actionData?.result}
         services={services}
-        mapsKey={root?.googleMapsApiKey}
+        mapsKey={matches[0].loaderData.googleMapsApiKey}
         submitLabel="Crear estación"
       />
     </>

@@ -1,7 +1,7 @@
 // Loader/action helpers of the rate screens: every call goes to the Business API
 // (/Business/Fees) with the signed-in user's token.
 import { idempotencyInit } from "~/lib/form-token";
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
@@ -9,7 +9,8 @@ import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toa
 import type { SessionUser } from "~/lib/session.server";
 import { UUID_RE } from "#api/schemas/constants";
 import type { RateDto } from "#api/types";
-import { rateFormSchema } from "./schema";
+import { rateFormSchema } from "~/components/rate/schema";
+import { type RequestContext, appContext } from "~/lib/context";
 
 export const UNAVAILABLE = "No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.";
 export const RATE_GONE = "La tarifa ya no existe.";
@@ -30,13 +31,13 @@ const RATE_FIELDS = new Set([
 ]);
 
 /**
- * The status of an answer that carries a toast. With JavaScript, Remix (single fetch) skips
+ * The status of an answer that carries a toast. With JavaScript, React Router (single fetch) skips
  * revalidating loaders after a 4xx/5xx action, so the root loader would not read the toast's
  * flash cookie until some later navigation; such answers go out as 200 on data requests. A
  * document request (no JavaScript) keeps the real status: the toast travels in the same HTML.
  */
-export function toastStatus(context: AppLoadContext, status: number): number {
-  return context.isDataRequest ? 200 : status;
+export function toastStatus(context: RequestContext, status: number): number {
+  return appContext(context).isDataRequest ? 200 : status;
 }
 
 const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
@@ -48,7 +49,7 @@ export function rateIdParam(id: string | undefined): string {
 }
 
 /** One rate of the caller's business; unknown or another business's → the 404 screen. */
-export async function fetchRate(context: AppLoadContext, user: SessionUser, id: string): Promise<RateDto> {
+export async function fetchRate(context: RequestContext, user: SessionUser, id: string): Promise<RateDto> {
   let response: Response;
   try {
     response = await createApiClient(context, user.idToken).get(`/Business/Fees/${encodeURIComponent(id)}`);
@@ -72,7 +73,7 @@ const previewOnly = z.object({});
  */
 export async function saveRate(
   formData: FormData,
-  context: AppLoadContext,
+  context: RequestContext,
   user: SessionUser,
   target: { method: "post" | "put"; path: string; success: string },
 ) {
@@ -108,7 +109,7 @@ export async function saveRate(
 }
 
 /** Delete a rate: 204 → back to the list; 409 (in use) → the API's Spanish message as a toast. */
-export async function deleteRate(context: AppLoadContext, user: SessionUser, id: string) {
+export async function deleteRate(context: RequestContext, user: SessionUser, id: string) {
   let response: Response;
   try {
     response = await createApiClient(context, user.idToken).delete(`/Business/Fees/${encodeURIComponent(id)}`);

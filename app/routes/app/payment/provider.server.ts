@@ -1,23 +1,23 @@
 // Loader and action of the provider forms (Mercado Pago, Pagos360): read the account status,
 // connect (PUT, the API seals the credentials) and disconnect (DELETE). Credentials are never
 // read back: the API answers only their last 4 characters.
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import type { PaymentAccountDto } from "#api/types";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { createApiClient, readJson, type ApiProblem, fetchJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { PROVIDER_LABELS } from "~/components/activity/labels";
-import { fetchJson, UNAVAILABLE } from "~/components/activity/api.server";
-import { PROVIDER_PATHS } from "./ProviderStatus";
+import { PROVIDER_LABELS, UNAVAILABLE } from "~/components/activity/labels";
+import { PROVIDER_PATHS } from "~/components/payment/ProviderStatus";
+import { type RequestContext } from "~/lib/context";
 
 export const API_PATHS: Record<PaymentAccountDto["provider"], string> = {
   MERCADOPAGO: "/MercadoPago/BusinessUser",
   PAGOS360: "/Pagos360/BusinessUser",
 };
 
-export async function providerLoader(provider: PaymentAccountDto["provider"], request: Request, context: AppLoadContext) {
+export async function providerLoader(provider: PaymentAccountDto["provider"], request: Request, context: RequestContext) {
   const user = await requireUser(request, context);
   const res = await fetchJson<PaymentAccountDto>(createApiClient(context, user.idToken), API_PATHS[provider]);
   const confirming = new URL(request.url).searchParams.get("confirm") === "disconnect";
@@ -29,7 +29,7 @@ export async function providerAction<S extends z.ZodType>(
   schema: S,
   fields: readonly string[],
   request: Request,
-  context: AppLoadContext,
+  context: RequestContext,
 ) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);

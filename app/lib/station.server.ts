@@ -1,6 +1,6 @@
 // Server side of the station screens: reading a station and the services catalog, and the
 // create/update action shared by 'Nueva estación' and 'Editar estación'.
-import { data, type AppLoadContext } from "@remix-run/node";
+import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ServiceDto, StationDto } from "#api/types";
 import { UUID_RE } from "#api/schemas/constants";
@@ -10,9 +10,10 @@ import { idempotencyInit } from "~/lib/form-token";
 import { isInArgentina } from "~/lib/maps";
 import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
 import { dataWithError, redirectWithSuccess, redirectWithWarning } from "~/lib/toast.server";
-import { mapApiErrors, stationFormSchema, toStationInput } from "./schema";
+import { mapApiErrors, stationFormSchema, toStationInput } from "~/components/station/schema";
 
-import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "./messages";
+import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "~/components/station/messages";
+import { type RequestContext } from "~/lib/context";
 
 export { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE };
 
@@ -24,7 +25,7 @@ export function unavailable(): never {
   throw new Response(LOAD_FAILED_MESSAGE, { status: 503 });
 }
 
-export async function apiFor(request: Request, context: AppLoadContext): Promise<ApiClient> {
+export async function apiFor(request: Request, context: RequestContext): Promise<ApiClient> {
   const user = await requireUser(request, context);
   return createApiClient(context, user.idToken);
 }
@@ -82,7 +83,7 @@ async function uploadPhoto(api: ApiClient, formData: FormData): Promise<{ url: s
 }
 
 /** POST (new) or PUT (edit) the form; field errors come back on their fields, nothing typed is lost. */
-export async function saveStation(request: Request, context: AppLoadContext, formData: FormData, id?: string) {
+export async function saveStation(request: Request, context: RequestContext, formData: FormData, id?: string) {
   const api = await apiFor(request, context);
   const submission = parseWithZod(formData, { schema: stationFormSchema });
   if (submission.status !== "success") {

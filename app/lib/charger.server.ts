@@ -1,10 +1,10 @@
 // Server side of the charger screens: the catalogs and lists the form offers, the OCPP base URL,
 // and turning Business API answers into conform replies and toasts.
-import { data } from "@remix-run/node";
+import { data } from "react-router";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "#api/types";
-import type { Option } from "./inputs";
+import type { Option } from "~/components/charger/inputs";
 import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
 
 export interface ConnectorTypeOption extends Option {
