@@ -22,6 +22,8 @@ export default defineConfig({
     // es2020 (Chrome 80, Safari 14, Firefox 74): `?.` and `??` ship as written instead of being
     // expanded. Terser compresses ~5 KB gz more than esbuild per route (JS budget, docs/benchmarks.md §1).
     target: "es2020",
+    // BUILD_SOURCEMAP=1 writes source maps, to see what a chunk is made of (docs/benchmarks.md §1).
+    sourcemap: process.env.BUILD_SOURCEMAP === "1",
     cssMinify: true,
     minify: "terser",
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },

@@ -19,7 +19,8 @@ import roboto400 from "@fontsource/roboto/files/roboto-latin-400-normal.woff2?ur
 import roboto500 from "@fontsource/roboto/files/roboto-latin-500-normal.woff2?url";
 
 import { data, type ShouldRevalidateFunction, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteLoaderData } from "react-router";
-import { Theme, Button, Heading, Text, Flex } from "@radix-ui/themes";
+import { Button, Heading, Text, Flex } from "@radix-ui/themes";
+import { ThemeRoot } from "~/components/ThemeRoot";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Toaster } from "~/components/Toaster";
 import { PendingIndicator } from "~/components/PendingIndicator";
@@ -90,11 +91,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <Theme accentColor="sky" grayColor="gray" appearance="light" radius="medium" scaling="100%">
+        <ThemeRoot>
           <RouteFocus />
           <PendingIndicator />
           {children}
-        </Theme>
+        </ThemeRoot>
         <ScrollRestoration nonce={nonce} />
         <LowPriorityModulePreloads />
         <Scripts nonce={nonce} />

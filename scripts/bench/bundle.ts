@@ -39,7 +39,8 @@ export function readBrowserManifest(clientDir: string): BrowserManifest {
   const file = readdirSync(assets).find((f) => /^manifest-[0-9a-f]+\.js$/.test(f));
   if (!file) throw new Error(`No hay manifest de React Router en ${assets}: ejecutá primero \`npm run build\`.`);
   const text = readFileSync(path.join(assets, file), "utf8");
-  const json = text.replace(/^window\.__reactRouterManifest=/, "").replace(/;\s*$/, "");
+  // `__remixManifest` in builds from before React Router 7 (ADR 0013), kept so they can be compared.
+  const json = text.replace(/^window\.__(reactRouter|remix)Manifest=/, "").replace(/;\s*$/, "");
   return JSON.parse(json) as BrowserManifest;
 }
 
