@@ -1,8 +1,10 @@
-// Form pieces shared by every screen: conform-wired fields with their label, hint and first error.
+// Form fields shared by every form: conform-wired, with their label, hint and first error. The
+// messages around forms (headings, form errors, notices) are in messages.tsx, which pages without
+// a form use too, so they do not load conform (the "forms" chunk, vite.config.ts).
 import type { ReactNode } from "react";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Callout, Flex, Heading, Text, TextField } from "@radix-ui/themes";
-import { BiErrorCircle, BiInfoCircle } from "~/icons";
+import { Flex, Text, TextField } from "@radix-ui/themes";
+import { withAutoFocus } from "~/lib/autofocus";
 
 /**
  * Conform options for every auth form (DESIGN.md §6, spec §5): validate when a field loses
@@ -11,36 +13,11 @@ import { BiErrorCircle, BiInfoCircle } from "~/icons";
  */
 export const VALIDATE_ON = { shouldValidate: "onBlur", shouldRevalidate: "onBlur" } as const;
 
-export function ScreenHeading({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Flex direction="column" gap="2" mb="5">
-      <Heading as="h1" size="6">
-        {title}
-      </Heading>
-      {children ? (
-        <Text as="p" color="gray" size="3">
-          {children}
-        </Text>
-      ) : null}
-    </Flex>
-  );
-}
-
 type InputType = "email" | "password" | "text" | "tel";
 
 // Conform's field metadata, whatever the form's shape (the helpers only read names, ids and errors).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
-
-/**
- * After a failed submit the first invalid field gets the focus. With JavaScript conform moves it
- * (its report() focuses the first field with an error); without JavaScript the page the server
- * answers marks every invalid field `autofocus`, and the browser focuses the first one in the
- * document. Only in the server's HTML: on the client the focus is conform's job.
- */
-export function withAutoFocus<T extends object>(meta: { errors?: string[] }, props: T): T & { autoFocus?: boolean } {
-  return meta.errors?.length && typeof document === "undefined" ? { ...props, autoFocus: true } : props;
-}
 
 /**
  * A field's first error, tied to it by `meta.errorId` (its aria-describedby). The polite live
@@ -135,27 +112,3 @@ export function CheckboxField({
   );
 }
 
-/** Form-level errors (wrong credentials, limits, expired links): the first one, announced. */
-export function FormError({ errors, id }: { errors?: string[]; id?: string }) {
-  const message = errors?.[0];
-  if (!message) return null;
-  return (
-    <Callout.Root color="red" role="alert" id={id} data-testid="form-error">
-      <Callout.Icon>
-        <BiErrorCircle aria-hidden="true" />
-      </Callout.Icon>
-      <Callout.Text>{message}</Callout.Text>
-    </Callout.Root>
-  );
-}
-
-export function InfoMessage({ children, testId, color = "sky" }: { children: ReactNode; testId?: string; color?: "sky" | "amber" | "green" | "red" }) {
-  return (
-    <Callout.Root color={color} role="status" data-testid={testId}>
-      <Callout.Icon>
-        <BiInfoCircle aria-hidden="true" />
-      </Callout.Icon>
-      <Callout.Text>{children}</Callout.Text>
-    </Callout.Root>
-  );
-}

@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { renderToString } from "react-dom/server";
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { Field, withAutoFocus } from "~/components/form";
+import { Field } from "~/components/form";
+import { withAutoFocus } from "~/lib/autofocus";
 
 function LoginLike({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   const [, fields] = useForm({ id: "f", lastResult });

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf } from "./source-imports";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -16,12 +17,6 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && /\.(ts|tsx|mjs|js)$/.test(e.name))
     .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)));
-}
-
-const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|[^\w.])import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s+["']([^"']+)["']/gm;
-
-export function importsOf(source: string): string[] {
-  return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 function layerOfFile(file: string): Layer | undefined {

@@ -1,7 +1,7 @@
 // Native filter inputs for the GET filter forms (they submit without JavaScript): a select
 // and a date, each with its label and its first error tied by aria-describedby.
 import { Flex, Text } from "@radix-ui/themes";
-import { withAutoFocus } from "~/components/form";
+import { withAutoFocus } from "~/lib/autofocus";
 
 export function FilterSelect({
   name,

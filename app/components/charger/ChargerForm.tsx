@@ -9,7 +9,8 @@ import { Button, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash, BiSave } from "~/icons";
 import type { ReactNode } from "react";
 import { TitledCard } from "~/components/Page";
-import { FormError, VALIDATE_ON } from "~/components/form";
+import { VALIDATE_ON } from "~/components/form";
+import { FormError } from "~/components/messages";
 import {
   CONNECTOR_FORMATS,
   CONNECTOR_FORMAT_LABELS,

@@ -1,7 +1,8 @@
 // Inputs of the charger form that the shared Field does not cover: native selects (they post
 // without JavaScript) and text inputs with a decimal or numeric keyboard. Same wiring as Field:
 // label, hint, first error, aria-invalid/aria-describedby.
-import { FieldError, withAutoFocus } from "~/components/form";
+import { FieldError } from "~/components/form";
+import { withAutoFocus } from "~/lib/autofocus";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 

@@ -1,7 +1,8 @@
 // Inputs of the rate form, wired to conform like app/components/form.tsx: label, hint, first
 // error, aria-invalid/aria-describedby. Native elements only, so they post without JavaScript.
 import type { ReactNode } from "react";
-import { FieldError, withAutoFocus } from "~/components/form";
+import { FieldError } from "~/components/form";
+import { withAutoFocus } from "~/lib/autofocus";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Flex, Text, TextField } from "@radix-ui/themes";
 

@@ -5,7 +5,7 @@ import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage } from "#api
 import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, UUID_RE } from "#api/schemas/constants";
 import { activityQuery } from "#api/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
-import { InfoMessage } from "~/components/form";
+import { InfoMessage } from "~/components/messages";
 import { CursorPagination, FilterBar, Pagination, listParams } from "~/components/list";
 import { SessionTable, sessionRow } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";

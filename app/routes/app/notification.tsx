@@ -4,7 +4,7 @@ import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCi
 import type { NotificationDto, NotificationPage } from "#api/types";
 import { UUID_RE } from "#api/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
-import { InfoMessage } from "~/components/form";
+import { InfoMessage } from "~/components/messages";
 import { Pagination, listParams } from "~/components/list";
 import { fetchJson, createApiClient } from "~/lib/api.server";
 import { UNAVAILABLE } from "~/components/activity/labels";

@@ -28,7 +28,8 @@ import {
 } from "~/lib/profile";
 import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
 import { PageHeader, TitledCard } from "~/components/Page";
-import { Field, FormError, VALIDATE_ON } from "~/components/form";
+import { Field, VALIDATE_ON } from "~/components/form";
+import { FormError } from "~/components/messages";
 import { PhotoUploader } from "~/components/PhotoUploader";
 import { PASSWORD_HINT } from "~/lib/auth-messages";
 import { passwordChangeSchema, profileSchema } from "~/lib/schemas/profile";

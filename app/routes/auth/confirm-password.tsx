@@ -9,7 +9,8 @@ import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { limiters } from "~/lib/rate-limit.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
-import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { Field, VALIDATE_ON } from "~/components/form";
+import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/confirm-password";
 

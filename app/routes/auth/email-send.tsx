@@ -7,7 +7,7 @@ import { IdentityError } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { getSession, openSecret } from "~/lib/session.server";
 import { dataWithError, redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
-import { FormError, ScreenHeading } from "~/components/form";
+import { FormError, ScreenHeading } from "~/components/messages";
 import type { Route } from "./+types/email-send";
 
 export const meta = pageMeta("Correo enviado");

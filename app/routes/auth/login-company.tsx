@@ -8,7 +8,8 @@ import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, safeRedirect } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
-import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { Field, VALIDATE_ON } from "~/components/form";
+import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/login-company";
 

@@ -16,7 +16,8 @@ import {
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
-import { Field, FormError, InfoMessage, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { Field, VALIDATE_ON } from "~/components/form";
+import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/login";
 

@@ -9,7 +9,8 @@ import { clientKey, identityClient, redirectIfSignedIn } from "~/lib/auth.server
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
-import { CheckboxField, Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { CheckboxField, Field, VALIDATE_ON } from "~/components/form";
+import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/register";
 

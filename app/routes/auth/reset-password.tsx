@@ -8,7 +8,8 @@ import { clientKey, identityClient } from "~/lib/auth.server";
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
-import { Field, FormError, ScreenHeading, VALIDATE_ON } from "~/components/form";
+import { Field, VALIDATE_ON } from "~/components/form";
+import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/reset-password";
 

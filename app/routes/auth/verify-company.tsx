@@ -4,7 +4,7 @@ import { BiTimeFive } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, type BusinessStatus } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
-import { InfoMessage, ScreenHeading } from "~/components/form";
+import { InfoMessage, ScreenHeading } from "~/components/messages";
 import type { Route } from "./+types/verify-company";
 
 export const meta = pageMeta("Verificación pendiente");

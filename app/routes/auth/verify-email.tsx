@@ -5,7 +5,7 @@ import { pageMeta } from "~/lib/meta";
 import { identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
 import { commitSession, getSession } from "~/lib/session.server";
-import { ScreenHeading } from "~/components/form";
+import { ScreenHeading } from "~/components/messages";
 import type { Route } from "./+types/verify-email";
 
 export const meta = pageMeta("Verificar email");

@@ -6,7 +6,7 @@ import type { PaymentAccountDto, PaymentPage } from "#api/types";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "#api/schemas/constants";
 import { paymentListQuery } from "#api/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
-import { InfoMessage } from "~/components/form";
+import { InfoMessage } from "~/components/messages";
 import { FilterBar, Pagination, SortHeader, listParams } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { ProviderCard } from "~/components/payment/ProviderStatus";

@@ -10,7 +10,7 @@ import { PROVINCES, isProvinceCode } from "#domain/provinces";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
 import { DataTable } from "~/components/table";
-import { InfoMessage } from "~/components/form";
+import { InfoMessage } from "~/components/messages";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { useHydrated } from "~/components/station/hooks";
 import { apiFor } from "~/lib/station.server";
