@@ -1,11 +1,18 @@
 // Request guards of the HTTP server (issue 10): cross-site requests that change state are
 // refused, and request bodies are capped before anything parses them.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { redirectWithError } from "remix-toast";
+import { IMAGE_MESSAGES } from "../app/lib/profile";
 
 /** Methods that never change state; everything else must come from this site. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const MAX_BODY_BYTES = 1024 * 1024; // JSON, urlencoded and multipart: 1 MB
+/**
+ * A page body over the cap is still read (and dropped) up to this size before answering: a browser
+ * whose upload is cut short by a closed connection shows a network error instead of the answer.
+ */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
 export const messages = {
   crossSite: "Solicitud rechazada: se envió desde otro sitio. Volvé a la página y probá de nuevo.",
@@ -82,34 +89,43 @@ function isCrossSite(req: ExpressRequest, allowed: Set<string>, trustProxy: bool
 }
 
 /**
- * Caps every request body at `max` bytes before it is parsed. A declared Content-Length over
- * the cap is answered 413 at once; a chunked body is counted as it arrives. For the pages the
- * body is buffered here (at most `max`) and handed to React Router in `res.locals.body`; the API
- * (`/api`) reads its own stream under Hono's limit, so only the declared length is checked.
+ * Caps every request body at `max` bytes before it is parsed. For the API (`/api`, which reads
+ * its own stream under Hono's limit) a declared Content-Length over the cap is answered 413 at
+ * once. A page's body is counted as it arrives and buffered here (at most `max`), then handed to
+ * React Router in `res.locals.body`; one over the cap is read to its end and dropped, and the
+ * browser is sent back to the page with an error toast (pageTooLarge) — never an error page.
  */
 export function bodyLimit(max = MAX_BODY_BYTES) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const declared = req.headers["content-length"];
-    if (declared !== undefined && !(Number(declared) <= max)) return tooLarge(req, res);
-    if (isApi(req)) return next();
+    const declaredTooLarge = declared !== undefined && !(Number(declared) <= max);
+    if (isApi(req)) return declaredTooLarge ? tooLarge(req, res) : next();
+    if (declaredTooLarge && !(Number(declared) <= DRAIN_MAX_BYTES)) return tooLarge(req, res);
     const chunks: Buffer[] = [];
     let total = 0;
     let settled = false;
+    let overflow = declaredTooLarge;
     req.on("data", (chunk: Buffer) => {
       if (settled) return;
       total += chunk.length;
-      if (total > max) {
+      if (total > DRAIN_MAX_BYTES) {
         settled = true;
         chunks.length = 0;
         tooLarge(req, res);
         return;
       }
-      chunks.push(chunk);
+      if (total > max) overflow = true;
+      if (overflow) chunks.length = 0;
+      else chunks.push(chunk);
     });
     req.on("end", () => {
       if (settled) return;
       settled = true;
+      if (overflow) {
+        void pageTooLarge(req, res).catch(next);
+        return;
+      }
       res.locals.body = Buffer.concat(chunks);
       next();
     });
@@ -119,6 +135,37 @@ export function bodyLimit(max = MAX_BODY_BYTES) {
       next(err);
     });
   };
+}
+
+/** The page a request was posted to, as the browser shows it (single-fetch `.data` and its parameters removed). */
+export function pagePath(req: ExpressRequest): string {
+  const url = new URL(req.originalUrl, "http://x");
+  url.searchParams.delete("_routes");
+  url.searchParams.delete("index");
+  const pathname = url.pathname.replace(/\.data$/, "").replace(/\/_$/, "/") || "/";
+  const search = url.searchParams.toString();
+  return pathname + (search ? `?${search}` : "");
+}
+
+/**
+ * A page post over the cap, read to its end: back to the page with an error toast (the spec's
+ * image size message for an upload), as React Router understands it — a redirect for a document,
+ * the single-fetch redirect (204 + X-Remix-Redirect) for a `.data` request. Clients that want
+ * JSON get the 413 problem.
+ */
+async function pageTooLarge(req: ExpressRequest, res: ExpressResponse) {
+  const dataRequest = req.path.endsWith(".data");
+  if (!dataRequest && req.accepts(["html", "json"]) === "json") return refuse(req, res, 413, messages.tooLarge, "payload-too-large");
+  const upload = /^multipart\/form-data/i.test(req.get("content-type") ?? "");
+  const target = pagePath(req);
+  const flash = await redirectWithError(target, upload ? IMAGE_MESSAGES.size : messages.tooLarge, { status: 303 });
+  res.set("Cache-Control", "no-store");
+  for (const cookie of flash.headers.getSetCookie()) res.append("Set-Cookie", cookie);
+  if (dataRequest) {
+    res.set({ "X-Remix-Redirect": target, "X-Remix-Status": "303" }).status(204).end();
+    return;
+  }
+  res.redirect(303, target);
 }
 
 function tooLarge(req: ExpressRequest, res: ExpressResponse) {

@@ -1,22 +1,24 @@
 // The reusable photo uploader (spec §2 "Shared inputs", §4, §5, §8): a 'Cargar foto' button,
-// the hint, a preview, and the image as a data-URL in a hidden field named `name`.
+// the hint and a preview. The file input named `name` posts the file itself, with or without
+// JavaScript; the form must be `encType="multipart/form-data"`, and the server applies the same
+// rules (app/lib/profile.server.ts) with the same messages.
 //
-// - With JavaScript: on pick, the extension (case-insensitive) then the size are checked, then
-//   the file is read; on success the data-URL is emitted (`onChange`), previewed and posted in
-//   the hidden field. A rejected file is not accepted and nothing is emitted; the error is a toast.
-// - Without JavaScript: the same file input carries the name and posts the file itself; the
-//   form must be `encType="multipart/form-data"` and the server applies the same rules
-//   (app/lib/profile.server.ts) with the same messages.
+// With JavaScript, on pick: the extension (case-insensitive), then the size, then the first bytes
+// (JPEG, PNG or GIF by content, as the server decides) are checked, then the file is read; on
+// success the image is emitted as a data-URL (`onChange`, spec §4) and previewed. A rejected file
+// is taken out of the input — it is not posted — nothing is emitted, and the error is a toast.
+// The posted body is the file, not its data-URL: a data-URL is a third larger, and an 800 KB image
+// (the spec's limit) would not fit under the server's 1 MB body cap.
 import { useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiUpload } from "~/icons";
-import { BLANK_PHOTO, IMAGE_ACCEPT, IMAGE_MESSAGES, UPLOAD_HINT, UPLOAD_LABEL, checkImageFile } from "~/lib/profile";
+import { BLANK_PHOTO, IMAGE_ACCEPT, IMAGE_HEAD_BYTES, IMAGE_MESSAGES, UPLOAD_HINT, UPLOAD_LABEL, checkImageContent, checkImageFile } from "~/lib/profile";
 
 const TOAST_MS = 2000; // spec §9
 
 export interface PhotoUploaderProps {
-  /** Name of the posted field: the hidden data-URL (JavaScript) or the file input (no JavaScript). */
+  /** Name of the posted file field. */
   name: string;
   /** The image shown before anything is picked (spec §3 "Photo value": optional initial image). */
   initialImage?: string | null;
@@ -50,6 +52,7 @@ export function PhotoUploader({ name, initialImage, alt, onChange, onError, erro
   // The last refusal stays under the hint (the toast leaves after 2 s); a good pick clears it.
   const [localError, setLocalError] = useState<string | undefined>();
   const seq = useRef(0);
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => setEnhanced(true), []);
 
@@ -58,6 +61,7 @@ export function PhotoUploader({ name, initialImage, alt, onChange, onError, erro
     if (!error) return;
     setDataUrl("");
     setLocalError(undefined);
+    if (input.current) input.current.value = "";
   }, [error]);
 
   useEffect(() => {
@@ -72,28 +76,43 @@ export function PhotoUploader({ name, initialImage, alt, onChange, onError, erro
     onError?.(message);
   }
 
-  function onPick(event: ChangeEvent<HTMLInputElement>) {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    // Cleared every time, so picking the same file again is a new pick.
-    input.value = "";
-    if (!file) return;
+  async function onPick(event: ChangeEvent<HTMLInputElement>) {
+    const field = event.currentTarget;
+    const file = field.files?.[0];
+    if (!file) {
+      setDataUrl("");
+      return;
+    }
+    // A refused file leaves the input (it must not be posted), so picking it again is a new pick.
+    const refuse = (message: string) => {
+      field.value = "";
+      setDataUrl("");
+      fail(message);
+    };
     const check = checkImageFile(file);
-    if (!check.ok) return fail(check.message);
+    if (!check.ok) return refuse(check.message);
+    let head: Uint8Array;
+    try {
+      head = new Uint8Array(await file.slice(0, IMAGE_HEAD_BYTES).arrayBuffer());
+    } catch {
+      return refuse(IMAGE_MESSAGES.unreadable);
+    }
+    const content = checkImageContent(head);
+    if (!content.ok) return refuse(content.message);
     const reader = new FileReader();
     reader.onload = () => {
       const result = reader.result;
-      if (typeof result !== "string" || !result.startsWith("data:")) return fail(IMAGE_MESSAGES.unreadable);
+      if (typeof result !== "string" || !result.startsWith("data:")) return refuse(IMAGE_MESSAGES.unreadable);
       setDataUrl(result);
       setLocalError(undefined);
       onChange?.(result);
     };
-    reader.onerror = () => fail(IMAGE_MESSAGES.unreadable);
-    reader.onabort = () => fail(IMAGE_MESSAGES.unreadable);
+    reader.onerror = () => refuse(IMAGE_MESSAGES.unreadable);
+    reader.onabort = () => refuse(IMAGE_MESSAGES.unreadable);
     try {
       reader.readAsDataURL(file);
     } catch {
-      fail(IMAGE_MESSAGES.unreadable);
+      refuse(IMAGE_MESSAGES.unreadable);
     }
   }
 
@@ -118,8 +137,9 @@ export function PhotoUploader({ name, initialImage, alt, onChange, onError, erro
           {/* Before the label so `:focus-visible + label` can show the focus on the button. */}
           <input
             type="file"
+            ref={input}
             id={inputId}
-            name={enhanced ? undefined : name}
+            name={name}
             accept={IMAGE_ACCEPT}
             className="photo-uploader-input"
             onChange={onPick}
@@ -143,7 +163,6 @@ export function PhotoUploader({ name, initialImage, alt, onChange, onError, erro
           </Text>
         ) : null}
       </Flex>
-      {enhanced ? <input type="hidden" name={name} value={dataUrl} /> : null}
       {toast ? <UploaderToast key={toast.seq} message={toast.message} onClose={() => setToast(undefined)} /> : null}
     </div>
   );

@@ -2,7 +2,7 @@
 // browser, for a file posted without JavaScript or a data-URL posted with it, plus a check of
 // the real content (magic bytes) so a renamed file is refused. Never trust the client.
 import { sniffImage } from "#api/image-sniff";
-import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, UPLOAD_FILE_NAME, checkImageFile } from "./profile";
+import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, UPLOAD_FILE_NAME, checkImageContent, checkImageFile } from "./profile";
 
 /** Kept from an uploaded file: one byte over the limit is enough to say it is too large. */
 const FILE_KEEP_BYTES = MAX_IMAGE_BYTES + 1;
@@ -48,10 +48,9 @@ const MIME_EXTENSION: Record<string, string> = {
 };
 
 function byContent(bytes: Uint8Array): ImageUpload {
-  if (bytes.byteLength === 0) return { kind: "error", message: IMAGE_MESSAGES.unreadable };
-  const kind = sniffImage(bytes);
-  if (!kind) return { kind: "error", message: IMAGE_MESSAGES.format };
-  return { kind: "ok", image: { bytes, mime: kind.mime } };
+  const content = checkImageContent(bytes);
+  if (!content.ok) return { kind: "error", message: content.message };
+  return { kind: "ok", image: { bytes, mime: sniffImage(bytes)!.mime } };
 }
 
 /** A data-URL from the uploader: its declared type stands in for the extension. */

@@ -2,6 +2,7 @@
 // Pure and browser-safe: the screen, the uploader and the server-side checks all use it. No zod:
 // the forms' schemas are in ./schemas/profile.ts (loaded lazily in the browser).
 import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "#api/schemas/constants";
+import { sniffImage } from "#api/image-sniff";
 
 // ---------------------------------------------------------------------------------------------
 // Profile mapping (spec §3).
@@ -91,6 +92,18 @@ export function fileExtension(fileName: string): string {
 
 export function isAllowedExtension(fileName: string): boolean {
   return (ALLOWED_EXTENSIONS as readonly string[]).includes(fileExtension(fileName));
+}
+
+/** How many bytes at the start of a file `checkImageContent` needs. */
+export const IMAGE_HEAD_BYTES = 16;
+
+/**
+ * The file's content, after its extension and size: JPEG, PNG or GIF by their magic numbers
+ * (api/image-sniff), the same rule in the browser (on the first bytes) and on the server.
+ */
+export function checkImageContent(head: Uint8Array): ImageCheck {
+  if (head.byteLength === 0) return { ok: false, message: IMAGE_MESSAGES.unreadable };
+  return sniffImage(head) ? { ok: true } : { ok: false, message: IMAGE_MESSAGES.format };
 }
 
 /** The uploader's checks in the spec's order: the extension (case-insensitive), then the size. */

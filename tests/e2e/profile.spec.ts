@@ -127,6 +127,21 @@ test("uploads a photo, sees it in the header, and removes it back to the blank p
   await expect(page.getByRole("button", { name: "Quitar foto" })).toHaveCount(0);
 });
 
+test("an image of exactly 800 KB (819,200 bytes, the spec's limit) saves, as the file itself", async ({ page, javaScriptEnabled }) => {
+  await newOperator(page);
+  // A real PNG with padding after its end: 800 * 1024 bytes in all.
+  const exact = Buffer.concat([PNG_1x1, Buffer.alloc(800 * 1024 - PNG_1x1.length, 0)]);
+  expect(exact.length).toBe(819_200);
+  await fileInput(page).setInputFiles({ name: "exacta.png", mimeType: "image/png", buffer: exact });
+  if (javaScriptEnabled) await expect(page.getByTestId("photo-preview")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  // The form posts the file (~800 KB), not its data-URL (~1.07 MB, over the server's 1 MB body cap,
+  // which with JavaScript turned the page into "500 Algo salió mal").
+  await save(page);
+  await expect(toast(page, "Guardamos los cambios de tu perfil.")).toHaveCount(1);
+  await expect(page.getByTestId("header-photo")).toHaveAttribute("src", UPLOADED_RE);
+  await expect(page.getByRole("heading", { name: "Mi perfil", level: 1 })).toBeVisible();
+});
+
 test("refuses a file that is not JPG, JPEG, GIF or PNG", async ({ page, javaScriptEnabled }) => {
   await newOperator(page);
   await page.getByLabel("Nombre").fill("Nombre Que No Se Pierde");
@@ -168,10 +183,12 @@ test("an image that cannot be read (js: FileReader fails) and a renamed non-imag
     await expect(page.getByTestId("photo-preview")).toHaveAttribute("src", "/images/blank.png");
     await page.reload();
   }
-  // A text file renamed .png: extension and size pass; the server reads its content.
+  // A text file renamed .png: extension and size pass; its first bytes do not. With JavaScript the
+  // browser reads them at once (as the server does) and nothing is posted; without, the server.
   await fileInput(page).setInputFiles({ name: "falsa.png", mimeType: "image/png", buffer: Buffer.from("esto no es una imagen") });
-  await save(page);
+  if (!javaScriptEnabled) await save(page);
   await expect(toast(page, MSG.format)).toHaveCount(1);
+  if (javaScriptEnabled) await expect(fileInput(page)).toHaveJSProperty("value", "");
   await expect(page.getByTestId("photo-error")).toHaveText(MSG.format);
   await expect(page.getByTestId("header-photo")).toHaveAttribute("src", "/images/blank.png");
 });

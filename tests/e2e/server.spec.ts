@@ -119,16 +119,18 @@ test.describe("server", () => {
     expect(own.status()).toBe(401);
   });
 
-  test("bodies over 1 MB are refused with 413 in Spanish before parsing; no 500", async ({ request }) => {
+  test("bodies over 1 MB: pages go back with a Spanish toast, the API answers 413; never a 500", async ({ request }) => {
     const big = "x".repeat(1024 * 1024 + 10);
-    const page = await request.post("/auth/register", { data: `email=${big}`, headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
-    expect(page.status()).toBe(413);
-    expect(await page.text()).toContain("demasiado grande");
+    const page = await request.post("/auth/register", { data: `email=${big}`, headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" }, maxRedirects: 0 });
+    expect(page.status()).toBe(303);
+    expect(page.headers()["location"]).toBe("/auth/register");
     const multipart = await request.post("/user", {
       multipart: { photo: { name: "a.png", mimeType: "image/png", buffer: Buffer.alloc(1024 * 1024 + 10) } },
+      headers: { Accept: "text/html" },
       maxRedirects: 0,
     });
-    expect(multipart.status()).toBe(413);
+    expect(multipart.status()).toBe(303);
+    expect(multipart.headers()["set-cookie"]).toContain("toast-session=");
     const api = await request.post("/api/Business/Fees", { data: { name: big }, headers: { Authorization: "Bearer x" } });
     expect(api.status()).toBe(413);
     expect((await api.json()).title).toContain("demasiado grande");

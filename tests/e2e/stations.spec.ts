@@ -172,6 +172,24 @@ test.describe("stations", () => {
     }
   });
 
+  test("a photo of exactly 800 KB (the spec's limit) saves, with and without JavaScript", async ({ page, request }) => {
+    const token = await idToken();
+    const station = (await api(request, token, "POST", "/Business/ChargingStation", STATION(`Estación Foto ${uid()}`)))!;
+    try {
+      await signIn(page);
+      await page.goto(`/station/edit/${station.id}`);
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+      const exact = Buffer.concat([png, Buffer.alloc(800 * 1024 - png.length, 0)]);
+      await page.getByTestId("photo-input").setInputFiles({ name: "estacion.png", mimeType: "image/png", buffer: exact });
+      await page.getByRole("button", { name: "Guardar cambios" }).click();
+      await expect(page.getByTestId("toast")).toContainText(`Guardamos los cambios de «${station.name}».`);
+      await page.goto(`/station/edit/${station.id}`);
+      await expect(page.getByTestId("photo-preview")).toHaveAttribute("src", /^\/api\/images\/[0-9a-f]{64}\.png$/);
+    } finally {
+      await api(request, token, "DELETE", `/Business/ChargingStation/${station.id}`);
+    }
+  });
+
   test("an unknown station is the 404 screen", async ({ page }) => {
     await signIn(page);
     const res = await page.goto("/station/edit/00000000-0000-4000-8000-000000000000");

@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getToast } from "remix-toast";
 import { bodyLimit, crossSiteGuard, messages } from "../../../server/security";
 
 let server: http.Server;
@@ -50,6 +51,14 @@ function send(method: string, path: string, headers: Record<string, string> = {}
 }
 
 const self = () => `http://127.0.0.1:${port}`;
+
+/** The flash toast an answer set, read back as the next request would. */
+async function toastOf(res: Sent) {
+  const cookies = ([] as string[]).concat(res.headers["set-cookie"] ?? []);
+  const flash = cookies.find((c) => c.startsWith("toast-session="));
+  if (!flash) return undefined;
+  return (await getToast(new Request("http://x/", { headers: { Cookie: flash.split(";")[0] } }))).toast;
+}
 const form = Buffer.from("email=a%40b.com&password=x");
 const urlencoded = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -114,27 +123,46 @@ describe("cross-site requests (CSRF)", () => {
 describe("body limits", () => {
   const big = Buffer.alloc(1024 * 1024 + 1, "a");
 
-  it("a declared Content-Length over 1 MB is refused with 413 before reading (pages and API)", async () => {
-    for (const [path, type] of [
-      ["/auth/register", "application/x-www-form-urlencoded"],
-      ["/user", "multipart/form-data; boundary=x"],
-      ["/api/Business/Fees", "application/json"],
+  it("the API: a declared Content-Length over 1 MB is refused with 413 before reading", async () => {
+    const res = await send("POST", "/api/Business/Fees", { "content-type": "application/json", "content-length": String(big.length) }, big).catch((err: Error) => ({ status: -1, body: err.message, headers: {} }));
+    expect(res.status).toBe(413);
+    expect(res.body).toContain("demasiado grande");
+  });
+
+  it("a page post over 1 MB goes back to the page with an error toast, not an error page (issue 21)", async () => {
+    for (const [path, type, message] of [
+      ["/auth/register", "application/x-www-form-urlencoded", messages.tooLarge],
+      ["/user", "multipart/form-data; boundary=x", "La imagen excede el tamaño máximo permitido de 800KB."],
     ]) {
-      const res = await send("POST", path, { "content-type": type, "content-length": String(big.length) }, big).catch((err: Error) => ({ status: -1, body: err.message, headers: {} }));
-      expect(res.status, path).toBe(413);
-      expect(res.body).toContain("demasiado grande");
+      const res = await send("POST", path, { "content-type": type, "content-length": String(big.length), accept: "text/html" }, big);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.location, path).toBe(path);
+      expect(await toastOf(res), path).toEqual({ type: "error", message });
     }
   });
 
-  it("a chunked page body is counted as it arrives: 413 past 1 MB", async () => {
+  it("with JavaScript (a single-fetch .data post) the same, as React Router's redirect", async () => {
+    const res = await send("POST", "/station/edit/abc.data?index", { "content-type": "multipart/form-data; boundary=x", "content-length": String(big.length) }, big);
+    expect(res.status).toBe(204);
+    expect(res.headers["x-remix-redirect"]).toBe("/station/edit/abc");
+    expect(res.headers["x-remix-status"]).toBe("303");
+    expect(await toastOf(res)).toEqual({ type: "error", message: "La imagen excede el tamaño máximo permitido de 800KB." });
+  });
+
+  it("a chunked page body is counted as it arrives: past 1 MB, back to the page with the toast", async () => {
     const chunks = Array.from({ length: 20 }, () => Buffer.alloc(64 * 1024, "b")); // 1.25 MB
-    const res = await send("POST", "/user", { "content-type": "multipart/form-data; boundary=x", "transfer-encoding": "chunked" }, chunks).catch((err: Error) => ({
-      status: -1,
-      body: err.message,
-      headers: {},
-    }));
-    expect(res.status).toBe(413);
-    expect(res.body).toContain("demasiado grande");
+    const res = await send("POST", "/user", { "content-type": "multipart/form-data; boundary=x", "transfer-encoding": "chunked", accept: "text/html" }, chunks);
+    expect(res.status).toBe(303);
+    expect(await toastOf(res)).toEqual({ type: "error", message: "La imagen excede el tamaño máximo permitido de 800KB." });
+  });
+
+  it("a client asking for JSON gets the 413 problem; past 16 MB the connection is cut with a 413", async () => {
+    const json = await send("POST", "/user", { "content-type": "application/json", "content-length": String(big.length), accept: "application/json" }, big);
+    expect(json.status).toBe(413);
+    expect(json.body).toContain("demasiado grande");
+    const huge = Buffer.alloc(16 * 1024 * 1024 + 1, "h");
+    const res = await send("POST", "/user", { "content-type": "multipart/form-data; boundary=x", "content-length": String(huge.length), accept: "text/html" }, huge).catch((err: Error) => ({ status: -1, body: err.message, headers: {} }));
+    expect([413, -1]).toContain(res.status);
   });
 
   it("a chunked page body under the cap is buffered whole and handed on", async () => {
