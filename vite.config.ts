@@ -11,6 +11,7 @@ import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|react-router|turbo-stream)\//;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
+  if (/node_modules\/@radix-ui\/themes\/dist\/esm\/components\/(data-list|callout|separator|code|badge|strong)[.\w-]*\.js$/.test(id)) return undefined;
   if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
   return undefined;
 }

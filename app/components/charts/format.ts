@@ -2,21 +2,12 @@
 // Dates are shown in the stations' time zone (Buenos Aires) on the server and in the browser
 // alike, so the HTML never changes on hydration.
 import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
+import { formatInt } from "~/lib/numbers";
 
 export { formatArs } from "#domain/money";
 export const TIME_ZONE = DEFAULT_TIME_ZONE;
 
-const int = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 0 });
-const kwh = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-const kw = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 1 });
-const pct = new Intl.NumberFormat("es-AR", { minimumFractionDigits: 0, maximumFractionDigits: 1 });
-
-export const formatInt = (n: number) => int.format(n);
-/** `1234.5` → `1.234,5 kWh` */
-export const formatKwh = (n: number) => `${kwh.format(n)} kWh`;
-export const formatKw = (n: number) => `${kw.format(n)} kW`;
-/** `97.6` → `97,6 %`; null → `—` */
-export const formatPct = (n: number | null | undefined) => (n == null ? "—" : `${pct.format(n)} %`);
+export { formatInt, formatKw, formatKwh, formatPct } from "~/lib/numbers";
 
 const dateTime = new Intl.DateTimeFormat("es-AR", {
   timeZone: TIME_ZONE,

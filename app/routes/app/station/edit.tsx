@@ -12,7 +12,7 @@ import { stationFormDefaults } from "~/components/station/form-values";
 import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
 import { UUID_RE } from "#api/schemas/constants";
 import { readJson } from "~/lib/api.server";
-import { formatInt } from "~/components/charts/format";
+import { formatInt } from "~/lib/numbers";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/edit";
 
