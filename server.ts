@@ -16,6 +16,7 @@ import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
+import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 
 export interface RunningServer {
@@ -54,6 +55,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     idleMaxMinutes: env.OCPP_IDLE_MAX_MINUTES,
     sweepIntervalMs: env.OCPP_SWEEP_SECONDS * 1000,
   });
+  // E-mail (team invitations): the provider; in local mode (or development without one) the local inbox.
+  let mailer: Mailer = disabledMailer;
+  let inbox: Inbox | undefined;
+  if (env.MAIL_PROVIDER_URL) mailer = httpMailer({ url: env.MAIL_PROVIDER_URL, token: env.MAIL_PROVIDER_TOKEN, from: env.MAIL_FROM });
+  else if (env.ENCHUFA_LOCAL || env.NODE_ENV !== "production") mailer = inbox = fileInbox(path.resolve(env.DATA_DIR, "inbox"), { from: env.MAIL_FROM });
+  else logger.warn("MAIL_PROVIDER_URL no está configurada: las invitaciones al equipo no se pueden enviar");
   const api = createApi({
     db: database.db,
     verifyToken,
@@ -66,6 +73,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     accountRequestsPerMinute: env.ENCHUFA_LOCAL ? env.API_REQUESTS_PER_ACCOUNT_MINUTE * 50 : env.API_REQUESTS_PER_ACCOUNT_MINUTE,
     companyCacheMs: env.COMPANY_CACHE_SECONDS * 1000,
     channels: database.channels,
+    mailer,
+    appName: env.APP_NAME,
   });
 
   const health = async () => {
@@ -86,7 +95,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken });
+  const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken, inbox });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(env.PORT, env.HOST, () => resolve(s));
     s.on("error", reject);

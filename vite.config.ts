@@ -9,10 +9,14 @@ import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 // every route's first load is smaller (largest 119.3 → 116.7 KB gz) and needs ~6 fewer requests.
 // Only its JavaScript: its CSS stays in the one subsetted stylesheet (root.tsx).
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|react-router|turbo-stream)\//;
+// The app's own few-hundred-byte helpers that most screens use travel together as well: as
+// separate files each paid its own request and gzip overhead (station edit loaded 9 of them).
+const APP_COMMON = /\/app\/(lib\/(hydrated|autofocus|meta|access|numbers)\.ts|components\/(FormToken|ReadOnly|messages|Page|plain)\.tsx)$/;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
   if (/node_modules\/@radix-ui\/themes\/dist\/esm\/components\/(data-list|callout|separator|code|badge|strong)[.\w-]*\.js$/.test(id)) return undefined;
   if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
+  if (APP_COMMON.test(id)) return "app-common";
   return undefined;
 }
 

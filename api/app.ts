@@ -1,17 +1,21 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the dashboard's loaders call `api.fetch(request)` in-process.
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { authenticate, requireActive, requireBusiness } from "./auth";
+import { requireActive, requireBusiness } from "./auth";
+import { accessGuard } from "./access";
 import { createKeyRing } from "../infra/crypto";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
-import type { ApiDeps, ApiServices, AppEnv } from "./env";
+import type { ApiDeps, ApiServices, AppEnv, Ctx } from "./env";
 import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
 import { idempotent } from "./idempotency";
 import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
-import { accountRoutes } from "./routes/account";
+import { accountRoutes, signInRoutes } from "./routes/account";
+import { auditRoutes } from "./routes/audit";
+import { invitationLookupRoutes, invitationRoutes, joinRoutes, memberRoutes } from "./routes/team";
+import { disabledMailer } from "../infra/mail";
 import { activityRoutes } from "./routes/activity";
 import { chargerBrandRoutes, connectorTypeRoutes, serviceRoutes } from "./routes/catalogs";
 import { chargerRoutes } from "./routes/chargers";
@@ -47,6 +51,8 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     sendPush: deps.sendPush,
     ocpp: deps.ocpp,
     companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
+    mailer: deps.mailer ?? disabledMailer,
+    appName: deps.appName ?? "Enchufá",
   };
   if (deps.channels && (deps.companyCacheMs ?? 0) > 0) {
     services.companyCache = sharedAcrossNodes(services.companyCache, deps.channels, (err) => services.logger.warn({ err }, "caché por empresa: aviso entre nodos fallido"));
@@ -73,25 +79,27 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   });
   app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") ? next() : limitBody(c, next)));
 
-  // Public: the contract and the content-addressed images.
-  const openapi = buildOpenApiDocument();
-  app.get("/openapi.json", (c) => c.json(openapi, 200, { "Cache-Control": "public, max-age=300" }));
-  app.route("/images", publicImageRoutes(services));
-
-  // Everything else needs a verified Firebase ID token.
-  const auth = authenticate(deps.verifyToken, services);
-  // Per account, across nodes (PostgreSQL store when several share one database).
+  // Who may call what (api/access.ts): every endpoint has a rule or is refused; anything not
+  // public needs a verified Firebase ID token, counts against the account's limit (across nodes:
+  // PostgreSQL store when several share one database), is checked against the caller's role in
+  // the company it acts for, and its writes are audited.
   const perAccount = new RateLimiter("api:account", { limit: deps.accountRequestsPerMinute ?? 600, windowMs: 60_000 }, { hot: true });
-  const limitAccount: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const limitAccount = async (c: Ctx) => {
     const verdict = await perAccount.hit(c.get("claims").uid);
     if (!verdict.ok) {
       throw new ApiError(429, "rate-limited", rateLimitMessage(verdict.retryAfterMs), {
         headers: { "Retry-After": String(Math.ceil(verdict.retryAfterMs / 1000)) },
       });
     }
-    await next();
   };
-  for (const prefix of ["/Account/*", "/Business/*", "/Driver/*", "/MercadoPago/*", "/Pagos360/*"]) app.use(prefix, auth, limitAccount);
+  app.use(accessGuard(services, deps.verifyToken, limitAccount));
+
+  // Public: the contract, the content-addressed images and what an invitation link offers.
+  const openapi = buildOpenApiDocument();
+  app.get("/openapi.json", (c) => c.json(openapi, 200, { "Cache-Control": "public, max-age=300" }));
+  app.route("/images", publicImageRoutes(services));
+  app.route("/Invitation/Lookup", invitationLookupRoutes(services));
+
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
   // filters at once: its cached entries are dropped once the write is done (api/company-cache.ts).
   app.use(async (c, next) => {
@@ -105,6 +113,9 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.use("/Business/BusinessUser", requireBusiness);
   app.use("/Business/Images/*", requireBusiness);
   app.route("/Account/Business", accountRoutes(services));
+  app.route("/Account/SignIn", signInRoutes(services));
+  // Joining a company with an invitation: any verified account, before the team's mount below.
+  app.route("/Business/Member", joinRoutes(services));
   app.route("/Business/BusinessUser", businessUserRoutes(services));
   app.route("/Business/Images", imageRoutes(services));
 
@@ -129,6 +140,9 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Payments", paymentRoutes(services));
   mountActive("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
   mountActive("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
+  mountActive("/Business/Member", memberRoutes(services));
+  mountActive("/Business/Invitation", invitationRoutes(services));
+  mountActive("/Business/Audit", auditRoutes(services));
 
   app.notFound((c) =>
     problemResponse({ type: problemType("not-found"), title: "La ruta no existe.", status: 404 }, { "X-Request-Id": c.get("requestId") ?? "" }),

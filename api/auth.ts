@@ -1,46 +1,87 @@
 // Bearer authentication (Firebase ID token) and the business context of every request.
-import { eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
-import { businessUsers } from "../db/schema";
-import type { ApiServices, AppEnv, VerifyToken } from "./env";
+import type { Db } from "../db/client";
+import { businessMembers, businessUsers, type BusinessMember, type BusinessUser } from "../db/schema";
+import type { ApiServices, AppEnv, Ctx, VerifyToken } from "./env";
 import { pageScopeOf } from "./page-scope";
 import { ApiError } from "./problem";
 
 export const UNVERIFIED_EMAIL_MESSAGE = "Por favor, verifique su casilla para validar su correo";
 
+/** The company a request acts for, by id; validated against the caller's memberships every time. */
+export const BUSINESS_HEADER = "X-Enchufa-Business";
+export const NOT_A_MEMBER_MESSAGE = "No sos miembro de esa empresa (o te quitaron de ella).";
+
+type MembershipRow = { member: BusinessMember; business: BusinessUser };
+
+/** The account's companies: the one signed into last first, then the oldest membership. */
+export async function loadMemberships(db: Db, uid: string): Promise<MembershipRow[]> {
+  return db
+    .select({ member: businessMembers, business: businessUsers })
+    .from(businessMembers)
+    .innerJoin(businessUsers, eq(businessUsers.id, businessMembers.businessId))
+    .where(eq(businessMembers.firebaseUid, uid))
+    .orderBy(sql`${businessMembers.lastSignInAt} desc nulls last`, asc(businessMembers.createdAt), asc(businessMembers.id));
+}
+
 /**
- * 401 for a missing/bad token; 403 for an unverified e-mail; loads the caller's business.
+ * Who the caller is (issue 10, 26): 401 for a missing/bad token; 403 for an unverified e-mail;
+ * then the caller's companies, and the one this request acts for: the X-Enchufa-Business header
+ * when present (403 when the caller is not, or no longer, a member of it), else the default
+ * (the company signed into last). Sets `claims`, `business`, `member` and `memberships`.
  * Within one dashboard request (a PageScope bound by the server) the token is verified and the
- * company read once; a write reads it afresh and makes the page's later calls read it again.
+ * memberships read once; a write reads them afresh and makes the page's later calls read them again.
  */
+export async function identify(c: Ctx, verifyToken: VerifyToken, services: ApiServices): Promise<void> {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthenticated();
+  const scope = pageScopeOf(c.env);
+  const reading = c.req.method === "GET" || c.req.method === "HEAD";
+  if (scope && !reading) scope.forgetBusinesses();
+  let claims;
+  try {
+    claims = await (scope ? scope.verify(match[1], verifyToken) : verifyToken(match[1]));
+  } catch (err) {
+    // Never log the token; the reason (expired, revoked, malformed…) is enough.
+    services.logger.info({ requestId: c.get("requestId"), reason: errorCode(err) }, "token rechazado");
+    throw unauthenticated();
+  }
+  if (!claims?.uid) throw unauthenticated();
+  if (claims.email_verified !== true) throw new ApiError(403, "email-not-verified", UNVERIFIED_EMAIL_MESSAGE);
+  c.set("claims", claims);
+  const uid = claims.uid;
+  const load = () => loadMemberships(services.db, uid);
+  const rows = await (scope && reading ? scope.business(`memberships:${uid}`, load) : load());
+  const wanted = c.req.header(BUSINESS_HEADER)?.trim().toLowerCase();
+  const chosen = wanted ? rows.find((r) => r.business.id === wanted) : rows[0];
+  if (wanted && !chosen) throw new ApiError(403, "not-a-member", NOT_A_MEMBER_MESSAGE);
+  c.set("business", chosen?.business ?? null);
+  c.set("member", chosen ? { id: chosen.member.id, role: chosen.member.role, email: chosen.member.email } : null);
+  c.set(
+    "memberships",
+    rows.map((r) => ({ memberId: r.member.id, businessId: r.business.id, businessName: r.business.businessName, status: r.business.status, role: r.member.role })),
+  );
+}
+
+/** `identify` as a middleware (the API's access guard calls it; kept for tests and tools). */
 export function authenticate(verifyToken: VerifyToken, services: ApiServices): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthenticated();
-    const scope = pageScopeOf(c.env);
-    const reading = c.req.method === "GET" || c.req.method === "HEAD";
-    if (scope && !reading) scope.forgetBusinesses();
-    let claims;
-    try {
-      claims = await (scope ? scope.verify(match[1], verifyToken) : verifyToken(match[1]));
-    } catch (err) {
-      // Never log the token; the reason (expired, revoked, malformed…) is enough.
-      services.logger.info({ requestId: c.get("requestId"), reason: errorCode(err) }, "token rechazado");
-      throw unauthenticated();
-    }
-    if (!claims?.uid) throw unauthenticated();
-    if (claims.email_verified !== true) throw new ApiError(403, "email-not-verified", UNVERIFIED_EMAIL_MESSAGE);
-    c.set("claims", claims);
-    const uid = claims.uid;
-    const load = async () => (await services.db.select().from(businessUsers).where(eq(businessUsers.firebaseUid, uid)).limit(1))[0] ?? null;
-    c.set("business", await (scope && reading ? scope.business(uid, load) : load()));
-    try {
-      await next();
-    } finally {
-      if (scope && !reading) scope.forgetBusinesses();
-    }
+    await identify(c, verifyToken, services);
+    await afterWrite(c, next);
   };
+}
+
+/** Runs the rest of a write with the PageScope's company reads forgotten afterwards. */
+export async function afterWrite(c: Ctx, next: () => Promise<void>): Promise<void> {
+  const scope = pageScopeOf(c.env);
+  const reading = c.req.method === "GET" || c.req.method === "HEAD";
+  try {
+    await next();
+  } finally {
+    if (scope && !reading) scope.forgetBusinesses();
+  }
 }
 
 /** The caller must have registered a company (any status): their own profile. */

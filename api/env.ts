@@ -8,6 +8,9 @@ import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
 import type { ChargerCommand, CommandResult } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
+import type { Mailer } from "../infra/mail";
+import type { Role } from "../domain/permissions";
+import type { EndpointRule } from "./access";
 
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
@@ -49,6 +52,10 @@ export interface ApiDeps {
   companyCacheMs?: number;
   /** The database's channels: with them, a write drops the company's cached entries on every node. */
   channels?: Channels;
+  /** Where invitation e-mails go (infra/mail): a provider in production, a local inbox in local mode and tests. */
+  mailer?: Mailer;
+  /** Product name in e-mails (APP_NAME). */
+  appName?: string;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -62,16 +69,48 @@ export interface ApiServices {
   sendPush?: SendPush;
   ocpp?: OcppGateway;
   companyCache: CompanyCache;
+  mailer: Mailer;
+  appName: string;
+}
+
+/** The caller's membership in the company the request acts for. */
+export interface CallerMember {
+  id: string;
+  role: Role;
+  email: string;
+}
+
+/** One of the caller's companies (GET /Account/Business lists them for the header's switcher). */
+export interface MembershipSummary {
+  memberId: string;
+  businessId: string;
+  businessName: string;
+  status: BusinessUser["status"];
+  role: Role;
 }
 
 export type AppEnv = {
-  /** In-process calls from the dashboard carry their request's PageScope (see page-scope.ts). */
-  Bindings: { pageScope?: unknown };
+  /**
+   * In-process calls from the dashboard carry their request's PageScope (see page-scope.ts) and
+   * the browser's address; over HTTP, server/http.ts passes the client's address (audit log).
+   */
+  Bindings: { pageScope?: unknown; clientIp?: string };
   Variables: {
     requestId: string;
     claims: TokenClaims;
-    /** The caller's company, or null when it has not registered one yet. */
+    /**
+     * The company the request acts for (the X-Enchufa-Business header, else the caller's default
+     * company), or null when the caller belongs to none yet.
+     */
     business: BusinessUser | null;
+    /** The caller's membership in `business` (role), null with it. */
+    member: CallerMember | null;
+    /** Every company the caller belongs to. */
+    memberships: MembershipSummary[];
+    /** The access rule of the endpoint being served (api/access.ts). */
+    rule: EndpointRule;
+    /** An audit entry was written for this request (api/audit.ts). */
+    audited: boolean;
     /** The idempotency middleware already ran for this request (it is mounted on two patterns). */
     idempotencyChecked: boolean;
   };

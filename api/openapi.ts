@@ -21,6 +21,9 @@ import {
 } from "./schemas/queries";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
 import { stationInputSchema } from "./schemas/station";
+import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
+import { ENDPOINT_RULES } from "./access";
+import { PERMISSIONS, type Permission } from "../domain/permissions";
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +60,9 @@ function queryParams(s: z.ZodType): Json[] {
 const ERROR_TEXT: Record<number, string> = {
   400: "Solicitud inválida",
   401: "Sesión inválida o vencida",
-  403: "E-mail sin verificar, empresa no registrada o no aprobada",
+  403: "E-mail sin verificar, empresa no registrada o no aprobada, no miembro de la empresa pedida, o el rol no lo permite",
+  410: "La invitación ya se usó, venció o fue revocada",
+  502: "No se pudo enviar el correo",
   404: "No existe (o es de otra empresa)",
   409: "Conflicto (duplicado o en uso)",
   413: "Demasiado grande",
@@ -71,6 +76,7 @@ export const OPERATIONS: Op[] = [
   // Account and profile
   { method: "get", path: "/Account/Business", tag: "Cuenta", summary: "Estado de la empresa de la cuenta", ok: { status: 200, type: "AccountBusinessDto" } },
   { method: "post", path: "/Account/Business", tag: "Cuenta", summary: "Registrar la empresa de la cuenta", body: registerBusinessSchema, ok: { status: 201, type: "BusinessUserDto" }, errors: [409, 422] },
+  { method: "post", path: "/Account/SignIn", tag: "Cuenta", summary: "Registrar el ingreso a la empresa de la solicitud (último ingreso del miembro)", ok: { status: 200, type: "AccountBusinessDto" } },
   { method: "get", path: "/Business/BusinessUser", tag: "Perfil", summary: "Perfil de la empresa", ok: { status: 200, type: "BusinessUserDto" } },
   { method: "patch", path: "/Business/BusinessUser/Update", tag: "Perfil", summary: "Actualizar el perfil", body: updateBusinessUserSchema, ok: { status: 200, type: "BusinessUserDto" }, errors: [409, 422] },
   { method: "patch", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB)", multipart: true, ok: { status: 200, description: "{ photoUrl }" }, errors: [413, 415, 422] },
@@ -126,6 +132,19 @@ export const OPERATIONS: Op[] = [
   { method: "put", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Conectar Pagos360", body: pagos360ConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
   { method: "delete", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Desconectar Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
   { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  // Team
+  { method: "get", path: "/Business/Member", tag: "Equipo", summary: "Miembros de la empresa con su rol y último ingreso", ok: { status: 200, description: "{ items: MemberDto[] }" } },
+  { method: "post", path: "/Business/Member", tag: "Equipo", summary: "Unirse a una empresa con el código de una invitación (cualquier cuenta verificada con el correo invitado)", body: invitationTokenSchema, ok: { status: 201, type: "JoinedDto" }, errors: [404, 410, 422] },
+  { method: "patch", path: "/Business/Member/{id}", tag: "Equipo", summary: "Cambiar el rol de un miembro; con role OWNER, el dueño transfiere la propiedad (y queda como administrador)", body: memberPatchSchema, ok: { status: 200, type: "MemberDto" }, errors: [404, 409, 422] },
+  { method: "delete", path: "/Business/Member/{id}", tag: "Equipo", summary: "Quitar un miembro (sus sesiones terminan en su próxima solicitud)", ok: { status: 204 }, errors: [404] },
+  { method: "get", path: "/Business/Invitation", tag: "Equipo", summary: "Invitaciones pendientes", ok: { status: 200, description: "{ items: InvitationDto[] }" } },
+  { method: "post", path: "/Business/Invitation", tag: "Equipo", summary: "Invitar por correo con un rol (enlace firmado, de un solo uso, vence en 7 días)", body: invitationInputSchema, ok: { status: 201, type: "InvitationDto" }, errors: [409, 422, 502] },
+  { method: "post", path: "/Business/Invitation/{id}/Resend", tag: "Equipo", summary: "Reenviar una invitación (enlace nuevo; el anterior deja de valer)", ok: { status: 200, type: "InvitationDto" }, errors: [404, 502] },
+  { method: "delete", path: "/Business/Invitation/{id}", tag: "Equipo", summary: "Revocar una invitación", ok: { status: 204 }, errors: [404] },
+  { method: "post", path: "/Invitation/Lookup", tag: "Equipo", summary: "Qué ofrece el enlace de una invitación (empresa, rol, correo, estado)", public: true, body: invitationTokenSchema, ok: { status: 200, type: "InvitationPreviewDto" }, errors: [404, 422] },
+  // Audit log
+  { method: "get", path: "/Business/Audit", tag: "Auditoría", summary: "Registro de cambios de la empresa (más nuevos primero)", query: auditQuery, ok: { status: 200, type: "AuditPage" }, errors: [422] },
+  { method: "get", path: "/Business/Audit/Export.csv", tag: "Auditoría", summary: "Exportar el registro de cambios (CSV UTF-8 con BOM, separador ;)", query: auditExportQuery, ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [422] },
   // Live updates
   { method: "get", path: "/Business/Live", tag: "En vivo", summary: "Eventos del servidor (text/event-stream): qué cambió (cargador, conector, carga) para recargar la página", ok: { status: 200, description: "Stream SSE de eventos `change` con `{ kind }`", content: "text/event-stream" } },
   // The contract itself
@@ -152,7 +171,16 @@ export function buildOpenApiDocument(): Json {
     if (op.path.includes("{id}")) parameters.push(id);
     if (op.path.includes("{file}")) parameters.push({ name: "file", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}\\.(jpg|png|gif)$" } });
     if (op.query) parameters.push(...queryParams(op.query));
-    if (op.method === "post" && !op.public && !/^\/(Account|Business\/Images|Business\/BusinessUser)/.test(op.path)) {
+    if (!op.public) {
+      parameters.push({
+        name: "X-Enchufa-Business",
+        in: "header",
+        required: false,
+        description: "La empresa en la que actúa la solicitud (id), para quien pertenece a varias; se comprueba que sea miembro (403 si no).",
+        schema: { type: "string", format: "uuid" },
+      });
+    }
+    if (op.method === "post" && !op.public && !/^\/(Account|Business\/Images|Business\/BusinessUser|Business\/Member$)/.test(op.path)) {
       parameters.push({
         name: "Idempotency-Key",
         in: "header",
@@ -177,6 +205,12 @@ export function buildOpenApiDocument(): Json {
     responses["500"] = { description: "Error inesperado (ver requestId)", content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } };
 
     const operation: Json = { tags: [op.tag], summary: op.summary, operationId: `${op.method}${op.path.replace(/[{}/.]+(\w)?/g, (_, ch: string | undefined) => (ch ?? "").toUpperCase())}`, responses };
+    // Who may call it (api/access.ts): the permission and the roles that hold it.
+    const rule = ENDPOINT_RULES[`${op.method.toUpperCase()} ${op.path.replace(/\{(\w+)\}/g, ":$1")}`];
+    if (rule && rule.permission !== "public") {
+      operation["x-enchufa-permission"] = rule.permission;
+      if (rule.permission !== "account") operation["x-enchufa-roles"] = [...PERMISSIONS[rule.permission as Permission].roles];
+    }
     if (parameters.length) operation.parameters = parameters;
     if (op.public) operation.security = [];
     if (op.body) operation.requestBody = { required: true, content: { "application/json": { schema: schemaOf(op.body) } } };
@@ -200,7 +234,9 @@ export function buildOpenApiDocument(): Json {
       version: "1.0.0",
       description:
         "API de negocio del panel de operadores de carga. JSON en camelCase; errores application/problem+json con mensajes en español por campo. " +
-        "Cada solicitud lleva `Authorization: Bearer <ID token de Firebase>` y todo se limita a la empresa del usuario (el id de otra empresa responde 404).",
+        "Cada solicitud lleva `Authorization: Bearer <ID token de Firebase>` y todo se limita a la empresa del usuario (el id de otra empresa responde 404). " +
+        "Quien pertenece a varias empresas elige con el encabezado `X-Enchufa-Business: <id de empresa>` (sin él, la última en la que ingresó); la membresía se comprueba en cada solicitud. " +
+        "Cada operación indica el permiso que pide (`x-enchufa-permission`) y los roles que lo tienen (`x-enchufa-roles`); otro rol recibe 403.",
     },
     servers: [{ url: "/api" }],
     security: [{ firebase: [] }],

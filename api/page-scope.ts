@@ -8,12 +8,11 @@
 // company once per page. Nothing is kept across requests, so a revocation or a suspension takes
 // effect on the very next page, exactly as before. Calls over HTTP (API_BASE_URL, external
 // clients) carry no scope and are checked in full every time.
-import type { BusinessUser } from "../db/schema";
 import type { TokenClaims, VerifyToken } from "./env";
 
 export class PageScope {
   private readonly tokens = new Map<string, Promise<TokenClaims>>();
-  private readonly businesses = new Map<string, Promise<BusinessUser | null>>();
+  private readonly businesses = new Map<string, Promise<unknown>>();
 
   /** The token's verdict, asked of the verifier once per page (a refusal is remembered too). */
   verify(idToken: string, verifyToken: VerifyToken): Promise<TokenClaims> {
@@ -26,13 +25,17 @@ export class PageScope {
     return verdict;
   }
 
-  /** The caller's company, read once per page until a write in the same request. */
-  business(uid: string, load: () => Promise<BusinessUser | null>): Promise<BusinessUser | null> {
-    let row = this.businesses.get(uid);
+  /**
+   * The caller's companies and roles (issue 26: membership is checked on every request, so a
+   * removed member is refused on the next one), read once per page until a write in the same
+   * request. `key` names the caller and the company asked for.
+   */
+  business<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let row = this.businesses.get(key) as Promise<T> | undefined;
     if (!row) {
       row = load();
-      row.catch(() => this.businesses.delete(uid)); // a failed read is not remembered
-      this.businesses.set(uid, row);
+      row.catch(() => this.businesses.delete(key)); // a failed read is not remembered
+      this.businesses.set(key, row);
     }
     return row;
   }

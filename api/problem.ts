@@ -22,6 +22,8 @@ export type ProblemKind =
   | "business-required"
   | "business-not-active"
   | "forbidden"
+  | "not-a-member"
+  | "mail-failed"
   | "not-found"
   | "method-not-allowed"
   | "validation"

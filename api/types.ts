@@ -5,8 +5,9 @@ import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
+import type { Role } from "../domain/permissions";
 
-export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode };
+export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode, Role };
 
 export interface Page<T> {
   items: T[];
@@ -17,13 +18,27 @@ export interface Page<T> {
 
 // ---- Account / profile ------------------------------------------------------------------------
 
-/** GET /Account/Business */
+/** One of the account's companies (the header's switcher). */
+export interface CompanyChoiceDto {
+  businessId: string;
+  businessName: string;
+  status: BusinessStatus;
+  role: Role;
+}
+
+/**
+ * GET /Account/Business, POST /Account/SignIn: the company the request acts for (the
+ * X-Enchufa-Business header, else the one signed into last) and every company of the account.
+ */
 export interface AccountBusinessDto {
   exists: boolean;
   email?: string;
   status?: BusinessStatus;
   businessName?: string;
   cuit?: string;
+  businessId?: string;
+  role?: Role;
+  companies: CompanyChoiceDto[];
 }
 
 /** GET /Business/BusinessUser — spec §3 names. `cuit` is 11 digits (format with domain/cuit). */
@@ -337,4 +352,66 @@ export interface PaymentDto {
 
 export interface PaymentPage extends Page<PaymentDto> {
   totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number };
+}
+
+// ---- Team (issue 26) ---------------------------------------------------------------------------
+
+/** GET /Business/Member */
+export interface MemberDto {
+  id: string;
+  email: string;
+  role: Role;
+  lastSignInAt: string | null;
+  joinedAt: string;
+  /** This member is the caller. */
+  you: boolean;
+}
+
+/** GET /Business/Invitation (open ones), POST, …/Resend */
+export interface InvitationDto {
+  id: string;
+  email: string;
+  role: Role;
+  invitedByEmail: string;
+  sentAt: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+/** POST /Invitation/Lookup (public): what a link offers. */
+export interface InvitationPreviewDto {
+  businessName: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  state: "PENDING" | "EXPIRED" | "ACCEPTED" | "REVOKED";
+}
+
+/** POST /Business/Member: joined with an invitation. */
+export interface JoinedDto {
+  businessId: string;
+  businessName: string;
+  memberId: string;
+  role: Role;
+  /** False when the account already was a member (the invitation is used up anyway). */
+  created: boolean;
+}
+
+/** GET /Business/Audit */
+export interface AuditEntryDto {
+  id: string;
+  at: string;
+  actorEmail: string;
+  actorRole: Role | null;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  resourceLabel: string | null;
+  changes: Record<string, { before: unknown; after: unknown }>;
+  ip: string | null;
+}
+
+export interface AuditPage extends Page<AuditEntryDto> {
+  /** Every e-mail with an entry in the log (the screen's person filter), sorted. */
+  actors: string[];
 }

@@ -121,7 +121,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     status === 404
       ? "La dirección no existe o ya no está disponible."
       : status === 403
-        ? "Tu cuenta no tiene permiso para ver este contenido."
+        ? // The guard says which permission the member's role lacks (issue 26), in Spanish.
+          (isRouteErrorResponse(error) && typeof (error.data as { message?: unknown } | null)?.message === "string" && (error.data as { message: string }).message) ||
+          "Tu cuenta no tiene permiso para ver este contenido."
         : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
   if (!isRouteErrorResponse(error) && typeof console !== "undefined") console.error("Error inesperado al mostrar la página", error);
   return (

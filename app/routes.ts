@@ -22,6 +22,9 @@ export default [
     route("payment", "routes/app/payment/index.tsx"),
     route("payment/payments/mercadoPago", "routes/app/payment/mercado-pago.tsx"),
     route("payment/payments/pagos360", "routes/app/payment/pagos360.tsx"),
+    // Issue 26: the team and the audit log (new screens, not in the spec's table).
+    route("team", "routes/app/team.tsx"),
+    route("audit", "routes/app/audit.tsx"),
   ]),
   route("auth", "routes/auth/layout.tsx", [
     index("routes/auth/index.tsx"),
@@ -34,8 +37,12 @@ export default [
     route("verify-email", "routes/auth/verify-email.tsx"),
     route("login-company", "routes/auth/login-company.tsx"),
     route("verify-company", "routes/auth/verify-company.tsx"),
+    // Issue 26: an invitation link (new, not in the spec's list).
+    route("invitation", "routes/auth/invitation.tsx"),
   ]),
   route("activity/export.csv", "routes/app/activity-export.ts"),
+  route("audit/export.csv", "routes/app/audit-export.ts"),
+  route("company", "routes/company.ts"),
   route("live", "routes/live.ts"),
   route("logout", "routes/logout.tsx"),
   route("404", "routes/not-found.tsx"),

@@ -146,6 +146,9 @@ export async function restoreDatabase(db: Db, file: string, opts: { replace?: bo
   }
 
   await db.transaction(async (tx) => {
+    // Rows come back as they were: triggers that fill tables from others (a new company's owner
+    // membership, migration 0006) stand aside for this transaction.
+    await tx.execute(sql`select set_config('enchufa.restoring', 'on', true)`);
     let existing = 0;
     for (const t of allTables) existing += await count(tx, t);
     if (existing > 0) {

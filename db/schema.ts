@@ -30,6 +30,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
+import { ROLES } from "../domain/permissions";
 
 // ---------------------------------------------------------------------------------------------
 // Shared column helpers
@@ -125,6 +126,119 @@ export const businessUsers = pgTable(
     check("business_users_cuit_digits", sql`${t.cuit} ~ '^[0-9]{11}$'`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Teams (issue 26): the people of a company, their roles, invitations and the audit log.
+// business_users.firebase_uid stays the account that registered the company; who may act for it
+// is business_members (a trigger makes the registering account its OWNER, migration 0006).
+
+/** domain/permissions ROLES, spelled as stored. */
+export const memberRole = pgEnum("member_role", ROLES);
+
+/** A person (Firebase account) in a company, with one role. Exactly one OWNER per company. */
+export const businessMembers = pgTable(
+  "business_members",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    firebaseUid: text("firebase_uid").notNull(),
+    /** The account's e-mail when it joined (lowercase). */
+    email: text("email").notNull(),
+    role: memberRole("role").notNull(),
+    /** Last sign-in into this company (login or switching to it). */
+    lastSignInAt: tstz("last_sign_in_at"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("business_members_business_uid_key").on(t.businessId, t.firebaseUid),
+    index("business_members_uid_idx").on(t.firebaseUid),
+    // At most one owner per company; the API keeps at least one (a transfer swaps in one statement).
+    uniqueIndex("business_members_one_owner_key").on(t.businessId).where(sql`${t.role} = 'OWNER'`),
+  ],
+);
+
+/**
+ * An invitation by e-mail. The link's token is random (256 bits) and only its SHA-256 is kept;
+ * it is single use (accepted_at) and expires. Pending = not accepted, not revoked, not expired.
+ */
+export const businessInvitations = pgTable(
+  "business_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: memberRole("role").notNull(),
+    /** Hex SHA-256 of the token in the link. */
+    tokenHash: char("token_hash", { length: 64 }).notNull().unique(),
+    invitedByUid: text("invited_by_uid").notNull(),
+    invitedByEmail: text("invited_by_email").notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    sentAt: tstz("sent_at").notNull().defaultNow(),
+    acceptedAt: tstz("accepted_at"),
+    acceptedByUid: text("accepted_by_uid"),
+    revokedAt: tstz("revoked_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("business_invitations_business_idx").on(t.businessId, t.createdAt),
+    // One open invitation per address and company.
+    uniqueIndex("business_invitations_open_key")
+      .on(t.businessId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+    check("business_invitations_not_owner", sql`${t.role} <> 'OWNER'`),
+  ],
+);
+
+/** One field's value before and after a change (null: absent). */
+export interface AuditChange {
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * Who changed what, when and from where, per company (issue 26). `changes` holds only the fields
+ * that changed (creation: every recorded field after; deletion: before) and never a secret.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    at: tstz("at").notNull().defaultNow(),
+    actorUid: text("actor_uid").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    actorRole: memberRole("actor_role"),
+    /** `<resource>.<verb>`, e.g. station.update, charger.command, member.remove. */
+    action: text("action").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: text("resource_id"),
+    /** The resource's name when it happened (a deleted station keeps its name here). */
+    resourceLabel: text("resource_label"),
+    changes: jsonb("changes").$type<Record<string, AuditChange>>().notNull().default({}),
+    ip: text("ip"),
+    requestId: text("request_id"),
+  },
+  (t) => [
+    index("audit_log_business_at_idx").on(t.businessId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("audit_log_business_resource_idx").on(t.businessId, t.resourceType, t.at),
+  ],
+);
+
+export const businessMembersRelations = relations(businessMembers, ({ one }) => ({
+  business: one(businessUsers, { fields: [businessMembers.businessId], references: [businessUsers.id] }),
+}));
+
+export type BusinessMember = typeof businessMembers.$inferSelect;
+export type NewBusinessMember = typeof businessMembers.$inferInsert;
+export type BusinessInvitation = typeof businessInvitations.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type NewAuditEntry = typeof auditLog.$inferInsert;
 
 /**
  * Uploaded pictures, served by the app from the database (nodes are stateless). Content
@@ -588,6 +702,8 @@ export const pushRegistrations = pgTable(
       .notNull()
       .references(() => businessUsers.id, { onDelete: "cascade" }),
     token: text("token").notNull().unique(),
+    /** The account that registered this browser (its push stops when it leaves the company). */
+    firebaseUid: text("firebase_uid"),
     createTime: tstz("create_time").notNull().defaultNow(),
     auth: text("auth"),
     p256dh: text("p256dh"),

@@ -31,16 +31,20 @@ export const PROVINCES = [
 export type Province = (typeof PROVINCES)[number];
 export type ProvinceCode = Province["code"];
 
-export const PROVINCE_CODES = PROVINCES.map((p) => p.code) as readonly ProvinceCode[];
+// Marked pure so that bundles which never read it (the browser) drop it.
+export const PROVINCE_CODES = /* @__PURE__ */ PROVINCES.map((p) => p.code) as readonly ProvinceCode[];
 
-const byCode = new Map<string, Province>(PROVINCES.map((p) => [p.code, p]));
+// The lookup tables are built on first use, not at import: a module-level `new Map(...)` is a
+// side effect bundlers keep, and the browser's station form needs only the list above.
+let byCode: Map<string, Province> | undefined;
+const provinceByCode = () => (byCode ??= new Map<string, Province>(PROVINCES.map((p) => [p.code, p])));
 
 export function isProvinceCode(value: unknown): value is ProvinceCode {
-  return typeof value === "string" && byCode.has(value);
+  return typeof value === "string" && provinceByCode().has(value);
 }
 
 export function provinceName(code: string): string | undefined {
-  return byCode.get(code)?.name;
+  return provinceByCode().get(code)?.name;
 }
 
 /** Lower case, no accents, single spaces: how names are compared. */
@@ -64,7 +68,9 @@ const ALIASES: Record<string, ProvinceCode> = {
   "tierra del fuego": "AR-V",
 };
 
-const byFoldedName = new Map<string, ProvinceCode>([...PROVINCES.map((p) => [fold(p.name), p.code] as const), ...Object.entries(ALIASES)]);
+let byFoldedName: Map<string, ProvinceCode> | undefined;
+const provinceByFoldedName = () =>
+  (byFoldedName ??= new Map<string, ProvinceCode>([...PROVINCES.map((p) => [fold(p.name), p.code] as const), ...Object.entries(ALIASES)]));
 
 /**
  * The code for a province written as a person or a geocoder would ("Córdoba", "cordoba",
@@ -73,5 +79,5 @@ const byFoldedName = new Map<string, ProvinceCode>([...PROVINCES.map((p) => [fol
  */
 export function provinceFromName(name: string): ProvinceCode | undefined {
   const folded = fold(name).replace(/^provincia (de |del )?/, "");
-  return byFoldedName.get(folded);
+  return provinceByFoldedName().get(folded);
 }

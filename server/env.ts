@@ -60,6 +60,12 @@ const schema = z
     /** Business API: authenticated requests per account and minute (every node together). */
     API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** E-mail provider (invitations): POST { from, to, subject, text, html } as JSON. Local mode without it: the local inbox. */
+    MAIL_PROVIDER_URL: z.url().optional(),
+    /** Bearer token for MAIL_PROVIDER_URL. */
+    MAIL_PROVIDER_TOKEN: z.string().optional(),
+    /** Sender of the e-mails, e.g. "Enchufá <no-responder@example.com>". */
+    MAIL_FROM: z.string().min(3).optional(),
   })
   .superRefine((env, ctx) => {
     const production = env.NODE_ENV === "production";

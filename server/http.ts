@@ -15,20 +15,24 @@ import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { Logger } from "./logger";
 import { PageScope } from "../api/page-scope";
+import type { Inbox } from "../infra/mail";
+import { localInboxRouter } from "./local-inbox";
 import type { AppContext, ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToken, createRequestContext } from "../app/lib/context";
 
 export interface HttpDeps {
   env: Env;
   verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
   logger: Logger;
-  /** The Business API's fetch handler (embedded, mounted at /api). */
-  api: { fetch: (request: Request, bindings?: { pageScope?: PageScope }) => Response | Promise<Response> };
+  /** The Business API's fetch handler (embedded, mounted at /api); bindings: the page's scope and the client's address. */
+  api: { fetch: (request: Request, bindings?: { pageScope?: PageScope; clientIp?: string }) => Response | Promise<Response> };
+  /** Local mode: the e-mails "sent", shown at /_local/inbox. */
+  inbox?: Inbox;
   health: () => Promise<Record<string, "ok" | "down">>;
   /** The dashboard (React Router). Production: its server build. Development: a Vite dev server. */
   dashboard: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
 
-export function createHttpApp({ env, logger, api, health, dashboard, verifyIdToken }: HttpDeps) {
+export function createHttpApp({ env, logger, api, health, dashboard, verifyIdToken, inbox }: HttpDeps) {
   const app = express();
   const production = env.NODE_ENV === "production";
   const dev = "vite" in dashboard;
@@ -112,11 +116,17 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
     refuse(req, res, 429, rateLimitMessage(verdict.retryAfterMs), "rate-limited");
   });
 
-  const apiListener = getRequestListener((request) => api.fetch(request));
+  // The client's address (behind TRUST_PROXY, the forwarded one) goes to the API for its audit log.
+  const apiListener = getRequestListener((request, bindings) => {
+    const incoming = (bindings as unknown as { incoming?: ExpressRequest }).incoming;
+    return api.fetch(request, { clientIp: incoming?.ip ?? incoming?.socket?.remoteAddress });
+  });
   app.use((req, res, next) => {
     if (req.path === "/api" || req.path.startsWith("/api/")) return void apiListener(req, res);
     next();
   });
+
+  if (inbox && env.ENCHUFA_LOCAL) app.use(localInboxRouter(inbox, env.APP_NAME));
 
   const config: PublicConfig = {
     appName: env.APP_NAME,
@@ -136,10 +146,10 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
   const apiBaseUrl = env.API_BASE_URL ?? `http://127.0.0.1:${env.PORT}/api`;
   // In-process, each dashboard request gets one PageScope: its API calls verify the token and read
   // the company once (api/page-scope.ts). Over HTTP (API_BASE_URL) every call is checked in full.
-  const pageApi = (): { apiFetch: ApiFetch; verifyIdToken: typeof verifyIdToken } => {
+  const pageApi = (clientIp: string): { apiFetch: ApiFetch; verifyIdToken: typeof verifyIdToken } => {
     if (env.API_BASE_URL) return { apiFetch: (request) => fetch(request), verifyIdToken };
     const pageScope = new PageScope();
-    return { apiFetch: async (request) => api.fetch(request, { pageScope }), verifyIdToken: (idToken) => pageScope.verify(idToken, verifyIdToken) };
+    return { apiFetch: async (request) => api.fetch(request, { pageScope, clientIp }), verifyIdToken: (idToken) => pageScope.verify(idToken, verifyIdToken) };
   };
 
   const emulator = env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}/` : "https://";
@@ -154,7 +164,7 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
   const appContext = (req: ExpressRequest, res: ExpressResponse): AppContext => ({
     cspNonce: res.locals.cspNonce as string,
     isDataRequest: req.path.endsWith(".data"),
-    ...pageApi(),
+    ...pageApi(req.ip ?? req.socket.remoteAddress ?? "unknown"),
     apiBaseUrl,
     config,
     identity,

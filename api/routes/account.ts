@@ -1,9 +1,11 @@
 // /Account/Business: register the company of the signed-in account and read its status.
-// Works before the company exists (it is how it comes to exist).
-import { eq } from "drizzle-orm";
+// Works before the company exists (it is how it comes to exist). /Account/SignIn: the dashboard
+// signed into a company (login, switching companies): its last sign-in is recorded.
+import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { businessUsers, notifications, type Notification } from "#db/schema";
-import type { ApiServices, AppEnv } from "../env";
+import { businessMembers, businessUsers, notifications, type Notification } from "#db/schema";
+import { recordAudit } from "../audit";
+import type { ApiServices, AppEnv, Ctx } from "../env";
 import { readJson } from "../http";
 import { conflict, pgError } from "../problem";
 import { pushNotification } from "#infra/push";
@@ -17,14 +19,7 @@ export function accountRoutes(services: ApiServices) {
   const { db, autoApproveBusinesses } = services;
   const r = new Hono<AppEnv>();
 
-  r.get("/", (c) => {
-    const business = c.get("business");
-    const email = business?.email ?? c.get("claims").email ?? undefined;
-    const body: AccountBusinessDto = business
-      ? { exists: true, email, status: business.status, businessName: business.businessName, cuit: business.cuit ?? undefined }
-      : { exists: false, email };
-    return c.json(body);
-  });
+  r.get("/", (c) => c.json(accountDto(c)));
 
   r.post("/", async (c) => {
     if (c.get("business")) throw conflict(ALREADY_REGISTERED_MESSAGE);
@@ -65,6 +60,16 @@ export function accountRoutes(services: ApiServices) {
       });
       // Web push to the company's browsers, after the commit (never fails the request).
       if (notice) await pushNotification(services, notice);
+      const { businessName, cuit, businessAddress, phoneNumber } = created;
+      await recordAudit(services, c, {
+        businessId: created.id,
+        actorRole: "OWNER",
+        action: "profile.create",
+        resourceType: "profile",
+        resourceId: created.id,
+        resourceLabel: businessName,
+        changes: Object.fromEntries(Object.entries({ businessName, cuit, businessAddress, phoneNumber, status }).map(([k, v]) => [k, { before: null, after: v }])),
+      });
       return c.json(toBusinessUserDto(created), 201);
     } catch (err) {
       // Two registrations racing: the unique constraints decide.
@@ -78,4 +83,30 @@ export function accountRoutes(services: ApiServices) {
   });
 
   return r;
+}
+
+/** POST /Account/SignIn: the account signed into the request's company (none: nothing to record). */
+export function signInRoutes({ db, now }: ApiServices) {
+  return new Hono<AppEnv>().post("/", async (c) => {
+    const member = c.get("member");
+    const business = c.get("business");
+    if (member && business) {
+      await db
+        .update(businessMembers)
+        .set({ lastSignInAt: now() })
+        .where(and(eq(businessMembers.id, member.id), eq(businessMembers.businessId, business.id)));
+    }
+    return c.json(accountDto(c));
+  });
+}
+
+/** The request's company and role, and every company of the account. */
+export function accountDto(c: Ctx): AccountBusinessDto {
+  const business = c.get("business");
+  const member = c.get("member");
+  const email = c.get("claims").email ?? business?.email ?? undefined;
+  const companies = c.get("memberships").map(({ businessId, businessName, status, role }) => ({ businessId, businessName, status, role }));
+  return business && member
+    ? { exists: true, email, status: business.status, businessName: business.businessName, cuit: business.cuit ?? undefined, businessId: business.id, role: member.role, companies }
+    : { exists: false, email, companies };
 }

@@ -14,13 +14,14 @@ import {
 } from "#db/schema";
 import { chargePointStatusLabel, statusBucket } from "#domain/ocpp-status";
 import { generateOcppPassword, hashOcppPassword } from "#infra/crypto";
-import { tenant, type ApiServices, type AppEnv } from "../env";
+import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
 import { commandSchema, offlineResult, type CommandResult } from "#ocpp/commands";
+import { can, ROLE_LABELS } from "#domain/permissions";
 import type { ChargerDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
 
 const NOT_FOUND = "El cargador";
@@ -184,6 +185,25 @@ async function resolveReferences(db: Db, businessId: string, input: ChargerInput
   return { typeByCode };
 }
 
+/**
+ * Issue 26: which rate a connector charges is pricing. A role that may edit chargers but not the
+ * rates (Técnico) keeps every connector's rate as it is; a new connector starts without one.
+ */
+async function checkRateAssignment(c: Ctx, db: Db, input: ChargerInput, chargerId?: string) {
+  const role = c.get("member")?.role;
+  if (!role || can(role, "rate.write")) return;
+  const current = chargerId
+    ? new Map(
+        (await db.select({ connectorId: connectors.connectorId, rateId: connectors.rateId }).from(connectors).where(eq(connectors.chargerId, chargerId))).map((k) => [
+          k.connectorId,
+          k.rateId ?? null,
+        ]),
+      )
+    : new Map<number, string | null>();
+  const changed = input.connectors.some((k) => (k.rateId ?? null) !== (current.get(k.connectorId) ?? null));
+  if (changed) throw new ApiError(403, "forbidden", `Tu rol (${ROLE_LABELS[role]}) no permite asignar tarifas a los conectores.`);
+}
+
 function identityConflict(err: unknown): never {
   const pg = pgError(err);
   if (pg?.code === "23505" && pg.constraint?.includes("ocpp_identity")) {
@@ -304,6 +324,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
   r.post("/", async (c) => {
     const b = tenant(c);
     const input = await readJson(c, chargerInputSchema);
+    await checkRateAssignment(c, db, input);
     const { typeByCode } = await resolveReferences(db, b.id, input);
     const password = generateOcppPassword();
     const ocppPasswordHash = await hashOcppPassword(password);
@@ -340,6 +361,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
     const input = await readJson(c, chargerInputSchema);
+    await checkRateAssignment(c, db, input, current.id);
     const { typeByCode } = await resolveReferences(db, b.id, input, current.id);
     const { connectors: connectorInputs, ...fields } = input;
     try {

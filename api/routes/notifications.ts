@@ -67,6 +67,7 @@ export function notificationRoutes({ db, now }: ApiServices) {
     const createTime = input.createTime === undefined ? now() : new Date(input.createTime);
     const values = {
       businessId: b.id,
+      firebaseUid: c.get("claims").uid,
       createTime,
       auth: input.auth ?? null,
       p256dh: input.p256dh ?? null,

@@ -1,4 +1,7 @@
-import { appContext, type AppContext, type RequestContext } from "~/lib/context";
+import { appContext, chosenCompany, type AppContext, type RequestContext } from "~/lib/context";
+
+/** The company a call acts for (issue 26); the API checks the caller's membership on every call. */
+export const BUSINESS_HEADER = "X-Enchufa-Business";
 
 export const API_TIMEOUT_MS = 10_000; // spec §7 / §9
 
@@ -21,7 +24,8 @@ export interface ApiClient {
 
 /**
  * The typed client every loader and action uses to reach the Business API (spec §7):
- * base URL = API_BASE_URL or the embedded API in-process, 10 s timeout, JSON, bearer token.
+ * base URL = API_BASE_URL or the embedded API in-process, 10 s timeout, JSON, bearer token, and
+ * the company chosen for this request (the session's, set by the guard) as X-Enchufa-Business.
  * FormData bodies are sent as multipart (the browser-style boundary is set by Request).
  */
 export function createApiClient(
@@ -30,10 +34,12 @@ export function createApiClient(
   timeoutMs = API_TIMEOUT_MS,
 ): ApiClient {
   const transport = "get" in context ? appContext(context) : context;
+  const company = "get" in context ? chosenCompany(context) : null;
   async function request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }) {
     const headers = new Headers(init?.headers);
     headers.set("Accept", "application/json");
     if (token) headers.set("Authorization", `Bearer ${token}`);
+    if (company && !headers.has(BUSINESS_HEADER)) headers.set(BUSINESS_HEADER, company);
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {

@@ -5,7 +5,9 @@ import { Strategy } from "remix-auth/strategy";
 import { createApiClient, readJson } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
 import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
-import { type RequestContext, appContext } from "~/lib/context";
+import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
+import { holds, needFor } from "~/lib/access.server";
+import { refusalMessage, type Permission, type Role } from "#domain/permissions";
 
 /** Spec §9: the ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -116,17 +118,33 @@ export function createAuthenticator(context: RequestContext) {
 
 export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
 
+export interface CompanyChoice {
+  businessId: string;
+  businessName: string;
+  status: BusinessStatus;
+  role: Role;
+}
+
+/** GET /Account/Business: the company the request acts for, the caller's role in it, and all their companies. */
 export interface BusinessAccount {
   exists: boolean;
   status?: BusinessStatus;
   businessName?: string;
+  businessId?: string;
+  role?: Role;
+  companies?: CompanyChoice[];
 }
 
-/** The caller's company state; `undefined` when the API refused the caller (401/403). Throws 503 when the API fails. */
-export async function fetchBusinessAccount(context: RequestContext, idToken: string): Promise<BusinessAccount | undefined> {
+/**
+ * The caller's company state; `undefined` when the API refused the caller (401/403: a bad token,
+ * an unverified e-mail, or no longer a member of the session's company). Throws 503 when the API
+ * fails. `signIn` records the sign-in into that company (POST /Account/SignIn).
+ */
+export async function fetchBusinessAccount(context: RequestContext, idToken: string, opts: { signIn?: boolean } = {}): Promise<BusinessAccount | undefined> {
   let response: Response;
   try {
-    response = await createApiClient(context, idToken).get("/Account/Business");
+    const api = createApiClient(context, idToken);
+    response = opts.signIn ? await api.post("/Account/SignIn") : await api.get("/Account/Business");
   } catch {
     throw serviceUnavailable();
   }
@@ -172,6 +190,8 @@ async function resolveUser(request: Request, context: RequestContext): Promise<U
   const session = await getSession(request);
   const stored = session.get("user");
   if (!stored) throw loginRedirect(request);
+  // Every API call of this request acts for the session's company (checked against membership there).
+  setChosenCompany(context, session.get("businessId") ?? null);
   const headers = new Headers();
   let user = stored;
 
@@ -214,17 +234,48 @@ export function requireUserSession(request: Request, context: RequestContext): P
  * every loader and action under the app layout checks the whole guard itself, because on a
  * client-side navigation React Router does not re-run the layout's loader (issue 10: a company
  * suspended mid-session is sent to verify-company from any screen, not shown an error).
- * Memoized per request, so with the layout it is still one company lookup.
+ * Memoized per request, so with the layout it is still one company lookup. Then the member's
+ * role must hold what the screen needs (issue 26, app/lib/access.server.ts): 403 in Spanish otherwise.
  */
 export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
-  return (await requireActiveBusiness(request, context)).user;
+  return (await requireMember(request, context)).user;
+}
+
+/** requireUser's guard, with the company (role, the account's companies) and the headers to send. */
+export async function requireMember(request: Request, context: RequestContext) {
+  const signedIn = await requireActiveBusiness(request, context);
+  await authorizeScreen(request, signedIn.business.role);
+  return signedIn;
+}
+
+/** 403 with the Spanish refusal for a member whose role cannot do `permission` (actions with finer needs). */
+export function forbidden(role: Role | undefined, permission: Permission): never {
+  throw data({ message: refusalMessage(role, permission) }, { status: 403 });
+}
+
+/** The screen's rule for this request (app/lib/access.server.ts): GET its `read`, a POST its `write` for the form's intent. */
+async function authorizeScreen(request: Request, role: Role | undefined) {
+  const pathname = new URL(currentPath(request), ORIGIN).pathname.replace(/\/$/, "") || "/";
+  let intent: string | null = null;
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    try {
+      const value = (await request.clone().formData()).get("intent");
+      intent = typeof value === "string" ? value : null;
+    } catch {
+      intent = null;
+    }
+  }
+  const need = needFor(pathname, request.method, intent);
+  if (!need) throw data({ message: "Esta pantalla no está habilitada." }, { status: 403 });
+  if (!holds(role, need)) throw data({ message: need === "member" ? "Tu cuenta no es miembro de esta empresa." : refusalMessage(role, need) }, { status: 403 });
 }
 
 /**
  * The whole guard of the app layout (issue 4): no session → login with redirectTo; token
  * refreshed under 5 minutes from expiry (Set-Cookie in `headers`); refresh failure or
- * unverified → login; no company → login-company; PENDING / REJECTED / SUSPENDED →
- * verify-company (which explains each); ACTIVE → proceed.
+ * unverified → login; no longer a member of the session's company (issue 26) → signed out;
+ * no company → login-company; PENDING / REJECTED / SUSPENDED → verify-company (which explains
+ * each); ACTIVE → proceed, the session remembering the company it acts for.
  */
 export function requireActiveBusiness(request: Request, context: RequestContext) {
   let pending = businessMemo.get(context);
@@ -235,6 +286,11 @@ export function requireActiveBusiness(request: Request, context: RequestContext)
       if (!business) return signOutTo(request, session);
       if (!business.exists) throw redirect(withRedirectTo("/auth/login-company", currentPath(request)), { headers });
       if (business.status !== "ACTIVE") throw redirect("/auth/verify-company", { headers });
+      if (business.businessId && session.get("businessId") !== business.businessId) {
+        session.set("businessId", business.businessId);
+        headers.append("Set-Cookie", await commitSession(session));
+        setChosenCompany(context, business.businessId);
+      }
       return { user, business, headers };
     })();
     businessMemo.set(context, pending);

@@ -56,12 +56,22 @@ export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
   return stations.map((s) => ({ value: s.id, label: s.city ? `${s.name} (${s.city})` : s.name }));
 }
 
-export async function loadFormOptions(api: ApiClient): Promise<FormOptions> {
+/**
+ * The form's choices. `rates: false` for a role that may not read the rates (issue 26, Técnico):
+ * then the only rates offered are the ones the charger's connectors already have, which stay as
+ * they are (the API refuses a change of a connector's rate from that role).
+ */
+export async function loadFormOptions(api: ApiClient, opts: { rates?: boolean; current?: { rateId: string | null; rateName: string | null }[] } = {}): Promise<FormOptions> {
+  const readRates = opts.rates ?? true;
   const [brands, types, stations, rates] = await Promise.all([
     getJson<ChargerBrandDto[]>(api, "/Business/ChargerBrand"),
     getJson<ConnectorTypeDto[]>(api, "/Driver/ConnectorType"),
     loadStationOptions(api),
-    listAll<RateDto>(api, "/Business/Fees?sort=name"),
+    readRates
+      ? listAll<RateDto>(api, "/Business/Fees?sort=name")
+      : Promise.resolve(
+          [...new Map((opts.current ?? []).filter((k) => k.rateId).map((k) => [k.rateId!, { id: k.rateId!, name: k.rateName ?? "Tarifa asignada" }])).values()] as Pick<RateDto, "id" | "name">[],
+        ),
   ]);
   return {
     brands: brands.map((b) => ({ value: String(b.id), label: b.name })),

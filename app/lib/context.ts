@@ -55,6 +55,8 @@ export type RequestContext = Readonly<RouterContextProvider>;
 const appKey = createContext<AppContext>();
 /** A toast raised by an action during a document request, shown by the root loader of the same response. */
 const pendingToastKey = createContext<ToastMessage | null>(null);
+/** The company this request acts for (the session's choice, issue 26): sent to the API as X-Enchufa-Business. */
+const companyKey = createContext<string | null>(null);
 
 /** The request's context, as the server (or a test) builds it. */
 export function createRequestContext(app: AppContext): RouterContextProvider {
@@ -66,3 +68,6 @@ export function createRequestContext(app: AppContext): RouterContextProvider {
 export const appContext = (context: RequestContext): AppContext => context.get(appKey);
 export const pendingToast = (context: RequestContext): ToastMessage | null => context.get(pendingToastKey);
 export const setPendingToast = (context: RequestContext, toast: ToastMessage): void => context.set(pendingToastKey, toast);
+
+export const chosenCompany = (context: RequestContext): string | null => context.get(companyKey);
+export const setChosenCompany = (context: RequestContext, businessId: string | null): void => context.set(companyKey, businessId);

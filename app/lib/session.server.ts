@@ -27,9 +27,22 @@ export interface PendingEmail {
   sealed: string;
 }
 
+/**
+ * An invitation link opened before signing in or registering (issue 26): accepted right after the
+ * next sign-in. The token is sealed (see sealSecret); the address is only for the screens.
+ */
+export interface PendingInvitation {
+  sealed: string;
+  email: string;
+  businessName: string;
+}
+
 interface SessionData {
   user: SessionUser;
   pending: PendingEmail;
+  /** The company the session acts for (issue 26); checked against membership by the API on every call. */
+  businessId: string;
+  invitation: PendingInvitation;
 }
 
 const production = process.env.NODE_ENV === "production";
@@ -68,9 +81,10 @@ export async function getSessionUser(request: Request): Promise<SessionUser | un
   return (await getSession(request)).get("user");
 }
 
-/** Sign in: the user replaces whatever was pending. */
+/** Sign in: the user replaces whatever was pending (an invitation stays until it is accepted). */
 export function setSessionUser(session: AppSession, user: SessionUser) {
   session.unset("pending");
+  session.unset("businessId");
   session.set("user", user);
 }
 
@@ -80,10 +94,14 @@ export function setSessionUser(session: AppSession, user: SessionUser) {
 const SEAL_PAD = 1024;
 const sealKeys = signingSecrets.map((secret) => crypto.createHash("sha256").update(`enchufa:seal:${secret}`).digest());
 
-/** Encrypt a short secret (or nothing), padded so every sealed value has the same length. */
-export function sealSecret(value: string | undefined): string {
+/**
+ * Encrypt a short secret (or nothing), padded so every sealed value has the same length. `pad`:
+ * the length it is padded to (an invitation token needs no disguise, and the cookie stays under
+ * the browsers' 4 KB with both a pending e-mail and an invitation in it).
+ */
+export function sealSecret(value: string | undefined, pad = SEAL_PAD): string {
   const plain = Buffer.from(JSON.stringify({ v: value ?? null }), "utf8");
-  const padded = Buffer.alloc(Math.max(SEAL_PAD, Math.ceil((plain.length + 2) / SEAL_PAD) * SEAL_PAD));
+  const padded = Buffer.alloc(Math.max(pad, Math.ceil((plain.length + 2) / pad) * pad));
   padded.writeUInt16BE(plain.length, 0);
   plain.copy(padded, 2);
   const iv = crypto.randomBytes(12);

@@ -1,11 +1,14 @@
-// Access matrix (issue 10): every Business API endpoint × every kind of caller — anonymous, a
+// Access matrix (issue 10, 26): every Business API endpoint × every kind of caller — anonymous, a
 // forged token, unverified e-mail, no company yet, a company pending/rejected/suspended,
-// another tenant, the owner — answers the right status, never a 5xx, never another tenant's
-// data. The endpoint list comes from the app itself, so a new endpoint is covered (or fails
-// the first test until it is classified).
+// another tenant, the owner, and each role of a member (Dueño, Administrador, Técnico,
+// Facturación, Lectura) — answers the right status, never a 5xx, never another tenant's data.
+// The endpoint list comes from the app itself, and every endpoint must have a rule in the access
+// table (api/access.ts), so a new endpoint is covered (or fails the first tests until it is).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { chargingSessions, notifications, payments } from "#db/schema";
+import { businessMembers, chargingSessions, notifications, payments } from "#db/schema";
+import { ENDPOINT_RULES } from "#api/access";
+import { ROLES, can, type Permission, type Role } from "#domain/permissions";
 import {
   chargerInput,
   createTenant,
@@ -22,7 +25,7 @@ import {
 } from "./helpers";
 
 /** Public: no token needed. */
-const PUBLIC = new Set(["GET /api/openapi.json", "GET /api/images/:file"]);
+const PUBLIC = new Set(["GET /api/openapi.json", "GET /api/images/:file", "POST /api/Invitation/Lookup"]);
 /** The caller's own account and company: any company status (a pending company fixes its data). */
 const OWN_ACCOUNT = new Set([
   "GET /api/Account/Business",
@@ -32,8 +35,10 @@ const OWN_ACCOUNT = new Set([
   "PATCH /api/Business/Images/ProfilePicture",
   "DELETE /api/Business/Images/ProfilePicture",
 ]);
-/** Needs no company at all (registering one). */
-const NO_COMPANY_OK = new Set(["GET /api/Account/Business", "POST /api/Account/Business"]);
+/** Needs no company at all (registering one, joining one with an invitation, signing in). */
+const NO_COMPANY_OK = new Set(["GET /api/Account/Business", "POST /api/Account/Business", "POST /api/Account/SignIn", "POST /api/Business/Member"]);
+/** Any company status: the account's own (joining another company, signing in). */
+const ACCOUNT = new Set([...NO_COMPANY_OK]);
 
 /** Texts only the owner's rows contain. */
 const OWNER_SECRETS = ["Secreta-Owner", "Tarifa-Owner", "Cargador-Owner", "OWNER-TAG", "Aviso-Owner", "APP_USR-owner-secret", "owner-public"];
@@ -52,6 +57,8 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
   let rejected: Tenant;
   let suspended: Tenant;
   const ids: Record<string, string> = {};
+  /** A member of the owner's company per role (OWNER is the owner itself). */
+  const staff = {} as Record<Role, { uid: string; token: string }>;
   let endpoints: Endpoint[] = [];
 
   beforeAll(async () => {
@@ -92,6 +99,18 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     const photo = await expectStatus(await h.call("PATCH", "/Business/Images/ProfilePicture", { token: t, body: imageForm(PNG_1x1) }), 200);
     ids.file = String(photo.photoUrl).split("/").pop()!;
     await expectStatus(await h.call("PUT", "/MercadoPago/BusinessUser", { token: t, body: { publicKey: "APP_USR-owner-public", accessToken: "APP_USR-owner-secret-7777" } }), 200);
+    staff.OWNER = { uid: owner.uid, token: owner.token };
+    for (const role of ROLES.filter((r) => r !== "OWNER")) {
+      const uid = `matrix-${role.toLowerCase()}`;
+      await h.db.insert(businessMembers).values({ businessId: owner.businessId, firebaseUid: uid, email: `${uid}@example.com`, role });
+      staff[role] = { uid, token: mintToken(uid) };
+    }
+    const [victim] = await h.db
+      .insert(businessMembers)
+      .values({ businessId: owner.businessId, firebaseUid: "matrix-victim", email: "matrix-victim@example.com", role: "READER" })
+      .returning();
+    ids.member = victim.id;
+    ids.invitation = crypto.randomUUID();
 
     const seen = new Set<string>();
     endpoints = h.api.routes
@@ -115,7 +134,11 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
             ? "session"
             : base.startsWith("/Business/Notification")
               ? "notification"
-              : "file";
+              : base.startsWith("/Business/Member")
+                ? "member"
+                : base.startsWith("/Business/Invitation")
+                  ? "invitation"
+                  : "file";
     return base.replace(/:id|:file/, ids[kind]);
   }
 
@@ -141,10 +164,23 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints) expect(e.path.startsWith("/api/"), e.key).toBe(true);
   });
 
+  it("every endpoint has a rule in the access table, and the table names only endpoints that exist", () => {
+    const keys = endpoints.map((e) => e.key.replace(" /api/", " /"));
+    expect(keys.filter((k) => !ENDPOINT_RULES[k]), "give these endpoints a rule in api/access.ts").toEqual([]);
+    expect(Object.keys(ENDPOINT_RULES).filter((k) => !keys.includes(k)), "rules for endpoints that do not exist").toEqual([]);
+    // Writes say what they record in the audit log (a resource, "handler" or false): never forgotten.
+    for (const [key, rule] of Object.entries(ENDPOINT_RULES)) {
+      if (key.startsWith("GET ") || rule.permission === "public") continue;
+      expect("audit" in rule && rule.audit !== undefined, `${key}: declare its audit`).toBe(true);
+    }
+    for (const e of endpoints) expect(PUBLIC.has(e.key), e.key).toBe(ENDPOINT_RULES[e.key.replace(" /api/", " /")]?.permission === "public");
+  });
+
   it("anonymous: 401 problem+json in Spanish on everything but the public contract and images", async () => {
     for (const e of endpoints) {
       const r = await call(e, null);
-      if (!auth(e)) expect(r.status, e.key).toBe(200);
+      // The invitation preview answers a missing token with a validation error.
+      if (!auth(e)) expect(r.status, e.key).toBe(e.key === "POST /api/Invitation/Lookup" ? 422 : 200);
       else {
         expect(r.status, e.key).toBe(401);
         expect(r.type, e.key).toContain("application/problem+json");
@@ -175,8 +211,8 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints.filter(auth)) {
       const r = await call(e, token);
       if (NO_COMPANY_OK.has(e.key)) {
-        // GET answers { exists: false }; POST with an empty body is a validation error.
-        expect(r.status, e.key).toBe(e.method === "GET" ? 200 : 422);
+        // GET and sign-in answer { exists: false }; POST with an empty body is a validation error.
+        expect(r.status, e.key).toBe(e.method === "GET" || e.key.endsWith("SignIn") ? 200 : 422);
       } else {
         expect(r.status, e.key).toBe(403);
         expect(JSON.parse(r.text).type, e.key).toBe("urn:enchufa:problem:business-required");
@@ -189,7 +225,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints.filter(auth)) {
       const r = await call(e, tenant.token);
       expect(r.status, e.key).toBeLessThan(500);
-      if (OWN_ACCOUNT.has(e.key)) expect([401, 403], e.key).not.toContain(r.status);
+      if (OWN_ACCOUNT.has(e.key) || ACCOUNT.has(e.key)) expect([401, 403], e.key).not.toContain(r.status);
       else {
         expect(r.status, e.key).toBe(403);
         expect(JSON.parse(r.text).type, e.key).toBe("urn:enchufa:problem:business-not-active");
@@ -204,6 +240,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       expect(r.status, e.key).toBeLessThan(500);
       expect([401, 403], e.key).not.toContain(r.status);
       if (/:id/.test(e.path)) expect(r.status, e.key).toBe(404);
+      else if (e.key === "POST /api/Business/Member") expect(r.status, e.key).toBe(422);
       for (const secret of OWNER_SECRETS) expect(r.text, e.key).not.toContain(secret);
     }
     // The owner's rows are all still there.
@@ -218,13 +255,62 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     expect(note.readAt).toBeNull();
   });
 
+  /** The rule's permission, or null for endpoints open to any account. */
+  const permissionOf = (e: Endpoint): Permission | null => {
+    const p = ENDPOINT_RULES[e.key.replace(" /api/", " /")]?.permission;
+    return p === "public" || p === "account" || p === undefined ? null : p;
+  };
+  /** A write to an id nobody has (404 proves the caller got past the role check) instead of the owner's rows. */
+  const harmless = (e: Endpoint) => e.method !== "GET" && /:id/.test(e.path);
+
+  it.each(ROLES)("role %s: what the role holds answers (no 401/403, no 5xx); the rest is 403 in Spanish, and nothing leaks", async (role) => {
+    const { token } = staff[role];
+    for (const e of endpoints.filter(auth)) {
+      const permission = permissionOf(e);
+      const allowed = permission === null || can(role, permission);
+      const target = harmless(e) ? { ...e, path: e.path.replace(/:id/, crypto.randomUUID()) } : e;
+      const r = await call(target, token);
+      expect(r.status, `${role} ${e.key}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+      if (allowed) {
+        expect([401, 403], `${role} ${e.key}: ${r.text.slice(0, 200)}`).not.toContain(r.status);
+        if (harmless(e)) expect(r.status, `${role} ${e.key}`).toBe(404);
+      } else {
+        expect(r.status, `${role} ${e.key}`).toBe(403);
+        const problem = JSON.parse(r.text);
+        expect(problem.type, `${role} ${e.key}`).toBe("urn:enchufa:problem:forbidden");
+        expect(problem.title, `${role} ${e.key}`).toMatch(/^Tu rol \((Dueño|Administrador|Técnico|Facturación|Lectura)\) no permite .+\.$/);
+        for (const secret of OWNER_SECRETS) expect(r.text, e.key).not.toContain(secret);
+      }
+    }
+  });
+
+  it("the roles' reach, spelled out: Técnico has no rates, payments, activity or team; Facturación and Lectura change nothing of stations, chargers or rates", () => {
+    const allowedKeys = (role: Role) => endpoints.filter((e) => auth(e) && (permissionOf(e) === null || can(role, permissionOf(e)!))).map((e) => e.key);
+    const tech = allowedKeys("TECHNICIAN");
+    for (const prefix of ["/api/Business/Fees", "/api/Business/Payments", "/api/MercadoPago", "/api/Pagos360", "/api/Business/Activity", "/api/Business/Invitation", "/api/Business/Audit"]) {
+      expect(tech.filter((k) => k.split(" ")[1].startsWith(prefix)), prefix).toEqual([]);
+    }
+    expect(tech).toContain("POST /api/Business/Charger/:id/Command");
+    expect(tech).toContain("PUT /api/Business/ChargingStation/:id");
+    for (const role of ["BILLING", "READER"] as const) {
+      const writes = allowedKeys(role).filter((k) => !k.startsWith("GET ") && /ChargingStation|Charger|Fees\/?(:id)?$|Fees$|BusinessUser|Member\/|Invitation|Images/.test(k));
+      expect(writes, role).toEqual([]);
+      expect(allowedKeys(role)).toContain("GET /api/Business/Activity/Export.csv");
+      expect(allowedKeys(role)).toContain("GET /api/Business/Fees");
+    }
+    expect(allowedKeys("READER").filter((k) => !k.startsWith("GET ") && !ACCOUNT.has(k) && !k.endsWith("/PushRegistration") && !k.endsWith("/Preview"))).toEqual([]);
+    expect(allowedKeys("ADMIN")).toContain("PATCH /api/Business/Member/:id");
+    expect(allowedKeys("ADMIN")).toContain("GET /api/Business/Audit");
+  });
+
   it("the owner: every endpoint answers (no 401/403, its own ids found, no 5xx); deletes last", async () => {
     const ordered = [...endpoints.filter(auth).filter((e) => e.method !== "DELETE"), ...endpoints.filter((e) => e.method === "DELETE")];
     for (const e of ordered) {
       const r = await call(e, owner.token);
       expect(r.status, `${e.key}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
       expect([401, 403], e.key).not.toContain(r.status);
-      if (/:id/.test(e.path) && e.method !== "DELETE") expect(r.status, e.key).not.toBe(404);
+      // The invitation id is made up (404); the others are the owner's rows.
+      if (/:id/.test(e.path) && e.method !== "DELETE" && !e.path.includes("/Invitation/")) expect(r.status, e.key).not.toBe(404);
     }
   });
 });

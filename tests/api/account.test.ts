@@ -94,7 +94,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
   describe("/Account/Business", () => {
     it("reports a missing company, then registers it as PENDING", async () => {
       const token = mintToken("acct-1", { email: "Ops@Cargas.com.ar" });
-      expect(await expectStatus(await h.call("GET", "/Account/Business", { token }), 200)).toEqual({ exists: false, email: "Ops@Cargas.com.ar" });
+      expect(await expectStatus(await h.call("GET", "/Account/Business", { token }), 200)).toEqual({ exists: false, email: "Ops@Cargas.com.ar", companies: [] });
 
       const cuit = validCuit(21_000_001);
       const formatted = `${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit[10]}`;

@@ -20,9 +20,10 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Fees", MAX_PAGE_SIZE],
   ["/api/Business/Notification", MAX_PAGE_SIZE],
   ["/api/Business/Payments", MAX_PAGE_SIZE],
+  ["/api/Business/Audit", MAX_PAGE_SIZE],
 ];
-/** Capped at EXPORT_MAX_ROWS. */
-const EXPORTS = ["/api/Business/Activity/Export.csv"];
+/** Capped at EXPORT_MAX_ROWS (activity) and AUDIT_EXPORT_MAX_ROWS (audit log); the team's lists at TEAM_MAX (members + open invitations). */
+const EXPORTS = ["/api/Business/Activity/Export.csv", "/api/Business/Audit/Export.csv", "/api/Business/Member", "/api/Business/Invitation"];
 /** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
 const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];
 /** One object (or one aggregate), never a list of rows. */
@@ -64,6 +65,8 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     await h.db.execute(sql`insert into rates (business_id, name) select ${businessId}::uuid, 'Tarifa ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into payments (business_id, provider, amount_cents, status, external_id)
       select ${businessId}::uuid, 'MERCADOPAGO', 1000 * i, 'APPROVED', 'bench-' || i from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into audit_log (business_id, actor_uid, actor_email, actor_role, action, resource_type, resource_id)
+      select ${businessId}::uuid, 'bench-operator', 'bench@enchufa.local', 'OWNER', 'rate.create', 'rate', gen_random_uuid()::text from generate_series(1, ${ROWS}) i`);
   }, 120_000);
   afterAll(() => h?.close());
 

@@ -27,6 +27,8 @@ const APP_ROUTES = [
   "/payment",
   "/payment/payments/mercadoPago",
   "/payment/payments/pagos360",
+  "/team",
+  "/audit",
   "/404",
 ];
 
@@ -40,6 +42,7 @@ const AUTH_ROUTES = [
   "/auth/verify-email",
   "/auth/login-company",
   "/auth/verify-company",
+  "/auth/invitation?token=an-invitation-that-does-not-exist",
   "/404",
   "/station", // anonymous: lands on the login screen with redirectTo
 ];

@@ -17,6 +17,9 @@ const APP_TITLES: [string, string][] = [
   ["/payment", "Pagos"],
   ["/payment/payments/mercadoPago", "Mercado Pago"],
   ["/payment/payments/pagos360", "Pagos360"],
+  // Issue 26: new screens, not in the spec's table.
+  ["/team", "Equipo"],
+  ["/audit", "Auditoría"],
 ];
 
 const AUTH_TITLES: [string, string][] = [

@@ -22,6 +22,7 @@ import type {
 
 const T0 = "2025-03-01T12:00:00.000Z";
 export const IDS = {
+  business: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
   station: "6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f",
   charger: "7a2b3c4d-5e6f-4a7b-9c8d-1e2f3a4b5c6d",
   connector: "8b3c4d5e-6f7a-4b8c-8d9e-2f3a4b5c6d7e",
@@ -47,6 +48,9 @@ const accountBusiness: AccountBusinessDto = {
   status: "ACTIVE",
   businessName: businessUser.businessName,
   cuit: businessUser.cuit,
+  businessId: IDS.business,
+  role: "OWNER",
+  companies: [{ businessId: IDS.business, businessName: businessUser.businessName, status: "ACTIVE", role: "OWNER" }],
 };
 
 const station: StationDto = {

@@ -30,6 +30,7 @@ async function jsonBody(request: Request): Promise<Record<string, unknown>> {
 export const handlers = [
   // Account and profile (spec §7)
   http.get(apiUrl("/Account/Business"), () => HttpResponse.json(fixtures.accountBusiness)),
+  http.post(apiUrl("/Account/SignIn"), () => HttpResponse.json(fixtures.accountBusiness)),
   http.post(apiUrl("/Account/Business"), async ({ request }) =>
     HttpResponse.json({ ...fixtures.businessUser, ...(await jsonBody(request)), status: "PENDING", photoUrl: null }, { status: 201 }),
   ),

@@ -1,10 +1,15 @@
-// Access matrix of the dashboard (issue 10): every app route (layout + its own loader, and the
+// Access matrix of the dashboard (issue 10, 26): every app route (layout + its own loader, and the
 // actions of the edit screens) × {anonymous, unverified e-mail, no company, pending company,
-// another tenant, owner} → the right redirect or status, never another tenant's data. The
-// loaders talk to the real Business API in-process over a real database (PGlite).
+// another tenant, owner, and a member of each role} → the right redirect or status, never another
+// tenant's data; a role that may not see a screen gets 403 in Spanish, one that may not act gets
+// 403 for the action (by intent) and nothing changes. The loaders talk to the real Business API
+// in-process over a real database (PGlite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { rates, stations } from "#db/schema";
+import { businessMembers, rates, stations } from "#db/schema";
+import { ROLES, ROLE_LABELS, type Role } from "#domain/permissions";
+import { SCREEN_RULES, holds, needFor, screenRuleFor } from "~/lib/access.server";
+import routeConfig from "~/routes";
 import { testBackends } from "../setup/db";
 import { chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, rateInput, stationInput, type Harness, type Tenant } from "../api/helpers";
 import { args, fakeVerifyIdToken, makeContext, makeIdToken, run, type TestContext } from "./auth-helpers";
@@ -39,9 +44,14 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/payment", () => import("~/routes/app/payment/index")],
   ["/payment/payments/mercadoPago", () => import("~/routes/app/payment/mercado-pago")],
   ["/payment/payments/pagos360", () => import("~/routes/app/payment/pagos360")],
+  ["/team", () => import("~/routes/app/team")],
+  ["/audit", () => import("~/routes/app/audit")],
 ];
 /** Resource routes outside the layout that need the same guard. */
-const RESOURCES: [string, () => Promise<RouteModule>][] = [["/activity/export.csv", () => import("~/routes/app/activity-export")]];
+const RESOURCES: [string, () => Promise<RouteModule>][] = [
+  ["/activity/export.csv", () => import("~/routes/app/activity-export")],
+  ["/audit/export.csv", () => import("~/routes/app/audit-export")],
+];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
 const APP = "http://app.test";
@@ -55,6 +65,8 @@ describe("access matrix of the app routes", () => {
   let pending: Tenant;
   const ids: Record<string, string> = {};
   const cookies: Record<string, string> = {};
+  /** A member of the owner's company for each role (OWNER: the owner). */
+  const roleCookies = {} as Record<Role, string>;
 
   async function cookieFor(uid: string, verified = true) {
     const email = `${uid}@example.com`;
@@ -85,6 +97,12 @@ describe("access matrix of the app routes", () => {
     cookies.pending = await cookieFor(pending.uid);
     cookies.nocompany = await cookieFor("route-nobody");
     cookies.unverified = await cookieFor(owner.uid, false);
+    roleCookies.OWNER = cookies.owner;
+    for (const role of ROLES.filter((r) => r !== "OWNER")) {
+      const uid = `route-${role.toLowerCase()}`;
+      await h.db.insert(businessMembers).values({ businessId: owner.businessId, firebaseUid: uid, email: `${uid}@example.com`, role });
+      roleCookies[role] = await cookieFor(uid);
+    }
   });
   afterAll(() => h?.close());
 
@@ -159,6 +177,66 @@ describe("access matrix of the app routes", () => {
     if (parent) expect(parent.status, pattern).toBe(200);
     if (own) expect(own.status, `${pattern}: ${String(body).slice(0, 300)}`).toBe(200);
     if (pattern.includes(":station")) expect(body).toContain("Estacion-Propia");
+  });
+
+  it("every screen of app/routes.ts has a rule in app/lib/access.ts and is in this matrix; no rule is left over", () => {
+    const paths: string[] = [];
+    const walk = (entries: { path?: string; children?: unknown[] }[], inLayout: boolean) => {
+      for (const e of entries) {
+        if (e.children) walk(e.children as never, inLayout || (e as { file?: string }).file === "routes/app/layout.tsx");
+        else if (inLayout && e.path) paths.push(`/${e.path}`);
+      }
+    };
+    walk(routeConfig as never, false);
+    const matrix = ROUTES.map(([p]) => p.replace(/:\w+$/, ":id"));
+    expect(paths.filter((p) => !matrix.includes(p)), "add these routes to ROUTES").toEqual([]);
+    for (const p of [...paths, ...RESOURCES.map(([r]) => r)]) expect(screenRuleFor(p.replace(":id", crypto.randomUUID())), p).toBeDefined();
+    const known = [...paths, ...RESOURCES.map(([r]) => r)];
+    expect(SCREEN_RULES.map((r) => r.pattern).filter((p) => !known.includes(p))).toEqual([]);
+  });
+
+  it.each(ROLES)("role %s: the screens it may see answer 200, the others 403 in Spanish (the layout still renders)", async (role) => {
+    for (const [pattern, load] of all) {
+      const { path } = concrete(pattern);
+      const need = needFor(new URL(path, APP).pathname, "GET")!;
+      const allowed = holds(role, need);
+      const { parent, own, body } = await visit(pattern, await load(), roleCookies[role]);
+      if (parent) expect(parent.status, `${role} ${pattern}`).toBe(200);
+      if (!own) continue;
+      if (allowed) expect(own.status, `${role} ${pattern}: ${String(body).slice(0, 300)}`).toBe(200);
+      else {
+        expect(own.status, `${role} ${pattern}`).toBe(403);
+        expect(own.data.message, `${role} ${pattern}`).toMatch(new RegExp(`^Tu rol \\(${ROLE_LABELS[role]}\\) no permite .+\\.$`));
+        for (const s of SECRETS.slice(1)) expect(body, `${role} ${pattern}`).not.toContain(s);
+      }
+    }
+  });
+
+  it.each(ROLES)("role %s: every action by intent is allowed or refused as the table says, and a refused one changes nothing", async (role) => {
+    const post = (path: string, fields: Record<string, string>) =>
+      new Request(`${APP}${path}`, { method: "POST", headers: { Cookie: roleCookies[role], "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    for (const [pattern, load] of ROUTES) {
+      const mod = await load();
+      if (!mod.action) continue;
+      const rule = screenRuleFor(concrete(pattern).path)!;
+      const intents = typeof rule.write === "object" ? Object.keys(rule.write).map((k) => (k === "*" ? "delete" : k)) : ["delete"];
+      for (const intent of intents) {
+        // Made-up ids: an allowed action gets as far as "not found" or a validation answer, never changing the owner's rows.
+        const made = crypto.randomUUID();
+        const path = pattern.replace(/:\w+$/, made);
+        const params = { id: made };
+        const res = await run(() => mod.action!(args(post(path, { intent, id: crypto.randomUUID() }), context(), params)));
+        const allowed = holds(role, needFor(new URL(path, APP).pathname, "POST", intent)!);
+        expect(res.status, `${role} ${pattern} ${intent}`).toBeLessThan(500);
+        if (allowed) expect(res.status, `${role} ${pattern} ${intent}: ${JSON.stringify(res.data).slice(0, 200)}`).not.toBe(403);
+        else {
+          expect(res.status, `${role} ${pattern} ${intent}`).toBe(403);
+          expect(res.data.message, `${role} ${pattern} ${intent}`).toMatch(/^Tu (rol|cuenta) .+\.$/);
+        }
+      }
+    }
+    const [s] = await h.db.select().from(stations).where(eq(stations.id, ids.station));
+    expect(s.name).toBe("Estacion-Propia");
   });
 
   it("another tenant's edit and delete actions on the owner's rows answer 404 and change nothing", async () => {

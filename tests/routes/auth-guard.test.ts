@@ -1,5 +1,6 @@
 // The app-layout guard (spec §2 "Guard", §6) and sign-out.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sessionStorage } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
 import * as logout from "~/routes/logout";
 import { requireActiveBusiness, requireUser, safeRedirect, currentPath } from "~/lib/auth.server";
@@ -44,11 +45,17 @@ describe("app layout guard", () => {
     expect(res.location).toBe("/auth/login");
   });
 
-  it("ACTIVE → proceeds with the header data, no cookie change while the token is fresh", async () => {
+  it("ACTIVE → proceeds with the header data, no cookie change while the token is fresh and the company is known", async () => {
     const { cookie, api } = await activeUser();
-    const res = await run<Loose>(() => layout.loader(args(get("/home", cookie), makeContext(api))));
+    // The first page remembers the company the session acts for (issue 26)…
+    const first = await run<Loose>(() => layout.loader(args(get("/home", cookie), makeContext(api))));
+    expect(first.status).toBe(200);
+    expect(first.data).toMatchObject({ businessName: "Cargas del Sur S.A.", email: "ana@example.com", photo: "/images/blank.png", role: "OWNER" });
+    const remembered = cookieJar(first.headers, cookie);
+    expect((await sessionStorage.getSession(remembered)).get("businessId")).toMatch(/^00000000-/);
+    // …and from then on sends it to the API, with nothing more to set.
+    const res = await run<Loose>(() => layout.loader(args(get("/home", remembered), makeContext(api))));
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ businessName: "Cargas del Sur S.A.", email: "ana@example.com", photo: "/images/blank.png" });
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(fake.called("token")).toHaveLength(0);
   });

@@ -230,8 +230,10 @@ export class FakeBusinessApi {
     }
     if (!claims.email_verified) return problem(403, "Por favor, verifique su casilla para validar su correo");
     const mine = this.businesses.get(claims.uid);
-    if (path === "/Account/Business" && request.method === "GET") {
-      return Response.json(mine ? { exists: true, status: mine.status, businessName: mine.businessName } : { exists: false });
+    if ((path === "/Account/Business" && request.method === "GET") || (path === "/Account/SignIn" && request.method === "POST")) {
+      const businessId = `00000000-0000-4000-8000-${claims.uid.replace(/[^0-9a-f]/g, "").padStart(12, "0").slice(-12)}`;
+      const companies = mine ? [{ businessId, businessName: mine.businessName, status: mine.status, role: "OWNER" }] : [];
+      return Response.json(mine ? { exists: true, status: mine.status, businessName: mine.businessName, businessId, role: "OWNER", companies } : { exists: false, companies });
     }
     if (path === "/Account/Business" && request.method === "POST") {
       const input = body as { businessName: string; cuit: string; businessAddress: string; phoneNumber: string };

@@ -21,7 +21,7 @@ function submit(fields: Record<string, string>, context = makeContext()) {
 
 describe("register loader", () => {
   it("shows the form to visitors and sends signed-in users home", async () => {
-    expect((await run(() => register.loader(args(get("/auth/register"), makeContext())))).data).toBeNull();
+    expect((await run(() => register.loader(args(get("/auth/register"), makeContext())))).data).toEqual({ invitation: null });
     const account = fake.addAccount("ana@example.com", "Clave-Segura-1");
     const { cookie } = await signedInCookie(account);
     const res = await run(() => register.loader(args(get("/auth/register", cookie), makeContext())));

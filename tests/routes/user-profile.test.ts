@@ -55,7 +55,7 @@ class ProfileApi {
     const record = (c: Call) => this.calls.push(c);
     return [
       http.get(path("/Account/Business"), () =>
-        HttpResponse.json({ exists: true, status: this.business.status ?? "ACTIVE", businessName: this.business.businessName })
+        HttpResponse.json({ exists: true, status: this.business.status ?? "ACTIVE", businessName: this.business.businessName, role: "OWNER", companies: [] })
       ),
       http.get(path("/Business/BusinessUser"), () => {
         record({ method: "GET", path: "/Business/BusinessUser" });

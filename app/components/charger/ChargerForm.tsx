@@ -11,6 +11,7 @@ import type { ReactNode } from "react";
 import { TitledCard } from "~/components/Page";
 import { VALIDATE_ON } from "~/components/form";
 import { FormError } from "~/components/messages";
+import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import {
   CONNECTOR_FORMATS,
   CONNECTOR_FORMAT_LABELS,
@@ -50,8 +51,11 @@ export function ChargerForm({
   submitLabel,
   cancelTo,
   formToken,
+  readOnly,
 }: {
   id: string;
+  /** Issue 26: a role that may only look (fields disabled; no save, connectors or password). */
+  readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one charger. */
   formToken?: string;
   lastResult: SubmissionResult<string[]> | null | undefined;
@@ -91,127 +95,133 @@ export function ChargerForm({
     <Form method="post" {...getFormProps(form)} className="charger-form">
       <FormToken value={formToken} />
       {/* Enter in a field saves: the form's first submit button must not be a row intent. */}
-      <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
-        {submitLabel}
-      </button>
-      <Flex direction="column" gap="5">
-        <FormError errors={form.errors} id={form.errorId} />
+      {readOnly ? null : (
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          {submitLabel}
+        </button>
+      )}
+      <ReadOnlyFieldset readOnly={readOnly}>
+        <Flex direction="column" gap="5">
+          <FormError errors={form.errors} id={form.errorId} />
 
-        <TitledCard title="Datos del cargador" id="charger-data">
-          <Grid columns={{ initial: "1", sm: "2" }} gap="4">
-            <TextInput meta={fields.name} label="Nombre" placeholder="Por ejemplo: Palermo AC 1" />
-            <SelectField meta={fields.stationId} label="Estación" options={options.stations} placeholder="Sin estación (asignarla después)" />
-            <SelectField meta={fields.brandId} label="Marca" options={options.brands} placeholder="Sin especificar" />
-            <TextInput meta={fields.model} label="Modelo" placeholder="Por ejemplo: Terra AC W22" />
-            <TextInput meta={fields.serialNumber} label="Número de serie" />
-          </Grid>
-        </TitledCard>
-
-        <TitledCard title="Conectores" id="charger-connectors">
-          <Flex direction="column" gap="4">
-            <Text as="p" size="2" color="gray">
-              Cada conector es una toma o un cable del cargador. El número es el connectorId que usa el cargador en OCPP (1, 2, …).
-            </Text>
-            {connectors.map((row, index) => {
-              const k = row.getFieldset();
-              return (
-                <fieldset key={row.key} className="charger-connector" data-testid={`connector-${index}`}>
-                  <legend>Conector {index + 1}</legend>
-                  <div className="charger-connector-grid">
-                    <TextInput meta={k.connectorId} label="Número" inputMode="numeric" />
-                    <SelectField meta={k.standard} label="Tipo de conector" options={options.connectorTypes} placeholder="Elegí un tipo" />
-                    <SelectField meta={k.format} label="Formato" options={FORMAT_OPTIONS} />
-                    <SelectField meta={k.powerType} label="Corriente" options={POWER_OPTIONS} />
-                    <TextInput meta={k.maxPowerKw} label="Potencia máxima" inputMode="decimal" suffix="kW" />
-                    <SelectField meta={k.rateId} label="Tarifa" options={options.rates} placeholder="Sin tarifa" />
-                  </div>
-                  {connectors.length > 1 ? (
-                    <Flex justify="end" mt="3">
-                      <Button {...form.remove.getButtonProps({ name: fields.connectors.name, index })} variant="soft" color="red" size="2">
-                        <BiTrash aria-hidden="true" /> Quitar conector {index + 1}
-                      </Button>
-                    </Flex>
-                  ) : null}
-                </fieldset>
-              );
-            })}
-            {fields.connectors.errors?.[0] ? (
-              <Text id={fields.connectors.errorId} size="2" color="red" data-testid="connectors-error">
-                {fields.connectors.errors[0]}
-              </Text>
-            ) : null}
-            {connectors.length < MAX_CONNECTORS ? (
-              <div>
-                <Button
-                  {...form.insert.getButtonProps({ name: fields.connectors.name, defaultValue: newConnector(currentRows) as never })}
-                  variant="soft"
-                  size="3"
-                >
-                  <BiPlus aria-hidden="true" /> Agregar conector
-                </Button>
-              </div>
-            ) : (
-              <Text size="2" color="gray">
-                Llegaste al máximo de {MAX_CONNECTORS} conectores por cargador.
-              </Text>
-            )}
-          </Flex>
-        </TitledCard>
-
-        <TitledCard title="Datos OCPP" id="charger-ocpp">
-          <Flex direction="column" gap="4">
+          <TitledCard title="Datos del cargador" id="charger-data">
             <Grid columns={{ initial: "1", sm: "2" }} gap="4">
-              <TextInput
-                meta={fields.ocppIdentity}
-                label="Identidad OCPP"
-                placeholder="Por ejemplo: ENCH-CABA-05"
-                hint={`${OCPP_IDENTITY_MESSAGE} Es única: ningún otro cargador puede usarla.${charger ? " Si la cambiás, el cargador deja de conectarse hasta que lo reconfigures." : ""}`}
-              />
-              <TextInput
-                meta={fields.heartbeatInterval}
-                label="Intervalo de heartbeat"
-                inputMode="numeric"
-                suffix="s"
-                hint="Cada cuántos segundos el cargador avisa que sigue conectado (de 30 a 86.400)."
-              />
+              <TextInput meta={fields.name} label="Nombre" placeholder="Por ejemplo: Palermo AC 1" />
+              <SelectField meta={fields.stationId} label="Estación" options={options.stations} placeholder="Sin estación (asignarla después)" />
+              <SelectField meta={fields.brandId} label="Marca" options={options.brands} placeholder="Sin especificar" />
+              <TextInput meta={fields.model} label="Modelo" placeholder="Por ejemplo: Terra AC W22" />
+              <TextInput meta={fields.serialNumber} label="Número de serie" />
             </Grid>
-            <ConnectionUrl url={url} pending={!validIdentity} />
-            {charger ? (
-              <Flex direction="column" gap="3">
-                <Text as="p" size="2" weight="medium">
-                  Contraseña
-                </Text>
-                {rotatedPassword ? (
-                  <OneTimePassword password={rotatedPassword} rotated />
-                ) : (
-                  <Text as="p" size="2" color="gray">
-                    {charger.hasPassword
-                      ? "El cargador tiene una contraseña asignada. Por seguridad no se puede volver a mostrar: si la perdiste, rotala."
-                      : "El cargador no tiene contraseña asignada. Rotala para generar una."}
-                  </Text>
-                )}
-                {/* Keyed by the password: the confirmation closes once a new one is shown. */}
-                {rotateFormId ? <RotatePassword key={rotatedPassword ?? "none"} formId={rotateFormId} busy={busy} /> : null}
-              </Flex>
-            ) : (
-              <Text as="p" size="2" color="gray">
-                La contraseña se genera al crear el cargador y se muestra una sola vez.
-              </Text>
-            )}
-            {charger ? <BootReport charger={charger} now={now} /> : null}
-          </Flex>
-        </TitledCard>
+          </TitledCard>
 
-        {/* Sticky: always at hand on a long form, and it does not move when a message above appears or goes. */}
-        <Flex gap="3" justify="end" wrap="wrap" className="charger-form-actions">
-          <Button asChild size="3" variant="soft" color="gray">
-            <Link to={cancelTo}>Cancelar</Link>
-          </Button>
-          <Button type="submit" size="3" disabled={busy}>
-            <BiSave aria-hidden="true" /> {submitLabel}
-          </Button>
+          <TitledCard title="Conectores" id="charger-connectors">
+            <Flex direction="column" gap="4">
+              <Text as="p" size="2" color="gray">
+                Cada conector es una toma o un cable del cargador. El número es el connectorId que usa el cargador en OCPP (1, 2, …).
+              </Text>
+              {connectors.map((row, index) => {
+                const k = row.getFieldset();
+                return (
+                  <fieldset key={row.key} className="charger-connector" data-testid={`connector-${index}`}>
+                    <legend>Conector {index + 1}</legend>
+                    <div className="charger-connector-grid">
+                      <TextInput meta={k.connectorId} label="Número" inputMode="numeric" />
+                      <SelectField meta={k.standard} label="Tipo de conector" options={options.connectorTypes} placeholder="Elegí un tipo" />
+                      <SelectField meta={k.format} label="Formato" options={FORMAT_OPTIONS} />
+                      <SelectField meta={k.powerType} label="Corriente" options={POWER_OPTIONS} />
+                      <TextInput meta={k.maxPowerKw} label="Potencia máxima" inputMode="decimal" suffix="kW" />
+                      <SelectField meta={k.rateId} label="Tarifa" options={options.rates} placeholder="Sin tarifa" />
+                    </div>
+                    {connectors.length > 1 && !readOnly ? (
+                      <Flex justify="end" mt="3">
+                        <Button {...form.remove.getButtonProps({ name: fields.connectors.name, index })} variant="soft" color="red" size="2">
+                          <BiTrash aria-hidden="true" /> Quitar conector {index + 1}
+                        </Button>
+                      </Flex>
+                    ) : null}
+                  </fieldset>
+                );
+              })}
+              {fields.connectors.errors?.[0] ? (
+                <Text id={fields.connectors.errorId} size="2" color="red" data-testid="connectors-error">
+                  {fields.connectors.errors[0]}
+                </Text>
+              ) : null}
+              {readOnly ? null : connectors.length < MAX_CONNECTORS ? (
+                <div>
+                  <Button
+                    {...form.insert.getButtonProps({ name: fields.connectors.name, defaultValue: newConnector(currentRows) as never })}
+                    variant="soft"
+                    size="3"
+                  >
+                    <BiPlus aria-hidden="true" /> Agregar conector
+                  </Button>
+                </div>
+              ) : (
+                <Text size="2" color="gray">
+                  Llegaste al máximo de {MAX_CONNECTORS} conectores por cargador.
+                </Text>
+              )}
+            </Flex>
+          </TitledCard>
+
+          <TitledCard title="Datos OCPP" id="charger-ocpp">
+            <Flex direction="column" gap="4">
+              <Grid columns={{ initial: "1", sm: "2" }} gap="4">
+                <TextInput
+                  meta={fields.ocppIdentity}
+                  label="Identidad OCPP"
+                  placeholder="Por ejemplo: ENCH-CABA-05"
+                  hint={`${OCPP_IDENTITY_MESSAGE} Es única: ningún otro cargador puede usarla.${charger ? " Si la cambiás, el cargador deja de conectarse hasta que lo reconfigures." : ""}`}
+                />
+                <TextInput
+                  meta={fields.heartbeatInterval}
+                  label="Intervalo de heartbeat"
+                  inputMode="numeric"
+                  suffix="s"
+                  hint="Cada cuántos segundos el cargador avisa que sigue conectado (de 30 a 86.400)."
+                />
+              </Grid>
+              <ConnectionUrl url={url} pending={!validIdentity} />
+              {charger ? (
+                <Flex direction="column" gap="3">
+                  <Text as="p" size="2" weight="medium">
+                    Contraseña
+                  </Text>
+                  {rotatedPassword ? (
+                    <OneTimePassword password={rotatedPassword} rotated />
+                  ) : (
+                    <Text as="p" size="2" color="gray">
+                      {charger.hasPassword
+                        ? "El cargador tiene una contraseña asignada. Por seguridad no se puede volver a mostrar: si la perdiste, rotala."
+                        : "El cargador no tiene contraseña asignada. Rotala para generar una."}
+                    </Text>
+                  )}
+                  {/* Keyed by the password: the confirmation closes once a new one is shown. */}
+                  {rotateFormId && !readOnly ? <RotatePassword key={rotatedPassword ?? "none"} formId={rotateFormId} busy={busy} /> : null}
+                </Flex>
+              ) : (
+                <Text as="p" size="2" color="gray">
+                  La contraseña se genera al crear el cargador y se muestra una sola vez.
+                </Text>
+              )}
+              {charger ? <BootReport charger={charger} now={now} /> : null}
+            </Flex>
+          </TitledCard>
+
+          {/* Sticky: always at hand on a long form, and it does not move when a message above appears or goes. */}
+          {readOnly ? null : (
+            <Flex gap="3" justify="end" wrap="wrap" className="charger-form-actions">
+              <Button asChild size="3" variant="soft" color="gray">
+                <Link to={cancelTo}>Cancelar</Link>
+              </Button>
+              <Button type="submit" size="3" disabled={busy}>
+                <BiSave aria-hidden="true" /> {submitLabel}
+              </Button>
+            </Flex>
+          )}
         </Flex>
-      </Flex>
+      </ReadOnlyFieldset>
     </Form>
   );
 }

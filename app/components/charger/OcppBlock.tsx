@@ -1,6 +1,7 @@
 // Pieces of the OCPP data block: the connection URL, the one-time password, the password
 // rotation (confirmed, works without JavaScript) and what the charger reported at boot.
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useHydrated } from "~/lib/hydrated";
 import { Box, Button, Callout, Code, DataList, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "~/icons";
 import type { ChargerDto } from "#api/types";
@@ -24,12 +25,6 @@ export function ConnectionUrl({ url, pending }: { url: string; pending?: boolean
       </Text>
     </Flex>
   );
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 /** The password the API generated, shown once: it lives only in this response. */

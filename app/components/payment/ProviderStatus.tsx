@@ -83,7 +83,7 @@ export function AccountDetails({ account }: { account: PaymentAccountDto }) {
 }
 
 /** A provider's card on the Pagos screen. */
-export function ProviderCard({ account }: { account: PaymentAccountDto }) {
+export function ProviderCard({ account, canManage = true }: { account: PaymentAccountDto; canManage?: boolean }) {
   const name = PROVIDER_LABELS[account.provider];
   return (
     <Card size="3" data-testid={`provider-${account.provider}`}>
@@ -98,7 +98,7 @@ export function ProviderCard({ account }: { account: PaymentAccountDto }) {
         <Flex mt="auto" pt="2">
           <Button asChild size="3" variant={account.status === "CONNECTED" ? "soft" : "solid"}>
             <Link to={PROVIDER_PATHS[account.provider]}>
-              <BiLinkExternal aria-hidden="true" /> {account.status === "DISCONNECTED" ? `Conectar ${name}` : `Administrar ${name}`}
+              <BiLinkExternal aria-hidden="true" /> {!canManage ? `Ver ${name}` : account.status === "DISCONNECTED" ? `Conectar ${name}` : `Administrar ${name}`}
             </Link>
           </Button>
         </Flex>

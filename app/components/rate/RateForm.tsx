@@ -1,13 +1,14 @@
 // The form of 'Nueva tarifa' and 'Editar tarifa': prices, VAT, penalties and a live price
 // preview. A plain POST form (works without JavaScript), enhanced by conform when it runs.
 import { FormToken } from "~/components/FormToken";
-import { useEffect, useState } from "react";
+import { useHydrated } from "~/lib/hydrated";
 import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
 import { BiCalculator, BiSave } from "~/icons";
 import { VALIDATE_ON } from "~/components/form";
 import { FormError } from "~/components/messages";
+import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";
 import { PricePreview } from "./PricePreview";
@@ -21,13 +22,6 @@ function vatOptions(current: string | undefined) {
     options.push({ value: current, label: `${new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 }).format(Number(current) / 100)} %` });
   }
   return options;
-}
-
-/** True once React runs in the browser (the server render and JavaScript-less pages stay false). */
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function ScenarioInput({ name, label, defaultValue, suffix, type = "text" }: { name: string; label: string; defaultValue: string; suffix?: string; type?: "text" | "time" }) {
@@ -51,8 +45,11 @@ export function RateForm({
   submitLabel,
   action,
   formToken,
+  readOnly,
 }: {
   formId: string;
+  /** Issue 26: a role that may only read the rates (Facturación, Lectura): fields disabled, no save. */
+  readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one rate. */
   formToken?: string;
   defaultValue: RateFormValues;
@@ -80,80 +77,84 @@ export function RateForm({
     <Form method="post" action={action} {...getFormProps(form)} className="rate-form">
       <FormToken value={formToken} />
       <div className="rate-form-fields">
-        <FormError errors={form.errors} id={form.errorId} />
-        <Card size="3" asChild>
-          <section aria-labelledby={`${formId}-prices`}>
-            <Heading as="h2" size="4" mb="4" id={`${formId}-prices`}>
-              Precios
-            </Heading>
-            <Flex direction="column" gap="4">
-              <TextInputField meta={fields.name} label="Nombre de la tarifa" placeholder="Por ejemplo: AC Estándar" />
-              <Grid columns={{ initial: "1", sm: "3" }} gap="4" align="start">
-                <MoneyField meta={fields.pricePerKwhCents} label="Precio por kWh" />
-                <MoneyField meta={fields.pricePerMinuteCents} label="Precio por minuto" hint="De carga; la inactividad va aparte." />
-                <MoneyField meta={fields.sessionFeeCents} label="Cargo por sesión" />
-              </Grid>
-              <Text size="1" color="gray">
-                {MONEY_HINT} Dejá en blanco lo que no cobrás; hace falta al menos un precio.
-              </Text>
-              <Grid columns={{ initial: "1", sm: "2" }} gap="4" align="start">
-                <RadioGroupField
-                  meta={fields.vatIncluded}
-                  legend="IVA"
-                  options={[
-                    { value: "true", label: "Los precios incluyen IVA", hint: "El conductor paga exactamente estos importes." },
-                    { value: "false", label: "El IVA se suma a los precios", hint: "Se agrega el IVA al total de la sesión." },
-                  ]}
-                />
-                <SelectField meta={fields.vatRateBp} label="Alícuota de IVA" options={vatOptions(typeof fields.vatRateBp.initialValue === "string" ? fields.vatRateBp.initialValue : undefined)} />
-              </Grid>
-            </Flex>
-          </section>
-        </Card>
+        <ReadOnlyFieldset readOnly={readOnly}>
+          <FormError errors={form.errors} id={form.errorId} />
+          <Card size="3" asChild>
+            <section aria-labelledby={`${formId}-prices`}>
+              <Heading as="h2" size="4" mb="4" id={`${formId}-prices`}>
+                Precios
+              </Heading>
+              <Flex direction="column" gap="4">
+                <TextInputField meta={fields.name} label="Nombre de la tarifa" placeholder="Por ejemplo: AC Estándar" />
+                <Grid columns={{ initial: "1", sm: "3" }} gap="4" align="start">
+                  <MoneyField meta={fields.pricePerKwhCents} label="Precio por kWh" />
+                  <MoneyField meta={fields.pricePerMinuteCents} label="Precio por minuto" hint="De carga; la inactividad va aparte." />
+                  <MoneyField meta={fields.sessionFeeCents} label="Cargo por sesión" />
+                </Grid>
+                <Text size="1" color="gray">
+                  {MONEY_HINT} Dejá en blanco lo que no cobrás; hace falta al menos un precio.
+                </Text>
+                <Grid columns={{ initial: "1", sm: "2" }} gap="4" align="start">
+                  <RadioGroupField
+                    meta={fields.vatIncluded}
+                    legend="IVA"
+                    options={[
+                      { value: "true", label: "Los precios incluyen IVA", hint: "El conductor paga exactamente estos importes." },
+                      { value: "false", label: "El IVA se suma a los precios", hint: "Se agrega el IVA al total de la sesión." },
+                    ]}
+                  />
+                  <SelectField meta={fields.vatRateBp} label="Alícuota de IVA" options={vatOptions(typeof fields.vatRateBp.initialValue === "string" ? fields.vatRateBp.initialValue : undefined)} />
+                </Grid>
+              </Flex>
+            </section>
+          </Card>
 
-        <Card size="3" asChild>
-          <section aria-labelledby={`${formId}-penalties`}>
-            <Heading as="h2" size="4" mb="1" id={`${formId}-penalties`}>
-              Penalidades
-            </Heading>
-            <Text as="p" size="2" color="gray" mb="4">
-              La inactividad corre desde que el vehículo deja de cargar hasta que se desconecta.
-            </Text>
-            <Flex direction="column" gap="4">
-              <Heading as="h3" size="3">
-                Por inactividad
+          <Card size="3" asChild>
+            <section aria-labelledby={`${formId}-penalties`}>
+              <Heading as="h2" size="4" mb="1" id={`${formId}-penalties`}>
+                Penalidades
               </Heading>
-              <Grid columns={{ initial: "1", sm: "3" }} gap="4" align="start">
-                <TextInputField meta={fields.idleGraceMinutes} label="Minutos de gracia" inputMode="numeric" placeholder="0" suffix="min" hint="Sin cargo al principio." />
-                <MoneyField meta={fields.idlePricePerMinuteCents} label="Penalidad por minuto" />
-                <MoneyField meta={fields.idleMaxCents} label="Tope por sesión" placeholder="Sin tope" hint="Opcional." />
-              </Grid>
-              <Grid columns={{ initial: "1", sm: "2" }} gap="4" align="start">
-                <TimeField meta={fields.idleActiveFrom} label="Se cobra desde las" />
-                <TimeField meta={fields.idleActiveTo} label="Hasta las" />
-              </Grid>
-              <Text size="1" color="gray" mt="-2">
-                Opcional: el horario puede cruzar la medianoche (por ejemplo, de 22:00 a 06:00). Dejá ambos vacíos para cobrar a toda hora.
+              <Text as="p" size="2" color="gray" mb="4">
+                La inactividad corre desde que el vehículo deja de cargar hasta que se desconecta.
               </Text>
-              <Heading as="h3" size="3">
-                Por reserva
-              </Heading>
-              <Grid columns={{ initial: "1", sm: "3" }} gap="4">
-                <MoneyField meta={fields.noShowFeeCents} label="Cargo por no presentarse" hint="Si el conductor reserva y no llega." />
-              </Grid>
-            </Flex>
-          </section>
-        </Card>
+              <Flex direction="column" gap="4">
+                <Heading as="h3" size="3">
+                  Por inactividad
+                </Heading>
+                <Grid columns={{ initial: "1", sm: "3" }} gap="4" align="start">
+                  <TextInputField meta={fields.idleGraceMinutes} label="Minutos de gracia" inputMode="numeric" placeholder="0" suffix="min" hint="Sin cargo al principio." />
+                  <MoneyField meta={fields.idlePricePerMinuteCents} label="Penalidad por minuto" />
+                  <MoneyField meta={fields.idleMaxCents} label="Tope por sesión" placeholder="Sin tope" hint="Opcional." />
+                </Grid>
+                <Grid columns={{ initial: "1", sm: "2" }} gap="4" align="start">
+                  <TimeField meta={fields.idleActiveFrom} label="Se cobra desde las" />
+                  <TimeField meta={fields.idleActiveTo} label="Hasta las" />
+                </Grid>
+                <Text size="1" color="gray" mt="-2">
+                  Opcional: el horario puede cruzar la medianoche (por ejemplo, de 22:00 a 06:00). Dejá ambos vacíos para cobrar a toda hora.
+                </Text>
+                <Heading as="h3" size="3">
+                  Por reserva
+                </Heading>
+                <Grid columns={{ initial: "1", sm: "3" }} gap="4">
+                  <MoneyField meta={fields.noShowFeeCents} label="Cargo por no presentarse" hint="Si el conductor reserva y no llega." />
+                </Grid>
+              </Flex>
+            </section>
+          </Card>
+        </ReadOnlyFieldset>
       </div>
 
-      <Flex className="rate-form-actions" gap="3" wrap="wrap">
-        <Button type="submit" name="intent" value="save" size="3" disabled={busy}>
-          <BiSave aria-hidden="true" /> {submitLabel}
-        </Button>
-        <Button asChild size="3" variant="soft" color="gray">
-          <Link to="/rate">Cancelar</Link>
-        </Button>
-      </Flex>
+      {readOnly ? null : (
+        <Flex className="rate-form-actions" gap="3" wrap="wrap">
+          <Button type="submit" name="intent" value="save" size="3" disabled={busy}>
+            <BiSave aria-hidden="true" /> {submitLabel}
+          </Button>
+          <Button asChild size="3" variant="soft" color="gray">
+            <Link to="/rate">Cancelar</Link>
+          </Button>
+        </Flex>
+      )}
 
       <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
         <Card size="3">

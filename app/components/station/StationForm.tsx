@@ -3,11 +3,12 @@
 // with Google's address search and a map with a draggable marker.
 import { FormToken } from "~/components/FormToken";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { useHydrated } from "./hooks";
+import { useHydrated } from "~/lib/hydrated";
 import { Form, Link, useNavigation } from "react-router";
 import { CheckboxField, Field, FieldError, VALIDATE_ON } from "~/components/form";
 import { withAutoFocus } from "~/lib/autofocus";
 import { FormError, InfoMessage } from "~/components/messages";
+import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "~/icons";
@@ -70,8 +71,11 @@ export function StationForm({
   mapsKey,
   submitLabel,
   formToken,
+  readOnly,
 }: {
   id: string;
+  /** Issue 26: a role that may only look (fields disabled, no save). */
+  readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one station. */
   formToken?: string;
   defaultValue: ReturnType<typeof stationFormDefaults>;
@@ -94,101 +98,105 @@ export function StationForm({
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="station-form">
       <FormToken value={formToken} />
-      <Flex direction="column" gap="5">
-        <FormError errors={form.errors} id={form.errorId} />
+      <ReadOnlyFieldset readOnly={readOnly}>
+        <Flex direction="column" gap="5">
+          <FormError errors={form.errors} id={form.errorId} />
 
-        <Card size="3" asChild>
-          <section aria-labelledby={`${id}-general`}>
-            <Heading as="h2" size="4" mb="4" id={`${id}-general`}>
-              Datos de la estación
-            </Heading>
-            <Flex direction="column" gap="4">
-              <Field meta={fields.name} label="Nombre" hint="Como la van a ver los conductores, por ejemplo «Estación Palermo»." />
-              <SelectField meta={fields.parkingType} label="Tipo de estacionamiento">
-                <option value="">Sin especificar</option>
-                {PARKING_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {PARKING_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </SelectField>
-              <CheckboxField meta={fields.published} onChange={() => form.validate({ name: fields.published.name })}>
-                Publicada: los conductores la ven en el mapa y pueden cargar
-              </CheckboxField>
-            </Flex>
-          </section>
-        </Card>
-
-        <LocationSection formId={form.id} fields={fields} mapsKey={mapsKey} validate={(name) => form.validate({ name })} />
-
-        <Card size="3" asChild>
-          <section aria-labelledby={`${id}-services`}>
-            <Heading as="h2" size="4" mb="1" id={`${id}-services`}>
-              Servicios
-            </Heading>
-            <Text as="p" size="2" color="gray" mb="3">
-              Lo que hay en la estación o muy cerca.
-            </Text>
-            {services.length === 0 ? (
-              <Text size="2" color="gray">
-                No pudimos cargar el catálogo de servicios. Podés guardar la estación y agregarlos después.
-              </Text>
-            ) : (
-              <fieldset className="station-fieldset">
-                <legend className="visually-hidden">Servicios</legend>
-                <div className="station-services">
-                  {getCollectionProps(fields.services, { type: "checkbox", options: services.map((s) => s.code) }).map(({ key, ...props }) => (
-                    <label key={key} className="station-check">
-                      <input {...withAutoFocus(fields.services, props)} />
-                      <span>{services.find((s) => s.code === props.value)?.label ?? props.value}</span>
-                    </label>
+          <Card size="3" asChild>
+            <section aria-labelledby={`${id}-general`}>
+              <Heading as="h2" size="4" mb="4" id={`${id}-general`}>
+                Datos de la estación
+              </Heading>
+              <Flex direction="column" gap="4">
+                <Field meta={fields.name} label="Nombre" hint="Como la van a ver los conductores, por ejemplo «Estación Palermo»." />
+                <SelectField meta={fields.parkingType} label="Tipo de estacionamiento">
+                  <option value="">Sin especificar</option>
+                  {PARKING_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {PARKING_TYPE_LABELS[t]}
+                    </option>
                   ))}
-                </div>
-              </fieldset>
-            )}
-            {fields.services.errors?.[0] ? (
-              <Text size="2" color="red" id={fields.services.errorId}>
-                {fields.services.errors[0]}
+                </SelectField>
+                <CheckboxField meta={fields.published} onChange={() => form.validate({ name: fields.published.name })}>
+                  Publicada: los conductores la ven en el mapa y pueden cargar
+                </CheckboxField>
+              </Flex>
+            </section>
+          </Card>
+
+          <LocationSection formId={form.id} fields={fields} mapsKey={mapsKey} validate={(name) => form.validate({ name })} />
+
+          <Card size="3" asChild>
+            <section aria-labelledby={`${id}-services`}>
+              <Heading as="h2" size="4" mb="1" id={`${id}-services`}>
+                Servicios
+              </Heading>
+              <Text as="p" size="2" color="gray" mb="3">
+                Lo que hay en la estación o muy cerca.
               </Text>
-            ) : null}
-          </section>
-        </Card>
+              {services.length === 0 ? (
+                <Text size="2" color="gray">
+                  No pudimos cargar el catálogo de servicios. Podés guardar la estación y agregarlos después.
+                </Text>
+              ) : (
+                <fieldset className="station-fieldset">
+                  <legend className="visually-hidden">Servicios</legend>
+                  <div className="station-services">
+                    {getCollectionProps(fields.services, { type: "checkbox", options: services.map((s) => s.code) }).map(({ key, ...props }) => (
+                      <label key={key} className="station-check">
+                        <input {...withAutoFocus(fields.services, props)} />
+                        <span>{services.find((s) => s.code === props.value)?.label ?? props.value}</span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              )}
+              {fields.services.errors?.[0] ? (
+                <Text size="2" color="red" id={fields.services.errorId}>
+                  {fields.services.errors[0]}
+                </Text>
+              ) : null}
+            </section>
+          </Card>
 
-        <OpeningHours form={form} fields={fields} sectionId={`${id}-hours`} />
+          <OpeningHours form={form} fields={fields} sectionId={`${id}-hours`} />
 
-        <Card size="3" asChild>
-          <section aria-labelledby={`${id}-photo`}>
-            <Heading as="h2" size="4" mb="3" id={`${id}-photo`}>
-              Foto
-            </Heading>
-            <input type="hidden" name={fields.photoUrl.name} value={fields.photoUrl.initialValue ?? ""} />
-            <PhotoUploader
-              name="photo"
-              initialImage={fields.photoUrl.initialValue || null}
-              alt="Foto de la estación"
-              error={form.allErrors.photo?.[0]}
-              size={120}
-              actions={
-                fields.photoUrl.initialValue ? (
-                  <label className="station-check">
-                    <input type="checkbox" name="removePhoto" />
-                    <span>Quitar la foto</span>
-                  </label>
-                ) : null
-              }
-            />
-          </section>
-        </Card>
+          <Card size="3" asChild>
+            <section aria-labelledby={`${id}-photo`}>
+              <Heading as="h2" size="4" mb="3" id={`${id}-photo`}>
+                Foto
+              </Heading>
+              <input type="hidden" name={fields.photoUrl.name} value={fields.photoUrl.initialValue ?? ""} />
+              <PhotoUploader
+                name="photo"
+                initialImage={fields.photoUrl.initialValue || null}
+                alt="Foto de la estación"
+                error={form.allErrors.photo?.[0]}
+                size={120}
+                actions={
+                  fields.photoUrl.initialValue ? (
+                    <label className="station-check">
+                      <input type="checkbox" name="removePhoto" />
+                      <span>Quitar la foto</span>
+                    </label>
+                  ) : null
+                }
+              />
+            </section>
+          </Card>
 
-        <Flex gap="3" justify="end" wrap="wrap">
-          <Button asChild size="3" variant="soft" color="gray">
-            <Link to="/station">Cancelar</Link>
-          </Button>
-          <Button type="submit" size="3" disabled={busy}>
-            {busy ? "Guardando…" : submitLabel}
-          </Button>
+          {readOnly ? null : (
+            <Flex gap="3" justify="end" wrap="wrap">
+              <Button asChild size="3" variant="soft" color="gray">
+                <Link to="/station">Cancelar</Link>
+              </Button>
+              <Button type="submit" size="3" disabled={busy}>
+                {busy ? "Guardando…" : submitLabel}
+              </Button>
+            </Flex>
+          )}
         </Flex>
-      </Flex>
+      </ReadOnlyFieldset>
     </Form>
   );
 }

@@ -14,6 +14,7 @@ import { fetchJson, createApiClient } from "~/lib/api.server";
 import { UNAVAILABLE } from "~/components/activity/labels";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import type { Route } from "./+types/home";
 
@@ -56,17 +57,21 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
   const activityHref = `/activity?${new URLSearchParams({ from: period.from, to: period.to })}`;
+  // Issue 26: Técnico does not see the activity.
+  const canSeeActivity = useAccess().can("activity.read");
   return (
     <>
       <PageHeader
         title="Inicio"
         description={`Resumen de tu red ${periodText(period)}.`}
         actions={
-          <Button asChild size="3" variant="soft">
-            <Link to={activityHref}>
-              <BiLineChart aria-hidden="true" /> Ver las cargas del período
-            </Link>
-          </Button>
+          canSeeActivity ? (
+            <Button asChild size="3" variant="soft">
+              <Link to={activityHref}>
+                <BiLineChart aria-hidden="true" /> Ver las cargas del período
+              </Link>
+            </Button>
+          ) : undefined
         }
       />
       <PeriodPicker period={period} />

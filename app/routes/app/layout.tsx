@@ -1,8 +1,11 @@
 import { data, Form, Link, NavLink, Outlet, useLocation } from "react-router";
 import { useEffect } from "react";
 import { Button, Text } from "@radix-ui/themes";
-import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, type IconType } from "~/icons";
+import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, type IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
+import { canVisit, memberAccess } from "~/lib/access.server";
+import { ROLE_LABELS } from "#domain/permissions";
+import { CompanySwitcher } from "~/components/CompanySwitcher";
 import { PushRegistration } from "~/push/PushRegistration";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { appContext } from "~/lib/context";
@@ -17,6 +20,9 @@ const NAV: { to: string; label: string; icon: IconType }[] = [
   { to: "/notification", label: "Notificaciones", icon: BiBell },
   { to: "/payment", label: "Pagos", icon: BiCreditCard },
   { to: "/user", label: "Mi perfil", icon: BiUser },
+  // Issue 26: only for the roles that may see them (app/lib/access.server.ts), like every entry.
+  { to: "/team", label: "Equipo", icon: BiGroup },
+  { to: "/audit", label: "Auditoría", icon: BiHistory },
 ];
 
 export const BLANK_PHOTO = "/images/blank.png";
@@ -28,12 +34,17 @@ interface BusinessUserHeader {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The guard (spec §2, §6): session, token refresh (Set-Cookie below), verified e-mail, active company.
-  const { user, headers } = await requireActiveBusiness(request, context);
+  const { user, business: account, headers } = await requireActiveBusiness(request, context);
+  const role = account.role ?? null;
   const api = createApiClient(context, user.idToken);
   const [response, unreadResponse] = await Promise.all([
     api.get("/Business/BusinessUser"),
     api.get("/Business/Notification/UnreadCount").catch(() => undefined),
   ]);
+  // The switcher lists the account's companies the dashboard can open (active ones).
+  const companies = (account.companies ?? [])
+    .filter((c) => c.status === "ACTIVE")
+    .map(({ businessId, businessName, role: theirRole }) => ({ businessId, businessName, roleLabel: ROLE_LABELS[theirRole] }));
   const business = response.ok ? await readJson<BusinessUserHeader>(response) : undefined;
   const unread = unreadResponse?.ok ? ((await readJson<{ unread?: number }>(unreadResponse))?.unread ?? 0) : 0;
   return data(
@@ -43,6 +54,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       photo: business?.photoUrl || user.photoUrl || BLANK_PHOTO,
       email: user.email,
       unread,
+      access: memberAccess(role),
+      // Only the entries the role may open (app/lib/access.server.ts), like every screen.
+      nav: NAV.filter(({ to }) => canVisit(role, to)).map(({ to }) => to),
+      businessId: account.businessId ?? null,
+      companies,
     },
     { headers },
   );
@@ -115,8 +131,9 @@ function useNavDrawer() {
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { appName, businessName, photo, unread } = loaderData;
+  const { appName, businessName, photo, unread, access, businessId, companies } = loaderData;
   useNavDrawer();
+  const nav = NAV.filter(({ to }) => loaderData.nav.includes(to));
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -130,7 +147,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
           <BiSolidPlug size={28} aria-hidden="true" />
           <span>{appName}</span>
         </a>
-        {NAV.map(({ to, label, icon: Icon }) => (
+        {nav.map(({ to, label, icon: Icon }) => (
           <NavLink key={to} to={to} className="nav-link" prefetch="intent">
             <Icon size={22} aria-hidden="true" />
             <span>{label}</span>
@@ -143,12 +160,20 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             <BiMenu size={24} />
           </label>
           <div className="topbar-spacer" />
+          <CompanySwitcher companies={companies} current={businessId} />
           <NotificationBell unread={unread} />
           <div className="topbar-user">
             <img src={photo} alt="" width={36} height={36} data-testid="header-photo" />
-            <Text className="topbar-name" weight="medium" data-testid="header-business-name">
-              {businessName}
-            </Text>
+            <div className="topbar-who">
+              <Text className="topbar-name" weight="medium" data-testid="header-business-name">
+                {businessName}
+              </Text>
+              {access.roleLabel ? (
+                <span className="topbar-role" data-testid="header-role">
+                  {access.roleLabel}
+                </span>
+              ) : null}
+            </div>
           </div>
           <Form method="post" action="/logout">
             <Button type="submit" variant="ghost" size="2" color="gray">

@@ -9,9 +9,11 @@ import { Pagination, listParams } from "~/components/list";
 import { fetchJson, createApiClient } from "~/lib/api.server";
 import { UNAVAILABLE } from "~/components/activity/labels";
 import { formatDateTime, formatInt } from "~/components/charts/format";
-import { requireUser, safeRedirect } from "~/lib/auth.server";
+import { requireActiveBusiness, requireUser, safeRedirect } from "~/lib/auth.server";
+import { visibleLink } from "~/lib/access.server";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 // Web push (issue 7): the browser's registration record and the permission button.
 import { EnablePushButton } from "~/push/EnablePushButton";
 import { PUSH_INTENT, pushRegisterAction } from "~/push/register.server";
@@ -20,14 +22,16 @@ import type { Route } from "./+types/notification";
 export const meta = pageMeta("Notificaciones");
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { user, business } = await requireActiveBusiness(request, context);
   const { page } = listParams(url);
   const unreadOnly = url.searchParams.get("unread") === "1";
   const query = new URLSearchParams({ page: String(page), pageSize: "20" });
   if (unreadOnly) query.set("unread", "1");
   const res = await fetchJson<NotificationPage>(createApiClient(context, user.idToken), `/Business/Notification?${query}`);
   if (!res.ok) return data({ items: [] as NotificationDto[], total: 0, page, pageSize: 20, unread: 0, unreadOnly, error: UNAVAILABLE });
-  return data({ ...res.data, unreadOnly, error: null as string | null });
+  // A link to a screen the role cannot open is not offered.
+  const items = res.data.items.map((n) => ({ ...n, link: visibleLink(business.role, n.link) }));
+  return data({ ...res.data, items, unreadOnly, error: null as string | null });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -79,13 +83,16 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  // Issue 26: Lectura reads the notifications without marking them (the marks are the company's).
+  const { can } = useAccess();
+  const canMark = can("notification.write");
   return (
     <>
       <PageHeader
         title="Notificaciones"
         description={d.unread ? `Tenés ${formatInt(d.unread)} ${d.unread === 1 ? "notificación sin leer" : "notificaciones sin leer"}.` : "Estás al día: no tenés notificaciones sin leer."}
         actions={
-          d.unread ? (
+          d.unread && canMark ? (
             <Form method="post">
               <input type="hidden" name="intent" value="readAll" />
               <Button type="submit" size="3" variant="soft" disabled={busy}>
@@ -115,7 +122,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         <>
           <ul className="notification-list" aria-label="Notificaciones, de la más nueva a la más antigua">
             {d.items.map((n) => (
-              <NotificationItem key={n.id} n={n} busy={busy} />
+              <NotificationItem key={n.id} n={n} busy={busy} canMark={canMark} />
             ))}
           </ul>
           <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
@@ -125,10 +132,10 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function NotificationItem({ n, busy }: { n: NotificationDto; busy: boolean }) {
+function NotificationItem({ n, busy, canMark }: { n: NotificationDto; busy: boolean; canMark: boolean }) {
   const unread = !n.readAt;
   const Icon = TYPE_ICONS[n.type] ?? BiInfoCircle;
-  const internalLink = n.link && n.link.startsWith("/") && !n.link.startsWith("//") ? n.link : null;
+  const internalLink = n.link; // in-app and openable by the role, or null (the loader decides)
   return (
     <li data-testid="notification" data-unread={unread ? "true" : "false"} data-id={n.id}>
       <Card size="2" className={`notification${unread ? " notification-unread" : ""}`}>
@@ -156,7 +163,7 @@ function NotificationItem({ n, busy }: { n: NotificationDto; busy: boolean }) {
           </Flex>
           <Flex direction="column" gap="2" align="end" className="notification-actions">
             {internalLink ? (
-              unread ? (
+              unread && canMark ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="read" />
                   <input type="hidden" name="id" value={n.id} />
@@ -171,7 +178,7 @@ function NotificationItem({ n, busy }: { n: NotificationDto; busy: boolean }) {
                 </Button>
               )
             ) : null}
-            {unread ? (
+            {unread && canMark ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="read" />
                 <input type="hidden" name="id" value={n.id} />

@@ -9,8 +9,10 @@ import { Badge, Box, Button, Flex, Grid, Text, TextField } from "@radix-ui/theme
 import { BiSave, BiTrash, BiKey } from "~/icons";
 import { formatCuit } from "#domain/cuit";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
+import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
-import { identityClient, requireActiveBusiness, requireUserSession } from "~/lib/auth.server";
+import { identityClient, requireActiveBusiness, requireMember, requireUserSession } from "~/lib/auth.server";
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { commitSession } from "~/lib/session.server";
 import { consume, countFailure, limiters } from "~/lib/rate-limit.server";
@@ -68,7 +70,7 @@ interface ActionResult {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireActiveBusiness(request, context); // the whole guard (memoized with the layout's)
+  await requireMember(request, context); // the whole guard and the screen's rule (memoized with the layout's)
   const { user, headers } = await requireUserSession(request, context);
   const identity = { displayName: user.displayName, photoUrl: user.photoUrl };
   const api = createApiClient(context, user.idToken);
@@ -107,7 +109,7 @@ function withoutFields(formData: FormData, names: string[]): FormData {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  await requireActiveBusiness(request, context); // the whole guard (memoized)
+  await requireMember(request, context); // the whole guard (memoized) and the rule of the form's intent
   const { user, session, headers } = await requireUserSession(request, context);
   const formData = await readForm(request);
   /**
@@ -398,6 +400,8 @@ export default function UserProfile({ loaderData, actionData: result }: Route.Co
   });
 
   const photoError = idle && actionData?.intent === "profile" ? actionData.photoError : undefined;
+  // Issue 26: only Dueño and Administrador change the company's data; everyone their own password.
+  const canEdit = useAccess().can("profile.write");
 
   return (
     <>
@@ -423,60 +427,68 @@ export default function UserProfile({ loaderData, actionData: result }: Route.Co
             >
               <Form method="post" encType="multipart/form-data" {...getFormProps(form)}>
                 <input type="hidden" name="intent" value="profile" />
-                <Flex direction="column" gap="4">
-                  <FormError errors={form.errors} id={form.errorId} />
-                  {/* Keyed by the photo: after a save or a removal the uploader starts over. */}
-                  <PhotoUploader
-                    key={profile.photo}
-                    name={PHOTO_FIELD}
-                    initialImage={profile.photo}
-                    alt={`Foto de perfil de ${profile.name || "tu empresa"}`}
-                    error={photoError}
-                    actions={
-                      storedPhoto ? (
-                        <Button type="submit" form="remove-photo" size="3" variant="soft" color="red" disabled={submitting("remove-photo")}>
-                          <BiTrash aria-hidden="true" /> Quitar foto
-                        </Button>
-                      ) : null
-                    }
-                  />
-                  <Field
-                    meta={fields.businessName}
-                    label="Nombre"
-                    autoComplete="organization"
-                    hint="Razón social o nombre de la empresa."
-                  />
-                  {cuitEditable ? (
+                <ReadOnlyFieldset readOnly={!canEdit}>
+                  <Flex direction="column" gap="4">
+                    <FormError errors={form.errors} id={form.errorId} />
+                    {/* Keyed by the photo: after a save or a removal the uploader starts over. */}
+                    {canEdit ? (
+                      <PhotoUploader
+                        key={profile.photo}
+                        name={PHOTO_FIELD}
+                        initialImage={profile.photo}
+                        alt={`Foto de perfil de ${profile.name || "tu empresa"}`}
+                        error={photoError}
+                        actions={
+                          storedPhoto && canEdit ? (
+                            <Button type="submit" form="remove-photo" size="3" variant="soft" color="red" disabled={submitting("remove-photo")}>
+                              <BiTrash aria-hidden="true" /> Quitar foto
+                            </Button>
+                          ) : null
+                        }
+                      />
+                    ) : (
+                      <img src={profile.photo} alt={`Foto de perfil de ${profile.name || "tu empresa"}`} width={96} height={96} className="profile-photo-readonly" />
+                    )}
                     <Field
-                      meta={fields.cuit}
-                      label="CUIT"
-                      inputMode="numeric"
-                      hint="11 dígitos, con o sin guiones (por ejemplo 30-71234567-1)."
+                      meta={fields.businessName}
+                      label="Nombre"
+                      autoComplete="organization"
+                      hint="Razón social o nombre de la empresa."
                     />
-                  ) : (
-                    <ReadOnlyField
-                      id="profile-cuit"
-                      label="CUIT"
-                      value={formatCuit(profile.cuit)}
-                      hint="Con la empresa aprobada el CUIT no se puede cambiar. Si necesitás corregirlo, escribinos a soporte."
-                      testId="profile-cuit"
+                    {cuitEditable ? (
+                      <Field
+                        meta={fields.cuit}
+                        label="CUIT"
+                        inputMode="numeric"
+                        hint="11 dígitos, con o sin guiones (por ejemplo 30-71234567-1)."
+                      />
+                    ) : (
+                      <ReadOnlyField
+                        id="profile-cuit"
+                        label="CUIT"
+                        value={formatCuit(profile.cuit)}
+                        hint="Con la empresa aprobada el CUIT no se puede cambiar. Si necesitás corregirlo, escribinos a soporte."
+                        testId="profile-cuit"
+                      />
+                    )}
+                    <Field
+                      meta={fields.businessAddress}
+                      label="Domicilio"
+                      autoComplete="street-address"
+                      hint="Calle, número, localidad y provincia."
                     />
-                  )}
-                  <Field
-                    meta={fields.businessAddress}
-                    label="Domicilio"
-                    autoComplete="street-address"
-                    hint="Calle, número, localidad y provincia."
-                  />
-                  <Field meta={fields.phoneNumber} label="Teléfono" type="tel" autoComplete="tel" inputMode="tel" />
-                  <Flex justify="end">
-                    <Button type="submit" size="3" disabled={submitting("profile")}>
-                      <BiSave aria-hidden="true" /> Guardar cambios
-                    </Button>
+                    <Field meta={fields.phoneNumber} label="Teléfono" type="tel" autoComplete="tel" inputMode="tel" />
+                    {canEdit ? (
+                      <Flex justify="end">
+                        <Button type="submit" size="3" disabled={submitting("profile")}>
+                          <BiSave aria-hidden="true" /> Guardar cambios
+                        </Button>
+                      </Flex>
+                    ) : null}
                   </Flex>
-                </Flex>
+                </ReadOnlyFieldset>
               </Form>
-              {storedPhoto ? (
+              {storedPhoto && canEdit ? (
                 <Form method="post" id="remove-photo" hidden>
                   <input type="hidden" name="intent" value="remove-photo" />
                   <input type="hidden" name="imageUrl" value={storedPhoto} />

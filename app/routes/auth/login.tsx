@@ -16,6 +16,8 @@ import {
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
+import { joinWithInvitation, rememberedInvitation } from "~/lib/team.server";
+import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
@@ -83,9 +85,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   await limiters.loginEmail.reset(email);
   const session = await getSession(request);
   setSessionUser(session, user);
-  // Route by company state now (the app guard would do it too, one hop later).
-  const business = await fetchBusinessAccount(context, user.idToken).catch(() => undefined);
-  return redirect(destinationFor(business, redirectTo), { headers: { "Set-Cookie": await commitSession(session) } });
+  // An invitation link opened before signing in (issue 26): joined now, and that company chosen.
+  const invitation = rememberedInvitation(session);
+  session.unset("invitation");
+  const joined = invitation ? await joinWithInvitation(context, session, user.idToken, invitation) : undefined;
+  // Route by company state now (the app guard would do it too, one hop later); the sign-in into
+  // the company (the last one used, or the one just joined) is recorded.
+  const business = await fetchBusinessAccount(context, user.idToken, { signIn: true }).catch(() => undefined);
+  if (business?.businessId) session.set("businessId", business.businessId);
+  const to = destinationFor(business, redirectTo);
+  const headers = { "Set-Cookie": await commitSession(session) };
+  if (joined?.ok) return redirectWithSuccess(to, joined.message, { headers });
+  if (joined) return redirectWithError(to, `No pudimos sumarte a la empresa de la invitación: ${joined.message}`, { headers });
+  return redirect(to, { headers });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

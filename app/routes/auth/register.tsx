@@ -10,7 +10,7 @@ import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
 import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { CheckboxField, Field, VALIDATE_ON } from "~/components/form";
-import { FormError, ScreenHeading } from "~/components/messages";
+import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/register";
 
@@ -20,7 +20,9 @@ const HIDE = ["password", "confirmPassword"];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await redirectIfSignedIn(request);
-  return null;
+  // An invitation link opened first (issue 26): its address is the one to register.
+  const invitation = (await getSession(request)).get("invitation");
+  return { invitation: invitation ? { email: invitation.email, businessName: invitation.businessName } : null };
 }
 
 /**
@@ -84,13 +86,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect("/auth/email-send", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const invitation = loaderData?.invitation ?? null;
   const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema));
   const [form, fields] = useForm({
     id: "register",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
     onValidate,
+    defaultValue: invitation ? { email: invitation.email } : undefined,
     ...VALIDATE_ON,
   });
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/register");
@@ -99,6 +103,11 @@ export default function Register({ actionData }: Route.ComponentProps) {
     <>
       <ScreenHeading title="Creá tu cuenta">Registrate para administrar tus estaciones de carga.</ScreenHeading>
       <Flex direction="column" gap="4">
+        {invitation ? (
+          <InfoMessage testId="register-invitation">
+            Creá tu cuenta con {invitation.email} para unirte a «{invitation.businessName}»: después de verificar tu correo, ingresá y te sumamos.
+          </InfoMessage>
+        ) : null}
         <FormError errors={form.errors} id={form.errorId} />
         <Form method="post" {...getFormProps(form)}>
           <Flex direction="column" gap="4">

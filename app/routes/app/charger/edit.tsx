@@ -6,7 +6,9 @@ import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
 import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
-import { requireUser } from "~/lib/auth.server";
+import { requireMember, requireUser } from "~/lib/auth.server";
+import { can } from "#domain/permissions";
+import { useAccess } from "~/lib/access";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
@@ -36,9 +38,14 @@ async function fetchCharger(api: ApiClient, id: string | undefined): Promise<Cha
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
-  const [charger, options] = await Promise.all([fetchCharger(api, params.id), loadFormOptions(api)]);
+  const pending = fetchCharger(api, params.id);
+  // Issue 26: a role without the rates sees only the connectors' own (and cannot change them).
+  const [charger, options] = await Promise.all([
+    pending,
+    can(business.role, "rate.read") ? loadFormOptions(api) : pending.then((c) => loadFormOptions(api, { rates: false, current: c.connectors })),
+  ]);
   return { charger, options, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
@@ -117,6 +124,9 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
   const commandResult = actionData && "commandResult" in actionData ? actionData.commandResult : undefined;
   // Connector statuses and the connection badge follow the charger while the page is open.
   useLiveRevalidation();
+  // Issue 26: what the member's role may do here (the server checks it again).
+  const access = useAccess();
+  const canWrite = access.can("charger.write");
 
   return (
     <>
@@ -124,11 +134,13 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         title="Editar cargador"
         description={`${charger.name} · ${charger.stationName ?? "Sin estación"}`}
         actions={
-          <Button asChild size="3" variant="soft">
-            <Link to={`/activity?chargerId=${charger.id}`}>
-              <BiLineChart aria-hidden="true" /> Ver su actividad
-            </Link>
-          </Button>
+          access.can("activity.read") ? (
+            <Button asChild size="3" variant="soft">
+              <Link to={`/activity?chargerId=${charger.id}`}>
+                <BiLineChart aria-hidden="true" /> Ver su actividad
+              </Link>
+            </Button>
+          ) : undefined
         }
       />
       {rotateError ? (
@@ -152,27 +164,31 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         busy={busy}
         submitLabel="Guardar cambios"
         cancelTo="/charger"
+        readOnly={!canWrite}
       />
       {/* The password rotation's own form: its confirm button lives in the OCPP block above. */}
       <Form method="post" id={ROTATE_FORM_ID} hidden />
 
-      <Flex direction="column" mt="6">
-        <CommandsCard charger={charger} busy={busy} result={commandResult} />
-      </Flex>
+      {access.can("charger.command") ? (
+        <Flex direction="column" mt="6">
+          <CommandsCard charger={charger} busy={busy} result={commandResult} />
+        </Flex>
+      ) : null}
 
-      <Flex direction="column" mt="6">
-        <TitledCard title="Eliminar cargador" id="charger-delete">
-          <Flex direction="column" gap="3">
-            <Text as="p" size="2" color="gray">
-              Se borran el cargador y sus conectores; las cargas ya registradas quedan en la actividad. No se puede eliminar mientras tenga una carga en curso.
-            </Text>
-            {deleteError ? (
-              <Callout.Root color="red" role="alert">
-                <Callout.Icon>
-                  <BiErrorCircle aria-hidden="true" />
-                </Callout.Icon>
-                <Callout.Text>{deleteError}</Callout.Text>
-              </Callout.Root>
+      {canWrite ? (
+        <Flex direction="column" mt="6">
+          <TitledCard title="Eliminar cargador" id="charger-delete">
+            <Flex direction="column" gap="3">
+              <Text as="p" size="2" color="gray">
+                Se borran el cargador y sus conectores; las cargas ya registradas quedan en la actividad. No se puede eliminar mientras tenga una carga en curso.
+              </Text>
+              {deleteError ? (
+                <Callout.Root color="red" role="alert">
+                  <Callout.Icon>
+                    <BiErrorCircle aria-hidden="true" />
+                  </Callout.Icon>
+                  <Callout.Text>{deleteError}</Callout.Text>
+                </Callout.Root>
             ) : null}
             <ConfirmAction
               summary={
@@ -189,6 +205,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
           </Flex>
         </TitledCard>
       </Flex>
+      ) : null}
     </>
   );
 }

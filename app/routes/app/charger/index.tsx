@@ -11,6 +11,7 @@ import { loadStationOptions, serviceUnavailable, tryApi } from "~/lib/charger.se
 import { requireUser } from "~/lib/auth.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import { pick } from "~/lib/pick";
 import { UUID_RE, CHARGER_SORTS } from "#api/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "#domain/ocpp-status";
@@ -74,6 +75,8 @@ export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
   const filteredStation = filters.stationId && filters.stationId !== UNASSIGNED ? filters.stationId : "";
   const newHref = filteredStation ? `/charger/new?stationId=${filteredStation}` : "/charger/new";
   const nothingYet = chargers.total === 0 && !hasFilters;
+  // Issue 26: only the roles that may create chargers (and stations) see how to.
+  const access = useAccess();
 
   return (
     <>
@@ -81,11 +84,13 @@ export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
         title="Mis cargadores"
         description={nothingYet ? undefined : `${formatInt(chargers.total)} ${chargers.total === 1 ? "cargador" : "cargadores"}${hasFilters ? " con estos filtros" : ""}`}
         actions={
-          <Button asChild size="3">
-            <Link to={newHref}>
-              <BiPlus aria-hidden="true" /> Nuevo cargador
-            </Link>
-          </Button>
+          access.can("charger.write") ? (
+            <Button asChild size="3">
+              <Link to={newHref}>
+                <BiPlus aria-hidden="true" /> Nuevo cargador
+              </Link>
+            </Button>
+          ) : undefined
         }
       />
 
@@ -94,16 +99,18 @@ export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
           icon={<BiChip size={48} />}
           title="Todavía no registraste cargadores"
           action={
-            <Flex gap="3" justify="center" wrap="wrap">
-              {stations.length === 0 ? (
-                <Button asChild size="3" variant="soft">
-                  <Link to="/station/new">Crear una estación</Link>
+            access.can("charger.write") ? (
+              <Flex gap="3" justify="center" wrap="wrap">
+                {stations.length === 0 ? (
+                  <Button asChild size="3" variant="soft">
+                    <Link to="/station/new">Crear una estación</Link>
+                  </Button>
+                ) : null}
+                <Button asChild size="3">
+                  <Link to="/charger/new">Crear mi primer cargador</Link>
                 </Button>
-              ) : null}
-              <Button asChild size="3">
-                <Link to="/charger/new">Crear mi primer cargador</Link>
-              </Button>
-            </Flex>
+              </Flex>
+            ) : undefined
           }
         >
           {stations.length === 0

@@ -7,7 +7,8 @@ import { ConnectionUrl, OneTimePassword } from "~/components/charger/OcppBlock";
 import { loadFormOptions, ocppBase, replyFromApi, tryApi } from "~/lib/charger.server";
 import { newConnector, ocppUrlFor, type ChargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
-import { requireUser } from "~/lib/auth.server";
+import { requireMember, requireUser } from "~/lib/auth.server";
+import { can } from "#domain/permissions";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
@@ -18,8 +19,8 @@ import type { Route } from "./+types/new";
 export const meta = pageMeta("Nuevo cargador");
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const options = await loadFormOptions(createApiClient(context, user.idToken));
+  const { user, business } = await requireMember(request, context);
+  const options = await loadFormOptions(createApiClient(context, user.idToken), { rates: can(business.role, "rate.read") });
   // `?stationId=` preselects the station (from the station screen); an unknown one is ignored.
   const wanted = url.searchParams.get("stationId") ?? "";
   const station = options.stations.find((s) => s.value === wanted);

@@ -16,6 +16,7 @@ import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/fil
 import { formatArs, formatDateTime, formatInt } from "~/components/charts/format";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Pagos");
@@ -56,6 +57,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 export default function Payments({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
+  // Issue 26: Facturación and Lectura see the accounts without managing them.
+  const canManage = useAccess().can("payment.write");
   return (
     <>
       <PageHeader title="Pagos" description="Tus cuentas de cobro y los pagos de las cargas." />
@@ -63,7 +66,7 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
         <Grid columns={{ initial: "1", sm: "2" }} gap="4" mb="6">
           {d.accounts.map((a, i) =>
             a ? (
-              <ProviderCard key={a.provider} account={a} />
+              <ProviderCard key={a.provider} account={a} canManage={canManage} />
             ) : (
               <Card key={i} size="3">
                 <Heading as="h2" size="5" mb="2">

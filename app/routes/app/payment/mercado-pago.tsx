@@ -10,6 +10,7 @@ import { useLazySchema } from "~/components/lazy-validation";
 import { AccountBadge, AccountDetails, DisconnectSection } from "~/components/payment/ProviderStatus";
 import { providerAction, providerLoader } from "./provider.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/mercado-pago";
 
 export const meta = pageMeta("Mercado Pago");
@@ -31,6 +32,8 @@ export default function MercadoPago({ loaderData, actionData }: Route.ComponentP
     ...VALIDATE_ON,
   });
   const connected = account && account.status !== "DISCONNECTED";
+  // Issue 26: Facturación and Lectura see the account, without connecting or disconnecting it.
+  const canWrite = useAccess().can("payment.write");
   return (
     <>
       <Link to="/payment" className="back-link">
@@ -49,43 +52,45 @@ export default function MercadoPago({ loaderData, actionData }: Route.ComponentP
               <AccountBadge account={account} />
             </Flex>
             <AccountDetails account={account} />
-            {connected ? (
+            {connected && canWrite ? (
               <Flex direction="column" mt="4">
                 <DisconnectSection account={account} confirming={confirming} busy={busy} />
               </Flex>
             ) : null}
           </Card>
-          <Card size="3">
-            <Heading as="h2" size="5" mb="2">
-              {connected ? "Reemplazar las credenciales" : "Conectar la cuenta"}
-            </Heading>
-            <Text as="p" color="gray" size="2" mb="4">
-              Copiá la clave pública y el access token desde <em>Tus integraciones → Credenciales</em> en el panel de desarrolladores de Mercado Pago. Usá las
-              credenciales de prueba (TEST-) para probar y las de producción (APP_USR-) para cobrar.
-            </Text>
-            <Flex direction="column" gap="4">
-              <FormError errors={form.errors} id={form.errorId} />
-              <Form method="post" {...getFormProps(form)} autoComplete="off">
-                <input type="hidden" name="intent" value="connect" />
-                <Flex direction="column" gap="4">
-                  <Field meta={fields.publicKey} label="Clave pública (public key)" autoComplete="off" hint="Empieza con APP_USR- o TEST-." />
-                  <Field meta={fields.accessToken} label="Access token" type="password" autoComplete="off" hint="Empieza con APP_USR- o TEST-, del mismo entorno que la clave pública." />
-                  <Field meta={fields.accountLabel} label="Nombre para reconocer la cuenta (opcional)" autoComplete="off" placeholder="Por ejemplo: Cuenta principal" />
-                  <Flex gap="2" align="center">
-                    <BiLockAlt aria-hidden="true" />
-                    <Text size="2" color="gray">
-                      Guardamos las credenciales cifradas y no las volvemos a mostrar: solo vas a ver los últimos 4 caracteres.
-                    </Text>
+          {canWrite ? (
+            <Card size="3">
+              <Heading as="h2" size="5" mb="2">
+                {connected ? "Reemplazar las credenciales" : "Conectar la cuenta"}
+              </Heading>
+              <Text as="p" color="gray" size="2" mb="4">
+                Copiá la clave pública y el access token desde <em>Tus integraciones → Credenciales</em> en el panel de desarrolladores de Mercado Pago. Usá las
+                credenciales de prueba (TEST-) para probar y las de producción (APP_USR-) para cobrar.
+              </Text>
+              <Flex direction="column" gap="4">
+                <FormError errors={form.errors} id={form.errorId} />
+                <Form method="post" {...getFormProps(form)} autoComplete="off">
+                  <input type="hidden" name="intent" value="connect" />
+                  <Flex direction="column" gap="4">
+                    <Field meta={fields.publicKey} label="Clave pública (public key)" autoComplete="off" hint="Empieza con APP_USR- o TEST-." />
+                    <Field meta={fields.accessToken} label="Access token" type="password" autoComplete="off" hint="Empieza con APP_USR- o TEST-, del mismo entorno que la clave pública." />
+                    <Field meta={fields.accountLabel} label="Nombre para reconocer la cuenta (opcional)" autoComplete="off" placeholder="Por ejemplo: Cuenta principal" />
+                    <Flex gap="2" align="center">
+                      <BiLockAlt aria-hidden="true" />
+                      <Text size="2" color="gray">
+                        Guardamos las credenciales cifradas y no las volvemos a mostrar: solo vas a ver los últimos 4 caracteres.
+                      </Text>
+                    </Flex>
+                    <Flex>
+                      <Button type="submit" size="3" disabled={busy}>
+                        {connected ? "Guardar las nuevas credenciales" : "Conectar Mercado Pago"}
+                      </Button>
+                    </Flex>
                   </Flex>
-                  <Flex>
-                    <Button type="submit" size="3" disabled={busy}>
-                      {connected ? "Guardar las nuevas credenciales" : "Conectar Mercado Pago"}
-                    </Button>
-                  </Flex>
-                </Flex>
-              </Form>
-            </Flex>
-          </Card>
+                </Form>
+              </Flex>
+            </Card>
+          ) : null}
         </Flex>
       )}
     </>

@@ -10,6 +10,7 @@ import { useLazySchema } from "~/components/lazy-validation";
 import { AccountBadge, AccountDetails, DisconnectSection } from "~/components/payment/ProviderStatus";
 import { providerAction, providerLoader } from "./provider.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/pagos360";
 
 export const meta = pageMeta("Pagos360");
@@ -31,6 +32,8 @@ export default function Pagos360({ loaderData, actionData }: Route.ComponentProp
     ...VALIDATE_ON,
   });
   const connected = account && account.status !== "DISCONNECTED";
+  // Issue 26: Facturación and Lectura see the account, without connecting or disconnecting it.
+  const canWrite = useAccess().can("payment.write");
   return (
     <>
       <Link to="/payment" className="back-link">
@@ -49,41 +52,43 @@ export default function Pagos360({ loaderData, actionData }: Route.ComponentProp
               <AccountBadge account={account} />
             </Flex>
             <AccountDetails account={account} />
-            {connected ? (
+            {connected && canWrite ? (
               <Flex direction="column" mt="4">
                 <DisconnectSection account={account} confirming={confirming} busy={busy} />
               </Flex>
             ) : null}
           </Card>
-          <Card size="3">
-            <Heading as="h2" size="5" mb="2">
-              {connected ? "Reemplazar las credenciales" : "Conectar la cuenta"}
-            </Heading>
-            <Text as="p" color="gray" size="2" mb="4">
-              Generá una API key en el panel de Pagos360 (<em>Configuración → API</em>) y copiala acá junto con el nombre de la cuenta.
-            </Text>
-            <Flex direction="column" gap="4">
-              <FormError errors={form.errors} id={form.errorId} />
-              <Form method="post" {...getFormProps(form)} autoComplete="off">
-                <input type="hidden" name="intent" value="connect" />
-                <Flex direction="column" gap="4">
-                  <Field meta={fields.accountName} label="Nombre de la cuenta" autoComplete="organization" hint="Como figura en Pagos360." />
-                  <Field meta={fields.apiKey} label="API key" type="password" autoComplete="off" hint="Al menos 16 caracteres: letras, números, puntos y guiones." />
-                  <Flex gap="2" align="center">
-                    <BiLockAlt aria-hidden="true" />
-                    <Text size="2" color="gray">
-                      Guardamos las credenciales cifradas y no las volvemos a mostrar: solo vas a ver los últimos 4 caracteres.
-                    </Text>
+          {canWrite ? (
+            <Card size="3">
+              <Heading as="h2" size="5" mb="2">
+                {connected ? "Reemplazar las credenciales" : "Conectar la cuenta"}
+              </Heading>
+              <Text as="p" color="gray" size="2" mb="4">
+                Generá una API key en el panel de Pagos360 (<em>Configuración → API</em>) y copiala acá junto con el nombre de la cuenta.
+              </Text>
+              <Flex direction="column" gap="4">
+                <FormError errors={form.errors} id={form.errorId} />
+                <Form method="post" {...getFormProps(form)} autoComplete="off">
+                  <input type="hidden" name="intent" value="connect" />
+                  <Flex direction="column" gap="4">
+                    <Field meta={fields.accountName} label="Nombre de la cuenta" autoComplete="organization" hint="Como figura en Pagos360." />
+                    <Field meta={fields.apiKey} label="API key" type="password" autoComplete="off" hint="Al menos 16 caracteres: letras, números, puntos y guiones." />
+                    <Flex gap="2" align="center">
+                      <BiLockAlt aria-hidden="true" />
+                      <Text size="2" color="gray">
+                        Guardamos las credenciales cifradas y no las volvemos a mostrar: solo vas a ver los últimos 4 caracteres.
+                      </Text>
+                    </Flex>
+                    <Flex>
+                      <Button type="submit" size="3" disabled={busy}>
+                        {connected ? "Guardar las nuevas credenciales" : "Conectar Pagos360"}
+                      </Button>
+                    </Flex>
                   </Flex>
-                  <Flex>
-                    <Button type="submit" size="3" disabled={busy}>
-                      {connected ? "Guardar las nuevas credenciales" : "Conectar Pagos360"}
-                    </Button>
-                  </Flex>
-                </Flex>
-              </Form>
-            </Flex>
-          </Card>
+                </Form>
+              </Flex>
+            </Card>
+          ) : null}
         </Flex>
       )}
     </>

@@ -9,6 +9,7 @@ import { deleteRate, fetchRate, rateIdParam, saveRate } from "./rate.server";
 import { rateToValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar tarifa");
@@ -34,13 +35,15 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
+  // Issue 26: Facturación and Lectura see the rate, read-only.
+  const canWrite = useAccess().can("rate.write");
   return (
     <>
       <PageHeader
         title="Editar tarifa"
         description={`${rate.name} · ${rate.connectorCount > 0 ? `En uso: ${connectorCountLabel(rate.connectorCount)}` : "Sin conectores asignados"}. Los cambios valen para las próximas cargas.`}
         actions={
-          confirmDelete ? null : (
+          confirmDelete || !canWrite ? null : (
             <Button asChild size="3" variant="soft" color="red">
               <Link to={`${here}?delete=1`} replace>
                 <BiTrash aria-hidden="true" /> Eliminar tarifa
@@ -49,8 +52,8 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
           )
         }
       />
-      {confirmDelete || deleteError ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
-      <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} />
+      {canWrite && (confirmDelete || deleteError) ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
+      <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} />
     </>
   );
 }

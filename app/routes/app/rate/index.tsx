@@ -11,6 +11,7 @@ import { deleteRate, UNAVAILABLE } from "./rate.server";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import { RATE_SORTS, UUID_RE } from "#api/schemas/constants";
 import type { Page, RateDto } from "#api/types";
 import type { Route } from "./+types/index";
@@ -68,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return deleteRate(context, user, id);
 }
 
-function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
+function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string | null }) {
   const idle = idlePenaltyLabel(rate);
   const noShow = noShowLabel(rate);
   return (
@@ -115,11 +116,13 @@ function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
               <BiEditAlt aria-hidden="true" /> Editar
             </Link>
           </Button>
-          <Button asChild size="2" variant="soft" color="red">
-            <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
-              <BiTrash aria-hidden="true" /> Eliminar
-            </Link>
-          </Button>
+          {deleteHref ? (
+            <Button asChild size="2" variant="soft" color="red">
+              <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
+                <BiTrash aria-hidden="true" /> Eliminar
+              </Link>
+            </Button>
+          ) : null}
         </Flex>
       </Table.Cell>
     </Table.Row>
@@ -127,7 +130,7 @@ function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
 }
 
 /** The same rate as a card, for small screens (the table is hidden there by CSS). */
-function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
+function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string | null }) {
   const idle = idlePenaltyLabel(rate);
   const noShow = noShowLabel(rate);
   return (
@@ -162,11 +165,13 @@ function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string }) {
                 <BiEditAlt aria-hidden="true" /> Editar
               </Link>
             </Button>
-            <Button asChild size="2" variant="soft" color="red">
-              <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
-                <BiTrash aria-hidden="true" /> Eliminar
-              </Link>
-            </Button>
+            {deleteHref ? (
+              <Button asChild size="2" variant="soft" color="red">
+                <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
+                  <BiTrash aria-hidden="true" /> Eliminar
+                </Link>
+              </Button>
+            ) : null}
           </Flex>
         </Flex>
       </li>
@@ -179,7 +184,9 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
   const hrefWith = useHrefWith();
   const [params] = useSearchParams();
   const filtered = q !== "";
-  const newButton = (
+  // Issue 26: Facturación and Lectura see the rates, without the ways to change them.
+  const canWrite = useAccess().can("rate.write");
+  const newButton = canWrite && (
     <Button asChild size="3">
       <Link to="/rate/new">
         <BiPlus aria-hidden="true" /> Nueva tarifa
@@ -194,7 +201,7 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
         description="Cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas."
         actions={newButton}
       />
-      {toDelete ? (
+      {toDelete && canWrite ? (
         <DeleteRateConfirm rate={toDelete} action={hrefWith({})} cancelTo={hrefWith({ delete: undefined })} error={actionData?.deleteError} />
       ) : actionData?.deleteError ? (
         <Text as="p" color="red" role="alert" mb="4" data-testid="delete-rate-error">
@@ -257,14 +264,14 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
                   </Table.Header>
                   <Table.Body>
                     {items.map((rate) => (
-                      <RateRow key={rate.id} rate={rate} deleteHref={hrefWith({ delete: rate.id })} />
+                      <RateRow key={rate.id} rate={rate} deleteHref={canWrite ? hrefWith({ delete: rate.id }) : null} />
                     ))}
                   </Table.Body>
                 </DataTable>
               </div>
               <ul className="rate-cards" aria-label="Tarifas">
                 {items.map((rate) => (
-                  <RateCard key={rate.id} rate={rate} deleteHref={hrefWith({ delete: rate.id })} />
+                  <RateCard key={rate.id} rate={rate} deleteHref={canWrite ? hrefWith({ delete: rate.id }) : null} />
                 ))}
               </ul>
               <Pagination page={page} pageSize={pageSize} total={total} />

@@ -14,6 +14,7 @@ import { UUID_RE } from "#api/schemas/constants";
 import { readJson } from "~/lib/api.server";
 import { formatInt } from "~/lib/numbers";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar estación");
@@ -42,6 +43,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { station, services, chargers } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
+  // Issue 26: a role without station.write sees the station, read-only.
+  const canWrite = useAccess().can("station.write");
   return (
     <>
       <PageHeader
@@ -60,18 +63,20 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
           id="station-chargers"
           title="Cargadores"
           actions={
-            <Button asChild size="2">
-              <Link to={addHref}>
-                <BiPlus aria-hidden="true" /> Añadir cargador
-              </Link>
-            </Button>
+            canWrite ? (
+              <Button asChild size="2">
+                <Link to={addHref}>
+                  <BiPlus aria-hidden="true" /> Añadir cargador
+                </Link>
+              </Button>
+            ) : undefined
           }
         >
           {!chargers ? (
             <Text color="gray">No pudimos cargar los cargadores de esta estación.</Text>
           ) : chargers.items.length === 0 ? (
             <Text as="p" color="gray">
-              Esta estación todavía no tiene cargadores. <Link to={addHref}>Añadí uno</Link> que ya tengas o creá uno nuevo.
+              Esta estación todavía no tiene cargadores.{canWrite ? <> <Link to={addHref}>Añadí uno</Link> que ya tengas o creá uno nuevo.</> : null}
             </Text>
           ) : (
             <>
@@ -121,22 +126,25 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
           services={services}
           mapsKey={matches[0].loaderData.googleMapsApiKey}
           submitLabel="Guardar cambios"
+          readOnly={!canWrite}
         />
 
-        <TitledCard id="station-danger" title="Eliminar estación">
-          <Flex justify="between" align="center" gap="3" wrap="wrap">
-            <Text as="p" color="gray" size="2" style={{ maxWidth: 560 }}>
-              {station.chargerCount > 0
-                ? "Para eliminarla, primero mové sus cargadores a otra estación o eliminalos."
-                : "Se elimina la estación con sus horarios y servicios. No se puede deshacer."}
-            </Text>
-            <Button asChild color="red" variant="soft" size="3">
-              <Link to={`/station?delete=${station.id}`}>
-                <BiTrash aria-hidden="true" /> Eliminar estación
-              </Link>
-            </Button>
-          </Flex>
-        </TitledCard>
+        {canWrite ? (
+          <TitledCard id="station-danger" title="Eliminar estación">
+            <Flex justify="between" align="center" gap="3" wrap="wrap">
+              <Text as="p" color="gray" size="2" style={{ maxWidth: 560 }}>
+                {station.chargerCount > 0
+                  ? "Para eliminarla, primero mové sus cargadores a otra estación o eliminalos."
+                  : "Se elimina la estación con sus horarios y servicios. No se puede deshacer."}
+              </Text>
+              <Button asChild color="red" variant="soft" size="3">
+                <Link to={`/station?delete=${station.id}`}>
+                  <BiTrash aria-hidden="true" /> Eliminar estación
+                </Link>
+              </Button>
+            </Flex>
+          </TitledCard>
+        ) : null}
       </Flex>
     </>
   );

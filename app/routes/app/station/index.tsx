@@ -12,13 +12,14 @@ import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list
 import { DataTable } from "~/components/table";
 import { InfoMessage } from "~/components/messages";
 import { StatusSummary } from "~/components/station/StatusSummary";
-import { useHydrated } from "~/components/station/hooks";
+import { useHydrated } from "~/lib/hydrated";
 import { apiFor } from "~/lib/station.server";
 import { LOAD_FAILED_MESSAGE } from "~/components/station/messages";
 import { readJson, type ApiProblem } from "~/lib/api.server";
 import { safeRedirect } from "~/lib/auth.server";
 import { MAPS_FAILED_NOTICE } from "~/lib/maps";
 import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import type { Route } from "./+types/index";
@@ -116,7 +117,9 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
   const hydrated = useHydrated();
   const [mapFailed, setMapFailed] = useState(false);
   const filtered = Boolean(filters.q || filters.province || filters.published);
-  const newButton = (
+  // Issue 26: only the roles that may change stations see how to (the server refuses the rest anyway).
+  const canWrite = useAccess().can("station.write");
+  const newButton = canWrite && (
     <Button asChild size="3">
       <Link to="/station/new">
         <BiPlus aria-hidden="true" /> Nueva estación
@@ -129,7 +132,7 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
     <>
       <PageHeader title="Mis estaciones" description="Dónde están tus cargadores, cómo están ahora y si los conductores las ven." actions={newButton} />
 
-      {confirm ? <ConfirmDelete station={confirm} returnTo={location.pathname + location.search} /> : null}
+      {confirm && canWrite ? <ConfirmDelete station={confirm} returnTo={location.pathname + location.search} /> : null}
 
       <FilterBar label="Buscar estaciones">
         <Flex direction="column" gap="1">
@@ -254,12 +257,16 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
                       <GhostButtonLink to={`/station/edit/${s.id}`} title="Editar" aria-label={`Editar ${s.name}`}>
                         <BiEditAlt aria-hidden="true" />
                       </GhostButtonLink>
-                      <GhostButtonLink to={`/charger/add?stationId=${s.id}`} title="Añadir cargador" aria-label={`Añadir cargador a ${s.name}`}>
-                        <BiPlusCircle aria-hidden="true" />
-                      </GhostButtonLink>
-                      <GhostButtonLink to={deleteHref(location.search, s.id)} color="red" title="Eliminar" aria-label={`Eliminar ${s.name}`} preventScrollReset={false}>
-                        <BiTrash aria-hidden="true" />
-                      </GhostButtonLink>
+                      {canWrite ? (
+                        <>
+                          <GhostButtonLink to={`/charger/add?stationId=${s.id}`} title="Añadir cargador" aria-label={`Añadir cargador a ${s.name}`}>
+                            <BiPlusCircle aria-hidden="true" />
+                          </GhostButtonLink>
+                          <GhostButtonLink to={deleteHref(location.search, s.id)} color="red" title="Eliminar" aria-label={`Eliminar ${s.name}`} preventScrollReset={false}>
+                            <BiTrash aria-hidden="true" />
+                          </GhostButtonLink>
+                        </>
+                      ) : null}
                     </PlainFlex>
                   </Table.Cell>
                 </Table.Row>

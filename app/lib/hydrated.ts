@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** False on the server and in the first render; true once JavaScript runs. */
+/** False on the server and in the first render; true once JavaScript runs in the browser. */
 export function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);

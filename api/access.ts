@@ -1,0 +1,179 @@
+// Who may call what (issue 26): every Business API endpoint, by method and path, and the rule
+// that lets a caller through. One table, one guard, in front of every route:
+//
+// - an endpoint that is not in the table is refused (403) — a new endpoint is closed until it
+//   is given a rule, and tests/api/access-matrix.test.ts fails until then;
+// - `public`: no token (the contract, images, an invitation's preview);
+// - `account`: a verified Firebase account, whatever its companies (registering one, joining one);
+// - a permission of domain/permissions.ts: a member of the company the request acts for whose
+//   role holds it. The company's status (pending, suspended…) is still checked by the mounts
+//   in api/app.ts (requireBusiness / requireActive), after this.
+//
+// Writes name what they change (`audit`, see api/audit.ts): a resource and a verb the guard
+// records before → after, "handler" when the handler records it itself, or false.
+//
+// Adding an endpoint: one line here, e.g.
+//   "POST /Business/Charger/:id/Reserve": { permission: "charger.command", audit: { resource: "charger", action: "command", details: {} } },
+import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { can, refusalMessage, type Permission } from "../domain/permissions";
+import { afterWrite, identify } from "./auth";
+import { auditRequest, type AuditSpec } from "./audit";
+import type { ApiServices, AppEnv, Ctx, VerifyToken } from "./env";
+import { ApiError } from "./problem";
+
+export type EndpointRule =
+  | { permission: "public" }
+  | { permission: "account"; audit?: "handler" | false }
+  | { permission: Permission; audit?: AuditSpec | "handler" | false };
+
+const read = (permission: Permission): EndpointRule => ({ permission });
+
+/** `METHOD /path` (as registered, without /api; `:id` for parameters) → rule. */
+export const ENDPOINT_RULES: Record<string, EndpointRule> = {
+  // Public
+  "GET /openapi.json": { permission: "public" },
+  "GET /images/:file": { permission: "public" },
+  "POST /Invitation/Lookup": { permission: "public" },
+
+  // The account itself: before (or without) a company
+  "GET /Account/Business": { permission: "account" },
+  "POST /Account/Business": { permission: "account", audit: "handler" },
+  "POST /Account/SignIn": { permission: "account", audit: false },
+  "POST /Business/Member": { permission: "account", audit: "handler" },
+
+  // Company profile
+  "GET /Business/BusinessUser": read("profile.read"),
+  "PATCH /Business/BusinessUser/Update": { permission: "profile.write", audit: { resource: "profile", action: "update", id: "company" } },
+  "PATCH /Business/Images/ProfilePicture": { permission: "profile.write", audit: { resource: "profile", action: "photo", id: "company" } },
+  "DELETE /Business/Images/ProfilePicture": { permission: "profile.write", audit: { resource: "profile", action: "photo", id: "company" } },
+  // A station photo before the station is saved: the station's own audit records its photoUrl.
+  "POST /Business/Images": { permission: "station.write", audit: false },
+
+  // Catalogs
+  "GET /Business/Service": read("catalog.read"),
+  "GET /Business/ChargerBrand": read("catalog.read"),
+  "GET /Driver/ConnectorType": read("catalog.read"),
+
+  // Stations
+  "GET /Business/ChargingStation": read("station.read"),
+  "GET /Business/ChargingStation/Options": read("station.read"),
+  "GET /Business/ChargingStation/:id": read("station.read"),
+  "POST /Business/ChargingStation": { permission: "station.write", audit: { resource: "station", action: "create", id: "response" } },
+  "PUT /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "update" } },
+  "DELETE /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "delete" } },
+
+  // Chargers
+  "GET /Business/Charger": read("charger.read"),
+  "GET /Business/Charger/Options": read("charger.read"),
+  "GET /Business/Charger/:id": read("charger.read"),
+  "POST /Business/Charger": { permission: "charger.write", audit: { resource: "charger", action: "create", id: "response" } },
+  "PUT /Business/Charger/:id": { permission: "charger.write", audit: { resource: "charger", action: "update" } },
+  "DELETE /Business/Charger/:id": { permission: "charger.write", audit: { resource: "charger", action: "delete" } },
+  "POST /Business/Charger/Assign": { permission: "charger.write", audit: { resource: "charger", action: "assign", id: { bodyList: "chargerIds" } } },
+  "POST /Business/Charger/:id/RotatePassword": { permission: "charger.write", audit: { resource: "charger", action: "password" } },
+  "POST /Business/Charger/:id/Command": {
+    permission: "charger.command",
+    audit: { resource: "charger", action: "command", details: { response: ["outcome", "message"] } },
+  },
+  "GET /Business/Live": read("live.read"),
+
+  // Rates
+  "GET /Business/Fees": read("rate.read"),
+  "GET /Business/Fees/:id": read("rate.read"),
+  "POST /Business/Fees/Preview": { permission: "rate.read", audit: false },
+  "POST /Business/Fees": { permission: "rate.write", audit: { resource: "rate", action: "create", id: "response" } },
+  "PUT /Business/Fees/:id": { permission: "rate.write", audit: { resource: "rate", action: "update" } },
+  "DELETE /Business/Fees/:id": { permission: "rate.write", audit: { resource: "rate", action: "delete" } },
+
+  // Activity and the home
+  "GET /Business/Activity": read("activity.read"),
+  "GET /Business/Activity/:id": read("activity.read"),
+  "GET /Business/Activity/Export.csv": read("activity.export"),
+  "GET /Business/Dashboard": read("dashboard.read"),
+  "GET /Business/Graphic": read("dashboard.read"),
+
+  // Notifications (the read marks are the company's, not a change the log keeps)
+  "GET /Business/Notification": read("notification.read"),
+  "GET /Business/Notification/UnreadCount": read("notification.read"),
+  "POST /Business/Notification/:id/Read": { permission: "notification.write", audit: false },
+  "POST /Business/Notification/ReadAll": { permission: "notification.write", audit: false },
+  "POST /Business/Notification/PushRegistration": { permission: "push.register", audit: false },
+
+  // Payments (credentials are never recorded: only provider, label, last 4 and status)
+  "GET /Business/Payments": read("payment.read"),
+  "GET /MercadoPago/BusinessUser": read("payment.read"),
+  "PUT /MercadoPago/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "connect", id: { fixed: "MERCADOPAGO" } } },
+  "DELETE /MercadoPago/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "disconnect", id: { fixed: "MERCADOPAGO" } } },
+  "GET /Pagos360/BusinessUser": read("payment.read"),
+  "PUT /Pagos360/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "connect", id: { fixed: "PAGOS360" } } },
+  "DELETE /Pagos360/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "disconnect", id: { fixed: "PAGOS360" } } },
+
+  // The team (ownership transfers are PATCH … { role: "OWNER" }, member.transfer, checked in the handler)
+  "GET /Business/Member": read("member.read"),
+  "PATCH /Business/Member/:id": { permission: "member.write", audit: { resource: "member", action: "update" } },
+  "DELETE /Business/Member/:id": { permission: "member.write", audit: { resource: "member", action: "remove" } },
+  "GET /Business/Invitation": read("member.read"),
+  "POST /Business/Invitation": { permission: "member.write", audit: { resource: "invitation", action: "create", id: "response" } },
+  "POST /Business/Invitation/:id/Resend": { permission: "member.write", audit: { resource: "invitation", action: "resend" } },
+  "DELETE /Business/Invitation/:id": { permission: "member.write", audit: { resource: "invitation", action: "revoke" } },
+
+  // The audit log itself
+  "GET /Business/Audit": read("audit.read"),
+  "GET /Business/Audit/Export.csv": read("audit.read"),
+};
+
+export const FORBIDDEN_ENDPOINT_MESSAGE = "Esta operación no está habilitada.";
+
+/** The endpoint serving this request (`METHOD /path` without /api), or undefined when none matches (404). */
+export function endpointOf(c: Ctx): { key: string; path: string } | undefined {
+  // Middlewares (app.use) are method ALL; the first method route is the handler that answers
+  // (handlers never call next), e.g. /Options before /:id.
+  const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+  if (!route) return undefined;
+  const path = route.path.replace(/^\/api(?=\/)/, "");
+  return { key: `${route.method} ${path}`, path: route.path };
+}
+
+/**
+ * The access guard, in front of every route: finds the endpoint's rule (none: 403), then for
+ * anything not public authenticates the caller, counts the per-account limit, checks the role's
+ * permission (403 in Spanish: "Tu rol (Técnico) no permite ver las tarifas.") and audits writes.
+ */
+export function accessGuard(
+  services: ApiServices,
+  verifyToken: VerifyToken,
+  limitAccount: (c: Ctx) => Promise<void>,
+  rules: Record<string, EndpointRule> = ENDPOINT_RULES,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const endpoint = endpointOf(c);
+    if (!endpoint) return next(); // no such route: the app's 404
+    const rule = rules[endpoint.key];
+    if (!rule) {
+      services.logger.error({ endpoint: endpoint.key }, "endpoint sin regla de acceso: rechazado");
+      throw new ApiError(403, "forbidden", FORBIDDEN_ENDPOINT_MESSAGE);
+    }
+    c.set("rule", rule);
+    if (rule.permission === "public") return next();
+
+    await identify(c, verifyToken, services);
+    await limitAccount(c);
+    if (rule.permission !== "account") {
+      if (!c.get("business")) throw new ApiError(403, "business-required", "Primero registrá tu empresa.");
+      const role = c.get("member")?.role;
+      if (!can(role, rule.permission)) throw new ApiError(403, "forbidden", refusalMessage(role, rule.permission));
+    }
+
+    const audit = "audit" in rule ? rule.audit : undefined;
+    const writing = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+    await afterWrite(c, async () => {
+      if (writing && audit && typeof audit === "object") await auditRequest(services, c, audit, endpoint.path, next);
+      else await next();
+    });
+    // A write that says its handler audits, answered 2xx without an entry: a bug to see at once.
+    if (writing && audit === "handler" && c.res.status < 300 && !c.get("audited") && !c.res.headers.get("Idempotent-Replayed")) {
+      services.logger.error({ endpoint: endpoint.key }, "auditoría: escritura sin registro");
+    }
+  };
+}

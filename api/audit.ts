@@ -1,0 +1,331 @@
+// The audit log (issue 26): who (account, role), what (action, resource, the fields that changed,
+// before → after), when and from which address, per company. Never a secret: credentials, OCPP
+// passwords and their hashes, tokens are not part of any snapshot, and every key that looks like
+// one is dropped again before writing.
+//
+// One place per resource: each resource has a `snapshot` (the fields the log records) here, and
+// each write endpoint names its resource and verb in the access table (api/access.ts: `audit`).
+// The access guard then reads the snapshot before the handler runs and after it succeeded, and
+// writes the difference (`auditRequest`). Handlers whose change is not "this resource of the
+// caller's company" (joining a company, registering one, an ownership transfer's second member)
+// call `recordAudit` themselves and are marked `audit: "handler"`.
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import {
+  auditLog,
+  businessInvitations,
+  businessMembers,
+  businessUsers,
+  chargerBrands,
+  chargers,
+  connectors,
+  connectorTypes,
+  paymentAccounts,
+  rates,
+  services as serviceTable,
+  stations,
+  stationServices,
+  type AuditChange,
+} from "../db/schema";
+import type { AuditResource } from "../domain/audit";
+import type { ApiServices, Ctx } from "./env";
+
+export type { AuditResource };
+
+export interface AuditSpec {
+  resource: AuditResource;
+  /** The verb: create, update, delete, command, password, assign, connect, disconnect, photo… */
+  action: string;
+  /**
+   * Where the resource id comes from: the path's `:id` (default), the JSON answer's `id` (a
+   * creation), the company itself (profile), a fixed value (the payment provider of the path),
+   * or every id of a list in the JSON body (charger assignment).
+   */
+  id?: "param" | "response" | "company" | { fixed: string } | { bodyList: string };
+  /**
+   * Record what was asked and answered instead of a before/after difference (commands): the
+   * request body's fields and these fields of the JSON answer.
+   */
+  details?: { response?: readonly string[] };
+}
+
+type Snapshot = Record<string, unknown>;
+
+/** Any key that looks like a secret is never written, wherever it comes from. */
+const SECRET_KEY = /pass(word)?|secret|token|credential|api_?key|hash|authorization|cookie/i;
+
+export function withoutSecrets<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSecrets) as T;
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (!SECRET_KEY.test(k)) out[k] = withoutSecrets(v);
+    return out as T;
+  }
+  return value;
+}
+
+interface ResourceAudit {
+  snapshot(db: Db, businessId: string, id: string): Promise<Snapshot | null>;
+  label(s: Snapshot): string | null;
+}
+
+const pick = <T extends object>(row: T, keys: (keyof T)[]): Snapshot => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+
+const RESOURCES: Record<AuditResource, ResourceAudit> = {
+  station: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db.select().from(stations).where(and(eq(stations.id, id), eq(stations.businessId, businessId))).limit(1);
+      if (!row) return null;
+      const codes = await db
+        .select({ code: serviceTable.code })
+        .from(stationServices)
+        .innerJoin(serviceTable, eq(serviceTable.id, stationServices.serviceId))
+        .where(eq(stationServices.stationId, id))
+        .orderBy(asc(serviceTable.code));
+      return {
+        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published"]),
+        services: codes.map((c) => c.code),
+      };
+    },
+    label: (s) => (s.name as string) ?? null,
+  },
+  charger: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ charger: chargers, station: stations.name, brand: chargerBrands.name })
+        .from(chargers)
+        .leftJoin(stations, eq(stations.id, chargers.stationId))
+        .leftJoin(chargerBrands, eq(chargerBrands.id, chargers.brandId))
+        .where(and(eq(chargers.id, id), eq(chargers.businessId, businessId)))
+        .limit(1);
+      if (!row) return null;
+      const list = await db
+        .select({ connectorId: connectors.connectorId, standard: connectorTypes.label, format: connectors.format, powerType: connectors.powerType, maxPowerKw: connectors.maxPowerKw, rate: rates.name })
+        .from(connectors)
+        .innerJoin(connectorTypes, eq(connectorTypes.id, connectors.connectorTypeId))
+        .leftJoin(rates, eq(rates.id, connectors.rateId))
+        .where(eq(connectors.chargerId, id))
+        .orderBy(asc(connectors.connectorId));
+      const c = row.charger;
+      return {
+        name: c.name,
+        station: row.station ?? null,
+        brand: row.brand ?? null,
+        model: c.model ?? null,
+        serialNumber: c.serialNumber ?? null,
+        ocppIdentity: c.ocppIdentity,
+        enabled: c.enabled,
+        heartbeatInterval: c.heartbeatInterval,
+        connectors: list.map((k) => `${k.connectorId}: ${k.standard} · ${k.format} · ${k.powerType} · ${Number(k.maxPowerKw)} kW · ${k.rate ?? "sin tarifa"}`),
+      };
+    },
+    label: (s) => (s.name as string) ?? null,
+  },
+  rate: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db.select().from(rates).where(and(eq(rates.id, id), eq(rates.businessId, businessId))).limit(1);
+      return row
+        ? pick(row, [
+            "name",
+            "currency",
+            "pricePerKwhCents",
+            "pricePerMinuteCents",
+            "sessionFeeCents",
+            "vatIncluded",
+            "vatRateBp",
+            "idleGraceMinutes",
+            "idlePricePerMinuteCents",
+            "idleMaxCents",
+            "idleActiveFrom",
+            "idleActiveTo",
+            "noShowFeeCents",
+          ])
+        : null;
+    },
+    label: (s) => (s.name as string) ?? null,
+  },
+  payment_account: {
+    async snapshot(db, businessId, provider) {
+      const [row] = await db
+        .select({ provider: paymentAccounts.provider, accountLabel: paymentAccounts.accountLabel, last4: paymentAccounts.credentialsLast4, status: paymentAccounts.status })
+        .from(paymentAccounts)
+        .where(and(eq(paymentAccounts.businessId, businessId), eq(paymentAccounts.provider, provider as "MERCADOPAGO" | "PAGOS360")))
+        .limit(1);
+      return row ? { ...row } : null;
+    },
+    label: (s) => ({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" })[s.provider as string] ?? null,
+  },
+  profile: {
+    async snapshot(db, businessId) {
+      const [row] = await db.select().from(businessUsers).where(eq(businessUsers.id, businessId)).limit(1);
+      return row ? pick(row, ["businessName", "cuit", "businessAddress", "phoneNumber", "photoUrl", "status"]) : null;
+    },
+    label: (s) => (s.businessName as string) ?? null,
+  },
+  member: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ email: businessMembers.email, role: businessMembers.role })
+        .from(businessMembers)
+        .where(and(eq(businessMembers.id, id), eq(businessMembers.businessId, businessId)))
+        .limit(1);
+      return row ? { ...row } : null;
+    },
+    label: (s) => (s.email as string) ?? null,
+  },
+  invitation: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select()
+        .from(businessInvitations)
+        .where(and(eq(businessInvitations.id, id), eq(businessInvitations.businessId, businessId)))
+        .limit(1);
+      if (!row) return null;
+      const status = row.acceptedAt ? "Aceptada" : row.revokedAt ? "Revocada" : "Pendiente";
+      return { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), status };
+    },
+    label: (s) => (s.email as string) ?? null,
+  },
+};
+
+/** The fields whose value differs (compared as JSON); a creation lists every field, a deletion too. */
+export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): Record<string, AuditChange> {
+  const out: Record<string, AuditChange> = {};
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const key of keys) {
+    const b = before ? (before[key] ?? null) : null;
+    const a = after ? (after[key] ?? null) : null;
+    if (JSON.stringify(b) !== JSON.stringify(a)) out[key] = { before: b, after: a };
+  }
+  return withoutSecrets(out);
+}
+
+/** The caller's address: the browser's (in-process from the dashboard) or the HTTP client's. */
+export function clientIpOf(c: Ctx): string | null {
+  const ip = (c.env as { clientIp?: unknown } | undefined)?.clientIp;
+  return typeof ip === "string" && ip ? ip.replace(/^::ffff:/, "") : null;
+}
+
+export interface AuditRecord {
+  /** Default: the company of the request. */
+  businessId?: string;
+  action: string;
+  resourceType: AuditResource;
+  resourceId?: string | null;
+  resourceLabel?: string | null;
+  changes?: Record<string, AuditChange>;
+  /** Default: the caller's role in the request's company. */
+  actorRole?: string | null;
+}
+
+/** Writes one entry for the caller (handlers with their own audit call this). */
+export async function recordAudit(services: Pick<ApiServices, "db">, c: Ctx, entry: AuditRecord): Promise<void> {
+  const businessId = entry.businessId ?? c.get("business")?.id;
+  if (!businessId) return;
+  const claims = c.get("claims");
+  await services.db.insert(auditLog).values({
+    businessId,
+    actorUid: claims.uid,
+    actorEmail: (claims.email ?? c.get("member")?.email ?? "").toLowerCase(),
+    actorRole: (entry.actorRole === undefined ? (c.get("member")?.role ?? null) : entry.actorRole) as never,
+    action: entry.action,
+    resourceType: entry.resourceType,
+    resourceId: entry.resourceId ?? null,
+    resourceLabel: entry.resourceLabel ?? null,
+    changes: withoutSecrets(entry.changes ?? {}),
+    ip: clientIpOf(c),
+    requestId: c.get("requestId") ?? null,
+  });
+  c.set("audited", true);
+}
+
+function paramFrom(routePath: string, actualPath: string, name = "id"): string | null {
+  const names: string[] = [];
+  const pattern = routePath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\?:(\w+)/g, (_, n: string) => {
+    names.push(n);
+    return "([^/]+)";
+  });
+  const m = new RegExp(`^${pattern}/?$`).exec(actualPath);
+  const i = names.indexOf(name);
+  return m && i >= 0 ? decodeURIComponent(m[i + 1]).toLowerCase() : null;
+}
+
+async function bodyJson(c: Ctx): Promise<Record<string, unknown> | null> {
+  try {
+    // Hono keeps the text, so the handler reads the same body again.
+    const text = await c.req.text();
+    const value = text.trim() ? (JSON.parse(text) as unknown) : null;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Around a write endpoint with an AuditSpec: snapshot before, run it, snapshot after a 2xx
+ * (not an idempotent replay), write one entry per resource whose recorded fields changed (a
+ * creation, deletion or command always). A failure to write is logged with the whole entry.
+ */
+export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpec, routePath: string, next: () => Promise<void>): Promise<void> {
+  const business = c.get("business");
+  if (!business) return next();
+  const resource = RESOURCES[spec.resource];
+  const how = spec.id ?? "param";
+  let ids: string[] = [];
+  if (how === "param") ids = [paramFrom(routePath, c.req.path)].filter((x): x is string => !!x && UUID.test(x));
+  else if (how === "company") ids = [business.id];
+  else if (typeof how === "object" && "fixed" in how) ids = [how.fixed];
+  else if (typeof how === "object" && "bodyList" in how) {
+    const list = (await bodyJson(c))?.[how.bodyList];
+    ids = Array.isArray(list) ? [...new Set(list.filter((x): x is string => typeof x === "string" && UUID.test(x)).map((x) => x.toLowerCase()))].slice(0, 500) : [];
+  }
+  const details = spec.details;
+  const before = new Map<string, Snapshot | null>();
+  if (!details) for (const id of ids) before.set(id, await resource.snapshot(services.db, business.id, id));
+  const body = details ? await bodyJson(c) : null;
+
+  await next();
+
+  const res = c.res;
+  // Not done, a replay of a done one, or the handler wrote its own entries (an ownership transfer).
+  if (res.status < 200 || res.status >= 300 || res.headers.get("Idempotent-Replayed") || c.get("audited")) return;
+  let answer: Record<string, unknown> | null = null;
+  if (how === "response" || details?.response) {
+    try {
+      answer = (await res.clone().json()) as Record<string, unknown>;
+    } catch {
+      answer = null;
+    }
+  }
+  if (how === "response" && typeof answer?.id === "string") ids = [answer.id];
+
+  const action = `${spec.resource}.${spec.action}`;
+  for (const id of ids) {
+    let changes: Record<string, AuditChange>;
+    let label: string | null;
+    if (details) {
+      const asked = withoutSecrets(body ?? {});
+      changes = Object.fromEntries(Object.entries(asked).map(([k, v]) => [k, { before: null, after: v }]));
+      for (const k of details.response ?? []) if (answer && answer[k] !== undefined) changes[k] = { before: null, after: answer[k] };
+      const current = await resource.snapshot(services.db, business.id, id);
+      label = current ? resource.label(current) : null;
+    } else {
+      const after = await resource.snapshot(services.db, business.id, id);
+      changes = diffSnapshots(before.get(id) ?? null, after);
+      if (spec.action === "update" && Object.keys(changes).length === 0) continue; // saved unchanged
+      const seen = after ?? before.get(id) ?? null;
+      label = seen ? resource.label(seen) : null;
+    }
+    const entry: AuditRecord = { action, resourceType: spec.resource, resourceId: id, resourceLabel: label, changes };
+    try {
+      await recordAudit(services, c, entry);
+    } catch (err) {
+      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio");
+    }
+  }
+}
+
+/** For the snapshots' tests: the resources the log knows. */
+export const AUDITED_RESOURCES = Object.keys(RESOURCES) as AuditResource[];

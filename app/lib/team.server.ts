@@ -1,0 +1,54 @@
+// Joining a company with an invitation link (issue 26), shared by the invitation screen and the
+// login (a link opened before signing in or registering is accepted right after the sign-in).
+import type { InvitationPreviewDto, JoinedDto } from "#api/types";
+import { ROLE_LABELS } from "#domain/permissions";
+import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { setChosenCompany, type RequestContext } from "~/lib/context";
+import { openSecret, sealSecret, type AppSession } from "~/lib/session.server";
+
+export const JOIN_FAILED_MESSAGE = "No pudimos aceptar la invitación en este momento. Probá de nuevo en unos minutos.";
+
+/** What a link offers (public): null when the link is not valid; throws when the API cannot answer. */
+export async function lookupInvitation(context: RequestContext, token: string): Promise<InvitationPreviewDto | null> {
+  const res = await createApiClient(context).post("/Invitation/Lookup", { token });
+  if (res.status === 404 || res.status === 422) return null;
+  if (!res.ok) throw new Error(`lookup ${res.status}`);
+  return (await readJson<InvitationPreviewDto>(res)) ?? null;
+}
+
+/** POST /Business/Member: the signed-in account joins; the session then acts for that company. */
+export async function joinWithInvitation(
+  context: RequestContext,
+  session: AppSession,
+  idToken: string,
+  token: string,
+): Promise<{ ok: true; joined: JoinedDto; message: string } | { ok: false; message: string; status: number }> {
+  let res: Response;
+  try {
+    res = await createApiClient(context, idToken).post("/Business/Member", { token });
+  } catch {
+    return { ok: false, message: JOIN_FAILED_MESSAGE, status: 503 };
+  }
+  if (!res.ok) {
+    const problem = await readJson<ApiProblem>(res);
+    return { ok: false, message: problem?.title ?? JOIN_FAILED_MESSAGE, status: res.status };
+  }
+  const joined = await readJson<JoinedDto>(res);
+  if (!joined) return { ok: false, message: JOIN_FAILED_MESSAGE, status: 502 };
+  session.unset("invitation");
+  session.set("businessId", joined.businessId);
+  setChosenCompany(context, joined.businessId);
+  const message = joined.created ? `Te uniste a «${joined.businessName}» como ${ROLE_LABELS[joined.role]}.` : `Ya eras miembro de «${joined.businessName}».`;
+  return { ok: true, joined, message };
+}
+
+/** Keep a link opened before signing in, sealed in the session, for the next sign-in. */
+export function rememberInvitation(session: AppSession, token: string, preview: InvitationPreviewDto) {
+  session.set("invitation", { sealed: sealSecret(token, 64), email: preview.email, businessName: preview.businessName });
+}
+
+/** The token of the link kept in the session, if any (and still readable). */
+export function rememberedInvitation(session: AppSession): string | undefined {
+  const kept = session.get("invitation");
+  return kept ? openSecret(kept.sealed) : undefined;
+}

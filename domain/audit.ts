@@ -1,0 +1,161 @@
+// The audit log's vocabulary (issue 26), in Spanish: what each resource, action and field is
+// called and how a recorded value reads. Pure: the API's CSV export and the dashboard's screen
+// share it.
+import { formatCuit } from "./cuit";
+import { ROLE_LABELS, isRole } from "./permissions";
+
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "payment_account", "profile", "member", "invitation"] as const;
+export type AuditResource = (typeof AUDIT_RESOURCES)[number];
+
+export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
+  station: "Estación",
+  charger: "Cargador",
+  rate: "Tarifa",
+  payment_account: "Cuenta de pago",
+  profile: "Perfil de la empresa",
+  member: "Miembro",
+  invitation: "Invitación",
+};
+
+/** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  "station.create": "Creó la estación",
+  "station.update": "Modificó la estación",
+  "station.delete": "Eliminó la estación",
+  "charger.create": "Creó el cargador",
+  "charger.update": "Modificó el cargador",
+  "charger.delete": "Eliminó el cargador",
+  "charger.assign": "Añadió el cargador a una estación",
+  "charger.password": "Generó una nueva contraseña OCPP del cargador",
+  "charger.command": "Envió un comando al cargador",
+  "rate.create": "Creó la tarifa",
+  "rate.update": "Modificó la tarifa",
+  "rate.delete": "Eliminó la tarifa",
+  "payment_account.connect": "Conectó la cuenta de pago",
+  "payment_account.disconnect": "Desconectó la cuenta de pago",
+  "profile.create": "Registró la empresa",
+  "profile.update": "Modificó el perfil de la empresa",
+  "profile.photo": "Cambió la foto de la empresa",
+  "member.join": "Se unió a la empresa",
+  "member.update": "Cambió el rol del miembro",
+  "member.remove": "Quitó al miembro",
+  "member.transfer": "Transfirió la propiedad de la empresa",
+  "invitation.create": "Invitó a",
+  "invitation.resend": "Reenvió la invitación de",
+  "invitation.revoke": "Revocó la invitación de",
+};
+
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
+/** Field names in Spanish; unknown fields show as recorded. */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  name: "Nombre",
+  address: "Dirección",
+  city: "Ciudad",
+  province: "Provincia",
+  postalCode: "Código postal",
+  latitude: "Latitud",
+  longitude: "Longitud",
+  parkingType: "Estacionamiento",
+  services: "Servicios",
+  openingHours: "Horarios",
+  timeZone: "Zona horaria",
+  photoUrl: "Foto",
+  published: "Publicada",
+  station: "Estación",
+  brand: "Marca",
+  model: "Modelo",
+  serialNumber: "Número de serie",
+  ocppIdentity: "Identidad OCPP",
+  enabled: "Habilitado",
+  heartbeatInterval: "Intervalo de latido (s)",
+  connectors: "Conectores",
+  currency: "Moneda",
+  pricePerKwhCents: "Precio por kWh",
+  pricePerMinuteCents: "Precio por minuto",
+  sessionFeeCents: "Cargo por sesión",
+  vatIncluded: "IVA incluido",
+  vatRateBp: "Alícuota de IVA",
+  idleGraceMinutes: "Tolerancia de inactividad (min)",
+  idlePricePerMinuteCents: "Penalidad por minuto inactivo",
+  idleMaxCents: "Tope de la penalidad",
+  idleActiveFrom: "Penalidad desde",
+  idleActiveTo: "Penalidad hasta",
+  noShowFeeCents: "Cargo por no presentarse",
+  provider: "Proveedor",
+  accountLabel: "Cuenta",
+  last4: "Credencial (últimos 4)",
+  status: "Estado",
+  businessName: "Razón social",
+  cuit: "CUIT",
+  businessAddress: "Domicilio",
+  phoneNumber: "Teléfono",
+  email: "Correo",
+  role: "Rol",
+  expiresAt: "Vence",
+  command: "Comando",
+  type: "Tipo",
+  connectorId: "Conector",
+  idTag: "Identificación (idTag)",
+  requestedMessage: "Mensaje pedido",
+  outcome: "Resultado",
+  message: "Respuesta",
+};
+
+export function auditFieldLabel(field: string): string {
+  return AUDIT_FIELD_LABELS[field] ?? field;
+}
+
+const money = new Intl.NumberFormat("es-AR", { style: "currency", currency: "ARS" });
+const instant = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** Stored codes that read better by name (company and account statuses, providers). */
+const VALUE_LABELS: Record<string, string> = {
+  ACTIVE: "Activa",
+  PENDING: "Pendiente",
+  REJECTED: "Rechazada",
+  SUSPENDED: "Suspendida",
+  CONNECTED: "Conectada",
+  ERROR: "Con error",
+  MERCADOPAGO: "Mercado Pago",
+  PAGOS360: "Pagos360",
+};
+
+/** A recorded value as text: money in pesos, yes/no, roles and statuses by name, dates in Buenos Aires, lists joined, "—" for none. */
+export function formatAuditValue(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return value ? "Sí" : "No";
+  if (typeof value === "string" && ISO_INSTANT.test(value)) return instant.format(new Date(value)).replace(",", "");
+  if (field === "cuit" && typeof value === "string") return formatCuit(value);
+  if ((field === "status" || field === "provider") && typeof value === "string" && VALUE_LABELS[value]) return VALUE_LABELS[value];
+  if (typeof value === "number" && /Cents$/.test(field)) return money.format(value / 100);
+  if (field === "vatRateBp" && typeof value === "number") return `${(value / 100).toLocaleString("es-AR")} %`;
+  if (field === "role" && isRole(value)) return ROLE_LABELS[value];
+  if (typeof value === "number") return value.toLocaleString("es-AR");
+  if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === "object" ? compact(v) : String(v))).join("; ") : "—";
+  if (typeof value === "object") return compact(value);
+  return String(value);
+}
+
+function compact(value: unknown): string {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    return Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== null && v !== undefined && v !== "")
+      .map(([k, v]) => `${auditFieldLabel(k)}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+      .join(", ");
+  }
+  return JSON.stringify(value);
+}
+
+/** "Campo: antes → después" lines of an entry's changes. */
+export function describeChanges(changes: Record<string, { before: unknown; after: unknown }>): string[] {
+  return Object.entries(changes).map(([field, { before, after }]) => {
+    const label = auditFieldLabel(field);
+    if (before === null || before === undefined) return `${label}: ${formatAuditValue(field, after)}`;
+    if (after === null || after === undefined) return `${label}: ${formatAuditValue(field, before)} → —`;
+    return `${label}: ${formatAuditValue(field, before)} → ${formatAuditValue(field, after)}`;
+  });
+}
