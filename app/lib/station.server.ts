@@ -14,6 +14,7 @@ import { mapApiErrors, stationFormSchema, toStationInput } from "~/components/st
 
 import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "~/components/station/messages";
 import { type RequestContext } from "~/lib/context";
+import { doneMessage } from "~/lib/done-message";
 
 export { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE };
 
@@ -120,7 +121,7 @@ export async function saveStation(request: Request, context: RequestContext, for
   }
   const saved = await readJson<StationDto>(res);
   const name = saved?.name ?? input.name;
-  const done = id ? `Guardamos los cambios de «${name}».` : `Creamos la estación «${name}».`;
+  const done = doneMessage(id ? "saved" : "created", "la estación", name);
   const to = "/station";
   if (!isInArgentina({ lat: input.latitude, lng: input.longitude })) {
     return redirectWithWarning(to, `${done} Atención: sus coordenadas quedan fuera de Argentina; revisalas.`);

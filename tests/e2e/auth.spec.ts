@@ -248,6 +248,8 @@ test("pending company → verify-company → approve → home; suspend → verif
     await page.goto(`${server.url}/home`);
     await expect(page).toHaveURL(/\/auth\/verify-company$/);
     await expect(page.getByTestId("company-suspended")).toContainText("suspendida");
+    await expect(page).toHaveTitle("Cuenta suspendida - Enchufá");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cuenta suspendida");
     await page.getByRole("button", { name: "Salir" }).click();
     await expect(page).toHaveURL(/\/auth\/login$/);
   } finally {

@@ -67,7 +67,7 @@ test("create a charger with two connectors and a rate, see its password once, ed
 
   // The password, once.
   await expect(page.getByRole("heading", { name: "Configurá el cargador" })).toBeVisible();
-  await expectToast(page, `Creaste el cargador ${name}.`);
+  await expectToast(page, `Creamos el cargador «${name}».`);
   await expect(page.getByTestId("created-identity")).toHaveText(identity);
   await expect(page.getByTestId("ocpp-url")).toHaveText(new RegExp(`^wss?://[^/]+/ocpp/${identity}$`));
   const password = await page.getByTestId("ocpp-password").inputValue();
@@ -86,7 +86,7 @@ test("create a charger with two connectors and a rate, see its password once, ed
   await page.getByLabel("Nombre", { exact: true }).fill(`${name} editado`);
   await page.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page).toHaveURL(/\/charger$/);
-  await expectToast(page, `Guardaste los cambios de ${name} editado.`);
+  await expectToast(page, `Guardamos los cambios del cargador «${name} editado».`);
 
   // Add it to a seeded station from the form's station select.
   await page.goto(editUrl);
@@ -125,7 +125,7 @@ test("create a charger with two connectors and a rate, see its password once, ed
   await page.getByText("Eliminar cargador", { exact: true }).last().click();
   await page.getByRole("button", { name: "Sí, eliminar cargador" }).click();
   await expect(page).toHaveURL(/\/charger$/);
-  await expectToast(page, "Eliminaste el cargador.");
+  await expectToast(page, `Eliminamos el cargador «${name} editado».`);
   await page.goto(`/charger?q=${identity}`);
   await expect(page.getByRole("heading", { name: "No hay cargadores que coincidan" })).toBeVisible();
   await page.goto(editUrl);

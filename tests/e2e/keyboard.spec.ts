@@ -184,7 +184,7 @@ test.describe("keyboard only", () => {
     await page.goto(`/station?q=${encodeURIComponent(name)}`);
     await page.getByTestId("station-row").filter({ hasText: name }).getByRole("link", { name: `Eliminar ${name}` }).click();
     await page.getByTestId("confirm-delete").getByRole("button", { name: "Sí, eliminar" }).click();
-    await expect(page.getByTestId("toast")).toContainText(`Eliminamos «${name}».`);
+    await expect(page.getByTestId("toast")).toContainText(`Eliminamos la estación «${name}».`);
   });
 });
 

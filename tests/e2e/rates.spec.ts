@@ -70,7 +70,7 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
 
   await page.getByRole("button", { name: "Crear tarifa" }).click();
   await expect(page).toHaveURL(/\/rate$/);
-  await expect(toast(page, "Creaste la tarifa.")).toHaveCount(1);
+  await expect(toast(page, `Creamos la tarifa «${name}».`)).toHaveCount(1);
   const row = page.getByTestId("rate-row").filter({ hasText: name });
   await expect(row).toContainText("$ 1.234,56 / kWh");
   await expect(row).toContainText("+ IVA 21 %");
@@ -91,7 +91,7 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
   await expect.poll(() => previewTotal(page)).toBe(norm(formatArs(edited.totalCents)));
   await page.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page).toHaveURL(/\/rate$/);
-  await expect(toast(page, "Guardaste los cambios de la tarifa.")).toHaveCount(1);
+  await expect(toast(page, `Guardamos los cambios de la tarifa «${name}».`)).toHaveCount(1);
   await expect(row).toContainText("$ 999,00 / kWh");
   await expect(row).toContainText("IVA incluido (21 %)");
 
@@ -100,7 +100,7 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
   const confirm = page.getByTestId("delete-rate-confirm");
   await expect(confirm).toContainText(`¿Eliminar la tarifa «${name}»?`);
   await confirm.getByRole("button", { name: "Sí, eliminar" }).click();
-  await expect(toast(page, "Eliminaste la tarifa.")).toHaveCount(1);
+  await expect(toast(page, `Eliminamos la tarifa «${name}».`)).toHaveCount(1);
   await expect(page.getByTestId("rate-row").filter({ hasText: name })).toHaveCount(0);
 });
 

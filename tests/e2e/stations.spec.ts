@@ -90,7 +90,7 @@ test.describe("stations", () => {
     await page.getByLabel(/^Publicada/).check();
     await page.getByRole("button", { name: "Guardar cambios" }).click();
     await expect(page).toHaveURL(/\/station$/);
-    await expect(page.getByTestId("toast")).toContainText(`Guardamos los cambios de «${name} editada».`);
+    await expect(page.getByTestId("toast")).toContainText(`Guardamos los cambios de la estación «${name} editada».`);
 
     // Delete, with the confirmation step
     await page.goto(`/station?q=${encodeURIComponent(name)}&published=true`);
@@ -100,7 +100,7 @@ test.describe("stations", () => {
     const confirm = page.getByTestId("confirm-delete");
     await expect(confirm).toContainText(`¿Eliminar «${name} editada»?`);
     await confirm.getByRole("button", { name: "Sí, eliminar" }).click();
-    await expect(page.getByTestId("toast")).toContainText(`Eliminamos «${name} editada».`);
+    await expect(page.getByTestId("toast")).toContainText(`Eliminamos la estación «${name} editada».`);
     await expect(page).toHaveURL(/published=true/);
     await expect(page.getByTestId("station-row").filter({ hasText: name })).toHaveCount(0);
   });
@@ -182,7 +182,7 @@ test.describe("stations", () => {
       const exact = Buffer.concat([png, Buffer.alloc(800 * 1024 - png.length, 0)]);
       await page.getByTestId("photo-input").setInputFiles({ name: "estacion.png", mimeType: "image/png", buffer: exact });
       await page.getByRole("button", { name: "Guardar cambios" }).click();
-      await expect(page.getByTestId("toast")).toContainText(`Guardamos los cambios de «${station.name}».`);
+      await expect(page.getByTestId("toast")).toContainText(`Guardamos los cambios de la estación «${station.name}».`);
       await page.goto(`/station/edit/${station.id}`);
       await expect(page.getByTestId("photo-preview")).toHaveAttribute("src", /^\/api\/images\/[0-9a-f]{64}\.png$/);
     } finally {

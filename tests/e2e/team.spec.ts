@@ -163,7 +163,7 @@ test("removing a member ends their session at once", async ({ page, browser, jav
     const row = page.getByTestId("member-row").filter({ hasText: email.toLowerCase() });
     await row.getByText("Quitar", { exact: true }).click();
     await row.getByRole("button", { name: "Sí, quitar" }).click();
-    await expect(page.getByText(`Quitaste a ${email.toLowerCase()} de la empresa.`)).toBeVisible();
+    await expect(page.getByText(`Quitamos a ${email.toLowerCase()} de la empresa.`)).toBeVisible();
     await expect(page.getByTestId("member-row").filter({ hasText: email.toLowerCase() })).toHaveCount(0);
 
     // Their very next page: signed out.
@@ -187,7 +187,7 @@ test("the owner transfers the ownership and stays as administrator; the audit lo
   const row = page.getByTestId("member-row").filter({ hasText: email.toLowerCase() });
   await row.getByText("Transferir la propiedad").click();
   await row.getByRole("button", { name: "Sí, transferir" }).click();
-  await expect(page.getByText(`Transferiste la propiedad de la empresa a ${email.toLowerCase()}. Ahora sos administrador.`)).toBeVisible();
+  await expect(page.getByText(`Transferimos la propiedad de la empresa a ${email.toLowerCase()}. Ahora sos administrador.`)).toBeVisible();
   await expect(page.getByTestId("header-role")).toHaveText("Administrador");
   await expect(page.getByTestId("member-row").filter({ hasText: email.toLowerCase() }).getByTestId("member-role")).toHaveText("Dueño");
   // No longer the owner: nobody's ownership can be moved from here.

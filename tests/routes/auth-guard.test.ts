@@ -50,7 +50,7 @@ describe("app layout guard", () => {
     // The first page remembers the company the session acts for (issue 26)…
     const first = await run<Loose>(() => layout.loader(args(get("/home", cookie), makeContext(api))));
     expect(first.status).toBe(200);
-    expect(first.data).toMatchObject({ businessName: "Cargas del Sur S.A.", email: "ana@example.com", photo: "/images/blank.png", role: "OWNER" });
+    expect(first.data).toMatchObject({ businessName: "Cargas del Sur S.A.", email: "ana@example.com", photo: "/images/blank.png", access: { role: "OWNER", roleLabel: "Dueño" } });
     const remembered = cookieJar(first.headers, cookie);
     expect((await sessionStorage.getSession(remembered)).get("businessId")).toMatch(/^00000000-/);
     // …and from then on sends it to the API, with nothing more to set.

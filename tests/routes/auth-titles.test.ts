@@ -24,6 +24,16 @@ const screens: [string, { meta: MetaFunction }][] = [
 ];
 
 describe("auth screen titles", () => {
+  // Issue 21: the spec's title is the pending state's; the other states say what is true.
+  it.each([
+    ["PENDING", "Verificación pendiente"],
+    ["REJECTED", "Empresa no aprobada"],
+    ["SUSPENDED", "Cuenta suspendida"],
+  ])("verify-company when %s: %s", (status, title) => {
+    const matches = [{ id: "root", loaderData: { appName: "Enchufá" } }] as unknown as Parameters<MetaFunction>[0]["matches"];
+    expect(verifyCompany.meta({ matches, loaderData: { status } } as unknown as Parameters<MetaFunction>[0])).toEqual([{ title: `${title} - Enchufá` }]);
+  });
+
   it.each(screens)("%s", (title, mod) => {
     const matches = [{ id: "root", data: { appName: "Enchufá" } }] as unknown as Parameters<MetaFunction>[0]["matches"];
     expect(mod.meta({ matches } as Parameters<MetaFunction>[0])).toEqual([{ title: `${title} - Enchufá` }]);

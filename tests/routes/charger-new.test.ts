@@ -71,7 +71,7 @@ describe("new charger action", () => {
       stationId: IDS.station,
       stationName: "Estación Palermo",
     });
-    expect(pendingToast(context)).toEqual({ type: "success", message: "Creaste el cargador Wallbox Norte." });
+    expect(pendingToast(context)).toEqual({ type: "success", message: "Creamos el cargador «Wallbox Norte»." });
     const post = seen.find((r) => r.method === "POST" && r.path === "/Business/Charger")!;
     expect(await post.body).toEqual({
       name: "Wallbox Sur",

@@ -267,7 +267,7 @@ describe("edit station", () => {
     const put = calls.find((x) => x.method === "PUT")!;
     expect(put.url.pathname).toBe(`/Business/ChargingStation/${IDS.station}`);
     expect(put.body).toMatchObject({ name: "Palermo Soho", photoUrl: photo, published: false });
-    expect((await flashToast(res))?.message).toBe("Guardamos los cambios de «Palermo Soho».");
+    expect((await flashToast(res))?.message).toBe("Guardamos los cambios de la estación «Palermo Soho».");
   });
 
   it("a station deleted meanwhile (PUT 404) is the 404 screen", async () => {

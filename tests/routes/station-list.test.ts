@@ -66,7 +66,7 @@ describe("station list", () => {
     );
     expect(calls.find((x) => x.method === "DELETE")?.url.pathname).toBe(`/Business/ChargingStation/${IDS.station}`);
     expect(res.location).toBe("/station?province=AR-C");
-    expect(await flashToast(res)).toMatchObject({ type: "success", message: "Eliminamos «Estación Palermo»." });
+    expect(await flashToast(res)).toMatchObject({ type: "success", message: "Eliminamos la estación «Estación Palermo»." });
   });
 
   it("a station with chargers is not deleted: the API's message as an error toast", async () => {

@@ -60,7 +60,7 @@ describe("team in the dashboard", () => {
     await h.db.insert(businessMembers).values({ businessId: second.businessId, firebaseUid: owner.uid, email: "tr-owner@example.com", role: "READER" });
     const cookie = await cookieFor(owner.uid, { businessId: owner.businessId });
     const header = await run(() => layout.loader(args(get("/home", cookie), context())));
-    expect(header.data.companies.map((c: { businessName: string; role: string }) => `${c.businessName} ${c.role}`).sort()).toEqual(["Empresa tr-owner OWNER", "Empresa tr-second READER"]);
+    expect(header.data.companies.map((c: { businessName: string; roleLabel: string }) => `${c.businessName} ${c.roleLabel}`).sort()).toEqual(["Empresa tr-owner Dueño", "Empresa tr-second Lectura"]);
 
     const switched = await run(() => company.action(args(post("/company", { businessId: second.businessId }, cookie), context())));
     expect(switched.status).toBe(302);
@@ -68,7 +68,7 @@ describe("team in the dashboard", () => {
     const jar = cookieJar(switched.headers, cookie);
     expect((await sessionStorage.getSession(jar)).get("businessId")).toBe(second.businessId);
     const after = await run(() => layout.loader(args(get("/home", jar), context())));
-    expect(after.data).toMatchObject({ businessName: "Empresa tr-second", role: "READER", businessId: second.businessId });
+    expect(after.data).toMatchObject({ businessName: "Empresa tr-second", access: { role: "READER" }, businessId: second.businessId });
     // As a reader there, the rates are readable and the team is not.
     const teamPage = await run(() => team.loader(args(get("/team", jar), context())));
     expect(teamPage.status).toBe(403);

@@ -96,11 +96,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "transfer":
       call = () => api.patch(`/Business/Member/${id}`, { role: "OWNER" });
-      done = `Transferiste la propiedad de la empresa a ${who || "otro miembro"}. Ahora sos administrador.`;
+      done = `Transferimos la propiedad de la empresa a ${who || "otro miembro"}. Ahora sos administrador.`;
       break;
     case "remove":
       call = () => api.delete(`/Business/Member/${id}`);
-      done = `Quitaste a ${who || "el miembro"} de la empresa.`;
+      done = `Quitamos a ${who || "el miembro"} de la empresa.`;
       break;
     case "resend":
       call = () => api.post(`/Business/Invitation/${id}/Resend`);
@@ -108,7 +108,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     case "revoke":
       call = () => api.delete(`/Business/Invitation/${id}`);
-      done = `Revocaste la invitación a ${who || "la persona invitada"}.`;
+      done = `Revocamos la invitación a ${who || "la persona invitada"}.`;
       break;
     default:
       return dataWithError(context, { intent, result: null }, "No entendimos qué querías hacer. Probá de nuevo.", { status: 400 });

@@ -1,13 +1,20 @@
 import { data, redirect, Form, Link } from "react-router";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
-import { BiTimeFive } from "~/icons";
+import { BiErrorCircle, BiTimeFive } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, type BusinessStatus } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
 import { InfoMessage, ScreenHeading } from "~/components/messages";
 import type { Route } from "./+types/verify-company";
 
-export const meta = pageMeta("Verificación pendiente");
+// The spec's title is for the pending state; a rejected or suspended company is told what is true.
+export const COMPANY_STATUS_TITLES = {
+  PENDING: "Verificación pendiente",
+  REJECTED: "Empresa no aprobada",
+  SUSPENDED: "Cuenta suspendida",
+} as const satisfies Record<Exclude<BusinessStatus, "ACTIVE">, string>;
+
+export const meta = pageMeta((data) => COMPANY_STATUS_TITLES[(data as { status?: keyof typeof COMPANY_STATUS_TITLES } | undefined)?.status ?? "PENDING"]);
 
 /** Shown while the company is not active: what is going on and what happens next. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -26,10 +33,10 @@ export default function VerifyCompany({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <Flex justify="center" mb="2" aria-hidden="true" style={{ color: "var(--enchufa-secondary-text)" }}>
-        <BiTimeFive size={48} />
+      <Flex justify="center" mb="2" aria-hidden="true" style={{ color: status === "PENDING" ? "var(--enchufa-secondary-text)" : "var(--amber-11)" }}>
+        {status === "PENDING" ? <BiTimeFive size={48} /> : <BiErrorCircle size={48} />}
       </Flex>
-      <ScreenHeading title="Verificación pendiente" />
+      <ScreenHeading title={COMPANY_STATUS_TITLES[status]} />
       <Flex direction="column" gap="4" data-status={status} data-testid="company-status">
         {status === "PENDING" ? (
           <>

@@ -18,6 +18,7 @@ import { CommandsCard } from "~/components/charger/CommandsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { commandSchema, type CommandResult } from "#ocpp/commands";
 import type { Route } from "./+types/edit";
+import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Editar cargador");
 
@@ -87,9 +88,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "delete") {
+    // Its name, for the toast: the form does not carry it (a posted name is not to be trusted).
+    const before = await tryApi(() => api.get(path));
+    const name = before?.ok ? (await readJson<ChargerDto>(before))?.name : undefined;
     const response = await tryApi(() => api.delete(path));
     if (response?.status === 404) notFound();
-    if (response?.ok) return redirectWithSuccess("/charger", "Eliminaste el cargador.");
+    if (response?.ok) return redirectWithSuccess("/charger", doneMessage("deleted", "el cargador", name));
     const problem = response ? await readJson<ApiProblem>(response) : undefined;
     const message = response && response.status < 500 && problem?.title ? problem.title : "No pudimos eliminar el cargador. Probá de nuevo.";
     return dataWithError(context, { deleteError: message }, message, { status: response && response.status < 500 ? response.status : 503 });
@@ -107,7 +111,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   const response = await tryApi(() => api.put(path, { ...submission.value, enabled: stored.enabled }));
   if (response?.status === 404) notFound();
-  if (response?.ok) return redirectWithSuccess("/charger", `Guardaste los cambios de ${submission.value.name}.`);
+  if (response?.ok) return redirectWithSuccess("/charger", doneMessage("saved", "el cargador", submission.value.name));
   const failed = await replyFromApi(response, submission, "No pudimos guardar los cambios. Probá de nuevo.");
   return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
 }

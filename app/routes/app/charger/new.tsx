@@ -15,6 +15,7 @@ import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithInfo } from "~/lib/toast.server";
 import type { ChargerWithPasswordDto } from "#api/types";
 import type { Route } from "./+types/new";
+import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Nuevo cargador");
 
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             stationName: created.stationName,
           },
         },
-        `Creaste el cargador ${created.name}.`,
+        doneMessage("created", "el cargador", created.name),
       );
     }
   }
@@ -95,8 +96,8 @@ export default function NewCharger({ loaderData, actionData }: Route.ComponentPr
               <BiCheckCircle aria-hidden="true" />
             </Callout.Icon>
             <Callout.Text>
-              Creaste el cargador <strong>{c.name}</strong>
-              {c.stationName ? ` en ${c.stationName}` : ""}. Ahora configuralo con estos datos para que se conecte.
+              Creamos el cargador <strong>«{c.name}»</strong>
+              {c.stationName ? <> en la estación «{c.stationName}»</> : null}. Ahora configuralo con estos datos para que se conecte.
             </Callout.Text>
           </Callout.Root>
           <TitledCard title="Configurá el cargador" id="charger-created">

@@ -11,6 +11,7 @@ import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
+import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Editar tarifa");
 
@@ -26,7 +27,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const id = rateIdParam(params.id);
   const formData = await request.formData();
   if (formData.get("intent") === "delete") return deleteRate(context, user, id);
-  return saveRate(formData, context, user, { method: "put", path: `/Business/Fees/${id}`, success: "Guardaste los cambios de la tarifa." });
+  return saveRate(formData, context, user, { method: "put", path: `/Business/Fees/${id}`, success: "saved" });
 }
 
 export default function EditRate({ loaderData, actionData }: Route.ComponentProps) {

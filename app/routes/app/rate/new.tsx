@@ -6,6 +6,7 @@ import { requireUser } from "~/lib/auth.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
+import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Nueva tarifa");
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const formData = await request.formData();
-  return saveRate(formData, context, user, { method: "post", path: "/Business/Fees", success: "Creaste la tarifa." });
+  return saveRate(formData, context, user, { method: "post", path: "/Business/Fees", success: "created" });
 }
 
 export default function NewRate({ loaderData, actionData }: Route.ComponentProps) {

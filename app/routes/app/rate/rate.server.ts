@@ -11,6 +11,7 @@ import { UUID_RE } from "#api/schemas/constants";
 import type { RateDto } from "#api/types";
 import { rateFormSchema } from "~/components/rate/schema";
 import { type RequestContext, appContext } from "~/lib/context";
+import { doneMessage } from "~/lib/done-message";
 
 export const UNAVAILABLE = "No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.";
 export const RATE_GONE = "La tarifa ya no existe.";
@@ -75,7 +76,7 @@ export async function saveRate(
   formData: FormData,
   context: RequestContext,
   user: SessionUser,
-  target: { method: "post" | "put"; path: string; success: string },
+  target: { method: "post" | "put"; path: string; success: "created" | "saved" },
 ) {
   if (formData.get("intent") === "preview") {
     const submission = parseWithZod(formData, { schema: previewOnly });
@@ -93,7 +94,7 @@ export async function saveRate(
   } catch {
     return dataWithError(context, { result: submission.reply({ formErrors: [UNAVAILABLE] }), intent: "save" as const }, UNAVAILABLE, { status: toastStatus(context, 503) });
   }
-  if (response.ok) return redirectWithSuccess("/rate", target.success);
+  if (response.ok) return redirectWithSuccess("/rate", doneMessage(target.success, "la tarifa", submission.value.name));
   if (response.status === 404) return redirectWithError("/rate", RATE_GONE);
 
   const problem = await readJson<ApiProblem>(response);
@@ -111,12 +112,17 @@ export async function saveRate(
 /** Delete a rate: 204 → back to the list; 409 (in use) → the API's Spanish message as a toast. */
 export async function deleteRate(context: RequestContext, user: SessionUser, id: string) {
   let response: Response;
+  let name: string | undefined;
   try {
-    response = await createApiClient(context, user.idToken).delete(`/Business/Fees/${encodeURIComponent(id)}`);
+    const api = createApiClient(context, user.idToken);
+    const path = `/Business/Fees/${encodeURIComponent(id)}`;
+    // Its name, for the toast (a missing one only shortens the message).
+    name = await api.get(path).then((r) => (r.ok ? readJson<RateDto>(r) : undefined)).then((r) => r?.name, () => undefined);
+    response = await api.delete(path);
   } catch {
     return dataWithError(context, { deleteError: UNAVAILABLE }, UNAVAILABLE, { status: toastStatus(context, 503) });
   }
-  if (response.ok) return redirectWithSuccess("/rate", "Eliminaste la tarifa.");
+  if (response.ok) return redirectWithSuccess("/rate", doneMessage("deleted", "la tarifa", name));
   if (response.status === 404 || response.status === 400) return redirectWithError("/rate", RATE_GONE);
   const problem = await readJson<ApiProblem>(response);
   const message = problem?.title || "No pudimos eliminar la tarifa. Probá de nuevo en unos minutos.";

@@ -23,6 +23,7 @@ import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import type { Route } from "./+types/index";
+import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Mis estaciones");
 
@@ -93,14 +94,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
   if (intent !== "delete-confirmed" || !UUID_RE.test(id)) return redirectWithError(back, "Elegí la estación que querés eliminar.");
-  const name = String(form.get("name") ?? "").slice(0, 120) || "la estación";
+  const name = String(form.get("name") ?? "").slice(0, 120);
   let res: Response;
   try {
     res = await api.delete(`/Business/ChargingStation/${id}`);
   } catch {
     return redirectWithError(back, DELETE_FAILED_MESSAGE);
   }
-  if (res.ok) return redirectWithSuccess(back, `Eliminamos «${name}».`);
+  if (res.ok) return redirectWithSuccess(back, doneMessage("deleted", "la estación", name));
   if (res.status === 404) return redirectWithError(back, "La estación ya no existe.");
   const problem = await readJson<ApiProblem>(res);
   // 409: it still has chargers — the API's Spanish message says what to do.
