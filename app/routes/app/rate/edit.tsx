@@ -11,7 +11,6 @@ import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
-import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Editar tarifa");
 

@@ -6,7 +6,6 @@ import { requireUser } from "~/lib/auth.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
-import { doneMessage } from "~/lib/done-message";
 
 export const meta = pageMeta("Nueva tarifa");
 
