@@ -1,9 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_AUTH_EMULATOR_PORT, E2E_PORT } from "./tests/e2e/ports";
 
 // Browser tests run against a production build in local mode, with their own fresh data
 // directory and emulator ports, in two projects: JavaScript on and JavaScript off.
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_AUTH_EMULATOR_PORT = Number(process.env.E2E_AUTH_EMULATOR_PORT ?? 9199);
+// Free ports unless E2E_PORT / E2E_AUTH_EMULATOR_PORT say otherwise (tests/e2e/ports.ts).
+export { E2E_AUTH_EMULATOR_PORT, E2E_PORT };
 
 const chromiumArgs = [
   "--no-sandbox",

@@ -1,5 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import type { Rollup } from "vite";
 import { aliases } from "./scripts/vite/aliases";
 import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 
@@ -20,6 +21,34 @@ function manualChunks(id: string): string | undefined {
   return undefined;
 }
 
+// Build warnings known to be harmless, each for a reason (issue 21: `npm start`'s first build
+// should print nothing alarming). Anything else is printed as usual.
+const HARMLESS_WARNINGS: { why: string; matches: (w: Rollup.RollupLog) => boolean }[] = [
+  {
+    // zod 4 writes explanatory comments containing "@__PURE__" where Rollup expects only the
+    // annotation; Rollup drops the comment and tree-shaking is unaffected. Not our code.
+    why: "zod's comments that mention @__PURE__",
+    matches: (w) => w.code === "INVALID_ANNOTATION" && /node_modules[\\/]zod[\\/]/.test(w.id ?? ""),
+  },
+  {
+    // Resource routes (CSV exports, /logout, /live…) have only server exports: their browser
+    // module is empty by design and React Router never loads it.
+    why: "resource routes' empty browser chunks",
+    matches: (w) => w.code === "EMPTY_BUNDLE",
+  },
+  {
+    // The forms import their zod schemas lazily in the browser (lazy-validation.ts) while the
+    // actions import the same schemas statically: in the server bundle the dynamic import has
+    // nothing to split, which is what Vite is saying. The browser bundle is split as intended.
+    why: "schemas imported lazily by forms and statically by actions",
+    matches: (w) => w.plugin === "vite:reporter" && /is dynamically imported by .* but also statically imported by/.test(w.message),
+  },
+];
+
+function onwarn(warning: Rollup.RollupLog, warn: (w: Rollup.RollupLog) => void) {
+  if (!HARMLESS_WARNINGS.some((h) => h.matches(warning))) warn(warning);
+}
+
 export default defineConfig({
   resolve: { alias: aliases },
   server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
@@ -34,7 +63,7 @@ export default defineConfig({
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },
     // The icon sprite is referenced by <use href>, which a data: URL cannot serve: always a file.
     assetsInlineLimit: (file) => (file.endsWith(".svg") ? false : undefined),
-    rollupOptions: { output: { manualChunks } },
+    rollupOptions: { output: { manualChunks }, onwarn },
   },
   // Keeps only the Radix Themes rules the app renders (CSS budget, docs/benchmarks.md).
   css: { postcss: { plugins: [radixCssSubset()] } },

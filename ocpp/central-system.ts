@@ -17,6 +17,7 @@ import { pushNotification, type SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import { errorResult, offlineResult, ocppCall, resultFromStatus, timeoutResult, type ChargerCommand, type CommandResult } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
+import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
 import {
   authorizationStatus,
   findChargerByIdentity,
@@ -60,6 +61,8 @@ export interface CentralSystemOptions {
   sweepIntervalMs?: number;
   /** How long a command waits for the charger's answer (default 8 s, under the API's 10 s). */
   commandTimeoutMs?: number;
+  /** How many calls one charger may make (default DEFAULT_CALL_LIMIT, ocpp/limits.ts). */
+  callLimit?: CallLimit;
   now?: () => Date;
 }
 
@@ -91,6 +94,7 @@ type Client = {
   call(method: string, params?: unknown, options?: Record<string, unknown>): Promise<unknown>;
   close(options?: { code?: number; reason?: string; awaitPending?: boolean; force?: boolean }): Promise<unknown>;
   on(event: "close", listener: () => void): void;
+  on(event: "socketError", listener: (err: { code?: string }) => void): void;
 };
 
 type RemoteCommand = { kind: "command"; id: string; node: string; from: string; identity: string; method: string; params: Record<string, unknown>; command: ChargerCommand["command"] };
@@ -98,7 +102,7 @@ type RemoteDrop = { kind: "drop"; identity: string; except: string };
 type RemoteReply = { id: string; node: string; result: CommandResult };
 
 // ocpp-rpc is CommonJS whose named exports Node's ESM loader cannot detect.
-const { RPCError, RPCServer, TimeoutError } = ocppRpc;
+const { RPCError, RPCServer, TimeoutError, createRPCError } = ocppRpc;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
@@ -108,6 +112,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const now = options.now ?? (() => new Date());
   const idleMaxMinutes = options.idleMaxMinutes ?? 240;
   const commandTimeoutMs = options.commandTimeoutMs ?? 8_000;
+  const callLimit = options.callLimit ?? DEFAULT_CALL_LIMIT;
 
   const live = await createLiveEvents(channels, (err, what) =>
     logger.warn({ err: String(err) }, what === "payload" ? "OCPP: evento en vivo inválido" : "OCPP: no se pudo avisar a las pantallas en vivo"),
@@ -130,6 +135,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     deferPingsOnActivity: true,
     respondWithDetailedErrors: false,
     maxBadMessages: 10,
+    // A larger frame closes the socket with 1009 before it is read whole (ocpp/limits.ts).
+    wssOptions: { maxPayload: OCPP_MAX_FRAME_BYTES },
   });
   rpc.on("error", (err: Error) => logger.warn({ err: err.message }, "OCPP: error del servidor WebSocket"));
 
@@ -186,6 +193,10 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (previous) void previous.close({ code: 4000, reason: "Replaced by a new connection" });
     void channels.notify(COMMAND_CHANNEL, JSON.stringify({ kind: "drop", identity, except: nodeId } satisfies RemoteDrop)).catch(() => {});
 
+    // The WebSocket library closes an oversized frame with 1009 itself and reports it here.
+    client.on("socketError", (err: { code?: string }) => {
+      if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") logger.warn({ identity, maxBytes: OCPP_MAX_FRAME_BYTES }, "OCPP: mensaje demasiado grande, conexión cerrada");
+    });
     client.on("close", () => {
       if (connections.get(identity) !== client) return; // replaced: the new socket owns the charger
       connections.delete(identity);
@@ -216,6 +227,20 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
   function register(client: Client, session: Session) {
     const { ref } = session;
+    // Every call the charger makes spends from its budget (ocpp/limits.ts): beyond it the call
+    // is answered with a CALLERROR, and a charger that keeps going is disconnected.
+    const budget = callBudget(callLimit);
+    const handle: Client["handle"] = (method, handler) =>
+      client.handle(method, (ctx) => {
+        const verdict = budget.take();
+        if (verdict === "accept") return handler(ctx);
+        if (budget.refused === 1) logger.warn({ identity: ref.ocppIdentity, method }, "OCPP: demasiados mensajes, se rechazan");
+        if (verdict === "close") {
+          logger.warn({ identity: ref.ocppIdentity, refused: budget.refused }, "OCPP: demasiados mensajes, conexión cerrada");
+          void client.close({ code: 1008, reason: "Too many messages" });
+        }
+        throw createRPCError("GenericError", "Rate limit exceeded", {});
+      });
     /** Any message counts as a sign of life; noted at most every 30 s outside heartbeats, written in the next batch. */
     const seen = async (force = false) => {
       const t = now();
@@ -224,45 +249,45 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       signsOfLife.set(ref.id, t);
     };
 
-    client.handle("BootNotification", async ({ params }) => {
+    handle("BootNotification", async ({ params }) => {
       const { accepted, interval } = await recordBoot(db, ref, params as BootPayload, now());
       session.lastTouch = now().getTime();
       live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
       return { status: accepted ? "Accepted" : "Rejected", currentTime: now().toISOString(), interval };
     });
 
-    client.handle("Heartbeat", async () => {
+    handle("Heartbeat", async () => {
       await seen(true);
       return { currentTime: now().toISOString() };
     });
 
-    client.handle("StatusNotification", async ({ params }) => {
+    handle("StatusNotification", async ({ params }) => {
       const created = await recordStatus(db, ref, params as StatusPayload, now());
       await seen();
       announce(ref.businessId, "connector", ref.id, created);
       return {};
     });
 
-    client.handle("Authorize", async () => {
+    handle("Authorize", async () => {
       await seen();
       return { idTagInfo: { status: await authorizationStatus(db, ref) } };
     });
 
-    client.handle("StartTransaction", async ({ params }) => {
+    handle("StartTransaction", async ({ params }) => {
       const { transactionId, status, created } = await startTransaction(db, ref, params as StartPayload, now());
       await seen();
       announce(ref.businessId, "session", ref.id, created);
       return { transactionId, idTagInfo: { status } };
     });
 
-    client.handle("MeterValues", async ({ params }) => {
+    handle("MeterValues", async ({ params }) => {
       const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
       await seen();
       if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
       return {};
     });
 
-    client.handle("StopTransaction", async ({ params }) => {
+    handle("StopTransaction", async ({ params }) => {
       const p = params as StopPayload;
       const { found, created } = await stopTransaction(db, ref, p, now());
       await seen();
@@ -273,9 +298,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     });
 
     // Messages we accept but have nothing to store for yet: answered as OCPP requires.
-    client.handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
-    client.handle("DiagnosticsStatusNotification", async () => ({}));
-    client.handle("FirmwareStatusNotification", async () => ({}));
+    handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
+    handle("DiagnosticsStatusNotification", async () => ({}));
+    handle("FirmwareStatusNotification", async () => ({}));
   }
 
   async function callLocal(client: Client, command: ChargerCommand, method: string, params: Record<string, unknown>): Promise<CommandResult> {

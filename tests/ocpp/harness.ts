@@ -8,6 +8,7 @@ import { createApi } from "#api/app";
 import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
+import type { CallLimit } from "#ocpp/limits";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
 
@@ -19,7 +20,7 @@ export interface OcppHarness extends Harness {
   secondNode(): Promise<CentralSystem>;
 }
 
-export async function openOcppHarness(backend: TestBackend, opts: { commandTimeoutMs?: number; idleMaxMinutes?: number } = {}): Promise<OcppHarness> {
+export async function openOcppHarness(backend: TestBackend, opts: { commandTimeoutMs?: number; idleMaxMinutes?: number; callLimit?: CallLimit } = {}): Promise<OcppHarness> {
   const database: Database = await backend.open();
   await seedCatalogs(database.db);
   const logs: LogEntry[] = [];
@@ -35,6 +36,7 @@ export async function openOcppHarness(backend: TestBackend, opts: { commandTimeo
     sweepIntervalMs: 3_600_000, // tests run the sweep themselves
     commandTimeoutMs: opts.commandTimeoutMs ?? 1_500,
     idleMaxMinutes: opts.idleMaxMinutes ?? 240,
+    callLimit: opts.callLimit,
   };
   const central = await createCentralSystem({ ...centralOptions, nodeId: "node-a" });
   const api = createApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });

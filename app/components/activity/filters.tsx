@@ -30,7 +30,7 @@ export function FilterSelect({
         name={name}
         defaultValue={value}
         key={value}
-        className="native-input"
+        className="field-select"
         aria-invalid={error ? true : undefined}
         {...withAutoFocus({ errors: error ? [error] : [] }, {})}
         aria-describedby={error ? `${id}-error` : undefined}

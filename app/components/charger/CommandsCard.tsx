@@ -49,7 +49,7 @@ function NativeSelect({ name, label, id, options, defaultValue }: { name: string
       <Text as="label" htmlFor={id} size="2">
         {label}
       </Text>
-      <select id={id} name={name} className="charger-select" defaultValue={defaultValue}>
+      <select id={id} name={name} className="field-select" defaultValue={defaultValue}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -39,7 +39,7 @@ export function SelectField({
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
         {label}
       </Text>
-      <select key={key} {...props} required={false} className="charger-select">
+      <select key={key} {...props} required={false} className="field-select">
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {missing ? <option value={missing}>{missing}</option> : null}
         {options.map((o) => (

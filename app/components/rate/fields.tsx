@@ -67,7 +67,7 @@ export function SelectField({ meta, label, hint, options }: { meta: AnyField; la
   const { key: _key, ...select } = withAutoFocus(meta, getSelectProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined })) as ReturnType<typeof getSelectProps> & { key?: string };
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
-      <select {...select} className="rate-select">
+      <select {...select} className="field-select">
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

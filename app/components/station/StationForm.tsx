@@ -40,7 +40,7 @@ export function SelectField({ meta, label, children, hint }: { meta: AnyField; l
       <Text as="label" htmlFor={meta.id} size="2" weight="medium">
         {label}
       </Text>
-      <select {...props} className="station-select">
+      <select {...props} className="field-select">
         {children}
       </select>
       {hint ? (

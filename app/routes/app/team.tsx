@@ -174,7 +174,7 @@ function MemberRole({ member, manageable, idPrefix }: { member: MemberDto; manag
       <label htmlFor={id} className="visually-hidden">
         Rol de {member.email}
       </label>
-      <select id={id} name="role" defaultValue={member.role} className="rate-select">
+      <select id={id} name="role" defaultValue={member.role} className="field-select">
         {ASSIGNABLE_ROLES.map((r) => (
           <option key={r} value={r}>
             {ROLE_LABELS[r]}
@@ -323,7 +323,7 @@ function InviteForm({ lastResult }: { lastResult: unknown }) {
           <Text as="label" htmlFor={fields.role.id} size="2" weight="medium">
             Rol
           </Text>
-          <select {...roleSelect} className="rate-select">
+          <select {...roleSelect} className="field-select">
             {ASSIGNABLE_ROLES.map((r) => (
               <option key={r} value={r}>
                 {ROLE_LABELS[r]}

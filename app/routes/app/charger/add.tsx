@@ -23,7 +23,11 @@ import type { Route } from "./+types/add";
 
 const powerKw = new Intl.NumberFormat("es-AR");
 
-export const meta = pageMeta("Anadir cargador");
+// The title is the spec's requirement as the spec spells it ("Anadir", without the tilde: SPEC.md's
+// route table). Everything else on the page follows the product's spelling: "Añadir".
+const TITLE = "Anadir cargador";
+
+export const meta = pageMeta(TITLE);
 
 const ASSIGN_FAILED_MESSAGE = "No pudimos añadir los cargadores. Probá de nuevo en unos minutos.";
 
@@ -90,7 +94,7 @@ export default function AddCharger({ loaderData, actionData }: Route.ComponentPr
   return (
     <>
       <PageHeader
-        title="Anadir cargador"
+        title={TITLE}
         description={data.station ? `A la estación «${data.station.name}».` : "Elegí a qué estación querés sumar cargadores."}
         actions={
           data.station ? (
@@ -131,7 +135,7 @@ function PickStation({ stations }: { stations: { id: string; name: string; city:
           <Text as="label" htmlFor="add-station" size="2" weight="medium">
             Estación
           </Text>
-          <select id="add-station" name="stationId" className="station-select" required defaultValue="">
+          <select id="add-station" name="stationId" className="field-select" required defaultValue="">
             <option value="" disabled>
               Elegí una estación
             </option>

@@ -135,7 +135,7 @@ export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
               <Text as="label" htmlFor="charger-station" size="2" weight="medium">
                 Estación
               </Text>
-              <select id="charger-station" name="stationId" defaultValue={filters.stationId} className="charger-select">
+              <select id="charger-station" name="stationId" defaultValue={filters.stationId} className="field-select">
                 <option value="">Todas</option>
                 <option value={UNASSIGNED}>Sin estación</option>
                 {stations.map((s) => (
@@ -149,7 +149,7 @@ export default function ChargerIndex({ loaderData }: Route.ComponentProps) {
               <Text as="label" htmlFor="charger-status" size="2" weight="medium">
                 Estado
               </Text>
-              <select id="charger-status" name="status" defaultValue={filters.status} className="charger-select">
+              <select id="charger-status" name="status" defaultValue={filters.status} className="field-select">
                 <option value="">Todos</option>
                 {STATUS_BUCKETS.map((b) => (
                   <option key={b} value={b}>

@@ -229,7 +229,7 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
               <Text as="label" htmlFor="rate-sort" size="2" weight="medium">
                 Ordenar por
               </Text>
-              <select id="rate-sort" name="sort" defaultValue={sort} className="rate-select rate-sort">
+              <select id="rate-sort" name="sort" defaultValue={sort} className="field-select rate-sort">
                 {SORT_OPTIONS.map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}

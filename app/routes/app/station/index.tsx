@@ -146,7 +146,7 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
           <Text as="label" htmlFor="station-province" size="2" weight="medium">
             Provincia
           </Text>
-          <select id="station-province" name="province" defaultValue={filters.province} className="station-select">
+          <select id="station-province" name="province" defaultValue={filters.province} className="field-select">
             <option value="">Todas</option>
             {PROVINCES.map((p) => (
               <option key={p.code} value={p.code}>
@@ -159,7 +159,7 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
           <Text as="label" htmlFor="station-published" size="2" weight="medium">
             Publicación
           </Text>
-          <select id="station-published" name="published" defaultValue={filters.published} className="station-select">
+          <select id="station-published" name="published" defaultValue={filters.published} className="field-select">
             <option value="">Todas</option>
             <option value="true">Publicadas</option>
             <option value="false">Sin publicar</option>
