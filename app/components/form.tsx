@@ -36,6 +36,31 @@ export function FieldError({ meta, className }: { meta: Pick<AnyField, "errors" 
   );
 }
 
+/**
+ * What goes under a field: its error, or else its hint, in one slot of at least one line (issue 21:
+ * even spacing whether a field has a hint or not). The slot keeps its height, so a message that
+ * comes or goes never moves the buttons below between a mouse-down and its mouse-up (a lost
+ * click). Under an error the hint stays for screen readers (aria-describedby) but is not shown:
+ * the error says what to fix.
+ */
+export function FieldBelow({ meta, hint, hintId }: { meta: Pick<AnyField, "errors" | "errorId" | "name">; hint?: string; hintId?: string }) {
+  const error = meta.errors?.[0];
+  return (
+    <div className="field-below" aria-live="polite">
+      {error ? (
+        <Text as="div" id={meta.errorId} size="2" color="red" data-testid={`${meta.name}-error`}>
+          {error}
+        </Text>
+      ) : null}
+      {hint ? (
+        <Text as="div" id={hintId} size="1" color="gray" className={error ? "visually-hidden" : undefined}>
+          {hint}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
 /** A labelled text field wired to conform: aria-invalid, aria-describedby (error, then hint), first error only. */
 export function Field({
   meta,
@@ -71,14 +96,7 @@ export function Field({
         spellCheck={false}
         autoCapitalize={type === "text" ? undefined : "none"}
       />
-      {hint ? (
-        <Text id={hintId} size="1" color="gray">
-          {hint}
-        </Text>
-      ) : null}
-      {/* The slot keeps its height, so a message that comes or goes never moves the buttons below
-          between a mouse-down and its mouse-up (a lost click). */}
-      <FieldError meta={meta} className="field-error-slot" />
+      <FieldBelow meta={meta} hint={hint} hintId={hintId} />
     </Flex>
   );
 }

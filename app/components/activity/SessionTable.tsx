@@ -79,10 +79,10 @@ export function SessionTable({ items, sort }: { items: SessionRow[]; sort: strin
             <Table.Cell className="num nowrap">{formatMinutes(s.idleMinutes)}</Table.Cell>
             <Table.Cell className="num nowrap">{formatArs(s.totalCents)}</Table.Cell>
             <Table.Cell>
-              <PlainBadge color={SESSION_STATUS_COLORS[s.status]}>{SESSION_STATUS_LABELS[s.status]}</PlainBadge>
+              <PlainBadge color={SESSION_STATUS_COLORS[s.status]} className="session-badge">{SESSION_STATUS_LABELS[s.status]}</PlainBadge>
             </Table.Cell>
             <Table.Cell>
-              <PlainBadge color={SESSION_PAYMENT_COLORS[s.paymentStatus]} variant="soft">
+              <PlainBadge color={SESSION_PAYMENT_COLORS[s.paymentStatus]} variant="soft" className="session-badge">
                 {SESSION_PAYMENT_STATUS_LABELS[s.paymentStatus]}
               </PlainBadge>
             </Table.Cell>

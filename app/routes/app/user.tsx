@@ -353,11 +353,14 @@ function ReadOnlyField({ id, label, value, hint, testId }: { id: string; label: 
         {label}
       </Text>
       <TextField.Root id={id} value={value} readOnly size="3" variant="soft" color="gray" aria-describedby={hintId} data-testid={testId} />
-      {hint ? (
-        <Text id={hintId} size="1" color="gray">
-          {hint}
-        </Text>
-      ) : null}
+      {/* The same slot as the editable fields' (FieldBelow), so the spacing matches theirs. */}
+      <div className="field-below">
+        {hint ? (
+          <Text as="div" id={hintId} size="1" color="gray">
+            {hint}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
