@@ -37,7 +37,7 @@ function resolve(variable: string, fallback: number, size: number): number {
     const port = Number(chosen);
     if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${variable}=${chosen} no es un puerto válido.`);
     if (firstFreeBlock(port, size, 1, 1) !== port) {
-      throw new Error(`Los puertos ${port}–${port + size - 1} (${variable}) están ocupados: cerrá lo que los usa o elegí otro ${variable}.`);
+      throw new Error(`Alguno de los puertos ${port}–${port + size - 1} (${variable}) está ocupado: cerrá lo que lo usa o elegí otro ${variable}.`);
     }
     return port;
   }
