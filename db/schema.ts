@@ -693,6 +693,9 @@ export const transactionEvents = pgTable(
     triggerReason: text("trigger_reason").notNull(),
     chargingState: text("charging_state"),
     offline: boolean("offline").notNull().default(false),
+    /** The event's lowest and highest energy register readings (Wh): meter start and stop, in any order. */
+    registerMinWh: doublePrecision("register_min_wh"),
+    registerMaxWh: doublePrecision("register_max_wh"),
     at: tstz("at").notNull(),
     ...timestamps,
   },

@@ -18,6 +18,8 @@ CREATE TABLE "transaction_events" (
 	"trigger_reason" text NOT NULL,
 	"charging_state" text,
 	"offline" boolean DEFAULT false NOT NULL,
+	"register_min_wh" double precision,
+	"register_max_wh" double precision,
 	"at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
