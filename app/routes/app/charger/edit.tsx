@@ -70,7 +70,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // 409: the connected charger did not take it; the problem says why (the old one still works).
     const problem = response?.status === 409 ? await readJson<{ title?: string }>(response) : undefined;
     const message = problem?.title ?? "No pudimos rotar la contraseña. Probá de nuevo.";
-    return dataWithError(context, { rotateError: message }, message, { status: 503 });
+    return dataWithError(context, { rotateError: message }, message, { status: problem ? 409 : 503 });
   }
 
   if (intent === "command") {
