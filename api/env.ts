@@ -6,7 +6,7 @@ import type { KeyRing } from "../infra/crypto";
 import type { SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
-import type { ChargerCommand, CommandResult } from "../ocpp/commands";
+import type { ChargerCommand, CommandResult, PasswordDelivery } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
@@ -15,6 +15,8 @@ import type { EndpointRule } from "./access";
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
   sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  /** Gives a connected charger a new password; absent, rotation is manual only. */
+  sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   live: Pick<LiveEvents, "subscribe">;
 }
 

@@ -102,7 +102,7 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Ver cargador", ok: { status: 200, type: "ChargerDto" }, errors: [404] },
   { method: "put", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Editar cargador y conectores", body: chargerInputSchema, ok: { status: 200, type: "ChargerDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
-  { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez)", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404] },
+  { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez); a un cargador conectado se le envía y se aplica solo si la acepta", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/Command", tag: "Cargadores", summary: "Enviar un comando OCPP al cargador (Reset, RemoteStart/StopTransaction, UnlockConnector, ChangeAvailability, TriggerMessage)", body: commandSchema, ok: { status: 200, type: "CommandResult" }, errors: [404, 422] },
   // Rates
   { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },

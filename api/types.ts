@@ -159,7 +159,10 @@ export interface ChargerDto {
   ocppIdentity: string;
   /** ws(s)://<public host>/ocpp/<ocppIdentity>, when the API knows its public origin. */
   ocppUrl: string | null;
+  /** The subprotocol of the charger's last connection (ocpp1.6 until it first connects). */
   ocppProtocol: string;
+  /** The same as a version: what the charger screen shows. */
+  ocppVersion: OcppVersion;
   hasPassword: boolean;
   enabled: boolean;
   heartbeatInterval: number;
@@ -175,9 +178,16 @@ export interface ChargerDto {
   updatedAt: string;
 }
 
+export type OcppVersion = "1.6" | "2.0.1";
+
 /** POST /Business/Charger and POST /Business/Charger/:id/RotatePassword: the password, once. */
 export interface ChargerWithPasswordDto extends ChargerDto {
   ocppPassword: string;
+  /**
+   * RotatePassword: "charger" when the connected charger accepted it over OCPP (applied then),
+   * "manual" when the charger was not connected and the operator must load it.
+   */
+  passwordDelivery?: "charger" | "manual";
 }
 
 // ---- Rates -------------------------------------------------------------------------------------

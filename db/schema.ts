@@ -417,6 +417,7 @@ export const chargers = pgTable(
     ocppIdentity: text("ocpp_identity").notNull().unique(),
     /** Basic-auth password hash (infra/crypto); the password is shown once. */
     ocppPasswordHash: text("ocpp_password_hash"),
+    /** The OCPP subprotocol negotiated on the last connection (issue 24): ocpp1.6 or ocpp2.0.1. */
     ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
     enabled: boolean("enabled").notNull().default(true),
     /** Seconds, sent in BootNotification.conf. */
@@ -425,6 +426,8 @@ export const chargers = pgTable(
     vendor: text("vendor"),
     bootModel: text("boot_model"),
     firmwareVersion: text("firmware_version"),
+    /** OCPP 2.0.1 BootReason (PowerUp, FirmwareUpdate, …); null for 1.6, which sends none. */
+    lastBootReason: text("last_boot_reason"),
     iccid: text("iccid"),
     imsi: text("imsi"),
     meterType: text("meter_type"),
@@ -444,6 +447,7 @@ export const chargers = pgTable(
     index("chargers_online_heartbeat_idx").on(t.lastHeartbeatAt).where(sql`${t.online}`),
     check("chargers_heartbeat_interval_positive", sql`${t.heartbeatInterval} > 0`),
     check("chargers_ocpp_identity_chars", sql`${t.ocppIdentity} ~ '^[A-Za-z0-9._:-]{1,48}$'`),
+    check("chargers_ocpp_protocol_known", sql`${t.ocppProtocol} in ('ocpp1.6', 'ocpp2.0.1')`),
   ],
 );
 
@@ -499,7 +503,12 @@ export const chargingSessions = pgTable(
       .notNull()
       .unique()
       .generatedByDefaultAsIdentity({ maxValue: 2147483647 }),
-    idTag: varchar("id_tag", { length: 20 }).notNull(),
+    /** OCPP 1.6 idTag (≤ 20) or 2.0.1 idToken (≤ 36). */
+    idTag: varchar("id_tag", { length: 36 }).notNull(),
+    /** OCPP 2.0.1 IdTokenEnumType (ISO14443, Central, …); null for 1.6. */
+    idTokenType: text("id_token_type"),
+    /** OCPP 2.0.1 transactionId (the charger's string, unique per charger); null for 1.6. */
+    ocppTransactionId: varchar("ocpp_transaction_id", { length: 36 }),
     startedAt: tstz("started_at").notNull(),
     stoppedAt: tstz("stopped_at"),
     chargingEndedAt: tstz("charging_ended_at"),
@@ -545,6 +554,7 @@ export const chargingSessions = pgTable(
     index("sessions_unrolled_idx")
       .on(t.businessId, t.startedAt)
       .where(sql`${t.status} in ('ACTIVE', 'IDLE') or coalesce(${t.unpluggedAt}, ${t.stoppedAt}) is null`),
+    uniqueIndex("sessions_charger_ocpp_tx_key").on(t.chargerId, t.ocppTransactionId),
     check("sessions_energy_nonneg", sql`${t.energyWh} >= 0 and ${t.idleMinutes} >= 0`),
     check("sessions_total_nonneg", sql`${t.totalCents} >= 0`),
   ],
@@ -664,6 +674,59 @@ export const statusEvents = pgTable(
     index("status_events_connector_at_idx").on(t.connectorId, t.at),
     index("status_events_business_at_idx").on(t.businessId, t.at),
   ],
+);
+
+/**
+ * OCPP 2.0.1 TransactionEvent log, one row per (session, seqNo): a repeated event (its answer
+ * was lost) is recognised and ignored, and events arriving late or out of order (queued while
+ * offline) are replayed in seqNo order to place charging and idle time (ocpp/store201.ts).
+ */
+export const transactionEvents = pgTable(
+  "transaction_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => chargingSessions.id, { onDelete: "cascade" }),
+    seqNo: integer("seq_no").notNull(),
+    eventType: text("event_type").notNull(),
+    triggerReason: text("trigger_reason").notNull(),
+    chargingState: text("charging_state"),
+    offline: boolean("offline").notNull().default(false),
+    /** The event's lowest and highest energy register readings (Wh): meter start and stop, in any order. */
+    registerMinWh: doublePrecision("register_min_wh"),
+    registerMaxWh: doublePrecision("register_max_wh"),
+    at: tstz("at").notNull(),
+    ...timestamps,
+  },
+  (t) => [unique("transaction_events_session_seq_key").on(t.sessionId, t.seqNo), check("transaction_events_seq_nonneg", sql`${t.seqNo} >= 0`)],
+);
+
+/**
+ * What a charger reports that is not a session or a status: OCPP 2.0.1 NotifyEvent,
+ * SecurityEventNotification, NotifyReport, firmware and log upload status (and the 1.6
+ * firmware/diagnostics status). Kept for support and shown on the charger screen.
+ */
+export const chargerEvents = pgTable(
+  "charger_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    /** The OCPP message: NotifyEvent, SecurityEventNotification, … */
+    kind: text("kind").notNull(),
+    /** One line for the screen, e.g. "StartupOfTheDevice" or "Connector 1: Problem". */
+    summary: text("summary").notNull(),
+    /** The message's payload (validated by ocpp-rpc's strict mode, capped in size). */
+    payload: jsonb("payload").notNull(),
+    at: tstz("at").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("charger_events_charger_at_idx").on(t.chargerId, t.at)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -938,3 +1001,5 @@ export type PaymentAccount = typeof paymentAccounts.$inferSelect;
 export type NewPaymentAccount = typeof paymentAccounts.$inferInsert;
 export type Payment = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
+export type TransactionEvent = typeof transactionEvents.$inferSelect;
+export type ChargerEvent = typeof chargerEvents.$inferSelect;

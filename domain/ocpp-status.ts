@@ -161,7 +161,23 @@ export const STOP_REASON_LABELS: Record<StopReason, string> = {
   UnlockCommand: "Conector desbloqueado",
 };
 
-/** OCPP 1.6: a StopTransaction without a reason means Local. */
+/** OCPP 2.0.1 stop reasons (ReasonEnumType) that 1.6 does not have. */
+export const STOP_REASON_LABELS_201: Record<string, string> = {
+  EnergyLimitReached: "Límite de energía alcanzado",
+  GroundFault: "Falla de puesta a tierra",
+  ImmediateReset: "Reinicio inmediato",
+  LocalOutOfCredit: "Sin crédito",
+  MasterPass: "Finalizada con tarjeta maestra",
+  OvercurrentFault: "Sobrecorriente",
+  PowerQuality: "Calidad de energía",
+  SOCLimitReached: "Límite de carga de la batería alcanzado",
+  StoppedByEV: "Finalizada por el vehículo",
+  TimeLimitReached: "Límite de tiempo alcanzado",
+  Timeout: "Tiempo de espera agotado",
+};
+
+/** OCPP 1.6: a StopTransaction without a reason means Local. 2.0.1 reasons share the labels. */
 export function stopReasonLabel(reason: string | null | undefined): string {
-  return (STOP_REASON_LABELS as Record<string, string>)[reason ?? "Local"] ?? reason ?? STOP_REASON_LABELS.Local;
+  const r = reason ?? "Local";
+  return (STOP_REASON_LABELS as Record<string, string>)[r] ?? STOP_REASON_LABELS_201[r] ?? r;
 }

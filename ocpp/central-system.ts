@@ -1,7 +1,9 @@
-// The OCPP 1.6J central system (issue 8): chargers connect to ws(s)://<host>/ocpp/<identity>
-// on the dashboard's own port, with the `ocpp1.6` subprotocol and HTTP Basic auth (security
-// profile 1). ocpp-rpc validates every message against the OCPP 1.6 JSON schemas (strict
-// mode), so a malformed or unknown call gets its CALLERROR before any handler writes a row.
+// The OCPP central system (issue 8; 2.0.1 since issue 24): chargers connect to
+// ws(s)://<host>/ocpp/<identity> on the dashboard's own port, offering the `ocpp2.0.1` and/or
+// `ocpp1.6` subprotocol, with HTTP Basic auth (security profile 1, or 2 behind a TLS-terminating
+// load balancer). ocpp-rpc validates every message against the negotiated version's JSON
+// schemas (strict mode), so a malformed or unknown call gets its CALLERROR before any handler
+// writes a row. 2.0.1 messages land on the same rows as 1.6 (ocpp/store201.ts, ADR 0015).
 //
 // Several nodes may share one PostgreSQL: `chargers.connected_node` says which node holds a
 // charger's socket, and commands for it travel over LISTEN/NOTIFY to that node.
@@ -15,7 +17,19 @@ import { chargers } from "../db/schema";
 import { verifyOcppPassword } from "../infra/crypto";
 import { pushNotification, type SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
-import { errorResult, offlineResult, ocppCall, resultFromStatus, timeoutResult, type ChargerCommand, type CommandResult } from "./commands";
+import {
+  errorResult,
+  offlineResult,
+  ocppCall,
+  PASSWORD_ACCEPTED,
+  passwordAnswerStatus,
+  passwordCall,
+  resultFromStatus,
+  timeoutResult,
+  type ChargerCommand,
+  type CommandResult,
+  type PasswordDelivery,
+} from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
 import {
@@ -23,7 +37,7 @@ import {
   findChargerByIdentity,
   markOnline,
   markSocketClosed,
-  openTransactionId,
+  openTransaction,
   recordBoot,
   recordMeterValues,
   recordStatus,
@@ -36,13 +50,27 @@ import {
   type ChargerRef,
   type Created,
   type MeterValue,
+  type OcppProtocol,
   type StartPayload,
   type StatusPayload,
   type StopPayload,
 } from "./store";
+import {
+  bootPayload,
+  meterValuesPayload,
+  notifyEventSummaries,
+  recordChargerEvents,
+  recordStatus201,
+  recordTransactionEvent,
+  type Boot201,
+  type MeterValue201,
+  type Status201,
+  type TransactionEvent201,
+} from "./store201";
 
 export const OCPP_PATH = "/ocpp";
-export const OCPP_PROTOCOL = "ocpp1.6";
+/** The subprotocols offered, in order of preference when a charger offers both. */
+export const OCPP_PROTOCOLS: readonly OcppProtocol[] = ["ocpp2.0.1", "ocpp1.6"];
 const COMMAND_CHANNEL = "enchufa_ocpp_cmd";
 const REPLY_CHANNEL = "enchufa_ocpp_reply";
 /** How often batched heartbeats are written. Offline detection waits 2× the interval (≥ 60 s). */
@@ -72,6 +100,12 @@ export interface CentralSystem {
   /** The HTTP server's 'upgrade' handler for /ocpp/… (other paths are refused). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  /**
+   * Gives a connected charger a new Basic-auth password (ChangeConfiguration AuthorizationKey on
+   * 1.6, SetVariables SecurityCtrlr.BasicAuthPassword on 2.0.1). `accepted` only when the
+   * charger stored it; the caller applies the new hash only then.
+   */
+  sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
@@ -84,8 +118,13 @@ export interface CentralSystem {
 
 interface Session {
   ref: ChargerRef;
+  protocol: OcppProtocol;
   lastTouch: number;
 }
+
+
+/** A charger's answer to a call, before it is read as a command's or a password's result. */
+type Answer = { kind: "answer"; status?: string } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
 
 type Client = {
   identity: string;
@@ -97,9 +136,9 @@ type Client = {
   on(event: "socketError", listener: (err: { code?: string }) => void): void;
 };
 
-type RemoteCommand = { kind: "command"; id: string; node: string; from: string; identity: string; method: string; params: Record<string, unknown>; command: ChargerCommand["command"] };
+type RemoteCommand = { kind: "command"; id: string; node: string; from: string; identity: string; method: string; params: Record<string, unknown> };
 type RemoteDrop = { kind: "drop"; identity: string; except: string };
-type RemoteReply = { id: string; node: string; result: CommandResult };
+type RemoteReply = { id: string; node: string; answer: Answer };
 
 // ocpp-rpc is CommonJS whose named exports Node's ESM loader cannot detect.
 const { RPCError, RPCServer, TimeoutError, createRPCError } = ocppRpc;
@@ -118,7 +157,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     logger.warn({ err: String(err) }, what === "payload" ? "OCPP: evento en vivo inválido" : "OCPP: no se pudo avisar a las pantallas en vivo"),
   );
   const connections = new Map<string, Client>();
-  const pendingReplies = new Map<string, (result: CommandResult) => void>();
+  const pendingReplies = new Map<string, (answer: Answer) => void>();
   // A verified password is remembered (as a digest, with the hash it matched) so reconnects
   // (and hashes written with scrypt before ADR 0005) are not verified again; rotating the
   // password changes the hash and voids the entry.
@@ -128,7 +167,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   let closing = false;
 
   const rpc = new RPCServer({
-    protocols: [OCPP_PROTOCOL],
+    protocols: [...OCPP_PROTOCOLS],
     strictMode: true,
     callTimeoutMs: commandTimeoutMs,
     pingIntervalMs: 30_000,
@@ -163,9 +202,10 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     const log = { identity: handshake.identity, ip: handshake.remoteAddress };
     try {
       if (handshake.endpoint !== OCPP_PATH) return reject(404, "Not found");
-      if (!handshake.protocols.has(OCPP_PROTOCOL)) {
-        logger.warn(log, "OCPP: conexión sin el subprotocolo ocpp1.6, rechazada");
-        return reject(400, "Subprotocol ocpp1.6 required");
+      const protocol = OCPP_PROTOCOLS.find((p) => handshake.protocols.has(p));
+      if (!protocol) {
+        logger.warn(log, "OCPP: conexión sin el subprotocolo ocpp2.0.1 ni ocpp1.6, rechazada");
+        return reject(400, "Subprotocol ocpp2.0.1 or ocpp1.6 required");
       }
       const row = await findChargerByIdentity(db, handshake.identity);
       const password = handshake.password?.toString("utf8");
@@ -174,7 +214,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
         return reject(401, "Unauthorized");
       }
       const ref: ChargerRef = { id: row.id, businessId: row.businessId, name: row.name, ocppIdentity: row.ocppIdentity };
-      accept({ ref, lastTouch: 0 } satisfies Session, OCPP_PROTOCOL);
+      accept({ ref, protocol, lastTouch: 0 } satisfies Session, protocol);
     } catch (err) {
       logger.error({ ...log, err: err instanceof Error ? err.message : String(err) }, "OCPP: error al autenticar");
       reject(503, "Service unavailable");
@@ -215,22 +255,24 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       );
     });
 
-    register(client, session);
+    if (session.protocol === "ocpp2.0.1") register201(client, session);
+    else register(client, session);
     try {
-      const created = await markOnline(db, ref, nodeId, now());
+      const created = await markOnline(db, ref, nodeId, now(), session.protocol);
       announce(ref.businessId, "charger", ref.id, created);
-      logger.info({ identity }, "OCPP: cargador conectado");
+      logger.info({ identity, protocol: session.protocol }, "OCPP: cargador conectado");
     } catch (err) {
       logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la conexión");
     }
   }
 
-  function register(client: Client, session: Session) {
-    const { ref } = session;
-    // Every call the charger makes spends from its budget (ocpp/limits.ts): beyond it the call
-    // is answered with a CALLERROR, and a charger that keeps going is disconnected.
+  /**
+   * `client.handle` with the charger's call budget (ocpp/limits.ts), for both protocols: beyond
+   * it a call is answered with a CALLERROR, and a charger that keeps going is disconnected.
+   */
+  function budgetedHandler(client: Client, ref: ChargerRef): Client["handle"] {
     const budget = callBudget(callLimit);
-    const handle: Client["handle"] = (method, handler) =>
+    return (method, handler) =>
       client.handle(method, (ctx) => {
         const verdict = budget.take();
         if (verdict === "accept") return handler(ctx);
@@ -241,6 +283,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
         }
         throw createRPCError("GenericError", "Rate limit exceeded", {});
       });
+  }
+
+  function register(client: Client, session: Session) {
+    const { ref } = session;
+    const handle = budgetedHandler(client, ref);
     /** Any message counts as a sign of life; noted at most every 30 s outside heartbeats, written in the next batch. */
     const seen = async (force = false) => {
       const t = now();
@@ -299,38 +346,163 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     // Messages we accept but have nothing to store for yet: answered as OCPP requires.
     handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
-    handle("DiagnosticsStatusNotification", async () => ({}));
-    handle("FirmwareStatusNotification", async () => ({}));
+    handle("DiagnosticsStatusNotification", async ({ params }) => {
+      await keep(ref, "DiagnosticsStatusNotification", params);
+      return {};
+    });
+    handle("FirmwareStatusNotification", async ({ params }) => {
+      await keep(ref, "FirmwareStatusNotification", params);
+      return {};
+    });
   }
 
-  async function callLocal(client: Client, command: ChargerCommand, method: string, params: Record<string, unknown>): Promise<CommandResult> {
+  /** A status report kept as a charger event: its summary is the status it gives. */
+  async function keep(ref: ChargerRef, kind: string, params: unknown, summary?: string, at?: string) {
+    const p = params as { status?: string; type?: string };
+    await recordChargerEvents(db, ref, [{ kind, summary: summary ?? p.status ?? p.type ?? kind, payload: params, at }], now());
+    live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
+  }
+
+  /** OCPP 2.0.1: the same rows and live events as 1.6 (store201 does the mapping). */
+  function register201(client: Client, session: Session) {
+    const { ref } = session;
+    const handle = budgetedHandler(client, ref);
+    const seen = async (force = false) => {
+      const t = now();
+      if (!force && t.getTime() - session.lastTouch < 30_000) return;
+      session.lastTouch = t.getTime();
+      signsOfLife.set(ref.id, t);
+    };
+
+    handle("BootNotification", async ({ params }) => {
+      const { accepted, interval } = await recordBoot(db, ref, bootPayload(params as Boot201), now());
+      session.lastTouch = now().getTime();
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
+      return { status: accepted ? "Accepted" : "Rejected", currentTime: now().toISOString(), interval };
+    });
+
+    handle("Heartbeat", async () => {
+      await seen(true);
+      return { currentTime: now().toISOString() };
+    });
+
+    handle("StatusNotification", async ({ params }) => {
+      const created = await recordStatus201(db, ref, params as Status201, now());
+      await seen();
+      announce(ref.businessId, "connector", ref.id, created);
+      return {};
+    });
+
+    handle("Authorize", async () => {
+      await seen();
+      return { idTokenInfo: { status: await authorizationStatus(db, ref) } };
+    });
+
+    handle("TransactionEvent", async ({ params }) => {
+      const p = params as TransactionEvent201;
+      const result = await recordTransactionEvent(db, ref, p, now());
+      await seen();
+      if (result.duplicate) logger.info({ identity: ref.ocppIdentity, transactionId: p.transactionInfo.transactionId, seqNo: p.seqNo }, "OCPP: TransactionEvent repetido, ignorado");
+      let created = result.created;
+      if (result.connectorStatus) {
+        const { connectorId, status, at } = result.connectorStatus;
+        const moved = await recordStatus(db, ref, { connectorId, status, errorCode: "NoError", timestamp: at.toISOString() }, now());
+        created = { notifications: [...created.notifications, ...moved.notifications] };
+        live.publish(ref.businessId, { kind: "connector", chargerId: ref.id });
+      }
+      announce(ref.businessId, "session", ref.id, created);
+      return p.idToken ? { idTokenInfo: { status: result.tokenStatus } } : {};
+    });
+
+    handle("MeterValues", async ({ params }) => {
+      const attached = await recordMeterValues(db, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
+      await seen();
+      if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      return {};
+    });
+
+    handle("NotifyEvent", async ({ params }) => {
+      await recordChargerEvents(db, ref, notifyEventSummaries(params as Parameters<typeof notifyEventSummaries>[0]), now());
+      await seen();
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
+      return {};
+    });
+
+    handle("SecurityEventNotification", async ({ params }) => {
+      const p = params as { type: string; timestamp: string; techInfo?: string };
+      await keep(ref, "SecurityEventNotification", params, p.techInfo ? `${p.type}: ${p.techInfo}` : p.type, p.timestamp);
+      await seen();
+      return {};
+    });
+
+    handle("FirmwareStatusNotification", async ({ params }) => {
+      await keep(ref, "FirmwareStatusNotification", params);
+      await seen();
+      return {};
+    });
+
+    handle("LogStatusNotification", async ({ params }) => {
+      await keep(ref, "LogStatusNotification", params);
+      await seen();
+      return {};
+    });
+
+    handle("NotifyReport", async ({ params }) => {
+      const p = params as { requestId: number; seqNo: number; tbc?: boolean; reportData?: unknown[] };
+      await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${p.reportData?.length ?? 0} variables`);
+      await seen();
+      return {};
+    });
+
+    handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
+  }
+
+  async function callLocal(client: Client, method: string, params: Record<string, unknown>): Promise<Answer> {
     try {
-      const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as { status?: string } | undefined;
-      return resultFromStatus(command.command, response?.status);
+      const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as Record<string, unknown> | undefined;
+      return { kind: "answer", status: method === "SetVariables" ? passwordAnswerStatus(response) : (response?.status as string | undefined) };
     } catch (err) {
-      if (err instanceof TimeoutError) return timeoutResult(command.command);
-      if (err instanceof RPCError) return resultFromStatus(command.command, err.rpcErrorCode === "NotImplemented" ? "NotImplemented" : "Rejected");
+      if (err instanceof TimeoutError) return { kind: "timeout" };
+      if (err instanceof RPCError) return { kind: "rpc-error", code: err.rpcErrorCode };
       // The socket closed while we waited.
-      return offlineResult(command.command);
+      return { kind: "offline" };
     }
   }
 
-  async function callRemote(node: string, identity: string, command: ChargerCommand, method: string, params: Record<string, unknown>): Promise<CommandResult> {
+  async function callRemote(node: string, identity: string, method: string, params: Record<string, unknown>): Promise<Answer> {
     const id = randomUUID();
-    const reply = new Promise<CommandResult>((resolve) => {
+    const reply = new Promise<Answer>((resolve) => {
       const timer = setTimeout(() => {
         pendingReplies.delete(id);
-        resolve(timeoutResult(command.command));
+        resolve({ kind: "timeout" });
       }, commandTimeoutMs + 1_000);
-      pendingReplies.set(id, (result) => {
+      pendingReplies.set(id, (answer) => {
         clearTimeout(timer);
         pendingReplies.delete(id);
-        resolve(result);
+        resolve(answer);
       });
     });
-    const message: RemoteCommand = { kind: "command", id, node, from: nodeId, identity, method, params, command: command.command };
+    const message: RemoteCommand = { kind: "command", id, node, from: nodeId, identity, method, params };
     await channels.notify(COMMAND_CHANNEL, JSON.stringify(message));
     return reply;
+  }
+
+  /** Sends one call to the charger wherever its socket is (here, another node, or nowhere). */
+  async function deliver(charger: { id: string; ocppIdentity: string }, build: (protocol: OcppProtocol) => { method: string; params: Record<string, unknown> }): Promise<Answer> {
+    const local = connections.get(charger.ocppIdentity);
+    if (local) {
+      const { method, params } = build((local.session as unknown as Session).protocol);
+      return callLocal(local, method, params);
+    }
+    const [row] = await db.select({ online: chargers.online, node: chargers.connectedNode, protocol: chargers.ocppProtocol }).from(chargers).where(eq(chargers.id, charger.id));
+    if (!row?.online || !row.node || row.node === nodeId) return { kind: "offline" };
+    try {
+      const { method, params } = build(row.protocol === "ocpp2.0.1" ? "ocpp2.0.1" : "ocpp1.6");
+      return await callRemote(row.node, charger.ocppIdentity, method, params);
+    } catch (err) {
+      logger.error({ identity: charger.ocppIdentity, err: String(err) }, "OCPP: no se pudo enviar el comando a otro nodo");
+      return { kind: "error" };
+    }
   }
 
   const stopCommands = await channels.listen(COMMAND_CHANNEL, (payload) => {
@@ -350,36 +522,49 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
     if (message.node !== nodeId) return;
     const client = connections.get(message.identity);
-    const command = { command: message.command } as ChargerCommand;
-    const run = client ? callLocal(client, command, message.method, message.params) : Promise.resolve(offlineResult(message.command));
-    void run.then((result) => channels.notify(REPLY_CHANNEL, JSON.stringify({ id: message.id, node: message.from, result } satisfies RemoteReply)).catch(() => {}));
+    const run: Promise<Answer> = client ? callLocal(client, message.method, message.params) : Promise.resolve({ kind: "offline" });
+    void run.then((answer) => channels.notify(REPLY_CHANNEL, JSON.stringify({ id: message.id, node: message.from, answer } satisfies RemoteReply)).catch(() => {}));
   });
 
   const stopReplies = await channels.listen(REPLY_CHANNEL, (payload) => {
     try {
       const reply = JSON.parse(payload) as RemoteReply;
-      if (reply.node === nodeId) pendingReplies.get(reply.id)?.(reply.result);
+      if (reply.node === nodeId) pendingReplies.get(reply.id)?.(reply.answer);
     } catch {
       // not ours
     }
   });
 
   async function sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult> {
-    let transactionId: number | undefined;
+    let open: Awaited<ReturnType<typeof openTransaction>>;
     if (command.command === "RemoteStopTransaction") {
-      transactionId = await openTransactionId(db, charger.id, command.connectorId);
-      if (transactionId === undefined) return { command: command.command, outcome: "rejected", message: "No hay una carga en curso en ese conector." };
+      open = await openTransaction(db, charger.id, command.connectorId);
+      if (!open) return { command: command.command, outcome: "rejected", message: "No hay una carga en curso en ese conector." };
     }
-    const { method, params } = ocppCall(command, transactionId);
-    const local = connections.get(charger.ocppIdentity);
-    if (local) return callLocal(local, command, method, params);
-    const [row] = await db.select({ online: chargers.online, node: chargers.connectedNode }).from(chargers).where(eq(chargers.id, charger.id));
-    if (!row?.online || !row.node || row.node === nodeId) return offlineResult(command.command);
-    try {
-      return await callRemote(row.node, charger.ocppIdentity, command, method, params);
-    } catch (err) {
-      logger.error({ identity: charger.ocppIdentity, err: String(err) }, "OCPP: no se pudo enviar el comando a otro nodo");
-      return errorResult(command.command);
+    const answer = await deliver(charger, (protocol) => ocppCall(command, protocol, open));
+    switch (answer.kind) {
+      case "answer":
+        return resultFromStatus(command.command, answer.status);
+      case "rpc-error":
+        return resultFromStatus(command.command, answer.code === "NotImplemented" ? "NotImplemented" : "Rejected");
+      case "timeout":
+        return timeoutResult(command.command);
+      case "offline":
+        return offlineResult(command.command);
+      case "error":
+        return errorResult(command.command);
+    }
+  }
+
+  async function sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery> {
+    const answer = await deliver(charger, (protocol) => passwordCall(protocol, password));
+    switch (answer.kind) {
+      case "answer":
+        return { outcome: answer.status && PASSWORD_ACCEPTED.has(answer.status) ? "accepted" : "rejected", status: answer.status };
+      case "rpc-error":
+        return { outcome: "rejected", status: answer.code };
+      default:
+        return { outcome: answer.kind };
     }
   }
 
@@ -432,6 +617,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       void rpc.handleUpgrade(request, socket as never, head);
     },
     sendCommand,
+    sendPassword,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife,

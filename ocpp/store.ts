@@ -24,6 +24,9 @@ import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
+/** The OCPP subprotocols the central system speaks (negotiated per connection). */
+export type OcppProtocol = "ocpp1.6" | "ocpp2.0.1";
+
 /** The charger a connection belongs to, read once at connection time. */
 export interface ChargerRef {
   id: string;
@@ -37,7 +40,7 @@ export type Created = { notifications: Notification[] };
 
 const NO_ERROR = "NoError";
 
-async function notify(
+export async function notify(
   tx: Db,
   out: Created,
   businessId: string,
@@ -87,12 +90,13 @@ export async function findChargerByIdentity(db: Db, identity: string): Promise<C
 }
 
 /** The charger is online on this node. A charger that was offline gets a notification. */
-export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: Date): Promise<Created> {
+export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: Date, protocol: OcppProtocol = "ocpp1.6"): Promise<Created> {
   const out: Created = { notifications: [] };
   await db.transaction(async (tx) => {
     const [before] = await tx.select({ online: chargers.online, seen: chargers.lastHeartbeatAt }).from(chargers).where(eq(chargers.id, ref.id)).for("update");
     if (!before) return;
-    await tx.update(chargers).set({ online: true, connectedNode: nodeId, lastHeartbeatAt: now }).where(eq(chargers.id, ref.id));
+    // The protocol is recorded anew on every connection: a firmware update may switch it.
+    await tx.update(chargers).set({ online: true, connectedNode: nodeId, lastHeartbeatAt: now, ocppProtocol: protocol }).where(eq(chargers.id, ref.id));
     if (!before.online) {
       await notify(
         tx,
@@ -182,6 +186,8 @@ export interface BootPayload {
   imsi?: string;
   meterType?: string;
   meterSerialNumber?: string;
+  /** OCPP 2.0.1 BootReason. */
+  reason?: string;
 }
 
 export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: Date): Promise<{ accepted: boolean; interval: number }> {
@@ -196,6 +202,7 @@ export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: D
       imsi: p.imsi ?? null,
       meterType: p.meterType ?? null,
       meterSerial: p.meterSerialNumber ?? null,
+      lastBootReason: p.reason ?? null,
       lastBootAt: now,
       lastHeartbeatAt: now,
     })
@@ -208,7 +215,7 @@ export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: D
 // Authorize
 
 /** Tags are accepted (the operator has no tag list yet) unless the charger or company is blocked. */
-function tagStatus(row: { enabled: boolean; businessStatus: string } | undefined): "Accepted" | "Blocked" {
+export function tagStatus(row: { enabled: boolean; businessStatus: string } | undefined): "Accepted" | "Blocked" {
   return !row || !row.enabled || row.businessStatus === "SUSPENDED" || row.businessStatus === "REJECTED" ? "Blocked" : "Accepted";
 }
 
@@ -462,7 +469,7 @@ export function readMeterValue(mv: MeterValue): { energyRegisterWh?: number; pow
  * The readings of MeterValue entries that carry something this system records (energy register,
  * power, SoC), as SQL VALUES rows (ord, at, reg, power_w, soc); null when none does.
  */
-function readingRows(values: MeterValue[], now: Date): SQL | null {
+export function readingRows(values: MeterValue[], now: Date): SQL | null {
   const readings = values
     .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
     .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
@@ -483,7 +490,7 @@ function readingRows(values: MeterValue[], now: Date): SQL | null {
  * below 0); `samples` writes one meter sample per reading, where a reading without a register
  * carries the energy so far (the session's, or the highest register before it).
  */
-function samplesCtes(rows: SQL, { onlyActive }: { onlyActive: boolean }): SQL {
+export function samplesCtes(rows: SQL, { onlyActive }: { onlyActive: boolean }): SQL {
   return sql`delivered as (
       select v.ord, v.at, v.power_w, v.soc,
         case when v.reg is null then null else greatest(0, floor(v.reg - s.meter_start_wh + 0.5))::int end as reg_wh
@@ -690,10 +697,10 @@ export async function sweepIdleSessions(db: Db, now: Date, options: FinalizeOpti
   return out;
 }
 
-/** The open session's transaction on a connector (RemoteStopTransaction needs it). */
-export async function openTransactionId(db: Db, chargerId: string, connectorNumber: number | undefined): Promise<number | undefined> {
+/** The open session's transaction on a connector (RemoteStopTransaction / RequestStopTransaction need it). */
+export async function openTransaction(db: Db, chargerId: string, connectorNumber: number | undefined): Promise<{ transactionId: number; ocppTransactionId: string | null } | undefined> {
   const [row] = await db
-    .select({ transactionId: chargingSessions.transactionId })
+    .select({ transactionId: chargingSessions.transactionId, ocppTransactionId: chargingSessions.ocppTransactionId })
     .from(chargingSessions)
     .where(
       and(
@@ -704,5 +711,5 @@ export async function openTransactionId(db: Db, chargerId: string, connectorNumb
     )
     .orderBy(desc(chargingSessions.startedAt))
     .limit(1);
-  return row?.transactionId;
+  return row;
 }

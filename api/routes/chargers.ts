@@ -26,6 +26,11 @@ import type { ChargerDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto
 
 const NOT_FOUND = "El cargador";
 export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
+const PASSWORD_NOT_APPLIED = {
+  rejected: "El cargador rechazó la contraseña nueva: sigue vigente la actual.",
+  timeout: "El cargador no respondió a tiempo: sigue vigente la contraseña actual. Probá de nuevo.",
+  error: "No pudimos enviarle la contraseña nueva al cargador: sigue vigente la actual. Probá de nuevo.",
+} as const;
 export const CHARGER_BUSY_MESSAGE = "El cargador tiene una carga en curso. Esperá a que termine para eliminarlo.";
 
 type ChargerRow = Charger & { stationName: string | null; brandName: string | null };
@@ -100,6 +105,7 @@ export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows
       ocppIdentity: c.ocppIdentity,
       ocppUrl: ocppUrl(publicOrigin, c.ocppIdentity),
       ocppProtocol: c.ocppProtocol,
+      ocppVersion: c.ocppProtocol === "ocpp2.0.1" ? "2.0.1" : "1.6",
       hasPassword: !!c.ocppPasswordHash,
       enabled: c.enabled,
       heartbeatInterval: c.heartbeatInterval,
@@ -400,12 +406,22 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
     const password = generateOcppPassword();
     const ocppPasswordHash = await hashOcppPassword(password);
+    // A connected charger gets the password over OCPP and the new hash is applied only once it
+    // accepts it (otherwise it would be locked out at its next connection). A charger that is
+    // not connected keeps today's manual rotation: the operator loads the password in it.
+    let passwordDelivery: "charger" | "manual" = "manual";
+    if (ocpp?.sendPassword && current.online && current.enabled) {
+      const delivery = await ocpp.sendPassword({ id: current.id, ocppIdentity: current.ocppIdentity }, password);
+      logger.info({ chargerId: current.id, outcome: delivery.outcome, status: delivery.status }, "OCPP: contraseña nueva enviada al cargador");
+      if (delivery.outcome === "accepted") passwordDelivery = "charger";
+      else if (delivery.outcome !== "offline") throw conflict(PASSWORD_NOT_APPLIED[delivery.outcome]);
+    }
     await db
       .update(chargers)
       .set({ ocppPasswordHash })
       .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
-    const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password };
+    const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password, passwordDelivery };
     return c.json(body);
   });
 

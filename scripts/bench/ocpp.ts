@@ -3,7 +3,8 @@
 // messages/s, response latency p50/p99 and the server's CPU and RSS. Prints figures; never
 // fails on them.
 //
-//   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2] [--settle 30]
+//   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2] [--settle 30] [--v201 0.5]
+//   (--v201: the share of chargers that speak OCPP 2.0.1, the rest 1.6J; default 0)
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
 //
 // Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     heartbeat: { type: "string", default: "60" },
     settle: { type: "string", default: "30" },
     nice: { type: "string", default: "0" },
+    v201: { type: "string", default: "0" },
   },
 });
 const N = Number(args.chargers);
@@ -155,7 +157,7 @@ async function main() {
       });
       child.send({
         type: "start",
-        job: { endpoint: `ws://127.0.0.1:${PORT}/ocpp`, identities: identities.filter((_, i) => i % WORKERS === w), password: PASSWORD, rampPerSecond: Number(args.ramp) / WORKERS, heartbeatSeconds: Number(args.heartbeat), meterSeconds: 10 },
+        job: { endpoint: `ws://127.0.0.1:${PORT}/ocpp`, identities: identities.filter((_, i) => i % WORKERS === w), password: PASSWORD, rampPerSecond: Number(args.ramp) / WORKERS, heartbeatSeconds: Number(args.heartbeat), meterSeconds: 10, v201Share: Math.min(1, Math.max(0, Number(args.v201) || 0)) },
       });
       return child;
     });

@@ -109,6 +109,7 @@ const charger: ChargerDto = {
   ocppIdentity: "AR-BUE-0001",
   ocppUrl: "wss://enchufa.example/ocpp/AR-BUE-0001",
   ocppProtocol: "ocpp1.6",
+  ocppVersion: "1.6",
   hasPassword: true,
   enabled: true,
   heartbeatInterval: 300,

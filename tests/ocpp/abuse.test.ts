@@ -65,4 +65,17 @@ describe("OCPP: frame size and call rate per charger", () => {
     await expect(other.call("Heartbeat", {})).resolves.toMatchObject({ currentTime: expect.any(String) });
     await other.close();
   });
+
+  it("an OCPP 2.0.1 charger has the same budget", async () => {
+    const cli = chargerClient(h, quiet, { protocols: ["ocpp2.0.1"] });
+    await cli.connect();
+    const whenClosed = closed(cli);
+    const answers: unknown[][] = [];
+    cli.on("message", ({ message, outbound }: { message: string; outbound: boolean }) => {
+      if (!outbound) answers.push(JSON.parse(message) as unknown[]);
+    });
+    for (let i = 0; i < 1000; i++) cli.sendRaw(JSON.stringify([2, `b201-${i}`, "Heartbeat", {}]));
+    expect((await whenClosed).code).toBe(1008);
+    expect(answers.filter((a) => a[0] === 4 && a[2] === "GenericError").length).toBeGreaterThan(200);
+  });
 });

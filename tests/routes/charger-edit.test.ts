@@ -8,6 +8,7 @@ import { apiUrl, chargerContext, failNetwork, getReq, operatorCookie, postForm, 
 import { fixtures, IDS } from "../mocks/fixtures";
 import { problemResponse } from "../mocks/server";
 import { pendingToast } from "~/lib/context";
+import { flashToast } from "./station-helpers";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -131,7 +132,9 @@ describe("edit charger action: password and delete", () => {
     const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "delete" }, cookie), chargerContext())));
     expect(res.status).toBe(302);
     expect(res.location).toBe("/charger");
-    expect(seen.filter((r) => r.path !== "/Account/Business").map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /Business/Charger/${IDS.charger}`]);
+    // Its name is read first, for the toast (the form does not carry it).
+    expect(seen.filter((r) => r.path !== "/Account/Business").map((r) => `${r.method} ${r.path}`)).toEqual([`GET /Business/Charger/${IDS.charger}`, `DELETE /Business/Charger/${IDS.charger}`]);
+    expect(await flashToast(res as unknown as { headers: Headers })).toMatchObject({ type: "success", message: "Eliminamos el cargador «Wallbox Norte»." });
   });
 
   it("a charger with a session in progress cannot be deleted: the API's reason, in Spanish", async () => {

@@ -8,7 +8,7 @@ import type { ChargerDto } from "#api/types";
 import { ConnectionStatus } from "./StatusChips";
 import { formatDateTime, relativeTime } from "./format";
 
-/** The URL to configure in the charger (OCPP 1.6-J over WebSocket). */
+/** The URL to configure in the charger (OCPP 2.0.1 or 1.6-J over WebSocket). */
 export function ConnectionUrl({ url, pending }: { url: string; pending?: boolean }) {
   return (
     <Flex direction="column" gap="1">
@@ -20,8 +20,8 @@ export function ConnectionUrl({ url, pending }: { url: string; pending?: boolean
       </Code>
       <Text size="1" color="gray">
         {pending
-          ? "Se completa con la identidad OCPP que elijas. Configurala en el cargador como dirección del sistema central (OCPP 1.6-J)."
-          : "Configurala en el cargador como dirección del sistema central (OCPP 1.6-J), con la identidad como usuario y la contraseña de abajo."}
+          ? "Se completa con la identidad OCPP que elijas. Configurala en el cargador como dirección del sistema central (OCPP 2.0.1 u OCPP 1.6-J)."
+          : "Configurala en el cargador como dirección del sistema central (OCPP 2.0.1 u OCPP 1.6-J), con la identidad como usuario y la contraseña de abajo."}
       </Text>
     </Flex>
   );
@@ -80,7 +80,7 @@ export function RotatePassword({ formId, busy }: { formId: string; busy?: boolea
       </summary>
       <Box className="charger-confirm-body">
         <Text as="p" size="2" mb="3">
-          Vamos a generar una contraseña nueva. La actual deja de funcionar en el momento: el cargador no podrá conectarse hasta que le cargues la nueva.
+          Vamos a generar una contraseña nueva. Si el cargador está conectado se la enviamos, y la cambiamos solo si la acepta. Si no está conectado, la actual deja de funcionar en el momento: el cargador no podrá conectarse hasta que le cargues la nueva.
         </Text>
         <Button type="submit" form={formId} name="intent" value="rotate-password" size="3" color="amber" disabled={busy}>
           Sí, rotar contraseña
@@ -132,7 +132,7 @@ export function BootReport({ charger, now }: { charger: ChargerDto; now: number 
           </DataList.Item>
           <DataList.Item>
             <DataList.Label>Protocolo</DataList.Label>
-            <DataList.Value>{charger.ocppProtocol === "ocpp1.6" ? "OCPP 1.6-J" : charger.ocppProtocol}</DataList.Value>
+            <DataList.Value data-testid="ocpp-version">{charger.ocppVersion === "2.0.1" ? "OCPP 2.0.1" : "OCPP 1.6-J"}</DataList.Value>
           </DataList.Item>
         </DataList.Root>
       )}

@@ -58,5 +58,8 @@ describe("OCPP 1.6 ChargePointStatus", () => {
     expect(stopReasonLabel("EVDisconnected")).toBe("Vehículo desconectado");
     expect(stopReasonLabel(null)).toBe("Finalizada en el cargador");
     expect(stopReasonLabel("Weird")).toBe("Weird");
+    // OCPP 2.0.1 reasons read the same way on the screens.
+    expect(stopReasonLabel("StoppedByEV")).toBe("Finalizada por el vehículo");
+    expect(stopReasonLabel("Remote")).toBe("Finalizada de forma remota");
   });
 });

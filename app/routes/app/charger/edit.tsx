@@ -65,10 +65,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const rotated = response?.ok ? await readJson<ChargerWithPasswordDto>(response) : undefined;
     if (rotated?.ocppPassword) {
       // Shown once, in this answer only.
-      return dataWithSuccess(context, { rotated: { password: rotated.ocppPassword } }, "Generamos una contraseña nueva. Cargala en el cargador.");
+      const done = rotated.passwordDelivery === "charger" ? "El cargador aceptó la contraseña nueva: la usa desde su próxima conexión." : "Generamos una contraseña nueva. Cargala en el cargador.";
+      return dataWithSuccess(context, { rotated: { password: rotated.ocppPassword } }, done);
     }
-    const message = "No pudimos rotar la contraseña. Probá de nuevo.";
-    return dataWithError(context, { rotateError: message }, message, { status: 503 });
+    // 409: the connected charger did not take it; the problem says why (the old one still works).
+    const problem = response?.status === 409 ? await readJson<{ title?: string }>(response) : undefined;
+    const message = problem?.title ?? "No pudimos rotar la contraseña. Probá de nuevo.";
+    return dataWithError(context, { rotateError: message }, message, { status: problem ? 409 : 503 });
   }
 
   if (intent === "command") {

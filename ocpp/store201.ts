@@ -1,0 +1,493 @@
+// OCPP 2.0.1 messages mapped onto the same rows as 1.6 (issue 24, ADR 0015): the screens,
+// pricing and rollups never know which protocol a charger speaks.
+//
+// EVSE/connector mapping: our connector number (OCPP 1.6 connectorId, what the operator
+// configures) is the 2.0.1 EVSE id. An EVSE delivers energy through one connector at a time, so
+// it is the unit that has a rate and a status; its connectorId inside the EVSE (1 on almost every
+// station) is kept in the status history's info. EVSE 0 is the station itself, like 1.6's
+// connector 0.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { businessUsers, chargerEvents, chargers, chargingSessions, connectors, rates, transactionEvents, type ChargingSession } from "../db/schema";
+import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
+import { rateSnapshotFromRow } from "../domain/pricing";
+import {
+  finalizeSession,
+  messageTime,
+  readingRows,
+  readMeterValue,
+  recordStatus,
+  samplesCtes,
+  tagStatus,
+  type BootPayload,
+  type ChargerRef,
+  type Created,
+  type MeterValue,
+  type StatusPayload,
+} from "./store";
+
+// ---------------------------------------------------------------------------------------------
+// Payloads (validated by ocpp-rpc's strict mode against the 2.0.1 schemas before they get here)
+
+export interface SampledValue201 {
+  value: number;
+  context?: string;
+  measurand?: string;
+  phase?: string;
+  location?: string;
+  unitOfMeasure?: { unit?: string; multiplier?: number };
+}
+
+export interface MeterValue201 {
+  timestamp: string;
+  sampledValue: SampledValue201[];
+}
+
+export interface Boot201 {
+  reason: string;
+  chargingStation: { model: string; vendorName: string; serialNumber?: string; firmwareVersion?: string; modem?: { iccid?: string; imsi?: string } };
+}
+
+export type ConnectorStatus201 = "Available" | "Occupied" | "Reserved" | "Unavailable" | "Faulted";
+
+export interface Status201 {
+  timestamp: string;
+  connectorStatus: ConnectorStatus201;
+  evseId: number;
+  connectorId: number;
+}
+
+export type ChargingState = "Charging" | "EVConnected" | "SuspendedEV" | "SuspendedEVSE" | "Idle";
+
+export interface IdToken201 {
+  idToken: string;
+  type: string;
+}
+
+export interface TransactionEvent201 {
+  eventType: "Started" | "Updated" | "Ended";
+  timestamp: string;
+  triggerReason: string;
+  seqNo: number;
+  offline?: boolean;
+  transactionInfo: { transactionId: string; chargingState?: ChargingState; stoppedReason?: string; remoteStartId?: number };
+  evse?: { id: number; connectorId?: number };
+  idToken?: IdToken201;
+  meterValue?: MeterValue201[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pure mappings
+
+export function bootPayload(p: Boot201): BootPayload {
+  const cs = p.chargingStation;
+  return {
+    chargePointVendor: cs.vendorName,
+    chargePointModel: cs.model,
+    chargePointSerialNumber: cs.serialNumber,
+    firmwareVersion: cs.firmwareVersion,
+    iccid: cs.modem?.iccid,
+    imsi: cs.modem?.imsi,
+    reason: p.reason,
+  };
+}
+
+/** A 2.0.1 reading in 1.6 shape: the value with its power-of-ten multiplier applied, as text. */
+export function meterValue16(mv: MeterValue201): MeterValue {
+  return {
+    timestamp: mv.timestamp,
+    sampledValue: mv.sampledValue.map((v) => ({
+      value: String(v.value * 10 ** (v.unitOfMeasure?.multiplier ?? 0)),
+      ...(v.context ? { context: v.context } : {}),
+      ...(v.measurand ? { measurand: v.measurand } : {}),
+      ...(v.phase ? { phase: v.phase } : {}),
+      ...(v.location ? { location: v.location } : {}),
+      ...(v.unitOfMeasure?.unit ? { unit: v.unitOfMeasure.unit } : {}),
+    })),
+  };
+}
+
+/**
+ * The 1.6 status a 2.0.1 connector report stands for. Occupied says only "a vehicle is here":
+ * while the connector already shows an occupied state (Charging, SuspendedEV… from the
+ * transaction's chargingState) it changes nothing; otherwise it is Preparing.
+ */
+export function statusFrom201(reported: ConnectorStatus201, current: ChargePointStatus | undefined): ChargePointStatus | null {
+  if (reported !== "Occupied") return reported;
+  return current && OCCUPIED_STATUSES.includes(current) ? null : "Preparing";
+}
+
+export interface ReplayedEvent {
+  seqNo: number;
+  eventType: string;
+  triggerReason: string;
+  chargingState: string | null;
+  at: Date;
+}
+
+export interface Replay {
+  startedAt: Date | null;
+  /** When charging last ended (idle time runs from here); null while charging. */
+  chargingEndedAt: Date | null;
+  unpluggedAt: Date | null;
+  ended: ReplayedEvent | null;
+  /** The 1.6 status each event's chargingState stands for (by seqNo), null when it has none. */
+  statusOf: Map<number, ChargePointStatus | null>;
+}
+
+/**
+ * The transaction's events in seqNo order, read with the 1.6 status rules (store.recordStatus):
+ * Charging clears the end of charging; SuspendedEV, or EVConnected after the vehicle charged
+ * (1.6 Finishing), starts idle time if it has not started; Idle after a vehicle was connected
+ * (or the EVDeparted trigger) is the unplug (1.6 Available). EVConnected before any charging is
+ * 1.6 Preparing and SuspendedEVSE leaves idle time alone, as in 1.6. Replaying the whole log
+ * makes the result independent of the order the events arrived in.
+ */
+export function replayEvents(events: ReplayedEvent[]): Replay {
+  const sorted = [...events].sort((a, b) => a.seqNo - b.seqNo);
+  let chargingEndedAt: Date | null = null;
+  let unpluggedAt: Date | null = null;
+  let charged = false;
+  let connected = false;
+  let ended: ReplayedEvent | null = null;
+  const statusOf = new Map<number, ChargePointStatus | null>();
+  for (const e of sorted) {
+    let status: ChargePointStatus | null = null;
+    switch (e.chargingState) {
+      case "Charging":
+        chargingEndedAt = null;
+        charged = connected = true;
+        status = "Charging";
+        break;
+      case "SuspendedEV":
+        chargingEndedAt ??= e.at;
+        connected = true;
+        status = "SuspendedEV";
+        break;
+      case "SuspendedEVSE":
+        connected = true;
+        status = "SuspendedEVSE";
+        break;
+      case "EVConnected":
+        connected = true;
+        if (charged) chargingEndedAt ??= e.at;
+        status = charged ? "Finishing" : "Preparing";
+        break;
+      case "Idle":
+        if (connected) {
+          chargingEndedAt ??= e.at;
+          unpluggedAt ??= e.at;
+          status = "Available";
+        }
+        break;
+    }
+    if (e.triggerReason === "EVDeparted" && connected) {
+      chargingEndedAt ??= e.at;
+      unpluggedAt ??= e.at;
+      status = "Available";
+    }
+    statusOf.set(e.seqNo, status);
+    if (e.eventType === "Ended") ended ??= e;
+  }
+  const started = sorted.find((e) => e.eventType === "Started");
+  const first = [...events].sort((a, b) => a.at.getTime() - b.at.getTime())[0];
+  return { startedAt: started?.at ?? first?.at ?? null, chargingEndedAt, unpluggedAt, ended, statusOf };
+}
+
+// ---------------------------------------------------------------------------------------------
+// StatusNotification
+
+export async function recordStatus201(db: Db, ref: ChargerRef, p: Status201, now: Date): Promise<Created> {
+  const [conn] =
+    p.evseId > 0
+      ? await db
+          .select({ status: connectors.status })
+          .from(connectors)
+          .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, p.evseId)))
+      : [];
+  const status = statusFrom201(p.connectorStatus, conn?.status);
+  if (!status) return { notifications: [] };
+  const payload: StatusPayload = {
+    connectorId: p.evseId,
+    status,
+    // 2.0.1 reports the fault's cause in NotifyEvent; the status says only that there is one.
+    errorCode: status === "Faulted" ? "OtherError" : "NoError",
+    info: p.connectorId > 1 ? `EVSE ${p.evseId}, conector ${p.connectorId}` : undefined,
+    timestamp: p.timestamp,
+  };
+  return recordStatus(db, ref, payload, now);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TransactionEvent
+
+export interface TransactionEventResult {
+  /** Accepted/Blocked, answered when the event carried an idToken. */
+  tokenStatus: "Accepted" | "Blocked";
+  duplicate: boolean;
+  /** The 1.6 status the connector moves to after the commit (recordStatus), if any. */
+  connectorStatus: { connectorId: number; status: ChargePointStatus; at: Date } | null;
+  created: Created;
+}
+
+const registerRange = (values: MeterValue[]) => {
+  const regs = values.map((mv) => readMeterValue(mv).energyRegisterWh).filter((x): x is number => x !== undefined);
+  return regs.length ? { min: Math.min(...regs), max: Math.max(...regs) } : { min: null, max: null };
+};
+
+/**
+ * One TransactionEvent, in one database transaction: the session (one per transactionId and
+ * charger, created by whichever event arrives first), the event in the log (a seqNo already
+ * there is a repetition: nothing else happens), its meter values, and the session's times and
+ * energy recomputed from the whole log, so late and out-of-order events land where they belong.
+ * An Ended event stops the session as 1.6 StopTransaction does: priced at once when the vehicle
+ * is gone, otherwise IDLE until the unplug.
+ */
+export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: TransactionEvent201, now: Date): Promise<TransactionEventResult> {
+  const at = messageTime(p.timestamp, now);
+  const txId = p.transactionInfo.transactionId;
+  const values = (p.meterValue ?? []).map(meterValue16);
+  const range = registerRange(values);
+  const out: Created = { notifications: [] };
+
+  return db.transaction(async (tx) => {
+    const [ctx] = await tx
+      .select({ enabled: chargers.enabled, businessStatus: businessUsers.status, stationId: chargers.stationId })
+      .from(chargers)
+      .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
+      .where(eq(chargers.id, ref.id));
+    const tokenStatus = tagStatus(ctx);
+    const findSession = async () =>
+      (
+        await tx
+          .select()
+          .from(chargingSessions)
+          .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.ocppTransactionId, txId)))
+          .for("update")
+      )[0] as ChargingSession | undefined;
+
+    let session = await findSession();
+    const connectorNumber = p.evse?.id ?? session?.connectorNumber ?? 0;
+    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, stationId: ctx?.stationId ?? null, out });
+    if (!session) session = await findSession(); // created by a concurrent event
+    if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
+
+    const logged = await tx
+      .insert(transactionEvents)
+      .values({
+        sessionId: session.id,
+        seqNo: p.seqNo,
+        eventType: p.eventType,
+        triggerReason: p.triggerReason,
+        chargingState: p.transactionInfo.chargingState ?? null,
+        offline: p.offline ?? false,
+        registerMinWh: range.min,
+        registerMaxWh: range.max,
+        at,
+      })
+      .onConflictDoNothing()
+      .returning({ id: transactionEvents.id });
+    const none = { tokenStatus, connectorStatus: null, created: out };
+    if (logged.length === 0) return { ...none, duplicate: true };
+    const open = session.status === "ACTIVE" || session.status === "IDLE";
+    if (!open) return { ...none, duplicate: false };
+
+    const log = await tx
+      .select({
+        seqNo: transactionEvents.seqNo,
+        eventType: transactionEvents.eventType,
+        triggerReason: transactionEvents.triggerReason,
+        chargingState: transactionEvents.chargingState,
+        registerMinWh: transactionEvents.registerMinWh,
+        registerMaxWh: transactionEvents.registerMaxWh,
+        at: transactionEvents.at,
+      })
+      .from(transactionEvents)
+      .where(eq(transactionEvents.sessionId, session.id))
+      .orderBy(asc(transactionEvents.seqNo));
+    const replay = replayEvents(log);
+
+    // Meter start is the lowest register of the whole transaction (normally the Started
+    // event's Transaction.Begin reading); when an earlier reading turns up late, the samples
+    // written so far move up by the difference.
+    const mins = log.map((e) => e.registerMinWh).filter((x): x is number => x !== null);
+    const maxs = log.map((e) => e.registerMaxWh).filter((x): x is number => x !== null);
+    const meterStartWh = mins.length ? Math.round(Math.min(...mins)) : session.meterStartWh;
+    const maxRegisterWh = maxs.length ? Math.round(Math.max(...maxs)) : null;
+    const shift = session.energyWh > 0 || mins.length > 1 ? session.meterStartWh - meterStartWh : 0;
+    if (shift > 0) await tx.execute(sql`update meter_samples set energy_wh = energy_wh + ${shift} where session_id = ${session.id}`);
+    const energyWh = Math.max(maxRegisterWh === null ? 0 : maxRegisterWh - meterStartWh, session.energyWh + Math.max(shift, 0), 0);
+
+    const rows = session.status === "ACTIVE" ? readingRows(values, now) : null;
+    if (rows) {
+      await tx.execute(
+        sql`with s as (select id, status, ${meterStartWh}::bigint as meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(rows, { onlyActive: false })} select 1`,
+      );
+    }
+
+    const token = p.idToken && (p.eventType === "Started" || !session.idTag) ? { idTag: p.idToken.idToken, idTokenType: p.idToken.type } : {};
+    const updated: ChargingSession = {
+      ...session,
+      ...token,
+      connectorNumber: session.connectorNumber || connectorNumber,
+      startedAt: replay.startedAt ?? session.startedAt,
+      meterStartWh,
+      energyWh,
+      // A stopped (IDLE) session keeps the end of charging its stop gave it.
+      chargingEndedAt: replay.chargingEndedAt ?? (session.status === "IDLE" ? session.chargingEndedAt : null),
+      unpluggedAt: replay.unpluggedAt ?? session.unpluggedAt,
+    };
+
+    if (replay.ended && session.status === "ACTIVE") {
+      const end = replay.ended;
+      const stoppedAt = end.at;
+      const endLog = log.find((e) => e.seqNo === end.seqNo);
+      const meterStopWh = Math.round(endLog?.registerMaxWh ?? maxRegisterWh ?? meterStartWh);
+      const reason = end.seqNo === p.seqNo ? (p.transactionInfo.stoppedReason ?? "Local") : (session.stopReason ?? "Local");
+      const stopped: ChargingSession = {
+        ...updated,
+        stoppedAt,
+        meterStopWh,
+        energyWh: Math.max(0, meterStopWh - meterStartWh, energyWh),
+        stopReason: reason,
+        chargingEndedAt: replay.chargingEndedAt ?? stoppedAt,
+      };
+      const [conn] = session.connectorId ? await tx.select({ status: connectors.status }).from(connectors).where(eq(connectors.id, session.connectorId)) : [];
+      const unplugged = updated.unpluggedAt ?? (reason === "EVDisconnected" || conn?.status === "Available" || !conn ? stoppedAt : null);
+      if (unplugged) {
+        await finalizeSession(tx, out, stopped, { unpluggedAt: unplugged });
+      } else {
+        await tx.update(chargingSessions).set(sessionColumns(stopped, "IDLE")).where(eq(chargingSessions.id, session.id));
+      }
+    } else if (session.status === "IDLE" && updated.unpluggedAt) {
+      // A late event showed the vehicle already left: the idle window is closed.
+      await finalizeSession(tx, out, updated, { unpluggedAt: updated.unpluggedAt });
+    } else {
+      await tx.update(chargingSessions).set(sessionColumns(updated, session.status)).where(eq(chargingSessions.id, session.id));
+    }
+
+    const status = replay.statusOf.get(p.seqNo) ?? null;
+    const connectorStatus = status && updated.connectorNumber > 0 ? { connectorId: updated.connectorNumber, status, at } : null;
+    return { tokenStatus, duplicate: false, connectorStatus, created: out };
+  });
+}
+
+function sessionColumns(s: ChargingSession, status: ChargingSession["status"]) {
+  return {
+    idTag: s.idTag,
+    idTokenType: s.idTokenType,
+    connectorNumber: s.connectorNumber,
+    startedAt: s.startedAt,
+    meterStartWh: s.meterStartWh,
+    meterStopWh: s.meterStopWh,
+    energyWh: s.energyWh,
+    stoppedAt: s.stoppedAt,
+    stopReason: s.stopReason,
+    chargingEndedAt: s.chargingEndedAt,
+    unpluggedAt: s.unpluggedAt,
+    status,
+  };
+}
+
+/**
+ * The session of a transactionId seen for the first time, with its connector's rate (as 1.6
+ * StartTransaction). A Started event first closes a session its connector left open (its end
+ * never arrived). Undefined when another event of the same transaction created it meanwhile.
+ */
+async function createSession(
+  tx: Db,
+  ref: ChargerRef,
+  p: TransactionEvent201,
+  o: { at: Date; connectorNumber: number; status: "Accepted" | "Blocked"; stationId: string | null; out: Created },
+): Promise<ChargingSession | undefined> {
+  const [conn] =
+    o.connectorNumber > 0
+      ? await tx
+          .select({ id: connectors.id, rate: rates })
+          .from(connectors)
+          .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, ref.businessId)))
+          .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, o.connectorNumber)))
+      : [];
+  if (conn && p.eventType === "Started") {
+    const stale = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
+      .for("update");
+    for (const s of stale) {
+      const stoppedAt = s.stoppedAt ?? o.at;
+      await finalizeSession(tx, o.out, { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt }, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
+    }
+  }
+  const accepted = o.status === "Accepted";
+  const rate = conn?.rate ?? null;
+  const [row] = await tx
+    .insert(chargingSessions)
+    .values({
+      businessId: ref.businessId,
+      stationId: o.stationId,
+      chargerId: ref.id,
+      connectorId: conn?.id ?? null,
+      connectorNumber: o.connectorNumber,
+      ocppTransactionId: p.transactionInfo.transactionId,
+      idTag: p.idToken?.idToken ?? "",
+      idTokenType: p.idToken?.type ?? null,
+      startedAt: o.at,
+      meterStartWh: 0,
+      status: accepted ? "ACTIVE" : "INVALID",
+      rateId: rate?.id ?? null,
+      rateSnapshot: rate ? rateSnapshotFromRow(rate) : null,
+      paymentStatus: accepted ? "PENDING" : "NOT_REQUIRED",
+      ...(accepted ? {} : { stoppedAt: o.at, stopReason: "DeAuthorized" }),
+    })
+    .onConflictDoNothing({ target: [chargingSessions.chargerId, chargingSessions.ocppTransactionId] })
+    .returning();
+  return row;
+}
+
+/** MeterValues outside a transaction event: attached to the EVSE's session while it charges. */
+export function meterValuesPayload(p: { evseId: number; meterValue: MeterValue201[] }): { connectorId: number; meterValue: MeterValue[] } {
+  return { connectorId: p.evseId, meterValue: p.meterValue.map(meterValue16) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports kept for support: NotifyEvent, SecurityEventNotification, NotifyReport, firmware and logs
+
+/** Payloads above this size are stored truncated (a NotifyReport may list a whole device model). */
+const MAX_PAYLOAD_CHARS = 16_000;
+
+export interface ChargerEventInput {
+  kind: string;
+  summary: string;
+  payload: unknown;
+  at?: string;
+}
+
+export async function recordChargerEvents(db: Db, ref: ChargerRef, events: ChargerEventInput[], now: Date): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(chargerEvents).values(
+    events.map((e) => {
+      const json = JSON.stringify(e.payload);
+      return {
+        businessId: ref.businessId,
+        chargerId: ref.id,
+        kind: e.kind,
+        summary: e.summary.slice(0, 300),
+        payload: json.length > MAX_PAYLOAD_CHARS ? { truncated: true, head: json.slice(0, MAX_PAYLOAD_CHARS) } : (e.payload as object),
+        at: messageTime(e.at, now),
+      };
+    }),
+  );
+}
+
+/** One summary line per NotifyEvent entry: the component (and EVSE) and what happened. */
+export function notifyEventSummaries(p: {
+  generatedAt: string;
+  eventData: { eventId: number; timestamp: string; trigger: string; actualValue: string; component: { name: string; evse?: { id: number; connectorId?: number } }; variable: { name: string }; techCode?: string }[];
+}): ChargerEventInput[] {
+  return p.eventData.map((e) => {
+    const where = e.component.evse ? ` (EVSE ${e.component.evse.id}${e.component.evse.connectorId ? `, conector ${e.component.evse.connectorId}` : ""})` : "";
+    const code = e.techCode ? ` [${e.techCode}]` : "";
+    return { kind: "NotifyEvent", summary: `${e.component.name}${where}.${e.variable.name} = ${e.actualValue}${code}`, payload: e, at: e.timestamp };
+  });
+}
