@@ -90,6 +90,10 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /Business/Activity": read("activity.read"),
   "GET /Business/Activity/:id": read("activity.read"),
   "GET /Business/Activity/Export.csv": read("activity.export"),
+  "POST /Business/Activity/:id/Close": {
+    permission: "session.close",
+    audit: { resource: "session", action: "close", details: { response: ["closedBy", "remoteStop", "status", "energyWh", "totalCents"] } },
+  },
   "GET /Business/Dashboard": read("dashboard.read"),
   "GET /Business/Graphic": read("dashboard.read"),
 

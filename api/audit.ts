@@ -18,6 +18,7 @@ import {
   businessUsers,
   chargerBrands,
   chargers,
+  chargingSessions,
   connectors,
   connectorTypes,
   paymentAccounts,
@@ -28,6 +29,7 @@ import {
   type AuditChange,
 } from "../db/schema";
 import type { AuditResource } from "../domain/audit";
+import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import type { ApiServices, Ctx } from "./env";
 
 export type { AuditResource };
@@ -185,6 +187,23 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), status };
     },
     label: (s) => (s.email as string) ?? null,
+  },
+  session: {
+    // Only closes are audited (details mode): the snapshot names the session in the log.
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ startedAt: chargingSessions.startedAt, status: chargingSessions.status, connectorNumber: chargingSessions.connectorNumber, charger: chargers.name })
+        .from(chargingSessions)
+        .leftJoin(chargers, eq(chargers.id, chargingSessions.chargerId))
+        .where(and(eq(chargingSessions.id, id), eq(chargingSessions.businessId, businessId)))
+        .limit(1);
+      return row ? { startedAt: row.startedAt.toISOString(), status: row.status, charger: row.charger, connectorNumber: row.connectorNumber } : null;
+    },
+    label: (s) => {
+      const started = typeof s.startedAt === "string" ? new Date(s.startedAt) : null;
+      const when = started ? new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "short" }).format(started) : "";
+      return [s.charger ? `${s.charger as string} · conector ${s.connectorNumber as number}` : null, when].filter(Boolean).join(", ") || null;
+    },
   },
 };
 

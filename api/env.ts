@@ -17,7 +17,8 @@ export interface OcppGateway {
   sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
   /** Gives a connected charger a new password; absent, rotation is manual only. */
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
-  live: Pick<LiveEvents, "subscribe">;
+  // publish: an operator's write that changes what live screens show (closing a stuck session).
+  live: Pick<LiveEvents, "subscribe" | "publish">;
 }
 
 export interface TokenClaims {

@@ -9,6 +9,7 @@ import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "./schemas/payme
 import {
   activityExportQuery,
   activityQuery,
+  closeSessionBody,
   chargerListQuery,
   chargerOptionsQuery,
   graphicQuery,
@@ -115,6 +116,15 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/Activity", tag: "Actividad", summary: "Listar cargas", query: activityQuery, ok: { status: 200, type: "SessionPage" }, errors: [422] },
   { method: "get", path: "/Business/Activity/Export.csv", tag: "Actividad", summary: "Exportar cargas (CSV UTF-8 con BOM, separador ;)", query: activityExportQuery, ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [422] },
   { method: "get", path: "/Business/Activity/{id}", tag: "Actividad", summary: "Detalle de una carga", ok: { status: 200, type: "SessionDetailDto" }, errors: [404] },
+  {
+    method: "post",
+    path: "/Business/Activity/{id}/Close",
+    tag: "Actividad",
+    summary: "Cerrar una carga que el cargador no cerró (con motivo): se le pide detenerla si está conectado y se cobra hasta la última lectura",
+    body: closeSessionBody,
+    ok: { status: 200, type: "SessionDto & { closedBy, remoteStop, reason }" },
+    errors: [404, 409, 422],
+  },
   // Dashboard
   { method: "get", path: "/Business/Dashboard", tag: "Inicio", summary: "Indicadores del período", query: periodQuery, ok: { status: 200, type: "DashboardDto" }, errors: [422] },
   { method: "get", path: "/Business/Graphic", tag: "Inicio", summary: "Series para gráficos", query: graphicQuery, ok: { status: 200, type: "GraphicDto" }, errors: [422] },

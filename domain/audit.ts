@@ -4,7 +4,7 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "payment_account", "profile", "member", "invitation"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "payment_account", "profile", "member", "invitation", "session"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -15,6 +15,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   profile: "Perfil de la empresa",
   member: "Miembro",
   invitation: "Invitación",
+  session: "Carga",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -43,6 +44,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "invitation.create": "Invitó a",
   "invitation.resend": "Reenvió la invitación de",
   "invitation.revoke": "Revocó la invitación de",
+  "session.close": "Cerró la carga que el cargador no cerró",
 };
 
 export function auditActionLabel(action: string): string {
@@ -102,6 +104,11 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   requestedMessage: "Mensaje pedido",
   outcome: "Resultado",
   message: "Respuesta",
+  reason: "Motivo",
+  totalCents: "Total",
+  energyWh: "Energía (Wh)",
+  remoteStop: "Pedido de detener al cargador",
+  closedBy: "Cerrada por",
 };
 
 export function auditFieldLabel(field: string): string {

@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   "rate.write": { roles: MANAGERS, label: "crear, modificar o eliminar tarifas" },
   "activity.read": { roles: MONEY_READERS, label: "ver la actividad" },
   "activity.export": { roles: MONEY_READERS, label: "exportar la actividad" },
+  // Closing a session the charger never stopped prices it: a money decision, the managers'.
+  "session.close": { roles: MANAGERS, label: "cerrar cargas que el cargador no cerró" },
   "payment.read": { roles: MONEY_READERS, label: "ver los pagos" },
   "payment.write": { roles: MANAGERS, label: "conectar o desconectar cuentas de pago" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },

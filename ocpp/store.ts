@@ -9,6 +9,7 @@ import {
   chargers,
   chargingSessions,
   connectors,
+  meterSamples,
   notifications,
   paymentAccounts,
   payments,
@@ -696,6 +697,53 @@ export async function sweepIdleSessions(db: Db, now: Date, options: FinalizeOpti
   });
   return out;
 }
+
+/** Why an operator's close of a session did not happen. */
+export type CloseRefusal = "not-found" | "already-closed";
+
+/**
+ * Closes a session the charger never stopped (issue 25, "when chargers misbehave"): priced as if
+ * it had stopped at its last meter value — the energy and the time up to that reading, idle time
+ * up to it too when charging had already ended — never at the time the operator notices. The
+ * stop reason says so; the operator's reason goes to the audit log.
+ */
+export async function closeStuckSession(
+  db: Db,
+  businessId: string,
+  sessionId: string,
+): Promise<{ ok: true; created: Created; session: ChargingSession } | { ok: false; why: CloseRefusal }> {
+  const out: Created = { notifications: [] };
+  return db.transaction(async (tx) => {
+    const [session] = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.id, sessionId), eq(chargingSessions.businessId, businessId)))
+      .for("update");
+    if (!session) return { ok: false as const, why: "not-found" as const };
+    if (session.status !== "ACTIVE" && session.status !== "IDLE") return { ok: false as const, why: "already-closed" as const };
+    const [last] = await tx
+      .select({ at: meterSamples.at })
+      .from(meterSamples)
+      .where(eq(meterSamples.sessionId, session.id))
+      .orderBy(desc(meterSamples.at))
+      .limit(1);
+    // The last thing the charger told us about this session.
+    const lastKnown = [session.startedAt, session.chargingEndedAt, session.stoppedAt, last?.at].filter((d): d is Date => d instanceof Date).reduce((a, b) => (b > a ? b : a));
+    const stopped: ChargingSession = {
+      ...session,
+      stoppedAt: session.stoppedAt ?? lastKnown,
+      meterStopWh: session.meterStopWh ?? session.meterStartWh + session.energyWh,
+      stopReason: session.stoppedAt ? session.stopReason : OPERATOR_CLOSED,
+      chargingEndedAt: session.chargingEndedAt ?? lastKnown,
+    };
+    await finalizeSession(tx, out, stopped, { unpluggedAt: lastKnown });
+    const [closed] = await tx.select().from(chargingSessions).where(eq(chargingSessions.id, session.id));
+    return { ok: true as const, created: out, session: closed };
+  });
+}
+
+/** The stop reason of a session an operator closed (domain/ocpp-status labels it). */
+export const OPERATOR_CLOSED = "OperatorClosed";
 
 /** The open session's transaction on a connector (RemoteStopTransaction / RequestStopTransaction need it). */
 export async function openTransaction(db: Db, chargerId: string, connectorNumber: number | undefined): Promise<{ transactionId: number; ocppTransactionId: string | null } | undefined> {

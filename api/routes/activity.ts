@@ -6,9 +6,10 @@ import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, p
 import { stopReasonLabel } from "#domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
-import { idParam, iso, pageOffset, parseSort, readQuery } from "../http";
-import { notFound, validationError } from "../problem";
-import { activityExportQuery, activityQuery, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
+import { idParam, iso, pageOffset, parseSort, readJson, readQuery } from "../http";
+import { conflict, notFound, validationError } from "../problem";
+import { closeStuckSession } from "#ocpp/store";
+import { activityExportQuery, activityQuery, closeSessionBody, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
 import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
 import { toPaymentDto } from "./payments";
 import { rawParts, rollupDays, splitPeriod } from "../rollup";
@@ -273,7 +274,12 @@ function csvRow(r: Row, now: Date): string {
     .join(";");
 }
 
-export function activityRoutes({ db, now }: ApiServices) {
+/** How long a close waits for a charger that accepted the stop to report it. */
+const STOP_WAIT_MS = 5_000;
+
+export const ALREADY_CLOSED_MESSAGE = "La carga ya está cerrada: el cargador la terminó o alguien la cerró antes.";
+
+export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -349,6 +355,53 @@ export function activityRoutes({ db, now }: ApiServices) {
       "X-Export-Rows": String(Math.min(rows.length, EXPORT_MAX_ROWS)),
       "X-Export-Truncated": String(truncated),
     });
+  });
+
+  // A session the charger never stopped (issue 25): the charger is asked to stop it when it is
+  // connected, then it is closed and priced up to its last meter value. A charger that answers
+  // the stop by stopping it itself wins: its own data prices the session.
+  r.post("/:id/Close", async (c) => {
+    const b = tenant(c);
+    const id = idParam(c, "id", NOT_FOUND);
+    const [open] = await db
+      .select({ status: s.status, connectorNumber: s.connectorNumber, chargerId: s.chargerId, ocppIdentity: chargers.ocppIdentity, online: chargers.online })
+      .from(s)
+      .leftJoin(chargers, eq(chargers.id, s.chargerId))
+      .where(and(eq(s.id, id), eq(s.businessId, b.id)))
+      .limit(1);
+    if (!open) throw notFound(NOT_FOUND);
+    const { reason } = await readJson(c, closeSessionBody);
+    if (open.status !== "ACTIVE" && open.status !== "IDLE") throw conflict(ALREADY_CLOSED_MESSAGE);
+    let remoteStop: "accepted" | "rejected" | "timeout" | "error" | "offline" | "not-needed" = "not-needed";
+    if (open.status === "ACTIVE") {
+      if (ocpp && open.chargerId && open.ocppIdentity && open.online) {
+        const result = await ocpp.sendCommand({ id: open.chargerId, ocppIdentity: open.ocppIdentity }, { command: "RemoteStopTransaction", connectorId: open.connectorNumber });
+        remoteStop = result.outcome;
+      } else remoteStop = "offline";
+    }
+    if (remoteStop === "accepted") {
+      // A charger that accepted stops the session itself with its own final reading: give its
+      // StopTransaction (or TransactionEvent Ended) a few seconds to arrive before closing it here.
+      const deadline = Date.now() + STOP_WAIT_MS;
+      while (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const [current] = await db.select({ status: s.status }).from(s).where(eq(s.id, id)).limit(1);
+        if (current?.status !== "ACTIVE") break;
+      }
+    }
+    const closed = await closeStuckSession(db, b.id, id);
+    if (!closed.ok && closed.why === "not-found") throw notFound(NOT_FOUND);
+    if (closed.ok) {
+      logger.info({ sessionId: id, remoteStop }, "carga cerrada por el operador");
+      ocpp?.live.publish(b.id, { kind: "session", chargerId: open.chargerId ?? undefined });
+      if (closed.created.notifications.length) ocpp?.live.publish(b.id, { kind: "notification" });
+    }
+    // Already closed by now: the charger stopped it when asked, and its data stands.
+    const [row] = await baseSelect(db)
+      .where(and(eq(s.id, id), eq(s.businessId, b.id)))
+      .limit(1);
+    if (!row) throw notFound(NOT_FOUND);
+    return c.json({ ...toDto(row, now()), closedBy: closed.ok ? "operator" : "charger", remoteStop, reason });
   });
 
   r.get("/:id", async (c) => {

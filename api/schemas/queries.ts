@@ -120,3 +120,12 @@ export const paymentListQuery = z
     ...pageQuery,
   })
   .superRefine((v, ctx) => checkRange(v, ctx, null));
+
+/** Closing a session the charger never stopped (issue 25): the operator says why. */
+export const closeSessionBody = z.object({
+  reason: z
+    .string({ error: "Contá por qué cerrás la carga." })
+    .trim()
+    .min(5, { error: "Contá por qué cerrás la carga (al menos 5 caracteres)." })
+    .max(200, { error: "El motivo puede tener como máximo 200 caracteres." }),
+});
