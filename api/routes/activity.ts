@@ -9,6 +9,7 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound, validationError } from "../problem";
 import { closeStuckSession } from "#ocpp/store";
+import { STUCK_AFTER_HOURS } from "../schemas/constants";
 import { activityExportQuery, activityQuery, closeSessionBody, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS } from "../schemas/queries";
 import type { MeterPointDto, SessionDetailDto, SessionDto, SessionPage } from "../types";
 import { toPaymentDto } from "./payments";
@@ -74,6 +75,7 @@ type Filters = {
   chargerId?: string;
   status?: (typeof s.status.enumValues)[number];
   paymentStatus?: (typeof s.paymentStatus.enumValues)[number];
+  stuck?: "1";
   from?: Date;
   to?: Date;
 };
@@ -84,6 +86,7 @@ function filterWhere(businessId: string, q: Filters): SQL[] {
   if (q.chargerId) where.push(eq(s.chargerId, q.chargerId));
   if (q.status) where.push(eq(s.status, q.status));
   if (q.paymentStatus) where.push(eq(s.paymentStatus, q.paymentStatus));
+  if (q.stuck) where.push(sql`${s.status} in ('ACTIVE', 'IDLE') and ${s.startedAt} < now() - make_interval(hours => ${STUCK_AFTER_HOURS})`);
   if (q.from) where.push(gte(s.startedAt, q.from));
   if (q.to) where.push(lt(s.startedAt, q.to));
   return where;
@@ -121,7 +124,7 @@ async function activityTotals(db: Db, businessId: string, q: Filters): Promise<{
       sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
       sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as total_cents
     from ${s}`;
-  const direct = q.chargerId || q.status === "ACTIVE" || q.status === "IDLE" || (q.stationId && q.paymentStatus);
+  const direct = q.chargerId || q.stuck || q.status === "ACTIVE" || q.status === "IDLE" || (q.stationId && q.paymentStatus);
   let parts: SQL[];
   if (direct) {
     parts = [sql`${raw} where ${and(...where)}`];

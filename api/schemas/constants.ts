@@ -17,6 +17,9 @@ export const CHARGER_SORTS = ["name", "ocppIdentity", "station", "lastHeartbeatA
 export const RATE_SORTS = ["name", "pricePerKwhCents", "createdAt"] as const;
 
 export const SESSION_STATUSES = ["ACTIVE", "IDLE", "COMPLETED", "INVALID"] as const;
+
+/** A session still open this long after it started is one the charger probably never stopped (issue 25). */
+export const STUCK_AFTER_HOURS = 12;
 export const SESSION_STATUS_LABELS: Record<(typeof SESSION_STATUSES)[number], string> = {
   ACTIVE: "En curso",
   IDLE: "Finalizada, vehículo conectado",

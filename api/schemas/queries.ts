@@ -74,6 +74,8 @@ const activityFilters = {
   chargerId: id.optional(),
   status: z.enum(SESSION_STATUSES, { error: MSG.invalidOption }).optional(),
   paymentStatus: z.enum(SESSION_PAYMENT_STATUSES, { error: MSG.invalidOption }).optional(),
+  /** "1": sessions still open (in progress or waiting for the unplug) STUCK_AFTER_HOURS after they started. */
+  stuck: z.enum(["1"], { error: MSG.invalidOption }).optional(),
   /** Sessions started at or after (a bare date is 00:00 Buenos Aires). */
   from: isoDate.optional(),
   /** Sessions started before (a bare date means the end of that day). */

@@ -29,7 +29,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/charger/new", read: "charger.write", write: "charger.write" },
   { pattern: "/charger/edit/:id", read: "charger.read", write: { command: "charger.command", "*": "charger.write" } },
   { pattern: "/charger/add", read: "charger.write", write: "charger.write" },
-  { pattern: "/activity", read: "activity.read" },
+  { pattern: "/activity", read: "activity.read", write: { close: "session.close" } },
   { pattern: "/activity/export.csv", read: "activity.export" },
   { pattern: "/rate", read: "rate.read", write: "rate.write" },
   { pattern: "/rate/new", read: "rate.write", write: "rate.write" },

@@ -1,6 +1,7 @@
 // One charging session: what happened when, the power and energy curve, and what it cost.
-import { Link } from "react-router";
-import { Badge, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Form, Link, useNavigation } from "react-router";
+import { Badge, Button, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useAccess } from "~/lib/access";
 import * as Table from "~/components/table";
 import { BiArrowBack } from "~/icons";
 import { TableRoot } from "~/components/table";
@@ -22,7 +23,14 @@ const oneDecimal = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 1 });
 const twoDecimals = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 });
 const pct = (bp: number) => `${twoDecimals.format(bp / 100)} %`;
 
-export function SessionDetail({ session: s, backHref }: { session: SessionDetailDto; backHref: string }) {
+/** What the close form got back: its message and what was typed. */
+export interface CloseReply {
+  closeError: string;
+  reason: string;
+}
+
+export function SessionDetail({ session: s, backHref, close }: { session: SessionDetailDto; backHref: string; close?: CloseReply }) {
+  const canClose = useAccess().can("session.close") && (s.status === "ACTIVE" || s.status === "IDLE");
   return (
     <Flex direction="column" gap="4" data-testid="session-detail">
       <div>
@@ -125,7 +133,64 @@ export function SessionDetail({ session: s, backHref }: { session: SessionDetail
           </div>
         </Card>
       ) : null}
+
+      {canClose ? <CloseSession s={s} reply={close} /> : null}
     </Flex>
+  );
+}
+
+/**
+ * For a session the charger never stopped (issue 25): a plain POST with a reason (works without
+ * JavaScript). The API asks a connected charger to stop first; the session is priced up to its
+ * last reading.
+ */
+function CloseSession({ s, reply }: { s: SessionDetailDto; reply?: CloseReply }) {
+  const busy = useNavigation().state === "submitting";
+  const error = reply?.closeError;
+  return (
+    <Card size="2" asChild>
+      <section aria-labelledby="close-session-title" data-testid="close-session">
+        <Heading as="h2" size="4" mb="2" id="close-session-title">
+          Cerrar la carga
+        </Heading>
+        <Text as="p" color="gray" size="2" mb="3" id="close-session-hint">
+          {s.status === "ACTIVE"
+            ? "Si el cargador no la terminó (por ejemplo, tras un corte), cerrala acá: si está conectado le pedimos que la detenga, y se cobra hasta su última lectura."
+            : "El cargador la detuvo y espera que se desconecte el vehículo. Si eso no va a llegar, cerrala acá: no se cobra inactividad después de la detención."}
+        </Text>
+        <Form method="post">
+          <input type="hidden" name="intent" value="close" />
+          <input type="hidden" name="sessionId" value={s.id} />
+          <Flex direction="column" gap="2">
+            <Text as="label" htmlFor="close-reason" size="2" weight="medium">
+              Motivo
+            </Text>
+            <textarea
+              id="close-reason"
+              name="reason"
+              rows={2}
+              maxLength={200}
+              defaultValue={reply?.reason}
+              className="field-textarea"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "close-reason-error close-session-hint" : "close-session-hint"}
+            />
+            <div className="field-below" aria-live="polite">
+              {error ? (
+                <Text as="div" id="close-reason-error" size="2" color="red" data-testid="close-reason-error">
+                  {error}
+                </Text>
+              ) : null}
+            </div>
+            <Flex>
+              <Button type="submit" color="red" variant="soft" size="3" disabled={busy}>
+                Cerrar la carga
+              </Button>
+            </Flex>
+          </Flex>
+        </Form>
+      </section>
+    </Card>
   );
 }
 

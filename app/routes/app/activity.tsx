@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiDownload, BiLineChart } from "~/icons";
 import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage } from "#api/types";
-import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, UUID_RE } from "#api/schemas/constants";
+import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, STUCK_AFTER_HOURS, UUID_RE } from "#api/schemas/constants";
 import { activityQuery } from "#api/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
@@ -10,7 +10,9 @@ import { CursorPagination, FilterBar, Pagination, listParams } from "~/component
 import { SessionTable, sessionRow } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
 import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS, UNAVAILABLE } from "~/components/activity/labels";
-import { fetchJson, pickParams, createApiClient } from "~/lib/api.server";
+import { fetchJson, pickParams, createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { closeSessionBody } from "#api/schemas/queries";
 import { listStationOptions } from "~/lib/charger.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatInt, formatKwh } from "~/components/charts/format";
@@ -21,7 +23,7 @@ import type { Route } from "./+types/activity";
 export const meta = pageMeta("Actividad");
 
 /** The list's filters (they also go to the CSV export). */
-export const FILTER_KEYS = ["stationId", "chargerId", "status", "paymentStatus", "from", "to"] as const;
+export const FILTER_KEYS = ["stationId", "chargerId", "status", "paymentStatus", "stuck", "from", "to"] as const;
 const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize", "cursor", "before"] as const;
 const DEFAULT_SORT = "-startedAt";
 
@@ -94,9 +96,44 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   });
 }
 
-export default function Activity({ loaderData }: Route.ComponentProps) {
+const CLOSE_FAILED = "No pudimos cerrar la carga en este momento. Probá de nuevo en unos minutos.";
+
+/**
+ * The session detail's one action (issue 25): close a session the charger never stopped, with a
+ * reason. The API asks a connected charger to stop first; the answer says what happened.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const id = String(form.get("sessionId") ?? "");
+  if (form.get("intent") !== "close" || !UUID_RE.test(id)) return redirectWithError("/activity", "No entendimos qué querías hacer. Probá de nuevo.");
+  const here = `/activity?session=${id}`;
+  const parsed = closeSessionBody.safeParse({ reason: form.get("reason") ?? "" });
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Contá por qué cerrás la carga.";
+    return dataWithError(context, { closeError: message, reason: String(form.get("reason") ?? "").slice(0, 200) }, message, { status: 422 });
+  }
+  let res: Response;
+  try {
+    res = await createApiClient(context, user.idToken).post(`/Business/Activity/${id}/Close`, parsed.data);
+  } catch {
+    return dataWithError(context, { closeError: CLOSE_FAILED, reason: parsed.data.reason }, CLOSE_FAILED, { status: 503 });
+  }
+  if (res.status === 404) throw new Response(null, { status: 404, statusText: "Not Found" });
+  if (res.ok) {
+    const body = await readJson<{ transactionId: number; remoteStop: string }>(res);
+    const asked = body?.remoteStop === "accepted" ? " El cargador aceptó detenerla." : body?.remoteStop === "offline" ? " El cargador no estaba conectado: quedó cobrada hasta su última lectura." : "";
+    return redirectWithSuccess(here, `Cerramos la carga #${body?.transactionId ?? ""}.${asked}`);
+  }
+  const problem = await readJson<ApiProblem>(res);
+  if (res.status === 409) return redirectWithError(here, problem?.title ?? "La carga ya está cerrada.");
+  const message = problem?.errors?.reason?.[0] ?? problem?.title ?? CLOSE_FAILED;
+  return dataWithError(context, { closeError: message, reason: parsed.data.reason }, message, { status: res.status >= 500 ? 502 : res.status });
+}
+
+export default function Activity({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
-  if (d.view === "detail") return <SessionDetail session={d.session} backHref={d.backHref} />;
+  if (d.view === "detail") return <SessionDetail session={d.session} backHref={d.backHref} close={actionData && "closeError" in actionData ? actionData : undefined} />;
   return (
     <>
       <PageHeader
@@ -129,6 +166,8 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
           options={SESSION_PAYMENT_STATUSES.map((s) => [s, SESSION_PAYMENT_STATUS_LABELS[s]])}
           all="Todos"
         />
+        {/* Issue 25: sessions the charger probably never stopped, to close them from their detail. */}
+        <FilterSelect name="stuck" label="Cierre" value={d.filters.stuck} error={d.errors.stuck} options={[["1", `Sin cerrar hace más de ${STUCK_AFTER_HOURS} h`]]} all="Todas" />
         <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
         <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />
         {d.sort !== DEFAULT_SORT && (ACTIVITY_SORTS as readonly string[]).includes(d.sort.replace(/^-/, "")) ? <input type="hidden" name="sort" value={d.sort} /> : null}
