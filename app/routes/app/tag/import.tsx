@@ -1,7 +1,7 @@
 // 'Importar tarjetas': a CSV uploaded with a plain multipart form (works without JavaScript). The
 // API checks every row; when any is wrong nothing is imported and this page lists each wrong row
 // with its messages, so the operator fixes the file and uploads it again.
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiDownload, BiErrorCircle, BiUpload } from "~/icons";
 import { PageHeader } from "~/components/Page";
