@@ -21,6 +21,8 @@ const GROUP = "El grupo";
 export const TAG_TAKEN_MESSAGE = "Ya tenés una tarjeta con ese idTag.";
 export const GROUP_TAKEN_MESSAGE = "Ya tenés un grupo con ese nombre.";
 export const GROUP_IN_USE_MESSAGE = "El grupo tiene tarjetas. Pasalas a otro grupo (o dejalas sin grupo) antes de eliminarlo.";
+/** The export's bound (a company's tags are far fewer; a larger list is cut and says so). */
+export const TAG_EXPORT_MAX_ROWS = 50_000;
 export const GROUP_RATE_FORBIDDEN_MESSAGE = "Tu rol no permite elegir la tarifa de un grupo: pedíselo a un administrador.";
 
 // ---------------------------------------------------------------------------------------------
@@ -121,12 +123,15 @@ export function tagRoutes({ db, now }: ApiServices) {
     const b = tenant(c);
     const rows = await tagSelect(db)
       .where(eq(rfidTags.businessId, b.id))
-      .orderBy(asc(sql`lower(${rfidTags.holderName})`), asc(rfidTags.id));
+      .orderBy(asc(sql`lower(${rfidTags.holderName})`), asc(rfidTags.id))
+      .limit(TAG_EXPORT_MAX_ROWS + 1);
+    const kept = rows.slice(0, TAG_EXPORT_MAX_ROWS);
     const stamp = localToday(now()).replace(/-/g, "");
-    return c.body(formatTagCsv(rows.map((x) => ({ ...x.tag, groupName: x.groupName }))), 200, {
+    return c.body(formatTagCsv(kept.map((x) => ({ ...x.tag, groupName: x.groupName }))), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="tarjetas-${stamp}.csv"`,
-      "X-Export-Rows": String(rows.length),
+      "X-Export-Rows": String(kept.length),
+      "X-Export-Truncated": String(rows.length > TAG_EXPORT_MAX_ROWS),
     });
   });
 
