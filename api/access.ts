@@ -86,6 +86,20 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "PUT /Business/Fees/:id": { permission: "rate.write", audit: { resource: "rate", action: "update" } },
   "DELETE /Business/Fees/:id": { permission: "rate.write", audit: { resource: "rate", action: "delete" } },
 
+  // RFID tags and access groups (issue 25). An import writes its own entry (counts, not every tag).
+  "GET /Business/Tag": read("tag.read"),
+  "GET /Business/Tag/Export.csv": read("tag.read"),
+  "GET /Business/Tag/:id": read("tag.read"),
+  "POST /Business/Tag": { permission: "tag.write", audit: { resource: "tag", action: "create", id: "response" } },
+  "POST /Business/Tag/Import": { permission: "tag.write", audit: "handler" },
+  "PUT /Business/Tag/:id": { permission: "tag.write", audit: { resource: "tag", action: "update" } },
+  "DELETE /Business/Tag/:id": { permission: "tag.write", audit: { resource: "tag", action: "delete" } },
+  "GET /Business/AccessGroup": read("tag.read"),
+  "GET /Business/AccessGroup/:id": read("tag.read"),
+  "POST /Business/AccessGroup": { permission: "tag.write", audit: { resource: "access_group", action: "create", id: "response" } },
+  "PUT /Business/AccessGroup/:id": { permission: "tag.write", audit: { resource: "access_group", action: "update" } },
+  "DELETE /Business/AccessGroup/:id": { permission: "tag.write", audit: { resource: "access_group", action: "delete" } },
+
   // Activity and the home
   "GET /Business/Activity": read("activity.read"),
   "GET /Business/Activity/:id": read("activity.read"),

@@ -27,6 +27,7 @@ import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
+import { accessGroupRoutes, tagRoutes } from "./routes/tags";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 
 export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
@@ -132,6 +133,8 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/ChargerBrand", chargerBrandRoutes(services));
   mountActive("/Driver/ConnectorType", connectorTypeRoutes(services));
   mountActive("/Business/Fees", feeRoutes(services));
+  mountActive("/Business/Tag", tagRoutes(services));
+  mountActive("/Business/AccessGroup", accessGroupRoutes(services));
   mountActive("/Business/Activity", activityRoutes(services));
   mountActive("/Business/Dashboard", dashboardRoutes(services));
   mountActive("/Business/Graphic", graphicRoutes(services));

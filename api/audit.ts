@@ -12,7 +12,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
+  accessGroups,
+  accessGroupStations,
   auditLog,
+  rfidTags,
   businessInvitations,
   businessMembers,
   businessUsers,
@@ -85,7 +88,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .where(eq(stationServices.stationId, id))
         .orderBy(asc(serviceTable.code));
       return {
-        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published"]),
+        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "authorizationPolicy"]),
         services: codes.map((c) => c.code),
       };
     },
@@ -143,6 +146,37 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
             "noShowFeeCents",
           ])
         : null;
+    },
+    label: (s) => (s.name as string) ?? null,
+  },
+  tag: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ tag: rfidTags, group: accessGroups.name })
+        .from(rfidTags)
+        .leftJoin(accessGroups, eq(accessGroups.id, rfidTags.groupId))
+        .where(and(eq(rfidTags.id, id), eq(rfidTags.businessId, businessId)))
+        .limit(1);
+      return row ? { ...pick(row.tag, ["idTag", "holderName", "email", "expiresOn", "blocked"]), group: row.group ?? null } : null;
+    },
+    label: (s) => (s.idTag ? `${s.idTag as string} · ${s.holderName as string}` : null),
+  },
+  access_group: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ group: accessGroups, rate: rates.name })
+        .from(accessGroups)
+        .leftJoin(rates, eq(rates.id, accessGroups.rateId))
+        .where(and(eq(accessGroups.id, id), eq(accessGroups.businessId, businessId)))
+        .limit(1);
+      if (!row) return null;
+      const list = await db
+        .select({ name: stations.name })
+        .from(accessGroupStations)
+        .innerJoin(stations, eq(stations.id, accessGroupStations.stationId))
+        .where(eq(accessGroupStations.groupId, id))
+        .orderBy(asc(stations.name));
+      return { name: row.group.name, allStations: row.group.allStations, stations: list.map((x) => x.name), rate: row.rate ?? null };
     },
     label: (s) => (s.name as string) ?? null,
   },

@@ -17,10 +17,13 @@ import {
   paymentListQuery,
   periodQuery,
   rateListQuery,
+  accessGroupListQuery,
+  tagListQuery,
   stationListQuery,
   stationOptionsQuery,
 } from "./schemas/queries";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
+import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
 import { stationInputSchema } from "./schemas/station";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
 import { ENDPOINT_RULES } from "./access";
@@ -37,6 +40,8 @@ interface Op {
   ok: { status: number; type?: string; description?: string; content?: string };
   body?: z.ZodType;
   multipart?: boolean;
+  /** A text/csv request body (the tag import). */
+  csv?: boolean;
   query?: z.ZodType;
   public?: boolean;
   errors?: number[];
@@ -142,6 +147,19 @@ export const OPERATIONS: Op[] = [
   { method: "put", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Conectar Pagos360", body: pagos360ConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
   { method: "delete", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Desconectar Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
   { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  // RFID tags and access groups (issue 25)
+  { method: "get", path: "/Business/Tag", tag: "Tarjetas RFID", summary: "Listar tarjetas RFID (buscar por idTag o titular)", query: tagListQuery, ok: { status: 200, type: "Page<TagDto>" }, errors: [422] },
+  { method: "post", path: "/Business/Tag", tag: "Tarjetas RFID", summary: "Crear tarjeta (idTag único en la empresa, sin distinguir mayúsculas)", body: tagInputSchema, ok: { status: 201, type: "TagDto" }, errors: [409, 422] },
+  { method: "get", path: "/Business/Tag/Export.csv", tag: "Tarjetas RFID", summary: "Exportar las tarjetas (CSV UTF-8 con BOM, separador ;: idTag;titular;email;vencimiento;bloqueada;grupo)", ok: { status: 200, description: "CSV", content: "text/csv" } },
+  { method: "post", path: "/Business/Tag/Import", tag: "Tarjetas RFID", summary: "Importar tarjetas desde un CSV (text/csv, hasta 1 MB y 5000 filas): todo o nada; los idTag existentes se actualizan; 422 con errores por fila (`rows[<línea>]`)", csv: true, ok: { status: 200, type: "TagImportDto" }, errors: [413, 415, 422] },
+  { method: "get", path: "/Business/Tag/{id}", tag: "Tarjetas RFID", summary: "Ver tarjeta", ok: { status: 200, type: "TagDto" }, errors: [404] },
+  { method: "put", path: "/Business/Tag/{id}", tag: "Tarjetas RFID", summary: "Editar tarjeta", body: tagInputSchema, ok: { status: 200, type: "TagDto" }, errors: [404, 409, 422] },
+  { method: "delete", path: "/Business/Tag/{id}", tag: "Tarjetas RFID", summary: "Eliminar tarjeta", ok: { status: 204 }, errors: [404] },
+  { method: "get", path: "/Business/AccessGroup", tag: "Grupos de acceso", summary: "Listar grupos de acceso", query: accessGroupListQuery, ok: { status: 200, type: "Page<AccessGroupDto>" }, errors: [422] },
+  { method: "post", path: "/Business/AccessGroup", tag: "Grupos de acceso", summary: "Crear grupo (estaciones permitidas y tarifa propia opcional; la tarifa pide rate.write)", body: accessGroupInputSchema, ok: { status: 201, type: "AccessGroupDto" }, errors: [409, 422] },
+  { method: "get", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Ver grupo", ok: { status: 200, type: "AccessGroupDto" }, errors: [404] },
+  { method: "put", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Editar grupo", body: accessGroupInputSchema, ok: { status: 200, type: "AccessGroupDto" }, errors: [404, 409, 422] },
+  { method: "delete", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Eliminar grupo (sin tarjetas)", ok: { status: 204 }, errors: [404, 409] },
   // Team
   { method: "get", path: "/Business/Member", tag: "Equipo", summary: "Miembros de la empresa con su rol y último ingreso", ok: { status: 200, description: "{ items: MemberDto[] }" } },
   { method: "post", path: "/Business/Member", tag: "Equipo", summary: "Unirse a una empresa con el código de una invitación (cualquier cuenta verificada con el correo invitado)", body: invitationTokenSchema, ok: { status: 201, type: "JoinedDto" }, errors: [404, 410, 422] },
@@ -224,6 +242,7 @@ export function buildOpenApiDocument(): Json {
     if (parameters.length) operation.parameters = parameters;
     if (op.public) operation.security = [];
     if (op.body) operation.requestBody = { required: true, content: { "application/json": { schema: schemaOf(op.body) } } };
+    if (op.csv) operation.requestBody = { required: true, content: { "text/csv": { schema: { type: "string", description: "idTag;titular;email;vencimiento (dd/mm/aaaa);bloqueada (sí/no);grupo" } } } };
     if (op.multipart) {
       operation.requestBody = {
         required: true,

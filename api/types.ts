@@ -115,6 +115,8 @@ export interface StationDto {
   timeZone: string;
   photoUrl: string | null;
   published: boolean;
+  /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
+  authorizationPolicy: "OPEN" | "KNOWN_TAGS";
   chargerCount: number;
   connectorCount: number;
   /** Connectors per bucket (domain/ocpp-status), every bucket present. */
@@ -424,4 +426,39 @@ export interface AuditEntryDto {
 export interface AuditPage extends Page<AuditEntryDto> {
   /** Every e-mail with an entry in the log (the screen's person filter), sorted. */
   actors: string[];
+}
+
+// ---- RFID tags and access groups (issue 25) ----------------------------------------------------
+
+export interface TagDto {
+  id: string;
+  idTag: string;
+  holderName: string;
+  email: string | null;
+  /** Last valid day, YYYY-MM-DD (inclusive); null: no expiry. */
+  expiresOn: string | null;
+  blocked: boolean;
+  groupId: string | null;
+  groupName: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AccessGroupDto {
+  id: string;
+  name: string;
+  allStations: boolean;
+  /** The stations its tags may use when not allStations, by name. */
+  stations: { id: string; name: string }[];
+  rateId: string | null;
+  rateName: string | null;
+  tagCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /Business/Tag/Import: what the file did (nothing at all when any row is wrong: 422). */
+export interface TagImportDto {
+  created: number;
+  updated: number;
 }

@@ -31,6 +31,7 @@ import {
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
+import type { AuthorizationPolicy } from "../domain/authorization";
 
 // ---------------------------------------------------------------------------------------------
 // Shared column helpers
@@ -325,9 +326,12 @@ export const stations = pgTable(
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     photoUrl: text("photo_url"),
     published: boolean("published").notNull().default(false),
+    /** Issue 25: OPEN accepts any tag; KNOWN_TAGS only the company's RFID tags (domain/authorization). */
+    authorizationPolicy: text("authorization_policy").$type<AuthorizationPolicy>().notNull().default("OPEN"),
     ...timestamps,
   },
   (t) => [
+    check("stations_authorization_policy_known", sql`${t.authorizationPolicy} in ('OPEN', 'KNOWN_TAGS')`),
     // Lists sort by name case-insensitively (`lower(name)`, then id): the index serves that order.
     index("stations_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
     index("stations_business_published_idx").on(t.businessId, t.published),
@@ -394,6 +398,69 @@ export const rates = pgTable(
         or (${t.idleActiveFrom} is not null and ${t.idleActiveTo} is not null
           and ${t.idleActiveFrom} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${t.idleActiveTo} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$')`,
     ),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// RFID tags and access groups (issue 25): who may charge where, and at which rate.
+
+/** An access group: the stations its tags may use (all, or a list) and an optional rate. */
+export const accessGroups = pgTable(
+  "access_groups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** true: every station of the company (today's and future ones); false: access_group_stations. */
+    allStations: boolean("all_stations").notNull().default(true),
+    /** Overrides the connector's rate for the group's tags; null: the connector's rate. */
+    rateId: uuid("rate_id").references(() => rates.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("access_groups_business_name_key").on(t.businessId, sql`lower(${t.name})`),
+    index("access_groups_rate_idx").on(t.rateId),
+  ],
+);
+
+export const accessGroupStations = pgTable(
+  "access_group_stations",
+  {
+    groupId: uuid("group_id")
+      .notNull()
+      .references(() => accessGroups.id, { onDelete: "cascade" }),
+    stationId: uuid("station_id")
+      .notNull()
+      .references(() => stations.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.stationId] }), index("access_group_stations_station_idx").on(t.stationId)],
+);
+
+/** An RFID tag (OCPP 1.6 idTag, 2.0.1 idToken) the company knows. */
+export const rfidTags = pgTable(
+  "rfid_tags",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** As typed; unique per company regardless of case. ≤ 20 (OCPP 1.6 IdToken). */
+    idTag: varchar("id_tag", { length: 20 }).notNull(),
+    holderName: text("holder_name").notNull(),
+    email: text("email"),
+    /** Last day the tag is valid (inclusive, Buenos Aires); null: no expiry. */
+    expiresOn: date("expires_on", { mode: "string" }),
+    blocked: boolean("blocked").notNull().default(false),
+    /** A group still holding tags cannot be deleted (409), so no tag silently widens its access. */
+    groupId: uuid("group_id").references(() => accessGroups.id, { onDelete: "restrict" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("rfid_tags_business_id_tag_key").on(t.businessId, sql`lower(${t.idTag})`),
+    index("rfid_tags_business_holder_idx").on(t.businessId, sql`lower(${t.holderName})`, t.id),
+    index("rfid_tags_group_idx").on(t.groupId),
   ],
 );
 
@@ -983,6 +1050,8 @@ export type NewStation = typeof stations.$inferInsert;
 export type StationService = typeof stationServices.$inferSelect;
 export type Rate = typeof rates.$inferSelect;
 export type NewRate = typeof rates.$inferInsert;
+export type AccessGroup = typeof accessGroups.$inferSelect;
+export type RfidTag = typeof rfidTags.$inferSelect;
 export type Charger = typeof chargers.$inferSelect;
 export type NewCharger = typeof chargers.$inferInsert;
 export type Connector = typeof connectors.$inferSelect;

@@ -4,13 +4,15 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "payment_account", "profile", "member", "invitation", "session"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   station: "Estación",
   charger: "Cargador",
   rate: "Tarifa",
+  tag: "Tarjeta RFID",
+  access_group: "Grupo de acceso",
   payment_account: "Cuenta de pago",
   profile: "Perfil de la empresa",
   member: "Miembro",
@@ -32,6 +34,13 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "rate.create": "Creó la tarifa",
   "rate.update": "Modificó la tarifa",
   "rate.delete": "Eliminó la tarifa",
+  "tag.create": "Creó la tarjeta",
+  "tag.update": "Modificó la tarjeta",
+  "tag.delete": "Eliminó la tarjeta",
+  "tag.import": "Importó tarjetas desde un archivo",
+  "access_group.create": "Creó el grupo de acceso",
+  "access_group.update": "Modificó el grupo de acceso",
+  "access_group.delete": "Eliminó el grupo de acceso",
   "payment_account.connect": "Conectó la cuenta de pago",
   "payment_account.disconnect": "Desconectó la cuenta de pago",
   "profile.create": "Registró la empresa",
@@ -101,6 +110,16 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   type: "Tipo",
   connectorId: "Conector",
   idTag: "Identificación (idTag)",
+  holderName: "Titular",
+  expiresOn: "Vence el",
+  blocked: "Bloqueada",
+  group: "Grupo",
+  allStations: "Todas las estaciones",
+  stations: "Estaciones",
+  rate: "Tarifa",
+  authorizationPolicy: "Autorización",
+  created: "Creadas",
+  updated: "Actualizadas",
   requestedMessage: "Mensaje pedido",
   outcome: "Resultado",
   message: "Respuesta",

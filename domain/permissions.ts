@@ -44,6 +44,10 @@ export const PERMISSIONS = {
   "charger.write": { roles: FIELD, label: "crear, modificar o eliminar cargadores" },
   "charger.command": { roles: FIELD, label: "enviar comandos a los cargadores" },
   "live.read": { roles: ALL, label: "ver el estado en vivo" },
+  // Issue 25: who may charge where. Every role reads them (the field and the money side both need
+  // them); the field roles change them. A group's rate is also a price: changing it needs rate.write.
+  "tag.read": { roles: ALL, label: "ver las tarjetas RFID y los grupos de acceso" },
+  "tag.write": { roles: FIELD, label: "crear, modificar, importar o eliminar tarjetas RFID y grupos de acceso" },
   "rate.read": { roles: MONEY_READERS, label: "ver las tarifas" },
   "rate.write": { roles: MANAGERS, label: "crear, modificar o eliminar tarifas" },
   "activity.read": { roles: MONEY_READERS, label: "ver la actividad" },

@@ -315,9 +315,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       return {};
     });
 
-    handle("Authorize", async () => {
+    handle("Authorize", async ({ params }) => {
       await seen();
-      return { idTagInfo: { status: await authorizationStatus(db, ref) } };
+      return { idTagInfo: { status: await authorizationStatus(db, ref, (params as { idTag?: string }).idTag, now()) } };
     });
 
     handle("StartTransaction", async ({ params }) => {
@@ -393,9 +393,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       return {};
     });
 
-    handle("Authorize", async () => {
+    handle("Authorize", async ({ params }) => {
       await seen();
-      return { idTokenInfo: { status: await authorizationStatus(db, ref) } };
+      return { idTokenInfo: { status: await authorizationStatus(db, ref, (params as { idToken?: { idToken?: string } }).idToken?.idToken, now()) } };
     });
 
     handle("TransactionEvent", async ({ params }) => {

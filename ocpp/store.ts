@@ -10,8 +10,10 @@ import {
   chargingSessions,
   connectors,
   meterSamples,
+  accessGroups,
   notifications,
   paymentAccounts,
+  rfidTags,
   payments,
   rates,
   stations,
@@ -23,6 +25,7 @@ import {
 import { queryRows } from "../infra/sql";
 import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
+import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagAnswer } from "../domain/authorization";
 import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
 /** The OCPP subprotocols the central system speaks (negotiated per connection). */
@@ -215,18 +218,69 @@ export async function recordBoot(db: Db, ref: ChargerRef, p: BootPayload, now: D
 // ---------------------------------------------------------------------------------------------
 // Authorize
 
-/** Tags are accepted (the operator has no tag list yet) unless the charger or company is blocked. */
+/** A disabled charger or a suspended/rejected company blocks every tag. */
 export function tagStatus(row: { enabled: boolean; businessStatus: string } | undefined): "Accepted" | "Blocked" {
   return !row || !row.enabled || row.businessStatus === "SUSPENDED" || row.businessStatus === "REJECTED" ? "Blocked" : "Accepted";
 }
 
-export async function authorizationStatus(db: Db, ref: ChargerRef): Promise<"Accepted" | "Blocked"> {
+export interface TagDecision {
+  status: TagAnswer;
+  /** The rate of the tag's access group where it applies to this station (issue 25), else null. */
+  groupRateId: string | null;
+}
+
+/**
+ * What a tag may do at this charger (issue 25): one read of the charger's standing, its station's
+ * policy and time zone, and the company's tag (case-insensitive) with its group; the decision is
+ * domain/authorization's. Used by Authorize and by the starts of both protocols.
+ */
+export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagDecision> {
+  const tagId = (idTag ?? "").trim();
   const [row] = await db
-    .select({ enabled: chargers.enabled, businessStatus: businessUsers.status })
+    .select({
+      enabled: chargers.enabled,
+      businessStatus: businessUsers.status,
+      stationId: chargers.stationId,
+      policy: stations.authorizationPolicy,
+      timeZone: stations.timeZone,
+      tagFound: sql<boolean>`${rfidTags.id} is not null`.mapWith(Boolean),
+      blocked: rfidTags.blocked,
+      expiresOn: rfidTags.expiresOn,
+      groupId: accessGroups.id,
+      allStations: accessGroups.allStations,
+      groupRateId: rates.id,
+      inGroup: sql<boolean>`exists (select 1 from access_group_stations g where g.group_id = ${accessGroups.id} and g.station_id = ${chargers.stationId})`.mapWith(Boolean),
+    })
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
-    .where(eq(chargers.id, ref.id));
-  return tagStatus(row);
+    .leftJoin(stations, and(eq(stations.id, chargers.stationId), eq(stations.businessId, chargers.businessId)))
+    .leftJoin(rfidTags, and(eq(rfidTags.businessId, chargers.businessId), sql`lower(${rfidTags.idTag}) = lower(${tagId})`))
+    .leftJoin(accessGroups, and(eq(accessGroups.id, rfidTags.groupId), eq(accessGroups.businessId, chargers.businessId)))
+    .leftJoin(rates, and(eq(rates.id, accessGroups.rateId), eq(rates.businessId, chargers.businessId)))
+    .where(eq(chargers.id, ref.id))
+    .limit(1);
+  if (!row) return { status: "Blocked", groupRateId: null };
+  const stationId = row.stationId ?? null;
+  const tag: KnownTag | null =
+    row.tagFound && tagId !== ""
+      ? {
+          blocked: row.blocked ?? false,
+          expiresOn: row.expiresOn ?? null,
+          group: row.groupId ? { allStations: row.allStations ?? true, stationIds: row.inGroup && stationId ? [stationId] : [], rateId: row.groupRateId ?? null } : null,
+        }
+      : null;
+  const status = decideAuthorization({
+    chargerBlocked: tagStatus(row) === "Blocked",
+    stationId,
+    policy: row.policy ?? "OPEN",
+    tag,
+    today: localDate(now, row.timeZone ?? DEFAULT_TIME_ZONE),
+  });
+  return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null };
+}
+
+export async function authorizationStatus(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagAnswer> {
+  return (await authorizeTag(db, ref, idTag, now)).status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,13 +415,12 @@ export async function startTransaction(
   ref: ChargerRef,
   p: StartPayload,
   now: Date,
-): Promise<{ transactionId: number; status: "Accepted" | "Blocked"; created: Created }> {
+): Promise<{ transactionId: number; status: TagAnswer; created: Created }> {
   const at = messageTime(p.timestamp, now);
   const out: Created = { notifications: [] };
+  const decision = await authorizeTag(db, ref, p.idTag, now);
   const [found] = await db
     .select({
-      enabled: chargers.enabled,
-      businessStatus: businessUsers.status,
       stationId: chargers.stationId,
       connectorId: connectors.id,
       rate: rates,
@@ -380,9 +433,10 @@ export async function startTransaction(
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
     .leftJoin(connectors, and(eq(connectors.chargerId, chargers.id), eq(connectors.connectorId, p.connectorId)))
-    .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, ref.businessId)))
+    // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
+    .leftJoin(rates, and(sql`${rates.id} = coalesce(${decision.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
-  const status = tagStatus(found);
+  const status = found ? decision.status : "Blocked";
   if (found?.again != null) return { transactionId: found.again, status, created: out };
 
   const rate = found?.rate ?? null;

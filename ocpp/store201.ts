@@ -24,7 +24,10 @@ import {
   type Created,
   type MeterValue,
   type StatusPayload,
+  type TagDecision,
+  authorizeTag,
 } from "./store";
+import type { TagAnswer } from "../domain/authorization";
 
 // ---------------------------------------------------------------------------------------------
 // Payloads (validated by ocpp-rpc's strict mode against the 2.0.1 schemas before they get here)
@@ -223,7 +226,7 @@ export async function recordStatus201(db: Db, ref: ChargerRef, p: Status201, now
 
 export interface TransactionEventResult {
   /** Accepted/Blocked, answered when the event carried an idToken. */
-  tokenStatus: "Accepted" | "Blocked";
+  tokenStatus: TagAnswer;
   duplicate: boolean;
   /** The 1.6 status the connector moves to after the commit (recordStatus), if any. */
   connectorStatus: { connectorId: number; status: ChargePointStatus; at: Date } | null;
@@ -256,7 +259,10 @@ export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: Transac
       .from(chargers)
       .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
       .where(eq(chargers.id, ref.id));
-    const tokenStatus = tagStatus(ctx);
+    // The idToken's answer (issue 25: the station's policy, the company's tags); an event without
+    // one (a cable plugged in before authorizing) only depends on the charger's standing.
+    const decision: TagDecision = p.idToken ? await authorizeTag(tx, ref, p.idToken.idToken, now) : { status: tagStatus(ctx), groupRateId: null };
+    const tokenStatus = decision.status;
     const findSession = async () =>
       (
         await tx
@@ -268,7 +274,7 @@ export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: Transac
 
     let session = await findSession();
     const connectorNumber = p.evse?.id ?? session?.connectorNumber ?? 0;
-    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, stationId: ctx?.stationId ?? null, out });
+    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, groupRateId: decision.groupRateId, stationId: ctx?.stationId ?? null, out });
     if (!session) session = await findSession(); // created by a concurrent event
     if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
 
@@ -326,6 +332,16 @@ export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: Transac
     }
 
     const token = p.idToken && (p.eventType === "Started" || !session.idTag) ? { idTag: p.idToken.idToken, idTokenType: p.idToken.type } : {};
+    // A token that arrives after the session began (plugged in, then authorized): its group's
+    // rate, where it has one, prices the session from now on, as if it had come with the start.
+    if (p.idToken && !session.idTag && decision.groupRateId && session.status === "ACTIVE") {
+      const [groupRate] = await tx.select().from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
+      if (groupRate) {
+        const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate) };
+        await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
+        session = { ...session, ...rateColumns };
+      }
+    }
     const updated: ChargingSession = {
       ...session,
       ...token,
@@ -398,14 +414,15 @@ async function createSession(
   tx: Db,
   ref: ChargerRef,
   p: TransactionEvent201,
-  o: { at: Date; connectorNumber: number; status: "Accepted" | "Blocked"; stationId: string | null; out: Created },
+  o: { at: Date; connectorNumber: number; status: TagAnswer; groupRateId: string | null; stationId: string | null; out: Created },
 ): Promise<ChargingSession | undefined> {
   const [conn] =
     o.connectorNumber > 0
       ? await tx
           .select({ id: connectors.id, rate: rates })
           .from(connectors)
-          .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, ref.businessId)))
+          // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
+          .leftJoin(rates, and(sql`${rates.id} = coalesce(${o.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
           .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, o.connectorNumber)))
       : [];
   if (conn && p.eventType === "Started") {

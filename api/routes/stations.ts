@@ -69,6 +69,7 @@ function toDto(row: Station, services: string[], stats: Stats | undefined): Stat
     timeZone: row.timeZone,
     photoUrl: row.photoUrl ?? null,
     published: row.published,
+    authorizationPolicy: row.authorizationPolicy,
     chargerCount: stats?.chargerCount ?? 0,
     connectorCount: stats?.connectorCount ?? 0,
     statusSummary: stats?.statusSummary ?? emptyBuckets(),

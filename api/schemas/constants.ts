@@ -15,6 +15,8 @@ export const STATION_SORTS = ["name", "city", "province", "createdAt", "updatedA
 export const CHARGER_SORTS = ["name", "ocppIdentity", "station", "lastHeartbeatAt", "createdAt"] as const;
 
 export const RATE_SORTS = ["name", "pricePerKwhCents", "createdAt"] as const;
+export const TAG_SORTS = ["holderName", "idTag", "expiresOn", "createdAt"] as const;
+export const ACCESS_GROUP_SORTS = ["name", "createdAt"] as const;
 
 export const SESSION_STATUSES = ["ACTIVE", "IDLE", "COMPLETED", "INVALID"] as const;
 

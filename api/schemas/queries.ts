@@ -11,6 +11,8 @@ import {
   STATION_SORTS,
   CHARGER_SORTS,
   RATE_SORTS,
+  TAG_SORTS,
+  ACCESS_GROUP_SORTS,
   SESSION_STATUSES,
   SESSION_PAYMENT_STATUSES,
   ACTIVITY_SORTS,
@@ -26,6 +28,8 @@ export {
   STATION_SORTS,
   CHARGER_SORTS,
   RATE_SORTS,
+  TAG_SORTS,
+  ACCESS_GROUP_SORTS,
   SESSION_STATUSES,
   SESSION_STATUS_LABELS,
   SESSION_PAYMENT_STATUSES,
@@ -64,6 +68,10 @@ export const chargerListQuery = z.object({
 });
 
 export const rateListQuery = z.object({ q, sort: sortParam(RATE_SORTS, "name"), ...pageQuery });
+/** q: part of the idTag or of the holder's name. */
+export const tagListQuery = z.object({ q, groupId: id.optional(), sort: sortParam(TAG_SORTS, "holderName"), ...pageQuery });
+export const accessGroupListQuery = z.object({ q, sort: sortParam(ACCESS_GROUP_SORTS, "name"), ...pageQuery });
+export const accessGroupOptionsQuery = z.object({ ...optionsPageQuery });
 
 /** Choices for a form or filter (id and name only, by name): paged, up to OPTIONS_MAX_PAGE_SIZE. */
 export const stationOptionsQuery = z.object({ ...optionsPageQuery });

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
+import { AUTHORIZATION_POLICIES } from "#domain/authorization";
 import { hhmm, optionalText, text } from "./common";
 import { photoUrl } from "./business";
 import { MSG, numberError } from "./messages";
@@ -66,5 +67,7 @@ export const stationInputSchema = z.object({
   timeZone: z.enum(ARGENTINA_TIME_ZONES, { error: MSG.invalidOption }).default(DEFAULT_TIME_ZONE),
   photoUrl: photoUrl.optional().default(null),
   published: z.boolean({ error: MSG.invalid }).default(false),
+  /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
+  authorizationPolicy: z.enum(AUTHORIZATION_POLICIES, { error: "Elegí quién puede cargar en la estación." }).default("OPEN"),
 });
 export type StationInput = z.input<typeof stationInputSchema>;

@@ -42,7 +42,11 @@ export function createApiClient(
     if (company && !headers.has(BUSINESS_HEADER)) headers.set(BUSINESS_HEADER, company);
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
+    else if (body instanceof Blob) {
+      // A file as it is (the tag import's CSV), with its own type.
+      payload = body;
+      if (body.type) headers.set("Content-Type", body.type);
+    } else if (body !== undefined) {
       headers.set("Content-Type", "application/json");
       payload = JSON.stringify(body);
     }

@@ -4,7 +4,7 @@
 // text for these toasts; where it does (photo, password), those texts stay as they are.
 
 export type DoneAction = "created" | "saved" | "deleted";
-export type DoneItem = "la estación" | "el cargador" | "la tarifa";
+export type DoneItem = "la estación" | "el cargador" | "la tarifa" | "la tarjeta" | "el grupo";
 
 const VERB: Record<DoneAction, string> = { created: "Creamos", saved: "Guardamos los cambios de", deleted: "Eliminamos" };
 

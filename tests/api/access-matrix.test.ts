@@ -41,7 +41,7 @@ const NO_COMPANY_OK = new Set(["GET /api/Account/Business", "POST /api/Account/B
 const ACCOUNT = new Set([...NO_COMPANY_OK]);
 
 /** Texts only the owner's rows contain. */
-const OWNER_SECRETS = ["Secreta-Owner", "Tarifa-Owner", "Cargador-Owner", "OWNER-TAG", "Aviso-Owner", "APP_USR-owner-secret", "owner-public"];
+const OWNER_SECRETS = ["Secreta-Owner", "Tarifa-Owner", "Cargador-Owner", "OWNER-TAG", "Titular-Owner", "Grupo-Owner", "Aviso-Owner", "APP_USR-owner-secret", "owner-public"];
 
 interface Endpoint {
   method: string;
@@ -76,6 +76,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       201,
     );
     ids.charger = charger.id;
+    const group = { name: "Grupo-Owner", allStations: false, stationIds: [ids.station], rateId: ids.rate };
+    ids.group = (await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: t, body: group }), 201)).id;
+    ids.tag = (await expectStatus(await h.call("POST", "/Business/Tag", { token: t, body: { idTag: "MATRIX01", holderName: "Titular-Owner", groupId: ids.group } }), 201)).id;
     const [session] = await h.db
       .insert(chargingSessions)
       .values({
@@ -138,7 +141,11 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
                 ? "member"
                 : base.startsWith("/Business/Invitation")
                   ? "invitation"
-                  : "file";
+                  : base.startsWith("/Business/Tag")
+                    ? "tag"
+                    : base.startsWith("/Business/AccessGroup")
+                      ? "group"
+                      : "file";
     return base.replace(/:id|:file/, ids[kind]);
   }
 

@@ -21,9 +21,11 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Notification", MAX_PAGE_SIZE],
   ["/api/Business/Payments", MAX_PAGE_SIZE],
   ["/api/Business/Audit", MAX_PAGE_SIZE],
+  ["/api/Business/Tag", MAX_PAGE_SIZE],
+  ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
 ];
-/** Capped at EXPORT_MAX_ROWS (activity) and AUDIT_EXPORT_MAX_ROWS (audit log); the team's lists at TEAM_MAX (members + open invitations). */
-const EXPORTS = ["/api/Business/Activity/Export.csv", "/api/Business/Audit/Export.csv", "/api/Business/Member", "/api/Business/Invitation"];
+/** Capped at EXPORT_MAX_ROWS (activity), AUDIT_EXPORT_MAX_ROWS (audit log) and TAG_EXPORT_MAX_ROWS (RFID tags); the team's lists at TEAM_MAX (members + open invitations). */
+const EXPORTS = ["/api/Business/Activity/Export.csv", "/api/Business/Audit/Export.csv", "/api/Business/Tag/Export.csv", "/api/Business/Member", "/api/Business/Invitation"];
 /** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
 const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];
 /** One object (or one aggregate), never a list of rows. */
@@ -35,6 +37,8 @@ const SINGLE = [
   "/api/Business/ChargingStation/:id",
   "/api/Business/Dashboard",
   "/api/Business/Fees/:id",
+  "/api/Business/Tag/:id",
+  "/api/Business/AccessGroup/:id",
   "/api/Business/Graphic",
   "/api/Business/Notification/UnreadCount",
   "/api/MercadoPago/BusinessUser",
@@ -67,6 +71,8 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
       select ${businessId}::uuid, 'MERCADOPAGO', 1000 * i, 'APPROVED', 'bench-' || i from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into audit_log (business_id, actor_uid, actor_email, actor_role, action, resource_type, resource_id)
       select ${businessId}::uuid, 'bench-operator', 'bench@enchufa.local', 'OWNER', 'rate.create', 'rate', gen_random_uuid()::text from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into access_groups (business_id, name) select ${businessId}::uuid, 'Grupo ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into rfid_tags (business_id, id_tag, holder_name) select ${businessId}::uuid, 'BENCH' || i, 'Titular ' || i from generate_series(1, ${ROWS}) i`);
   }, 120_000);
   afterAll(() => h?.close());
 

@@ -70,6 +70,7 @@ const station: StationDto = {
   timeZone: "America/Argentina/Buenos_Aires",
   photoUrl: null,
   published: true,
+  authorizationPolicy: "OPEN",
   chargerCount: 1,
   connectorCount: 2,
   statusSummary: { available: 1, charging: 1, faulted: 0, offline: 0 },

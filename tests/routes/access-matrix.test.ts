@@ -39,6 +39,13 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/rate", () => import("~/routes/app/rate/index")],
   ["/rate/new", () => import("~/routes/app/rate/new")],
   ["/rate/edit/:rate", () => import("~/routes/app/rate/edit")],
+  ["/tag", () => import("~/routes/app/tag/index")],
+  ["/tag/new", () => import("~/routes/app/tag/new")],
+  ["/tag/edit/:tag", () => import("~/routes/app/tag/edit")],
+  ["/tag/import", () => import("~/routes/app/tag/import")],
+  ["/group", () => import("~/routes/app/group/index")],
+  ["/group/new", () => import("~/routes/app/group/new")],
+  ["/group/edit/:group", () => import("~/routes/app/group/edit")],
   ["/notification", () => import("~/routes/app/notification")],
   ["/user", () => import("~/routes/app/user")],
   ["/payment", () => import("~/routes/app/payment/index")],
@@ -51,6 +58,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
 const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/activity/export.csv", () => import("~/routes/app/activity-export")],
   ["/audit/export.csv", () => import("~/routes/app/audit-export")],
+  ["/tag/export.csv", () => import("~/routes/app/tag/export")],
 ];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
@@ -92,6 +100,8 @@ describe("access matrix of the app routes", () => {
     ids.station = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t, body: stationInput({ name: "Estacion-Propia" }) }), 201)).id;
     ids.rate = (await expectStatus(await h.call("POST", "/Business/Fees", { token: t, body: rateInput({ name: "Tarifa-Propia" }) }), 201)).id;
     ids.charger = (await expectStatus(await h.call("POST", "/Business/Charger", { token: t, body: chargerInput({ name: "Cargador-Propio", stationId: ids.station }) }), 201)).id;
+    ids.group = (await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: t, body: { name: "Grupo-Propio" } }), 201)).id;
+    ids.tag = (await expectStatus(await h.call("POST", "/Business/Tag", { token: t, body: { idTag: "TAG-PROPIA", holderName: "Titular-Propio", groupId: ids.group } }), 201)).id;
     cookies.owner = await cookieFor(owner.uid);
     cookies.other = await cookieFor(other.uid);
     cookies.pending = await cookieFor(pending.uid);

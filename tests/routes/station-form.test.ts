@@ -145,6 +145,7 @@ describe("new station", () => {
       timeZone: "America/Argentina/Buenos_Aires",
       photoUrl: null,
       published: true,
+      authorizationPolicy: "OPEN",
     });
     expect(await flashToast(res)).toMatchObject({ type: "success", message: "Creamos la estación «Estación Belgrano»." });
   });

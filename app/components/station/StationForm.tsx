@@ -15,6 +15,7 @@ import { BiPlus, BiTrash } from "~/icons";
 import type { ServiceDto } from "#api/types";
 import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "#api/schemas/constants";
 import { PROVINCES } from "#domain/provinces";
+import { AUTHORIZATION_POLICIES, AUTHORIZATION_POLICY_LABELS } from "#domain/authorization";
 import { PhotoUploader } from "~/components/PhotoUploader";
 import { isInArgentina, MAPS_FAILED_NOTICE, OUTSIDE_ARGENTINA_WARNING, validPosition, type LatLng } from "~/lib/maps";
 import { useLazyValidation } from "~/components/lazy-validation";
@@ -120,6 +121,17 @@ export function StationForm({
                 <CheckboxField meta={fields.published} onChange={() => form.validate({ name: fields.published.name })}>
                   Publicada: los conductores la ven en el mapa y pueden cargar
                 </CheckboxField>
+                <SelectField
+                  meta={fields.authorizationPolicy}
+                  label="Quién puede cargar"
+                  hint="Con «Solo tarjetas registradas», los cargadores rechazan las tarjetas RFID que no cargaste en Tarjetas RFID o cuyo grupo no incluye esta estación."
+                >
+                  {AUTHORIZATION_POLICIES.map((p) => (
+                    <option key={p} value={p}>
+                      {AUTHORIZATION_POLICY_LABELS[p]}
+                    </option>
+                  ))}
+                </SelectField>
               </Flex>
             </section>
           </Card>

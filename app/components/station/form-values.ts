@@ -50,5 +50,6 @@ export function stationFormDefaults(station?: StationDto) {
     timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
     photoUrl: station?.photoUrl ?? "",
     published: station?.published ?? false,
+    authorizationPolicy: station?.authorizationPolicy ?? "OPEN",
   };
 }

@@ -81,6 +81,7 @@ export const stationFormSchema = z.object({
   timeZone: z.enum(ARGENTINA_TIME_ZONES, { error: MSG.invalidOption }).default(DEFAULT_TIME_ZONE),
   photoUrl: z.string().trim().max(2048, { error: MSG.tooLong(2048) }).optional(),
   published: z.boolean().default(false),
+  authorizationPolicy: api.authorizationPolicy,
 });
 
 export type StationFormValue = z.output<typeof stationFormSchema>;
@@ -109,6 +110,7 @@ export function toStationInput(v: StationFormValue): StationInput {
     timeZone: v.timeZone,
     photoUrl: v.photoUrl || null,
     published: v.published,
+    authorizationPolicy: v.authorizationPolicy,
   };
 }
 

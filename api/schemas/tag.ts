@@ -1,0 +1,56 @@
+// RFID tags and access groups (issue 25). Pure: shared with the forms.
+import { z } from "zod";
+import { ID_TAG_MAX } from "#domain/authorization";
+import { TAG_MESSAGES } from "#domain/tag-csv";
+import { optionalText, text } from "./common";
+import { UUID_RE } from "./constants";
+import { MSG } from "./messages";
+
+export { TAG_MESSAGES };
+
+const uuid = (message: string = MSG.invalidOption) => z.string({ error: message }).regex(UUID_RE, { error: message }).transform((v) => v.toLowerCase());
+
+export const idTag = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, { error: MSG.required, abort: true })
+  .max(ID_TAG_MAX, { error: MSG.tooLong(ID_TAG_MAX), abort: true })
+  .regex(/^[\x21-\x7E]+$/, { error: TAG_MESSAGES.idTagFormat });
+
+/** YYYY-MM-DD (a native date input), a real day. */
+export const isoDay = z
+  .string({ error: MSG.date })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MSG.date })
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= "2000-01-01" && v <= "2199-12-31";
+  }, { error: MSG.date });
+
+export const tagInputSchema = z.object({
+  idTag,
+  holderName: text(120),
+  email: optionalText(254).refine((v) => v == null || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), { error: MSG.email }),
+  expiresOn: z.preprocess((v) => (v === "" ? null : v), isoDay.nullable().default(null)),
+  blocked: z.boolean({ error: MSG.invalid }).default(false),
+  groupId: z.preprocess((v) => (v === "" ? null : v), uuid("Elegí un grupo de la lista.").nullable().default(null)),
+});
+export type TagInput = z.input<typeof tagInputSchema>;
+
+export const STATIONS_REQUIRED_MESSAGE = "Elegí al menos una estación, o marcá «Todas las estaciones».";
+
+export const accessGroupInputSchema = z
+  .object({
+    name: text(80),
+    allStations: z.boolean({ error: MSG.invalid }).default(true),
+    stationIds: z
+      .array(uuid("Elegí estaciones de la lista."), { error: MSG.invalid })
+      .max(500, { error: MSG.maxItems(500) })
+      .default([])
+      .transform((ids) => [...new Set(ids)]),
+    rateId: z.preprocess((v) => (v === "" ? null : v), uuid("Elegí una tarifa de la lista.").nullable().default(null)),
+  })
+  .superRefine((g, ctx) => {
+    if (!g.allStations && g.stationIds.length === 0) ctx.addIssue({ code: "custom", path: ["stationIds"], message: STATIONS_REQUIRED_MESSAGE });
+  })
+  .transform((g) => (g.allStations ? { ...g, stationIds: [] } : g));
+export type AccessGroupInput = z.input<typeof accessGroupInputSchema>;

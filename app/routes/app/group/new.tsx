@@ -1,0 +1,40 @@
+import { PageHeader } from "~/components/Page";
+import { GroupForm, groupToValues } from "~/components/tag/GroupForm";
+import { groupFormSchema } from "~/components/tag/schema";
+import { GROUPS, rateOptions, saveResource, stationOptions } from "../tag/tag.server";
+import { requireUser } from "~/lib/auth.server";
+import { newFormToken } from "~/lib/form-token";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/new";
+
+export const meta = pageMeta("Nuevo grupo");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const [stations, rates] = await Promise.all([stationOptions(context, user), rateOptions(context, user)]);
+  return { formToken: newFormToken(), stations, rates };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  return saveResource(formData, context, user, GROUPS, groupFormSchema, { method: "post", path: "/Business/AccessGroup", success: "created", nameOf: (v) => v.name });
+}
+
+export default function NewGroup({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <>
+      <PageHeader title="Nuevo grupo" description="Un grupo reúne tarjetas que cargan en las mismas estaciones y, si querés, con su propia tarifa." />
+      <GroupForm
+        formId="group-new"
+        defaultValue={groupToValues()}
+        stations={loaderData.stations}
+        rates={loaderData.rates}
+        currentRateName={null}
+        lastResult={actionData?.result}
+        submitLabel="Crear grupo"
+        formToken={loaderData.formToken}
+      />
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { Link, useLocation } from "react-router";
+import { Button } from "@radix-ui/themes";
+import { BiTrash } from "~/icons";
+import { PageHeader } from "~/components/Page";
+import { DeleteConfirm } from "~/components/tag/DeleteConfirm";
+import { TagForm, tagToValues } from "~/components/tag/TagForm";
+import { tagFormSchema } from "~/components/tag/schema";
+import { deleteResource, fetchOne, groupOptions, idParam, saveResource, TAGS } from "./tag.server";
+import { requireUser } from "~/lib/auth.server";
+import { pageMeta } from "~/lib/meta";
+import { useAccess } from "~/lib/access";
+import type { TagDto } from "#api/types";
+import type { Route } from "./+types/edit";
+
+export const meta = pageMeta("Editar tarjeta");
+
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const [tag, groups] = await Promise.all([fetchOne<TagDto>(context, user, TAGS, idParam(params.id)), groupOptions(context, user)]);
+  return { tag, groups, confirmDelete: url.searchParams.has("delete") };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const id = idParam(params.id);
+  const formData = await request.formData();
+  if (formData.get("intent") === "delete") return deleteResource(context, user, TAGS, id);
+  return saveResource(formData, context, user, TAGS, tagFormSchema, { method: "put", path: `/Business/Tag/${id}`, success: "saved", nameOf: (v) => v.idTag });
+}
+
+export default function EditTag({ loaderData, actionData }: Route.ComponentProps) {
+  const { tag, groups, confirmDelete } = loaderData;
+  const here = useLocation().pathname;
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
+  const canWrite = useAccess().can("tag.write");
+  return (
+    <>
+      <PageHeader
+        title="Editar tarjeta"
+        description={`${tag.idTag} · ${tag.holderName}`}
+        actions={
+          confirmDelete || !canWrite ? null : (
+            <Button asChild size="3" variant="soft" color="red">
+              <Link to={`${here}?delete=1`} replace>
+                <BiTrash aria-hidden="true" /> Eliminar tarjeta
+              </Link>
+            </Button>
+          )
+        }
+      />
+      {canWrite && (confirmDelete || deleteError) ? (
+        <DeleteConfirm id={tag.id} title={`¿Eliminar la tarjeta «${tag.idTag}»?`} action={`${here}?delete=1`} cancelTo={here} error={deleteError}>
+          No se puede deshacer. Las cargas ya registradas con esta tarjeta se conservan.
+        </DeleteConfirm>
+      ) : null}
+      <TagForm key={tag.id} formId={`tag-edit-${tag.id}`} defaultValue={tagToValues(tag)} groups={groups} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} />
+    </>
+  );
+}

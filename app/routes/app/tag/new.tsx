@@ -1,0 +1,30 @@
+import { PageHeader } from "~/components/Page";
+import { TagForm, tagToValues } from "~/components/tag/TagForm";
+import { tagFormSchema } from "~/components/tag/schema";
+import { groupOptions, saveResource, TAGS } from "./tag.server";
+import { requireUser } from "~/lib/auth.server";
+import { newFormToken } from "~/lib/form-token";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/new";
+
+export const meta = pageMeta("Nueva tarjeta");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  return { formToken: newFormToken(), groups: await groupOptions(context, user) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const formData = await request.formData();
+  return saveResource(formData, context, user, TAGS, tagFormSchema, { method: "post", path: "/Business/Tag", success: "created", nameOf: (v) => v.idTag });
+}
+
+export default function NewTag({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <>
+      <PageHeader title="Nueva tarjeta" description="Registrá una tarjeta RFID con su titular. Las estaciones que aceptan solo tarjetas registradas la van a reconocer." />
+      <TagForm formId="tag-new" defaultValue={tagToValues()} groups={loaderData.groups} lastResult={actionData?.result} submitLabel="Crear tarjeta" formToken={loaderData.formToken} />
+    </>
+  );
+}
