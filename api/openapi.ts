@@ -9,6 +9,7 @@ import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "./schemas/payme
 import {
   activityExportQuery,
   activityQuery,
+  chargerEventQuery,
   chargerListQuery,
   chargerOptionsQuery,
   graphicQuery,
@@ -100,6 +101,7 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/Business/Charger/Assign", tag: "Cargadores", summary: "Añadir cargadores a una estación", body: assignChargersSchema, ok: { status: 200, description: "{ stationId, items: ChargerDto[] }" }, errors: [422] },
   { method: "get", path: "/Business/Charger/Options", tag: "Cargadores", summary: "Cargadores como opciones (id, nombre, estación), por nombre", query: chargerOptionsQuery, ok: { status: 200, type: "Page<ChargerOptionDto>" }, errors: [422] },
   { method: "get", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Ver cargador", ok: { status: 200, type: "ChargerDto" }, errors: [404] },
+  { method: "get", path: "/Business/Charger/{id}/Event", tag: "Cargadores", summary: "Eventos que informó el cargador (seguridad, avisos, firmware, registros, diagnóstico, partes de informes), más nuevos primero, y el último informe", query: chargerEventQuery, ok: { status: 200, type: "ChargerEventPage" }, errors: [404, 422] },
   { method: "put", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Editar cargador y conectores", body: chargerInputSchema, ok: { status: 200, type: "ChargerDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez); a un cargador conectado se le envía y se aplica solo si la acepta", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404, 409] },

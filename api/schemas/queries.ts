@@ -120,3 +120,6 @@ export const paymentListQuery = z
     ...pageQuery,
   })
   .superRefine((v, ctx) => checkRange(v, ctx, null));
+
+/** GET /Business/Charger/:id/Event: pages of the charger's events (20 by default, newest first). */
+export const chargerEventQuery = z.object({ ...pageQuery });

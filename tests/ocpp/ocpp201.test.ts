@@ -257,6 +257,11 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
         ["NotifyReport", "Informe 9, parte 0: 1 variables"],
       ]);
       expect(kept.every((e) => e.businessId === f.tenant.businessId)).toBe(true);
+      // The charger screen's list: newest first (NotifyReport, then the others by their own times), in Spanish.
+      const page = await expectStatus(await h.call("GET", `/Business/Charger/${f.chargerId}/Event`, { token: f.tenant.token }), 200);
+      expect(page.items.map((e: { kindLabel: string }) => e.kindLabel).slice(0, 3)).toEqual(["Informe", "Registros", "Firmware"]);
+      expect(page.items.map((e: { summary: string }) => e.summary)).toContain("Firmware instalado (Installed)");
+      expect(page.lastReport).toMatchObject({ requestId: 9, parts: 1, variables: 1, complete: true });
     });
   });
 

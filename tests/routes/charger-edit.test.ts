@@ -36,6 +36,21 @@ describe("edit charger loader", () => {
     expect(res.data.options.rates).toHaveLength(1);
   });
 
+  it("loads the charger's latest 20 events beside it; if they cannot be read the screen still opens without them", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(res.data.events).toEqual(fixtures.chargerEvents);
+    const asked = seen.find((r) => r.path === `/Business/Charger/${IDS.charger}/Event`)!;
+    expect(asked.search.get("pageSize")).toBe("20");
+
+    server.use(failNetwork("/Business/Charger/:id/Event"));
+    const down = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(down.status).toBe(200);
+    expect(down.data.events).toBeNull();
+    expect(down.data.charger.id).toBe(IDS.charger);
+  });
+
   it("an unknown charger (or another business's: the API says 404) shows the 404 screen", async () => {
     const cookie = await operatorCookie();
     const res = await run(() => route.loader(argsFor(getReq(`/charger/edit/${OTHER}`, cookie), chargerContext(), OTHER)));

@@ -13,8 +13,9 @@ import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/li
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#api/schemas/constants";
-import type { ChargerDto, ChargerWithPasswordDto } from "#api/types";
+import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#api/types";
 import { CommandsCard } from "~/components/charger/CommandsCard";
+import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { commandSchema, type CommandResult } from "#ocpp/commands";
 import type { Route } from "./+types/edit";
@@ -38,16 +39,24 @@ async function fetchCharger(api: ApiClient, id: string | undefined): Promise<Cha
   return charger;
 }
 
+/** The charger's latest events, or null when they could not be read (the screen says so). */
+async function fetchEvents(api: ApiClient, id: string): Promise<ChargerEventPage | null> {
+  const response = await tryApi(() => api.get(`/Business/Charger/${encodeURIComponent(id)}/Event?pageSize=${EVENTS_SHOWN}`));
+  return (response?.ok ? await readJson<ChargerEventPage>(response) : undefined) ?? null;
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
   const pending = fetchCharger(api, params.id);
   // Issue 26: a role without the rates sees only the connectors' own (and cannot change them).
-  const [charger, options] = await Promise.all([
+  const [charger, options, events] = await Promise.all([
     pending,
     can(business.role, "rate.read") ? loadFormOptions(api) : pending.then((c) => loadFormOptions(api, { rates: false, current: c.connectors })),
+    // Asked beside the charger (fetchCharger has already refused an id that is not one).
+    UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
   ]);
-  return { charger, options, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  return { charger, options, events, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -120,7 +129,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -181,6 +190,10 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
           <CommandsCard charger={charger} busy={busy} result={commandResult} />
         </Flex>
       ) : null}
+
+      <Flex direction="column" mt="6">
+        <EventsCard events={events} />
+      </Flex>
 
       {canWrite ? (
         <Flex direction="column" mt="6">
