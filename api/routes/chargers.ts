@@ -22,7 +22,7 @@ import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../prob
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
-import { commandSchema, offlineResult, type CommandResult } from "#ocpp/commands";
+import { commandSchema, offlineResult, SETTING_APPLIED, type CommandResult } from "#ocpp/commands";
 import { can, ROLE_LABELS } from "#domain/permissions";
 import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page, ReportSummaryDto } from "../types";
 
@@ -461,6 +461,15 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
     }
     const result = await ocpp.sendCommand({ id: current.id, ocppIdentity: current.ocppIdentity }, command);
     logger.info({ chargerId: current.id, command: command.command, outcome: result.outcome }, "comando OCPP enviado");
+    // A heartbeat interval the charger took is the charger's from now on: its next BootNotification
+    // answer keeps it, and the offline sweep waits for it (2× the interval).
+    const heartbeat = command.command === "ChangeConfiguration" ? result.settings?.heartbeatInterval : undefined;
+    if (heartbeat && SETTING_APPLIED.has(heartbeat.status) && command.command === "ChangeConfiguration" && command.heartbeatInterval !== undefined) {
+      await db
+        .update(chargers)
+        .set({ heartbeatInterval: command.heartbeatInterval })
+        .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+    }
     return c.json(result);
   });
 
