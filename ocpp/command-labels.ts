@@ -34,17 +34,6 @@ export const COMMAND_LABELS: Record<CommandName, string> = {
 export const INTERVAL_SETTINGS = ["heartbeatInterval", "meterValueSampleInterval"] as const;
 export type IntervalSetting = (typeof INTERVAL_SETTINGS)[number];
 
-/** Seconds each interval may take (0 samples: no periodic meter values during a charge). */
-export const INTERVAL_LIMITS: Record<IntervalSetting, { min: number; max: number; message: string }> = {
-  heartbeatInterval: { min: 30, max: 86_400, message: "Ingresá un número entero de segundos entre 30 y 86.400." },
-  meterValueSampleInterval: { min: 0, max: 3_600, message: "Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600." },
-};
-
-export const INTERVAL_LABELS: Record<IntervalSetting, string> = {
-  heartbeatInterval: "señal de vida",
-  meterValueSampleInterval: "mediciones durante la carga",
-};
-
 /** What the charger said about one interval: its value (read or set) and the status it gave. */
 export interface SettingResult {
   value?: string;

@@ -3,8 +3,6 @@
 import { z } from "zod";
 import {
   COMMAND_LABELS,
-  INTERVAL_LABELS,
-  INTERVAL_LIMITS,
   INTERVAL_SETTINGS,
   TRIGGERABLE_MESSAGES,
   type CommandName,
@@ -15,8 +13,6 @@ import {
 
 export {
   COMMAND_LABELS,
-  INTERVAL_LABELS,
-  INTERVAL_LIMITS,
   INTERVAL_SETTINGS,
   TRIGGERABLE_MESSAGES,
   type CommandName,
@@ -27,6 +23,17 @@ export {
 } from "./command-labels";
 
 const connector = z.coerce.number({ error: "Elegí un conector" }).int("Elegí un conector").min(1, "Elegí un conector").max(99, "Elegí un conector");
+
+/** Seconds each interval may take (0 samples: no periodic meter values during a charge). */
+export const INTERVAL_LIMITS: Record<IntervalSetting, { min: number; max: number; message: string }> = {
+  heartbeatInterval: { min: 30, max: 86_400, message: "Ingresá un número entero de segundos entre 30 y 86.400." },
+  meterValueSampleInterval: { min: 0, max: 3_600, message: "Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600." },
+};
+
+export const INTERVAL_LABELS: Record<IntervalSetting, string> = {
+  heartbeatInterval: "señal de vida",
+  meterValueSampleInterval: "mediciones durante la carga",
+};
 
 /** Seconds of one interval, with the field's Spanish message for anything out of its range. */
 const seconds = (setting: IntervalSetting) => {

@@ -170,3 +170,44 @@ describe("edit charger action: password and delete", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("edit charger action: intervals", () => {
+  it("'Cambiar intervalos' out of range comes back with each field's message and what was typed; nothing is sent", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const context = chargerContext();
+    const form = { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "10", meterValueSampleInterval: "4000" };
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, form, cookie), context)));
+    expect(res.status).toBe(400);
+    expect(res.data.intervals).toEqual({
+      errors: {
+        heartbeatInterval: ["Ingresá un número entero de segundos entre 30 y 86.400."],
+        meterValueSampleInterval: ["Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600."],
+      },
+      submitted: { heartbeatInterval: "10", meterValueSampleInterval: "4000" },
+    });
+    expect(pendingToast(context)?.type).toBe("error");
+    expect(seen.some((r) => r.path.endsWith("/Command"))).toBe(false);
+  });
+
+  it("both left empty asks for one; a valid one is posted as a number, the other left out", async () => {
+    const cookie = await operatorCookie();
+    const empty = await run<Loose>(() =>
+      route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "", meterValueSampleInterval: "" }, cookie), chargerContext())),
+    );
+    expect(empty.data.intervals.errors).toEqual({ heartbeatInterval: ["Ingresá al menos uno de los dos intervalos."] });
+
+    const answer = { command: "ChangeConfiguration", outcome: "accepted", message: "El cargador aceptó los intervalos nuevos (mediciones durante la carga 30 s: aceptado).", settings: { meterValueSampleInterval: { value: "30", status: "Accepted" } } };
+    server.use(http.post(apiUrl("/Business/Charger/:id/Command"), () => HttpResponse.json(answer)));
+    const seen = recordRequests();
+    const context = chargerContext();
+    const res = await run<Loose>(() =>
+      route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "", meterValueSampleInterval: "30" }, cookie), context)),
+    );
+    expect(res.status).toBe(200);
+    expect(res.data.commandResult).toEqual(answer);
+    expect(pendingToast(context)?.type).toBe("success");
+    expect(await seen.find((r) => r.path.endsWith("/Command"))!.body).toEqual({ command: "ChangeConfiguration", meterValueSampleInterval: 30 });
+  });
+});
+

@@ -1,10 +1,9 @@
 // "Eventos del cargador": what the charger reported about itself (security events, device
 // notices, firmware, logs, diagnostics, report parts), newest first, server-rendered as a plain
-// table — no client code of its own.
+// table (plain markup, not the list pages' table module: this route is near its JS budget).
 import { Callout, Text } from "@radix-ui/themes";
 import { BiErrorCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import { Body, Cell, ColumnHeaderCell, DataTable, Header, Row } from "~/components/table";
 import type { ChargerEventPage } from "#api/types";
 import { formatDateTime } from "./format";
 
@@ -29,26 +28,29 @@ export function EventsCard({ events }: { events: ChargerEventPage | null }) {
           <Text as="p" size="2" color="gray" mb="3">
             {events.total > events.items.length ? `Los ${events.items.length} más recientes de ${events.total.toLocaleString("es-AR")}.` : "Los más recientes primero."}
           </Text>
-          <DataTable caption="Eventos del cargador, los más recientes primero">
-            <Header>
-              <Row>
-                <ColumnHeaderCell>Fecha</ColumnHeaderCell>
-                <ColumnHeaderCell>Tipo</ColumnHeaderCell>
-                <ColumnHeaderCell>Detalle</ColumnHeaderCell>
-              </Row>
-            </Header>
-            <Body>
-              {events.items.map((e) => (
-                <Row key={e.id} data-testid="charger-event">
-                  <Cell className="nowrap">
-                    <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-                  </Cell>
-                  <Cell className="nowrap">{e.kindLabel}</Cell>
-                  <Cell className="wrap-anywhere">{e.summary}</Cell>
-                </Row>
-              ))}
-            </Body>
-          </DataTable>
+          <div className="table-scroll">
+            <table className="event-table">
+              <caption className="visually-hidden">Eventos del cargador, los más recientes primero</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Fecha</th>
+                  <th scope="col">Tipo</th>
+                  <th scope="col">Detalle</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.items.map((e) => (
+                  <tr key={e.id} data-testid="charger-event">
+                    <td className="nowrap">
+                      <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+                    </td>
+                    <td className="nowrap">{e.kindLabel}</td>
+                    <td className="wrap-anywhere">{e.summary}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </TitledCard>

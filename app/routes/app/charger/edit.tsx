@@ -14,10 +14,10 @@ import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#api/schemas/constants";
 import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#api/types";
-import { CommandsCard } from "~/components/charger/CommandsCard";
+import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
 import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
-import { commandSchema, type CommandResult } from "#ocpp/commands";
+import { commandSchema, INTERVAL_SETTINGS, type CommandResult } from "#ocpp/commands";
 import type { Route } from "./+types/edit";
 import { doneMessage } from "~/lib/done-message";
 
@@ -84,10 +84,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "command") {
-    const parsed = commandSchema.safeParse(Object.fromEntries([...formData].filter(([k, v]) => k !== "intent" && v !== "")));
+    const fields = Object.fromEntries([...formData].filter(([k, v]) => k !== "intent" && v !== "")) as Record<string, string>;
+    const parsed = commandSchema.safeParse(fields);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? "Revisá los datos del comando.";
-      return dataWithError(context, { commandResult: { command: String(formData.get("command") ?? "Reset"), outcome: "error", message } as CommandResult }, message, { status: 400 });
+      // The intervals' messages go under their fields, with what was typed (no JavaScript needed).
+      const intervals: IntervalFormState | undefined =
+        fields.command === "ChangeConfiguration"
+          ? {
+              errors: Object.fromEntries(INTERVAL_SETTINGS.map((k) => [k, parsed.error.issues.filter((i) => i.path[0] === k).map((i) => i.message)]).filter(([, m]) => m.length)),
+              submitted: Object.fromEntries(INTERVAL_SETTINGS.map((k) => [k, String(formData.get(k) ?? "")])),
+            }
+          : undefined;
+      return dataWithError(context, { commandResult: { command: String(fields.command ?? "Reset"), outcome: "error", message } as CommandResult, intervals }, message, { status: 400 });
     }
     const response = await tryApi(() => api.post(`${path}/Command`, parsed.data));
     if (response?.status === 404) notFound();
@@ -138,6 +147,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
   const rotateError = actionData && "rotateError" in actionData ? actionData.rotateError : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
   const commandResult = actionData && "commandResult" in actionData ? actionData.commandResult : undefined;
+  const intervals = actionData && "intervals" in actionData ? (actionData.intervals as IntervalFormState | undefined) : undefined;
   // Connector statuses and the connection badge follow the charger while the page is open.
   useLiveRevalidation();
   // Issue 26: what the member's role may do here (the server checks it again).
@@ -187,7 +197,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
 
       {access.can("charger.command") ? (
         <Flex direction="column" mt="6">
-          <CommandsCard charger={charger} busy={busy} result={commandResult} />
+          <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} lastReport={events?.lastReport} />
         </Flex>
       ) : null}
 
