@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { get as httpsGet } from "node:https";
+import type { TLSSocket } from "node:tls";
 import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -103,7 +104,7 @@ describe.skipIf(opensslMissing)(SUITE, () => {
     expect(running.url).toBe(`https://127.0.0.1:${port}`);
     const { status, subject } = await new Promise<{ status: number; subject: string }>((resolve, reject) => {
       httpsGet(`${running.url}/healthz`, { ca: pem }, (res) => {
-        const cert = (res.socket as import("node:tls").TLSSocket).getPeerCertificate();
+        const cert = (res.socket as TLSSocket).getPeerCertificate();
         res.resume();
         resolve({ status: res.statusCode ?? 0, subject: cert.subject.CN as string });
       }).on("error", reject);
