@@ -455,7 +455,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("NotifyReport", async ({ params }) => {
       const p = params as { requestId: number; seqNo: number; tbc?: boolean; reportData?: unknown[] };
-      await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${p.reportData?.length ?? 0} variables`);
+      const n = p.reportData?.length ?? 0;
+      await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${n} ${n === 1 ? "variable" : "variables"}`);
       await seen();
       return {};
     });

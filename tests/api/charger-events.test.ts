@@ -29,7 +29,7 @@ describe.each(testBackends())("charger events ($name)", (backend) => {
       row("LogStatusNotification", "SomethingNew", 7),
       row("NotifyEvent", "Connector (EVSE 1, conector 1).Problem = true [E42]", 8),
       // An older report, then the latest one in three parts (the second stored truncated).
-      row("NotifyReport", "Informe 7, parte 0: 1 variables", 9, { requestId: 7, seqNo: 0, reportData: [{}] }),
+      row("NotifyReport", "Informe 7, parte 0: 1 variable", 9, { requestId: 7, seqNo: 0, reportData: [{}] }),
       row("NotifyReport", "Informe 41, parte 0 (sigue): 2 variables", 20, { requestId: 41, seqNo: 0, tbc: true, reportData: [{}, {}] }),
       row("NotifyReport", "Informe 41, parte 1 (sigue): 300 variables", 21, { requestId: 41, seqNo: 1, tbc: true, truncated: true, head: "{", lengths: { reportData: 300 } }),
       row("NotifyReport", "Informe 41, parte 2: 3 variables", 22, { requestId: 41, seqNo: 2, reportData: [{}, {}, {}] }),
@@ -49,7 +49,7 @@ describe.each(testBackends())("charger events ($name)", (backend) => {
       ["Informe", "Informe 41, parte 2: 3 variables"],
       ["Informe", "Informe 41, parte 1 (sigue): 300 variables"],
       ["Informe", "Informe 41, parte 0 (sigue): 2 variables"],
-      ["Informe", "Informe 7, parte 0: 1 variables"],
+      ["Informe", "Informe 7, parte 0: 1 variable"],
       ["Aviso del equipo", "Connector (EVSE 1, conector 1).Problem = true [E42]"],
       ["Registros", "SomethingNew"],
       ["Diagnóstico", "Archivo subido (Uploaded)"],
@@ -76,7 +76,7 @@ describe.each(testBackends())("charger events ($name)", (backend) => {
   });
 
   it("a report still arriving is not complete; a charger without events has an empty page and no report", async () => {
-    await h.db.insert(chargerEvents).values({ businessId: t.businessId, chargerId, kind: "NotifyReport", summary: "Informe 42, parte 0 (sigue): 1 variables", payload: { requestId: 42, seqNo: 0, tbc: true, reportData: [{}] }, at: at(30) });
+    await h.db.insert(chargerEvents).values({ businessId: t.businessId, chargerId, kind: "NotifyReport", summary: "Informe 42, parte 0 (sigue): 1 variable", payload: { requestId: 42, seqNo: 0, tbc: true, reportData: [{}] }, at: at(30) });
     expect((await expectStatus(await list(chargerId, "?pageSize=1"), 200)).lastReport).toMatchObject({ requestId: 42, parts: 1, variables: 1, complete: false });
     expect(await expectStatus(await list(quietId), 200)).toEqual({ items: [], total: 0, page: 1, pageSize: 20, lastReport: null });
   });

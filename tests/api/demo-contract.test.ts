@@ -103,7 +103,7 @@ describe.each(testBackends())("demo operator and contract ($name)", (backend) =>
     sameShape(chargers, fixtures.chargers);
     // The demo has no charger events: one report part, so the list and its summary have a shape.
     const demoCharger = chargers.items[0].id;
-    await h.db.insert(chargerEvents).values({ businessId, chargerId: demoCharger, kind: "NotifyReport", summary: "Informe 1, parte 0: 1 variables", payload: { requestId: 1, seqNo: 0, reportData: [{}] }, at: NOW });
+    await h.db.insert(chargerEvents).values({ businessId, chargerId: demoCharger, kind: "NotifyReport", summary: "Informe 1, parte 0: 1 variable", payload: { requestId: 1, seqNo: 0, reportData: [{}] }, at: NOW });
     sameShape(await get(`/Business/Charger/${demoCharger}/Event`), fixtures.chargerEvents);
     sameShape(await get("/Business/Fees"), fixtures.rates);
     const activity = await get("/Business/Activity?status=COMPLETED&paymentStatus=PAID");

@@ -254,7 +254,7 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
         ["SecurityEventNotification", "StartupOfTheDevice: cold boot"],
         ["FirmwareStatusNotification", "Installed"],
         ["LogStatusNotification", "Uploaded"],
-        ["NotifyReport", "Informe 9, parte 0: 1 variables"],
+        ["NotifyReport", "Informe 9, parte 0: 1 variable"],
       ]);
       expect(kept.every((e) => e.businessId === f.tenant.businessId)).toBe(true);
       // The charger screen's list: newest first (NotifyReport, then the others by their own times), in Spanish.
@@ -480,7 +480,7 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
       await cli.call("NotifyReport", { requestId, generatedAt: iso(Date.now()), seqNo: 1, reportData: [variable("SecurityCtrlr", "SecurityProfile", "2")] });
       const page = await events();
       expect(page.lastReport).toMatchObject({ requestId, parts: 2, variables: 3, complete: true });
-      expect(page.items[0]).toMatchObject({ kind: "NotifyReport", kindLabel: "Informe", summary: `Informe ${requestId}, parte 1: 1 variables` });
+      expect(page.items[0]).toMatchObject({ kind: "NotifyReport", kindLabel: "Informe", summary: `Informe ${requestId}, parte 1: 1 variable` });
 
       cli.handle("GetBaseReport", async () => ({ status: "EmptyResultSet" }));
       expect(await send({ command: "GetBaseReport" })).toMatchObject({ outcome: "rejected", message: "El cargador no tiene nada que informar («Pedir informe»)." });

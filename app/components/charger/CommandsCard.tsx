@@ -136,9 +136,13 @@ export function CommandsCard({
   const connectors = charger.connectors.map((k) => ({ value: String(k.connectorId), label: `Conector ${k.connectorId} · ${k.statusLabel}` }));
   // 2.0.1 addresses EVSEs: our connector number is the EVSE id (ADR 0015).
   const withWhole = [{ value: "0", label: "Todo el cargador" }, ...charger.connectors.map((k) => ({ value: String(k.connectorId), label: `${v201 ? "EVSE" : "Conector"} ${k.connectorId} · ${k.statusLabel}` }))];
-  // The intervals the charger last reported (or took), else what we know: the heartbeat we configured.
-  const known = result?.settings;
-  const intervalValue = (k: IntervalSetting) => intervals?.submitted?.[k] ?? known?.[k]?.value ?? (k === "heartbeatInterval" ? String(charger.heartbeatInterval) : "");
+  // The intervals the charger last reported (or took: not one it refused), else what we know: the heartbeat we configured.
+  const known = result?.command === "GetConfiguration" ? result.settings : undefined;
+  const taken = (k: IntervalSetting) => {
+    const r = result?.settings?.[k];
+    return r && (known || r.status === "Accepted" || r.status === "RebootRequired") ? r.value : undefined;
+  };
+  const intervalValue = (k: IntervalSetting) => intervals?.submitted?.[k] ?? taken(k) ?? (k === "heartbeatInterval" ? String(charger.heartbeatInterval) : "");
   const ok = result?.outcome === "accepted";
   return (
     <TitledCard
@@ -207,7 +211,7 @@ export function CommandsCard({
           </CommandForm>
           <CommandForm command="ChangeConfiguration" busy={busy} help="Se guardan en el cargador. Dejá vacío el que no quieras cambiar.">
             {/* A new answer or a refused submit sets the values again (uncontrolled inputs). */}
-            <Flex direction="column" gap="2" key={JSON.stringify([intervals?.submitted, known])}>
+            <Flex direction="column" gap="2" key={JSON.stringify([intervals?.submitted, result?.settings])}>
               {INTERVAL_SETTINGS.map((k) => (
                 <IntervalInput key={k} setting={k} defaultValue={intervalValue(k)} errors={intervals?.errors?.[k]} />
               ))}

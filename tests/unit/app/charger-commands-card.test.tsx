@@ -67,3 +67,18 @@ describe("commands card: report and intervals", () => {
     );
   });
 });
+
+describe("commands card: after 'Cambiar intervalos'", () => {
+  it("an interval the charger took fills the form; one it refused does not, and no values are shown as read", () => {
+    const result: CommandResult = {
+      command: "ChangeConfiguration",
+      outcome: "rejected",
+      message: "El cargador no aplicó todos los intervalos (señal de vida 120 s: aceptado; mediciones durante la carga 2 s: rechazado).",
+      settings: { heartbeatInterval: { status: "Accepted", value: "120" }, meterValueSampleInterval: { status: "Rejected", value: "2" } },
+    };
+    const markup = render(v16, { result });
+    expect(input(markup, "heartbeatInterval")).toContain('value="120"');
+    expect(input(markup, "meterValueSampleInterval")).toContain('value=""');
+    expect(markup).not.toContain('data-testid="command-intervals"');
+  });
+});
