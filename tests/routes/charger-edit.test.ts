@@ -41,6 +41,7 @@ describe("edit charger loader", () => {
     const seen = recordRequests();
     const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
     expect(res.data.events).toEqual(fixtures.chargerEvents);
+    expect(res.data.reportStatus).toBe("Último informe (n.º 41): llegó completo el 15/06/2025, 14:42 (2 partes, 120 variables).");
     const asked = seen.find((r) => r.path === `/Business/Charger/${IDS.charger}/Event`)!;
     expect(asked.search.get("pageSize")).toBe("20");
 
@@ -48,6 +49,7 @@ describe("edit charger loader", () => {
     const down = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
     expect(down.status).toBe(200);
     expect(down.data.events).toBeNull();
+    expect(down.data.reportStatus).toBe("No pudimos leer si llegó un informe: recargá la página.");
     expect(down.data.charger.id).toBe(IDS.charger);
   });
 

@@ -9,8 +9,7 @@ import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
 import { FieldBelow } from "~/components/form";
 import { COMMAND_LABELS, INTERVAL_SETTINGS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult, type IntervalSetting } from "#ocpp/command-labels";
-import type { ChargerDto, ReportSummaryDto } from "#api/types";
-import { formatDateTime } from "./format";
+import type { ChargerDto } from "#api/types";
 
 const TRIGGER_LABELS: Record<(typeof TRIGGERABLE_MESSAGES)[number], string> = {
   BootNotification: "Arranque (BootNotification)",
@@ -78,15 +77,6 @@ const INTERVAL_NAMES = {
   "2.0.1": "OCPPCommCtrlr.HeartbeatInterval y SampledDataCtrlr.TxUpdatedInterval",
 } as const;
 
-/** The latest device report, as the charger sent it. */
-export function reportLine(report: ReportSummaryDto | null | undefined): string {
-  if (!report) return "Todavía no llegó ningún informe.";
-  const parts = `${report.parts} ${report.parts === 1 ? "parte" : "partes"}, ${report.variables.toLocaleString("es-AR")} ${report.variables === 1 ? "variable" : "variables"}`;
-  return report.complete
-    ? `Último informe (n.º ${report.requestId}): llegó completo el ${formatDateTime(report.lastAt)} (${parts}).`
-    : `Informe n.º ${report.requestId} llegando: ${parts} hasta ahora, la última el ${formatDateTime(report.lastAt)}.`;
-}
-
 export interface IntervalFormState {
   /** Field errors of a refused "Cambiar intervalos" (the server's validation). */
   errors?: Partial<Record<IntervalSetting, string[]>>;
@@ -124,13 +114,14 @@ export function CommandsCard({
   busy,
   result,
   intervals,
-  lastReport,
+  reportStatus,
 }: {
   charger: ChargerDto;
   busy: boolean;
   result?: CommandResult;
   intervals?: IntervalFormState;
-  lastReport?: ReportSummaryDto | null;
+  /** When the last device report arrived (app/lib/charger.server.ts reportLine), 2.0.1 only. */
+  reportStatus?: string;
 }) {
   const v201 = charger.ocppVersion === "2.0.1";
   const connectors = charger.connectors.map((k) => ({ value: String(k.connectorId), label: `Conector ${k.connectorId} · ${k.statusLabel}` }));
@@ -220,7 +211,7 @@ export function CommandsCard({
           {v201 ? (
             <CommandForm command="GetBaseReport" busy={busy} help="Pide el inventario completo del equipo (FullInventory). Llega en partes y queda en «Eventos del cargador».">
               <Text as="p" size="2" data-testid="command-report-status">
-                {reportLine(lastReport)}
+                {reportStatus}
               </Text>
             </CommandForm>
           ) : null}

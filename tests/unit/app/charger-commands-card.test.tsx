@@ -4,12 +4,13 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { CommandsCard, reportLine, type IntervalFormState } from "~/components/charger/CommandsCard";
-import type { ChargerDto, ReportSummaryDto } from "#api/types";
+import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
+import { reportLine } from "~/lib/charger.server";
+import type { ChargerDto } from "#api/types";
 import type { CommandResult } from "#ocpp/command-labels";
 import { fixtures } from "../../mocks/fixtures";
 
-function render(charger: ChargerDto, props: { result?: CommandResult; intervals?: IntervalFormState; lastReport?: ReportSummaryDto | null } = {}) {
+function render(charger: ChargerDto, props: { result?: CommandResult; intervals?: IntervalFormState; reportStatus?: string } = {}) {
   const router = createMemoryRouter([{ path: "/", element: <CommandsCard charger={charger} busy={false} {...props} /> }]);
   return renderToStaticMarkup(<RouterProvider router={router} />);
 }
@@ -29,12 +30,12 @@ describe("commands card: report and intervals", () => {
   });
 
   it("2.0.1: the report command says when the last report arrived; the variables' 2.0.1 names; EVSEs for availability", () => {
-    const markup = render(v201, { lastReport: fixtures.chargerEvents.lastReport });
+    const markup = render(v201, { reportStatus: reportLine(fixtures.chargerEvents.lastReport) });
     expect(markup).toContain('data-testid="command-GetBaseReport"');
     expect(markup).toContain("Último informe (n.º 41): llegó completo el 15/06/2025, 14:42 (2 partes, 120 variables).");
     expect(markup).toContain("OCPPCommCtrlr.HeartbeatInterval y SampledDataCtrlr.TxUpdatedInterval");
     expect(markup).toContain(">EVSE 1 · ");
-    expect(render(v201)).toContain("Todavía no llegó ningún informe.");
+    expect(render(v201, { reportStatus: reportLine(null) })).toContain("Todavía no llegó ningún informe.");
   });
 
   it("after 'Leer intervalos' the values show and fill the form", () => {

@@ -3,7 +3,7 @@ import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
-import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
+import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireMember, requireUser } from "~/lib/auth.server";
@@ -56,7 +56,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // Asked beside the charger (fetchCharger has already refused an id that is not one).
     UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
   ]);
-  return { charger, options, events, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  const reportStatus = events ? reportLine(events.lastReport) : "No pudimos leer si llegó un informe: recargá la página.";
+  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -138,7 +139,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, events, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -197,7 +198,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
 
       {access.can("charger.command") ? (
         <Flex direction="column" mt="6">
-          <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} lastReport={events?.lastReport} />
+          <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} reportStatus={reportStatus} />
         </Flex>
       ) : null}
 
