@@ -3,14 +3,13 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Server } from "node:http";
 import type { ServerBuild } from "react-router";
 import { setToastCookieOptions } from "remix-toast";
 import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
 import { runPrimary, workerCount, workerNodeId } from "./server/cluster";
 import { createTokenVerifier, identityReachable } from "./server/identity";
-import { createHttpApp } from "./server/http";
+import { createHttpApp, listen, readTls } from "./server/http";
 import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./infra/rate-limit";
 import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
@@ -28,6 +27,8 @@ export interface RunningServer {
 
 export async function startServer(options: { dev?: boolean; onDatabase?: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void> } = {}): Promise<RunningServer> {
   const env = parseEnv();
+  // Own TLS (TLS_CERT_FILE / TLS_KEY_FILE): read and checked before anything opens.
+  const tls = readTls(env);
   const logger = createLogger(env.LOG_LEVEL);
   // Flash toasts are signed with the session's secrets (remix-toast's own default is a public
   // constant), so a cookie set by anyone else is not shown as our message.
@@ -96,18 +97,18 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   }
 
   const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken, inbox });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
-    s.on("error", reject);
-  });
+  // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
+  const { server, protocol } = await listen(app, env, tls);
   server.keepAliveTimeout = 65_000;
   let draining = false;
   server.on("request", (_req, res) => {
     if (draining) res.shouldKeepAlive = false;
   });
   server.on("upgrade", ocpp.handleUpgrade);
-  const url = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
-  logger.info({ url, database: database.kind }, "servidor listo");
+  const address = server.address();
+  const port = address && typeof address === "object" ? address.port : env.PORT;
+  const url = `${protocol}://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
+  logger.info({ url, database: database.kind, tls: protocol === "https" }, "servidor listo");
 
   let closing: Promise<void> | undefined;
   const close = () =>

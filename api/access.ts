@@ -67,6 +67,7 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /Business/Charger": read("charger.read"),
   "GET /Business/Charger/Options": read("charger.read"),
   "GET /Business/Charger/:id": read("charger.read"),
+  "GET /Business/Charger/:id/Event": read("charger.read"),
   "POST /Business/Charger": { permission: "charger.write", audit: { resource: "charger", action: "create", id: "response" } },
   "PUT /Business/Charger/:id": { permission: "charger.write", audit: { resource: "charger", action: "update" } },
   "DELETE /Business/Charger/:id": { permission: "charger.write", audit: { resource: "charger", action: "delete" } },

@@ -182,6 +182,35 @@ export interface ChargerDto {
 
 export type OcppVersion = "1.6" | "2.0.1";
 
+/** GET /Business/Charger/:id/Event: what the charger reported about itself, newest first. */
+export interface ChargerEventDto {
+  id: number;
+  /** The OCPP message: NotifyEvent, SecurityEventNotification, NotifyReport, … */
+  kind: string;
+  /** The kind in Spanish (domain/charger-events.ts). */
+  kindLabel: string;
+  /** One line: the event, status (in Spanish when known) or report part. */
+  summary: string;
+  at: string;
+}
+
+/** The latest device-model report (NotifyReport parts sharing its requestId). */
+export interface ReportSummaryDto {
+  requestId: number;
+  /** Parts received so far. */
+  parts: number;
+  /** Variables listed in those parts. */
+  variables: number;
+  /** The last part (tbc false) arrived. */
+  complete: boolean;
+  firstAt: string;
+  lastAt: string;
+}
+
+export interface ChargerEventPage extends Page<ChargerEventDto> {
+  lastReport: ReportSummaryDto | null;
+}
+
 /** POST /Business/Charger and POST /Business/Charger/:id/RotatePassword: the password, once. */
 export interface ChargerWithPasswordDto extends ChargerDto {
   ocppPassword: string;

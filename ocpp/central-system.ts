@@ -19,16 +19,22 @@ import { pushNotification, type SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import {
   errorResult,
+  isSettingsCommand,
   offlineResult,
   ocppCall,
+  settingsCalls,
+  settingsFromAnswers,
+  settingsResult,
   PASSWORD_ACCEPTED,
   passwordAnswerStatus,
   passwordCall,
   resultFromStatus,
   timeoutResult,
   type ChargerCommand,
+  type CommandName,
   type CommandResult,
   type PasswordDelivery,
+  type SettingsCommand,
 } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
@@ -124,7 +130,7 @@ interface Session {
 
 
 /** A charger's answer to a call, before it is read as a command's or a password's result. */
-type Answer = { kind: "answer"; status?: string } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
+type Answer = { kind: "answer"; status?: string; response?: unknown } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
 
 type Client = {
   identity: string;
@@ -449,7 +455,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("NotifyReport", async ({ params }) => {
       const p = params as { requestId: number; seqNo: number; tbc?: boolean; reportData?: unknown[] };
-      await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${p.reportData?.length ?? 0} variables`);
+      const n = p.reportData?.length ?? 0;
+      await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${n} ${n === 1 ? "variable" : "variables"}`);
       await seen();
       return {};
     });
@@ -460,7 +467,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   async function callLocal(client: Client, method: string, params: Record<string, unknown>): Promise<Answer> {
     try {
       const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as Record<string, unknown> | undefined;
-      return { kind: "answer", status: method === "SetVariables" ? passwordAnswerStatus(response) : (response?.status as string | undefined) };
+      return { kind: "answer", status: method === "SetVariables" ? passwordAnswerStatus(response) : (response?.status as string | undefined), response };
     } catch (err) {
       if (err instanceof TimeoutError) return { kind: "timeout" };
       if (err instanceof RPCError) return { kind: "rpc-error", code: err.rpcErrorCode };
@@ -487,22 +494,34 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     return reply;
   }
 
-  /** Sends one call to the charger wherever its socket is (here, another node, or nowhere). */
-  async function deliver(charger: { id: string; ocppIdentity: string }, build: (protocol: OcppProtocol) => { method: string; params: Record<string, unknown> }): Promise<Answer> {
+  /** Where the charger's socket is (here, another node, or nowhere), with the protocol it speaks. */
+  type Target = { kind: "local"; client: Client; protocol: OcppProtocol } | { kind: "remote"; node: string; protocol: OcppProtocol } | { kind: "offline" };
+
+  async function locate(charger: { id: string; ocppIdentity: string }): Promise<Target> {
     const local = connections.get(charger.ocppIdentity);
-    if (local) {
-      const { method, params } = build((local.session as unknown as Session).protocol);
-      return callLocal(local, method, params);
-    }
+    if (local) return { kind: "local", client: local, protocol: (local.session as unknown as Session).protocol };
     const [row] = await db.select({ online: chargers.online, node: chargers.connectedNode, protocol: chargers.ocppProtocol }).from(chargers).where(eq(chargers.id, charger.id));
     if (!row?.online || !row.node || row.node === nodeId) return { kind: "offline" };
+    return { kind: "remote", node: row.node, protocol: row.protocol === "ocpp2.0.1" ? "ocpp2.0.1" : "ocpp1.6" };
+  }
+
+  async function callTarget(target: Target, identity: string, method: string, params: Record<string, unknown>): Promise<Answer> {
+    if (target.kind === "offline") return { kind: "offline" };
+    if (target.kind === "local") return callLocal(target.client, method, params);
     try {
-      const { method, params } = build(row.protocol === "ocpp2.0.1" ? "ocpp2.0.1" : "ocpp1.6");
-      return await callRemote(row.node, charger.ocppIdentity, method, params);
+      return await callRemote(target.node, identity, method, params);
     } catch (err) {
-      logger.error({ identity: charger.ocppIdentity, err: String(err) }, "OCPP: no se pudo enviar el comando a otro nodo");
+      logger.error({ identity, err: String(err) }, "OCPP: no se pudo enviar el comando a otro nodo");
       return { kind: "error" };
     }
+  }
+
+  /** Sends one call to the charger wherever its socket is (here, another node, or nowhere). */
+  async function deliver(charger: { id: string; ocppIdentity: string }, build: (protocol: OcppProtocol) => { method: string; params: Record<string, unknown> }): Promise<Answer> {
+    const target = await locate(charger);
+    if (target.kind === "offline") return { kind: "offline" };
+    const { method, params } = build(target.protocol);
+    return callTarget(target, charger.ocppIdentity, method, params);
   }
 
   const stopCommands = await channels.listen(COMMAND_CHANNEL, (payload) => {
@@ -535,25 +554,52 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
   });
 
+  /** A command's result when the charger did not answer with a status. */
+  function unanswered(command: CommandName, answer: Exclude<Answer, { kind: "answer" }>): CommandResult {
+    switch (answer.kind) {
+      case "rpc-error":
+        return resultFromStatus(command, answer.code === "NotImplemented" ? "NotImplemented" : "Rejected");
+      case "timeout":
+        return timeoutResult(command);
+      case "offline":
+        return offlineResult(command);
+      case "error":
+        return errorResult(command);
+    }
+  }
+
   async function sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult> {
+    if (isSettingsCommand(command)) return sendSettings(charger, command);
     let open: Awaited<ReturnType<typeof openTransaction>>;
     if (command.command === "RemoteStopTransaction") {
       open = await openTransaction(db, charger.id, command.connectorId);
       if (!open) return { command: command.command, outcome: "rejected", message: "No hay una carga en curso en ese conector." };
     }
     const answer = await deliver(charger, (protocol) => ocppCall(command, protocol, open));
-    switch (answer.kind) {
-      case "answer":
-        return resultFromStatus(command.command, answer.status);
-      case "rpc-error":
-        return resultFromStatus(command.command, answer.code === "NotImplemented" ? "NotImplemented" : "Rejected");
-      case "timeout":
-        return timeoutResult(command.command);
-      case "offline":
-        return offlineResult(command.command);
-      case "error":
-        return errorResult(command.command);
+    return answer.kind === "answer" ? resultFromStatus(command.command, answer.status) : unanswered(command.command, answer);
+  }
+
+  /**
+   * The report and the intervals: one call or several (1.6 sets one key per call) to the same
+   * socket. A call left unanswered ends the command; what was answered before it is kept in the
+   * result (an interval the charger already took is still reported).
+   */
+  async function sendSettings(charger: { id: string; ocppIdentity: string }, command: SettingsCommand): Promise<CommandResult> {
+    const target = await locate(charger);
+    if (target.kind === "offline") return offlineResult(command.command);
+    const plan = settingsCalls(command, target.protocol);
+    if (!Array.isArray(plan)) return plan;
+    const responses: unknown[] = [];
+    for (const call of plan) {
+      const answer = await callTarget(target, charger.ocppIdentity, call.method, call.params);
+      if (answer.kind !== "answer") {
+        const failed = unanswered(command.command, answer);
+        const settings = settingsFromAnswers(command, target.protocol, responses);
+        return Object.keys(settings).length ? { ...failed, settings } : failed;
+      }
+      responses.push(answer.response);
     }
+    return settingsResult(command, target.protocol, responses);
   }
 
   async function sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery> {

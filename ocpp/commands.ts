@@ -1,11 +1,47 @@
 // Commands the operator sends to a charger from the charger screen (OCPP 1.6 CS → CP calls):
 // what the API accepts, how each becomes an OCPP call, and how the answer reads in Spanish.
 import { z } from "zod";
-import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "./command-labels";
+import {
+  COMMAND_LABELS,
+  INTERVAL_SETTINGS,
+  TRIGGERABLE_MESSAGES,
+  type CommandName,
+  type CommandResult,
+  type IntervalSetting,
+  type SettingResult,
+} from "./command-labels";
 
-export { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandOutcome, type CommandResult } from "./command-labels";
+export {
+  COMMAND_LABELS,
+  INTERVAL_SETTINGS,
+  TRIGGERABLE_MESSAGES,
+  type CommandName,
+  type CommandOutcome,
+  type CommandResult,
+  type IntervalSetting,
+  type SettingResult,
+} from "./command-labels";
 
 const connector = z.coerce.number({ error: "Elegí un conector" }).int("Elegí un conector").min(1, "Elegí un conector").max(99, "Elegí un conector");
+
+/** Seconds each interval may take (0 samples: no periodic meter values during a charge). */
+export const INTERVAL_LIMITS: Record<IntervalSetting, { min: number; max: number; message: string }> = {
+  heartbeatInterval: { min: 30, max: 86_400, message: "Ingresá un número entero de segundos entre 30 y 86.400." },
+  meterValueSampleInterval: { min: 0, max: 3_600, message: "Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600." },
+};
+
+export const INTERVAL_LABELS: Record<IntervalSetting, string> = {
+  heartbeatInterval: "señal de vida",
+  meterValueSampleInterval: "mediciones durante la carga",
+};
+
+/** Seconds of one interval, with the field's Spanish message for anything out of its range. */
+const seconds = (setting: IntervalSetting) => {
+  const { min, max, message } = INTERVAL_LIMITS[setting];
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).optional();
+};
+
+export const NO_INTERVAL_MESSAGE = "Ingresá al menos uno de los dos intervalos.";
 
 export const commandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("Reset"), type: z.enum(["Soft", "Hard"], { error: "Elegí el tipo de reinicio" }) }),
@@ -30,9 +66,24 @@ export const commandSchema = z.discriminatedUnion("command", [
     requestedMessage: z.enum(TRIGGERABLE_MESSAGES, { error: "Elegí el mensaje" }),
     connectorId: connector.optional(),
   }),
+  // OCPP 2.0.1: the whole device model (FullInventory), sent back in NotifyReport parts.
+  z.object({ command: z.literal("GetBaseReport") }),
+  // The heartbeat and meter sample intervals: read them, or set one or both.
+  z.object({ command: z.literal("GetConfiguration") }),
+  z
+    .object({ command: z.literal("ChangeConfiguration"), heartbeatInterval: seconds("heartbeatInterval"), meterValueSampleInterval: seconds("meterValueSampleInterval") })
+    .refine((v) => v.heartbeatInterval !== undefined || v.meterValueSampleInterval !== undefined, { message: NO_INTERVAL_MESSAGE, path: ["heartbeatInterval"] }),
 ]);
 
 export type ChargerCommand = z.infer<typeof commandSchema>;
+
+/** Commands whose answer is read beyond its status (values, several results), possibly over several calls. */
+export type SettingsCommand = Extract<ChargerCommand, { command: "GetBaseReport" | "GetConfiguration" | "ChangeConfiguration" }>;
+export type SimpleCommand = Exclude<ChargerCommand, SettingsCommand>;
+
+export function isSettingsCommand(cmd: ChargerCommand): cmd is SettingsCommand {
+  return cmd.command === "GetBaseReport" || cmd.command === "GetConfiguration" || cmd.command === "ChangeConfiguration";
+}
 
 
 /** The subprotocol of the charger a command goes to. */
@@ -48,7 +99,7 @@ export interface OpenTransaction {
  * The OCPP call for a command, in the charger's protocol. 2.0.1 addresses EVSEs: the screen's
  * connector number is the EVSE id (ocpp/store201.ts), on its first connector.
  */
-export function ocppCall(cmd: ChargerCommand, protocol: CommandProtocol = "ocpp1.6", open?: OpenTransaction): { method: string; params: Record<string, unknown> } {
+export function ocppCall(cmd: SimpleCommand, protocol: CommandProtocol = "ocpp1.6", open?: OpenTransaction): { method: string; params: Record<string, unknown> } {
   if (protocol === "ocpp2.0.1") return ocppCall201(cmd, open);
   switch (cmd.command) {
     case "Reset":
@@ -76,7 +127,7 @@ const TRIGGER_201: Record<(typeof TRIGGERABLE_MESSAGES)[number], string> = {
   FirmwareStatusNotification: "FirmwareStatusNotification",
 };
 
-function ocppCall201(cmd: ChargerCommand, open?: OpenTransaction): { method: string; params: Record<string, unknown> } {
+function ocppCall201(cmd: SimpleCommand, open?: OpenTransaction): { method: string; params: Record<string, unknown> } {
   switch (cmd.command) {
     case "Reset":
       // Soft waits for the charging to end (OnIdle), Hard does not (Immediate).
@@ -98,6 +149,123 @@ function ocppCall201(cmd: ChargerCommand, open?: OpenTransaction): { method: str
       return { method: "TriggerMessage", params: cmd.connectorId === undefined ? { requestedMessage } : { requestedMessage, evse: { id: cmd.connectorId } } };
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report and intervals: GetBaseReport (2.0.1), GetConfiguration / GetVariables, ChangeConfiguration / SetVariables
+
+export interface OcppCallSpec {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** 1.6 configuration keys and 2.0.1 component.variable of each interval. */
+export const INTERVAL_KEYS_16: Record<IntervalSetting, string> = { heartbeatInterval: "HeartbeatInterval", meterValueSampleInterval: "MeterValueSampleInterval" };
+export const INTERVAL_VARIABLES_201: Record<IntervalSetting, { component: string; variable: string }> = {
+  heartbeatInterval: { component: "OCPPCommCtrlr", variable: "HeartbeatInterval" },
+  meterValueSampleInterval: { component: "SampledDataCtrlr", variable: "TxUpdatedInterval" },
+};
+
+const variableRef = (setting: IntervalSetting) => ({ component: { name: INTERVAL_VARIABLES_201[setting].component }, variable: { name: INTERVAL_VARIABLES_201[setting].variable } });
+
+/** The intervals a ChangeConfiguration sets, in a fixed order. */
+function requested(cmd: Extract<ChargerCommand, { command: "ChangeConfiguration" }>): [IntervalSetting, number][] {
+  return INTERVAL_SETTINGS.flatMap((k) => (cmd[k] === undefined ? [] : [[k, cmd[k]] as [IntervalSetting, number]]));
+}
+
+export const REPORT_NOT_ON_16 = "Los cargadores OCPP 1.6 no envían informes del equipo: usá «Leer intervalos» para ver su configuración.";
+
+/**
+ * The calls of a settings command in the charger's protocol (1.6 sets one key per call), or the
+ * result at once when the protocol has no such call.
+ */
+export function settingsCalls(cmd: SettingsCommand, protocol: CommandProtocol, requestId = Math.floor(Math.random() * 2_147_483_647)): OcppCallSpec[] | CommandResult {
+  switch (cmd.command) {
+    case "GetBaseReport":
+      if (protocol !== "ocpp2.0.1") return { command: cmd.command, outcome: "rejected", status: "NotSupported", message: REPORT_NOT_ON_16 };
+      return [{ method: "GetBaseReport", params: { requestId, reportBase: "FullInventory" } }];
+    case "GetConfiguration":
+      return protocol === "ocpp2.0.1"
+        ? [{ method: "GetVariables", params: { getVariableData: INTERVAL_SETTINGS.map(variableRef) } }]
+        : [{ method: "GetConfiguration", params: { key: INTERVAL_SETTINGS.map((k) => INTERVAL_KEYS_16[k]) } }];
+    case "ChangeConfiguration": {
+      const pairs = requested(cmd);
+      return protocol === "ocpp2.0.1"
+        ? [{ method: "SetVariables", params: { setVariableData: pairs.map(([k, v]) => ({ attributeValue: String(v), ...variableRef(k) })) } }]
+        : pairs.map(([k, v]) => ({ method: "ChangeConfiguration", params: { key: INTERVAL_KEYS_16[k], value: String(v) } }));
+    }
+  }
+}
+
+/** The charger applied the value (RebootRequired: after its next restart). */
+export const SETTING_APPLIED = new Set(["Accepted", "RebootRequired"]);
+
+const SETTING_STATUS_TEXT: Record<string, string> = {
+  Accepted: "aceptado",
+  RebootRequired: "aceptado, lo aplica al reiniciarse",
+  Rejected: "rechazado",
+  NotSupported: "no lo admite",
+  UnknownComponent: "no lo admite",
+  UnknownVariable: "no lo admite",
+  NotSupportedAttributeType: "no lo admite",
+};
+
+type GetConfigurationAnswer = { configurationKey?: { key: string; value?: string }[]; unknownKey?: string[] };
+type GetVariablesAnswer = { getVariableResult?: { attributeStatus: string; attributeValue?: string; component: { name: string }; variable: { name: string } }[] };
+type SetVariablesAnswer = { setVariableResult?: { attributeStatus: string; component: { name: string }; variable: { name: string } }[] };
+
+/** What the charger answered for each interval, from the answers to settingsCalls (same order). */
+export function settingsFromAnswers(cmd: SettingsCommand, protocol: CommandProtocol, answers: unknown[]): Partial<Record<IntervalSetting, SettingResult>> {
+  const out: Partial<Record<IntervalSetting, SettingResult>> = {};
+  const same201 = (setting: IntervalSetting, r: { component: { name: string }; variable: { name: string } }) =>
+    r.component.name === INTERVAL_VARIABLES_201[setting].component && r.variable.name === INTERVAL_VARIABLES_201[setting].variable;
+  if (cmd.command === "GetConfiguration") {
+    if (answers.length === 0) return out;
+    for (const k of INTERVAL_SETTINGS) {
+      if (protocol === "ocpp2.0.1") {
+        const r = (answers[0] as GetVariablesAnswer | undefined)?.getVariableResult?.find((x) => same201(k, x));
+        out[k] = r ? { status: r.attributeStatus, ...(r.attributeStatus === "Accepted" && r.attributeValue !== undefined ? { value: r.attributeValue } : {}) } : { status: "Unknown" };
+      } else {
+        const r = (answers[0] as GetConfigurationAnswer | undefined)?.configurationKey?.find((x) => x.key === INTERVAL_KEYS_16[k]);
+        out[k] = r?.value !== undefined ? { status: "Accepted", value: r.value } : { status: "Unknown" };
+      }
+    }
+  } else if (cmd.command === "ChangeConfiguration") {
+    requested(cmd).forEach(([k, v], i) => {
+      const answer = protocol === "ocpp2.0.1" ? answers[0] : answers[i];
+      if (answer === undefined) return;
+      const status =
+        protocol === "ocpp2.0.1" ? (answer as SetVariablesAnswer).setVariableResult?.find((x) => same201(k, x))?.attributeStatus : (answer as { status?: string }).status;
+      out[k] = { value: String(v), status: status ?? "Unknown" };
+    });
+  }
+  return out;
+}
+
+const inSeconds = (v: string | undefined) => `${v} s`;
+
+/** The Spanish result of a settings command whose calls were all answered. */
+export function settingsResult(cmd: SettingsCommand, protocol: CommandProtocol, answers: unknown[]): CommandResult {
+  const command = cmd.command;
+  if (command === "GetBaseReport") {
+    const status = (answers[0] as { status?: string } | undefined)?.status;
+    if (status === "Accepted") return { command, outcome: "accepted", status, message: "El cargador aceptó «Pedir informe»: lo envía en partes y aparece en «Eventos del cargador» a medida que llega." };
+    if (status === "EmptyResultSet") return { command, outcome: "rejected", status, message: "El cargador no tiene nada que informar («Pedir informe»)." };
+    return resultFromStatus(command, status);
+  }
+  const settings = settingsFromAnswers(cmd, protocol, answers);
+  const entries = INTERVAL_SETTINGS.flatMap((k) => (settings[k] ? [[k, settings[k]] as const] : []));
+  if (command === "GetConfiguration") {
+    const known = entries.filter(([, r]) => r.value !== undefined);
+    if (known.length === 0) return { command, outcome: "rejected", settings, message: "El cargador no informó ninguno de los dos intervalos («Leer intervalos»)." };
+    const parts = entries.map(([k, r]) => `${INTERVAL_LABELS[k]}: ${r.value !== undefined ? inSeconds(r.value) : "no lo informa"}`);
+    return { command, outcome: "accepted", settings, message: `El cargador informó sus intervalos (${parts.join("; ")}).` };
+  }
+  const parts = entries.map(([k, r]) => `${INTERVAL_LABELS[k]} ${inSeconds(r.value)}: ${SETTING_STATUS_TEXT[r.status] ?? r.status}`);
+  if (entries.every(([, r]) => SETTING_APPLIED.has(r.status))) {
+    return { command, outcome: "accepted", settings, message: `El cargador aceptó los intervalos nuevos (${parts.join("; ")}).` };
+  }
+  return { command, outcome: "rejected", settings, message: `El cargador no aplicó todos los intervalos (${parts.join("; ")}).` };
 }
 
 /**

@@ -480,6 +480,23 @@ export interface ChargerEventInput {
   at?: string;
 }
 
+/**
+ * A payload too large to keep whole: its head, plus its top-level scalars (a report's requestId,
+ * seqNo, tbc) and the length of its top-level lists, so the screen can still tell which report a
+ * part belongs to, whether more follow and how many variables it carried.
+ */
+export function truncatedPayload(payload: unknown, json: string): Record<string, unknown> {
+  const scalars: Record<string, unknown> = {};
+  const lengths: Record<string, number> = {};
+  if (payload && typeof payload === "object" && !Array.isArray(payload)) {
+    for (const [key, value] of Object.entries(payload)) {
+      if (Array.isArray(value)) lengths[key] = value.length;
+      else if (value === null || typeof value !== "object") scalars[key] = typeof value === "string" ? value.slice(0, 100) : value;
+    }
+  }
+  return { ...scalars, truncated: true, head: json.slice(0, MAX_PAYLOAD_CHARS), lengths };
+}
+
 export async function recordChargerEvents(db: Db, ref: ChargerRef, events: ChargerEventInput[], now: Date): Promise<void> {
   if (events.length === 0) return;
   await db.insert(chargerEvents).values(
@@ -490,7 +507,7 @@ export async function recordChargerEvents(db: Db, ref: ChargerRef, events: Charg
         chargerId: ref.id,
         kind: e.kind,
         summary: e.summary.slice(0, 300),
-        payload: json.length > MAX_PAYLOAD_CHARS ? { truncated: true, head: json.slice(0, MAX_PAYLOAD_CHARS) } : (e.payload as object),
+        payload: json.length > MAX_PAYLOAD_CHARS ? truncatedPayload(e.payload, json) : (e.payload as object),
         at: messageTime(e.at, now),
       };
     }),

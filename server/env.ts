@@ -66,6 +66,12 @@ const schema = z
     MAIL_PROVIDER_TOKEN: z.string().optional(),
     /** Sender of the e-mails, e.g. "Enchufá <no-responder@example.com>". */
     MAIL_FROM: z.string().min(3).optional(),
+    /**
+     * Own TLS for a single node without a load balancer: PEM certificate (chain) and private key
+     * files. With both, the server speaks HTTPS and chargers connect over wss:// on PORT.
+     */
+    TLS_CERT_FILE: z.string().optional(),
+    TLS_KEY_FILE: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -76,6 +82,13 @@ const schema = z
       need("SESSION_SECRET", "es obligatoria en producción (firma la cookie de sesión)");
       need("ENCRYPTION_KEY", "es obligatoria en producción (cifra las credenciales de pago)");
       need("FIREBASE_API_KEY", "es obligatoria en producción (API de Identity Toolkit)");
+    }
+    if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.TLS_CERT_FILE ? "TLS_KEY_FILE" : "TLS_CERT_FILE"],
+        message: "TLS_CERT_FILE y TLS_KEY_FILE van juntas: el certificado y su clave privada",
+      });
     }
     if (typeof env.WEB_CONCURRENCY === "number" && env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
       ctx.addIssue({

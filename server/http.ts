@@ -1,5 +1,8 @@
 import crypto from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { createSecureContext } from "node:tls";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import path from "node:path";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
@@ -10,7 +13,7 @@ import { createRequestHandler, type RouterContextProvider, type ServerBuild } fr
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import { getRequestListener } from "@hono/node-server";
 import type { ViteDevServer } from "vite";
-import type { Env } from "./env";
+import { EnvError, type Env } from "./env";
 import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { Logger } from "./logger";
@@ -318,4 +321,54 @@ function dashboardHandler(handle: DashboardHandler, getLoadContext: GetLoadConte
       next(error);
     }
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listening: plain HTTP (TLS at the load balancer), or the node's own TLS for a small install
+
+export type AppServer = HttpServer | HttpsServer;
+
+/** A certificate (chain) and its private key, PEM. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/**
+ * The certificate and key of TLS_CERT_FILE / TLS_KEY_FILE, or undefined when they are not set.
+ * Read (and checked as a pair) before anything else starts: a file that cannot be read, or a key
+ * that does not match the certificate, stops the start with the reason in Spanish.
+ */
+export function readTls(env: Pick<Env, "TLS_CERT_FILE" | "TLS_KEY_FILE">): TlsFiles | undefined {
+  if (!env.TLS_CERT_FILE || !env.TLS_KEY_FILE) return undefined;
+  const read = (key: "TLS_CERT_FILE" | "TLS_KEY_FILE", file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new EnvError([`${key}: no se pudo leer ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+    }
+  };
+  const files = { cert: read("TLS_CERT_FILE", env.TLS_CERT_FILE), key: read("TLS_KEY_FILE", env.TLS_KEY_FILE) };
+  try {
+    createSecureContext(files);
+  } catch (err) {
+    throw new EnvError([`TLS_CERT_FILE / TLS_KEY_FILE: el certificado o la clave no sirven (${err instanceof Error ? err.message : String(err)})`]);
+  }
+  return files;
+}
+
+/**
+ * Listens on env.PORT / env.HOST: HTTPS (and so wss:// for /ocpp, on the same port) with the
+ * node's own certificate, HTTP without one. TLS 1.2 at least; HTTP/1.1, which OCPP's WebSocket
+ * upgrade needs.
+ */
+export function listen(app: RequestListener, env: Pick<Env, "PORT" | "HOST">, tls?: TlsFiles): Promise<{ server: AppServer; protocol: "http" | "https" }> {
+  const server: AppServer = tls ? createHttpsServer({ ...tls, minVersion: "TLSv1.2" }, app) : createHttpServer(app);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, env.HOST, () => {
+      server.off("error", reject);
+      resolve({ server, protocol: tls ? "https" : "http" });
+    });
+  });
 }

@@ -1,9 +1,10 @@
 // /Business/Charger — OCPP charge points with their connectors.
-import { and, asc, count, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "#db/client";
 import {
   chargerBrands,
+  chargerEvents,
   chargers,
   chargingSessions,
   connectors,
@@ -13,16 +14,17 @@ import {
   type Charger,
 } from "#db/schema";
 import { chargePointStatusLabel, statusBucket } from "#domain/ocpp-status";
+import { chargerEventLabel, chargerEventSummary } from "#domain/charger-events";
 import { generateOcppPassword, hashOcppPassword } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
-import { chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
+import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
-import { commandSchema, offlineResult, type CommandResult } from "#ocpp/commands";
+import { commandSchema, offlineResult, SETTING_APPLIED, type CommandResult } from "#ocpp/commands";
 import { can, ROLE_LABELS } from "#domain/permissions";
-import type { ChargerDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page } from "../types";
+import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page, ReportSummaryDto } from "../types";
 
 const NOT_FOUND = "El cargador";
 export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
@@ -121,6 +123,28 @@ export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows
       updatedAt: c.updatedAt.toISOString(),
     };
   });
+}
+
+/**
+ * The latest device-model report of a charger: the NotifyReport parts that share the requestId of
+ * the newest part (a truncated part keeps its requestId, tbc and list lengths, ocpp/store201.ts).
+ */
+async function lastReport(db: Db, businessId: string, chargerId: string): Promise<ReportSummaryDto | null> {
+  const reports = and(eq(chargerEvents.chargerId, chargerId), eq(chargerEvents.businessId, businessId), eq(chargerEvents.kind, "NotifyReport"));
+  const requestIdOf = sql<string | null>`${chargerEvents.payload}->>'requestId'`;
+  const [latest] = await db.select({ requestId: requestIdOf }).from(chargerEvents).where(reports).orderBy(desc(chargerEvents.at), desc(chargerEvents.id)).limit(1);
+  if (latest?.requestId == null) return null;
+  const [agg] = await db
+    .select({
+      parts: count(),
+      variables: sql<number>`coalesce(sum(coalesce(jsonb_array_length(${chargerEvents.payload}->'reportData'), (${chargerEvents.payload}->'lengths'->>'reportData')::int, 0)), 0)`.mapWith(Number),
+      complete: sql<boolean>`bool_or(not coalesce((${chargerEvents.payload}->>'tbc')::boolean, false))`.mapWith(Boolean),
+      firstAt: sql<Date>`min(${chargerEvents.at})`.mapWith(chargerEvents.at),
+      lastAt: sql<Date>`max(${chargerEvents.at})`.mapWith(chargerEvents.at),
+    })
+    .from(chargerEvents)
+    .where(and(reports, sql`${requestIdOf} = ${latest.requestId}`));
+  return { requestId: Number(latest.requestId), parts: agg.parts, variables: agg.variables, complete: agg.complete, firstAt: agg.firstAt.toISOString(), lastAt: agg.lastAt.toISOString() };
 }
 
 function baseSelect(db: Db) {
@@ -437,7 +461,43 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
     }
     const result = await ocpp.sendCommand({ id: current.id, ocppIdentity: current.ocppIdentity }, command);
     logger.info({ chargerId: current.id, command: command.command, outcome: result.outcome }, "comando OCPP enviado");
+    // A heartbeat interval the charger took is the charger's from now on: its next BootNotification
+    // answer keeps it, and the offline sweep waits for it (2× the interval).
+    const heartbeat = command.command === "ChangeConfiguration" ? result.settings?.heartbeatInterval : undefined;
+    if (heartbeat && SETTING_APPLIED.has(heartbeat.status) && command.command === "ChangeConfiguration" && command.heartbeatInterval !== undefined) {
+      await db
+        .update(chargers)
+        .set({ heartbeatInterval: command.heartbeatInterval })
+        .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+    }
     return c.json(result);
+  });
+
+  // What the charger reported about itself (charger_events), newest first, with the latest report.
+  r.get("/:id/Event", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const query = await readQuery(c, chargerEventQuery);
+    const where = and(eq(chargerEvents.chargerId, current.id), eq(chargerEvents.businessId, b.id));
+    const [rows, [{ total }], report] = await Promise.all([
+      db
+        .select({ id: chargerEvents.id, kind: chargerEvents.kind, summary: chargerEvents.summary, at: chargerEvents.at })
+        .from(chargerEvents)
+        .where(where)
+        .orderBy(desc(chargerEvents.at), desc(chargerEvents.id))
+        .limit(query.pageSize)
+        .offset(pageOffset(query.page, query.pageSize)),
+      db.select({ total: count() }).from(chargerEvents).where(where),
+      lastReport(db, b.id, current.id),
+    ]);
+    const body: ChargerEventPage = {
+      items: rows.map((e) => ({ id: e.id, kind: e.kind, kindLabel: chargerEventLabel(e.kind), summary: chargerEventSummary(e.kind, e.summary), at: e.at.toISOString() })),
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+      lastReport: report,
+    };
+    return c.json(body);
   });
 
   r.delete("/:id", async (c) => {

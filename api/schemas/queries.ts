@@ -139,3 +139,6 @@ export const closeSessionBody = z.object({
     .min(5, { error: "Contá por qué cerrás la carga (al menos 5 caracteres)." })
     .max(200, { error: "El motivo puede tener como máximo 200 caracteres." }),
 });
+
+/** GET /Business/Charger/:id/Event: pages of the charger's events (20 by default, newest first). */
+export const chargerEventQuery = z.object({ ...pageQuery });

@@ -3,7 +3,8 @@
 import { data } from "react-router";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
-import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, StationOptionDto } from "#api/types";
+import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#api/types";
+import { formatDateTime } from "~/components/charger/format";
 import type { Option } from "~/components/charger/inputs";
 import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
 
@@ -118,4 +119,16 @@ export async function tryApi(call: () => Promise<Response>): Promise<Response | 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * When the latest device report (GetBaseReport's NotifyReport parts) arrived, for the charger
+ * screen: written here, on the server, to keep the route's JavaScript small.
+ */
+export function reportLine(report: ReportSummaryDto | null | undefined): string {
+  if (!report) return "Todavía no llegó ningún informe.";
+  const parts = `${report.parts} ${report.parts === 1 ? "parte" : "partes"}, ${report.variables.toLocaleString("es-AR")} ${report.variables === 1 ? "variable" : "variables"}`;
+  return report.complete
+    ? `Último informe (n.º ${report.requestId}): llegó completo el ${formatDateTime(report.lastAt)} (${parts}).`
+    : `Informe n.º ${report.requestId} llegando: ${parts} hasta ahora, la última el ${formatDateTime(report.lastAt)}.`;
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { createKeyRing, sealPaymentCredentials } from "#infra/crypto";
-import { chargingSessions } from "#db/schema";
+import { chargerEvents, chargingSessions } from "#db/schema";
 import { seedDemoOperator } from "#db/seed/demo";
 import { fixtures } from "../mocks/fixtures";
 import { expectStatus, mintToken, openHarness, TEST_KEYS, testBackends, type Harness } from "./helpers";
@@ -101,6 +101,10 @@ describe.each(testBackends())("demo operator and contract ($name)", (backend) =>
     sameShape(stations, fixtures.stations);
     const chargers = await get("/Business/Charger");
     sameShape(chargers, fixtures.chargers);
+    // The demo has no charger events: one report part, so the list and its summary have a shape.
+    const demoCharger = chargers.items[0].id;
+    await h.db.insert(chargerEvents).values({ businessId, chargerId: demoCharger, kind: "NotifyReport", summary: "Informe 1, parte 0: 1 variable", payload: { requestId: 1, seqNo: 0, reportData: [{}] }, at: NOW });
+    sameShape(await get(`/Business/Charger/${demoCharger}/Event`), fixtures.chargerEvents);
     sameShape(await get("/Business/Fees"), fixtures.rates);
     const activity = await get("/Business/Activity?status=COMPLETED&paymentStatus=PAID");
     sameShape(activity, fixtures.activity);

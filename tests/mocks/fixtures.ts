@@ -5,6 +5,7 @@ import type {
   BusinessUserDto,
   ChargerBrandDto,
   ChargerDto,
+  ChargerEventPage,
   ConnectorTypeDto,
   DashboardDto,
   GraphicDto,
@@ -272,6 +273,15 @@ const connectorTypes: ConnectorTypeDto[] = [
   { id: 2, code: "IEC_62196_T2_COMBO", label: "CCS2 (Combo 2)", defaultPowerType: "DC" },
 ];
 
+const chargerEvents: ChargerEventPage = {
+  ...page([
+    { id: 3, kind: "NotifyReport", kindLabel: "Informe", summary: "Informe 41, parte 1: 2 variables", at: "2025-06-15T17:42:00.000Z" },
+    { id: 2, kind: "FirmwareStatusNotification", kindLabel: "Firmware", summary: "Firmware instalado (Installed)", at: "2025-06-15T17:30:00.000Z" },
+    { id: 1, kind: "SecurityEventNotification", kindLabel: "Seguridad", summary: "StartupOfTheDevice: cold boot", at: "2025-06-14T09:05:00.000Z" },
+  ]),
+  lastReport: { requestId: 41, parts: 2, variables: 120, complete: true, firstAt: "2025-06-15T17:41:58.000Z", lastAt: "2025-06-15T17:42:00.000Z" },
+};
+
 export const fixtures = {
   businessUser,
   accountBusiness,
@@ -279,6 +289,7 @@ export const fixtures = {
   stations: page([station]),
   charger,
   chargers: page([charger]),
+  chargerEvents,
   rate,
   rates: page([rate]),
   sessionRow,

@@ -70,6 +70,9 @@ export const handlers = [
   http.get(apiUrl("/Business/Charger/:id"), ({ params }) =>
     params.id === IDS.charger ? HttpResponse.json(fixtures.charger) : problemResponse(404, "El cargador no existe."),
   ),
+  http.get(apiUrl("/Business/Charger/:id/Event"), ({ params }) =>
+    params.id === IDS.charger ? HttpResponse.json(fixtures.chargerEvents) : problemResponse(404, "El cargador no existe."),
+  ),
   http.put(apiUrl("/Business/Charger/:id"), async ({ params }) => HttpResponse.json({ ...fixtures.charger, id: params.id })),
   http.delete(apiUrl("/Business/Charger/:id"), () => new HttpResponse(null, { status: 204 })),
   http.post(apiUrl("/Business/Charger/:id/RotatePassword"), () => HttpResponse.json({ ...fixtures.charger, ocppPassword: "r0tated-Ocpp-Passw0rd-0123456789a" })),

@@ -254,9 +254,14 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
         ["SecurityEventNotification", "StartupOfTheDevice: cold boot"],
         ["FirmwareStatusNotification", "Installed"],
         ["LogStatusNotification", "Uploaded"],
-        ["NotifyReport", "Informe 9, parte 0: 1 variables"],
+        ["NotifyReport", "Informe 9, parte 0: 1 variable"],
       ]);
       expect(kept.every((e) => e.businessId === f.tenant.businessId)).toBe(true);
+      // The charger screen's list: newest first (NotifyReport, then the others by their own times), in Spanish.
+      const page = await expectStatus(await h.call("GET", `/Business/Charger/${f.chargerId}/Event`, { token: f.tenant.token }), 200);
+      expect(page.items.map((e: { kindLabel: string }) => e.kindLabel).slice(0, 3)).toEqual(["Informe", "Registros", "Firmware"]);
+      expect(page.items.map((e: { summary: string }) => e.summary)).toContain("Firmware instalado (Installed)");
+      expect(page.lastReport).toMatchObject({ requestId: 9, parts: 1, variables: 1, complete: true });
     });
   });
 
@@ -455,6 +460,106 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
       expect(calls.at(-1)).toEqual(["Reset", { type: "Immediate" }]);
     });
 
+    it("GetBaseReport asks for the FullInventory; the NotifyReport parts are kept and the report shows as arrived", async () => {
+      let asked: { requestId: number; reportBase: string } | undefined;
+      cli.handle("GetBaseReport", async ({ params }) => {
+        asked = params as typeof asked;
+        return { status: "Accepted" };
+      });
+      expect(await send({ command: "GetBaseReport" })).toMatchObject({
+        command: "GetBaseReport",
+        outcome: "accepted",
+        message: "El cargador aceptó «Pedir informe»: lo envía en partes y aparece en «Eventos del cargador» a medida que llega.",
+      });
+      expect(asked).toEqual({ requestId: expect.any(Number), reportBase: "FullInventory" });
+      const requestId = asked!.requestId;
+      const variable = (component: string, name: string, value: string) => ({ component: { name: component }, variable: { name }, variableAttribute: [{ value }] });
+      const events = () => h.call("GET", `/Business/Charger/${f.chargerId}/Event`, { token: f.tenant.token }).then((r) => expectStatus(r, 200));
+      await cli.call("NotifyReport", { requestId, generatedAt: iso(Date.now()), seqNo: 0, tbc: true, reportData: [variable("OCPPCommCtrlr", "HeartbeatInterval", "60"), variable("SampledDataCtrlr", "TxUpdatedInterval", "10")] });
+      expect((await events()).lastReport).toMatchObject({ requestId, parts: 1, variables: 2, complete: false });
+      await cli.call("NotifyReport", { requestId, generatedAt: iso(Date.now()), seqNo: 1, reportData: [variable("SecurityCtrlr", "SecurityProfile", "2")] });
+      const page = await events();
+      expect(page.lastReport).toMatchObject({ requestId, parts: 2, variables: 3, complete: true });
+      expect(page.items[0]).toMatchObject({ kind: "NotifyReport", kindLabel: "Informe", summary: `Informe ${requestId}, parte 1: 1 variable` });
+
+      cli.handle("GetBaseReport", async () => ({ status: "EmptyResultSet" }));
+      expect(await send({ command: "GetBaseReport" })).toMatchObject({ outcome: "rejected", message: "El cargador no tiene nada que informar («Pedir informe»)." });
+    });
+
+    it("Leer / Cambiar intervalos: GetVariables and SetVariables on OCPPCommCtrlr.HeartbeatInterval and SampledDataCtrlr.TxUpdatedInterval", async () => {
+      const seen: [string, unknown][] = [];
+      const stored = new Map([
+        ["OCPPCommCtrlr.HeartbeatInterval", "60"],
+        ["SampledDataCtrlr.TxUpdatedInterval", "10"],
+      ]);
+      type Ref = { component: { name: string }; variable: { name: string }; attributeValue?: string };
+      cli.handle("GetVariables", async ({ params }) => {
+        seen.push(["GetVariables", params]);
+        const data = (params as { getVariableData: Ref[] }).getVariableData;
+        return { getVariableResult: data.map((d) => ({ attributeStatus: "Accepted", attributeValue: stored.get(`${d.component.name}.${d.variable.name}`), component: d.component, variable: d.variable })) };
+      });
+      cli.handle("SetVariables", async ({ params }) => {
+        seen.push(["SetVariables", params]);
+        const data = (params as { setVariableData: Ref[] }).setVariableData;
+        return {
+          setVariableResult: data.map((d) => {
+            const key = `${d.component.name}.${d.variable.name}`;
+            // This charger refuses a sample interval under 5 s.
+            const ok = key !== "SampledDataCtrlr.TxUpdatedInterval" || Number(d.attributeValue) >= 5;
+            if (ok) stored.set(key, d.attributeValue!);
+            return { attributeStatus: ok ? "Accepted" : "Rejected", component: d.component, variable: d.variable };
+          }),
+        };
+      });
+
+      const read = await send({ command: "GetConfiguration" });
+      expect(read).toEqual({
+        command: "GetConfiguration",
+        outcome: "accepted",
+        settings: { heartbeatInterval: { status: "Accepted", value: "60" }, meterValueSampleInterval: { status: "Accepted", value: "10" } },
+        message: "El cargador informó sus intervalos (señal de vida: 60 s; mediciones durante la carga: 10 s).",
+      });
+      expect(seen[0]).toEqual([
+        "GetVariables",
+        { getVariableData: [{ component: { name: "OCPPCommCtrlr" }, variable: { name: "HeartbeatInterval" } }, { component: { name: "SampledDataCtrlr" }, variable: { name: "TxUpdatedInterval" } }] },
+      ]);
+
+      const set = await send({ command: "ChangeConfiguration", heartbeatInterval: 120, meterValueSampleInterval: 30 });
+      expect(set).toMatchObject({
+        outcome: "accepted",
+        settings: { heartbeatInterval: { status: "Accepted", value: "120" }, meterValueSampleInterval: { status: "Accepted", value: "30" } },
+        message: "El cargador aceptó los intervalos nuevos (señal de vida 120 s: aceptado; mediciones durante la carga 30 s: aceptado).",
+      });
+      expect(seen[1]).toEqual([
+        "SetVariables",
+        {
+          setVariableData: [
+            { attributeValue: "120", component: { name: "OCPPCommCtrlr" }, variable: { name: "HeartbeatInterval" } },
+            { attributeValue: "30", component: { name: "SampledDataCtrlr" }, variable: { name: "TxUpdatedInterval" } },
+          ],
+        },
+      ]);
+      // The accepted heartbeat is the charger's now (boot answers and the offline sweep use it).
+      expect((await chargerRow(f.chargerId)).heartbeatInterval).toBe(120);
+      expect(((await cli.call("BootNotification", { reason: "PowerUp", chargingStation: { vendorName: "Alfen", model: "Eve" } })) as { interval: number }).interval).toBe(120);
+
+      const partly = await send({ command: "ChangeConfiguration", meterValueSampleInterval: 2 });
+      expect(partly).toMatchObject({ outcome: "rejected", message: "El cargador no aplicó todos los intervalos (mediciones durante la carga 2 s: rechazado)." });
+      expect(seen[2][1]).toEqual({ setVariableData: [{ attributeValue: "2", component: { name: "SampledDataCtrlr" }, variable: { name: "TxUpdatedInterval" } }] });
+      expect((await chargerRow(f.chargerId)).heartbeatInterval).toBe(120);
+    });
+
+    it("intervals out of range, or none, are refused with the field's message before anything is sent", async () => {
+      const before = calls.length;
+      const refuse = async (body: Record<string, unknown>) => (await h.call("POST", `/Business/Charger/${f.chargerId}/Command`, { token: f.tenant.token, body })).json();
+      expect((await refuse({ command: "ChangeConfiguration", heartbeatInterval: 10 })).errors).toEqual({ heartbeatInterval: ["Ingresá un número entero de segundos entre 30 y 86.400."] });
+      expect((await refuse({ command: "ChangeConfiguration", meterValueSampleInterval: 1.5 })).errors).toEqual({
+        meterValueSampleInterval: ["Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600."],
+      });
+      expect((await refuse({ command: "ChangeConfiguration" })).errors).toEqual({ heartbeatInterval: ["Ingresá al menos uno de los dos intervalos."] });
+      expect(calls.length).toBe(before);
+    });
+
     it("rotation: SetVariables BasicAuthPassword; the new password applies only when the charger accepts it", async () => {
       const rotate = () => h.call("POST", `/Business/Charger/${f.chargerId}/RotatePassword`, { token: f.tenant.token });
       const hashBefore = (await chargerRow(f.chargerId)).ocppPasswordHash;
@@ -483,6 +588,68 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
       await fresh.connect();
       await fresh.close();
       expect(JSON.stringify(h.logs)).not.toContain(body.ocppPassword);
+    });
+
+    it("on 1.6 the same screen reads and sets HeartbeatInterval and MeterValueSampleInterval (one ChangeConfiguration per key); there is no report", async () => {
+      const g = await createFixture(h, `v201-cfg16-${backend.name}`);
+      const c16 = chargerClient(h, g);
+      const seen: [string, unknown][] = [];
+      c16.handle("GetConfiguration", async ({ params }) => {
+        seen.push(["GetConfiguration", params]);
+        return { configurationKey: [{ key: "HeartbeatInterval", readonly: false, value: "300" }], unknownKey: ["MeterValueSampleInterval"] };
+      });
+      c16.handle("ChangeConfiguration", async ({ params }) => {
+        seen.push(["ChangeConfiguration", params]);
+        const p = params as { key: string; value: string };
+        return { status: p.key === "HeartbeatInterval" ? "RebootRequired" : "NotSupported" };
+      });
+      await c16.connect();
+      await eventually(() => chargerRow(g.chargerId), (r) => r.online);
+      const command = (body: Record<string, unknown>) => h.call("POST", `/Business/Charger/${g.chargerId}/Command`, { token: g.tenant.token, body }).then((r) => expectStatus(r, 200));
+
+      expect(await command({ command: "GetConfiguration" })).toEqual({
+        command: "GetConfiguration",
+        outcome: "accepted",
+        settings: { heartbeatInterval: { status: "Accepted", value: "300" }, meterValueSampleInterval: { status: "Unknown" } },
+        message: "El cargador informó sus intervalos (señal de vida: 300 s; mediciones durante la carga: no lo informa).",
+      });
+      expect(seen.shift()).toEqual(["GetConfiguration", { key: ["HeartbeatInterval", "MeterValueSampleInterval"] }]);
+
+      expect(await command({ command: "ChangeConfiguration", heartbeatInterval: 900, meterValueSampleInterval: 60 })).toMatchObject({
+        outcome: "rejected",
+        settings: { heartbeatInterval: { status: "RebootRequired", value: "900" }, meterValueSampleInterval: { status: "NotSupported", value: "60" } },
+        message: "El cargador no aplicó todos los intervalos (señal de vida 900 s: aceptado, lo aplica al reiniciarse; mediciones durante la carga 60 s: no lo admite).",
+      });
+      expect(seen).toEqual([
+        ["ChangeConfiguration", { key: "HeartbeatInterval", value: "900" }],
+        ["ChangeConfiguration", { key: "MeterValueSampleInterval", value: "60" }],
+      ]);
+      // The heartbeat was taken (after a restart): it is the charger's interval now.
+      expect((await chargerRow(g.chargerId)).heartbeatInterval).toBe(900);
+
+      const before = seen.length;
+      expect(await command({ command: "GetBaseReport" })).toMatchObject({
+        outcome: "rejected",
+        message: "Los cargadores OCPP 1.6 no envían informes del equipo: usá «Leer intervalos» para ver su configuración.",
+      });
+      expect(seen.length).toBe(before);
+      await c16.close();
+    });
+
+    it("a second key left unanswered ends the command as a timeout, and still reports the first one the charger took", async () => {
+      const g = await createFixture(h, `v201-cfgto-${backend.name}`);
+      const c16 = chargerClient(h, g);
+      c16.handle("ChangeConfiguration", async ({ params }) => {
+        if ((params as { key: string }).key === "MeterValueSampleInterval") await new Promise((r) => setTimeout(r, 3_000));
+        return { status: "Accepted" };
+      });
+      await c16.connect();
+      await eventually(() => chargerRow(g.chargerId), (r) => r.online);
+      const result = await expectStatus(await h.call("POST", `/Business/Charger/${g.chargerId}/Command`, { token: g.tenant.token, body: { command: "ChangeConfiguration", heartbeatInterval: 45, meterValueSampleInterval: 20 } }), 200);
+      expect(result).toMatchObject({ outcome: "timeout", message: "El cargador no respondió a tiempo a «Cambiar intervalos».", settings: { heartbeatInterval: { status: "Accepted", value: "45" } } });
+      expect(result.settings.meterValueSampleInterval).toBeUndefined();
+      expect((await chargerRow(g.chargerId)).heartbeatInterval).toBe(45);
+      await c16.close({ force: true });
     });
 
     it("rotation on 1.6: ChangeConfiguration AuthorizationKey", async () => {

@@ -36,6 +36,23 @@ describe("edit charger loader", () => {
     expect(res.data.options.rates).toHaveLength(1);
   });
 
+  it("loads the charger's latest 20 events beside it; if they cannot be read the screen still opens without them", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(res.data.events).toEqual(fixtures.chargerEvents);
+    expect(res.data.reportStatus).toBe("Último informe (n.º 41): llegó completo el 15/06/2025, 14:42 (2 partes, 120 variables).");
+    const asked = seen.find((r) => r.path === `/Business/Charger/${IDS.charger}/Event`)!;
+    expect(asked.search.get("pageSize")).toBe("20");
+
+    server.use(failNetwork("/Business/Charger/:id/Event"));
+    const down = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(down.status).toBe(200);
+    expect(down.data.events).toBeNull();
+    expect(down.data.reportStatus).toBe("No pudimos leer si llegó un informe: recargá la página.");
+    expect(down.data.charger.id).toBe(IDS.charger);
+  });
+
   it("an unknown charger (or another business's: the API says 404) shows the 404 screen", async () => {
     const cookie = await operatorCookie();
     const res = await run(() => route.loader(argsFor(getReq(`/charger/edit/${OTHER}`, cookie), chargerContext(), OTHER)));
@@ -155,3 +172,44 @@ describe("edit charger action: password and delete", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("edit charger action: intervals", () => {
+  it("'Cambiar intervalos' out of range comes back with each field's message and what was typed; nothing is sent", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const context = chargerContext();
+    const form = { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "10", meterValueSampleInterval: "4000" };
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, form, cookie), context)));
+    expect(res.status).toBe(400);
+    expect(res.data.intervals).toEqual({
+      errors: {
+        heartbeatInterval: ["Ingresá un número entero de segundos entre 30 y 86.400."],
+        meterValueSampleInterval: ["Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600."],
+      },
+      submitted: { heartbeatInterval: "10", meterValueSampleInterval: "4000" },
+    });
+    expect(pendingToast(context)?.type).toBe("error");
+    expect(seen.some((r) => r.path.endsWith("/Command"))).toBe(false);
+  });
+
+  it("both left empty asks for one; a valid one is posted as a number, the other left out", async () => {
+    const cookie = await operatorCookie();
+    const empty = await run<Loose>(() =>
+      route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "", meterValueSampleInterval: "" }, cookie), chargerContext())),
+    );
+    expect(empty.data.intervals.errors).toEqual({ heartbeatInterval: ["Ingresá al menos uno de los dos intervalos."] });
+
+    const answer = { command: "ChangeConfiguration", outcome: "accepted", message: "El cargador aceptó los intervalos nuevos (mediciones durante la carga 30 s: aceptado).", settings: { meterValueSampleInterval: { value: "30", status: "Accepted" } } };
+    server.use(http.post(apiUrl("/Business/Charger/:id/Command"), () => HttpResponse.json(answer)));
+    const seen = recordRequests();
+    const context = chargerContext();
+    const res = await run<Loose>(() =>
+      route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "command", command: "ChangeConfiguration", heartbeatInterval: "", meterValueSampleInterval: "30" }, cookie), context)),
+    );
+    expect(res.status).toBe(200);
+    expect(res.data.commandResult).toEqual(answer);
+    expect(pendingToast(context)?.type).toBe("success");
+    expect(await seen.find((r) => r.path.endsWith("/Command"))!.body).toEqual({ command: "ChangeConfiguration", meterValueSampleInterval: 30 });
+  });
+});
+

@@ -1,13 +1,14 @@
 // "Comandos": the OCPP commands the operator sends from the charger screen (reset, remote
-// start/stop, unlock, availability, trigger a message). One small form per command, native
-// selects, so each works without JavaScript; the charger's answer comes back as a toast and
-// stays written under the forms.
+// start/stop, unlock, availability, trigger a message; the device report and the heartbeat and
+// meter intervals). One small form per command, native selects and inputs, so each works without
+// JavaScript; the charger's answer comes back as a toast and stays written under the forms.
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Badge, Button, Callout, Flex, Grid, Text, TextField } from "@radix-ui/themes";
 import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import { COMMAND_LABELS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult } from "#ocpp/command-labels";
+import { FieldBelow } from "~/components/form";
+import { COMMAND_LABELS, INTERVAL_SETTINGS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult, type IntervalSetting } from "#ocpp/command-labels";
 import type { ChargerDto } from "#api/types";
 
 const TRIGGER_LABELS: Record<(typeof TRIGGERABLE_MESSAGES)[number], string> = {
@@ -60,9 +61,79 @@ function NativeSelect({ name, label, id, options, defaultValue }: { name: string
   );
 }
 
-export function CommandsCard({ charger, busy, result }: { charger: ChargerDto; busy: boolean; result?: CommandResult }) {
+const INTERVAL_FIELD_LABELS: Record<IntervalSetting, string> = {
+  heartbeatInterval: "Señal de vida (segundos)",
+  meterValueSampleInterval: "Mediciones durante la carga (segundos)",
+};
+
+const INTERVAL_HINTS: Record<IntervalSetting, string> = {
+  heartbeatInterval: "Entre 30 y 86.400.",
+  meterValueSampleInterval: "Entre 0 (sin mediciones periódicas) y 3.600.",
+};
+
+/** Where each interval lives on the charger, by protocol (what the technician looks for in its manual). */
+const INTERVAL_NAMES = {
+  "1.6": "HeartbeatInterval y MeterValueSampleInterval",
+  "2.0.1": "OCPPCommCtrlr.HeartbeatInterval y SampledDataCtrlr.TxUpdatedInterval",
+} as const;
+
+export interface IntervalFormState {
+  /** Field errors of a refused "Cambiar intervalos" (the server's validation). */
+  errors?: Partial<Record<IntervalSetting, string[]>>;
+  /** What the operator typed, shown again with the errors. */
+  submitted?: Partial<Record<IntervalSetting, string>>;
+}
+
+function IntervalInput({ setting, defaultValue, errors }: { setting: IntervalSetting; defaultValue: string; errors?: string[] }) {
+  const id = `command-interval-${setting}`;
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2">
+        {INTERVAL_FIELD_LABELS[setting]}
+      </Text>
+      <input
+        id={id}
+        name={setting}
+        className="native-input"
+        // Text, not number: the server's Spanish message says what is wrong, not the browser's.
+        type="text"
+        inputMode="numeric"
+        maxLength={6}
+        defaultValue={defaultValue}
+        autoComplete="off"
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={errors?.length ? `${id}-error ${id}-hint` : `${id}-hint`}
+      />
+      <FieldBelow meta={{ errors, errorId: `${id}-error`, name: setting }} hint={INTERVAL_HINTS[setting]} hintId={`${id}-hint`} />
+    </Flex>
+  );
+}
+
+export function CommandsCard({
+  charger,
+  busy,
+  result,
+  intervals,
+  reportStatus,
+}: {
+  charger: ChargerDto;
+  busy: boolean;
+  result?: CommandResult;
+  intervals?: IntervalFormState;
+  /** When the last device report arrived (app/lib/charger.server.ts reportLine), 2.0.1 only. */
+  reportStatus?: string;
+}) {
+  const v201 = charger.ocppVersion === "2.0.1";
   const connectors = charger.connectors.map((k) => ({ value: String(k.connectorId), label: `Conector ${k.connectorId} · ${k.statusLabel}` }));
-  const withWhole = [{ value: "0", label: "Todo el cargador" }, ...connectors];
+  // 2.0.1 addresses EVSEs: our connector number is the EVSE id (ADR 0015).
+  const withWhole = [{ value: "0", label: "Todo el cargador" }, ...charger.connectors.map((k) => ({ value: String(k.connectorId), label: `${v201 ? "EVSE" : "Conector"} ${k.connectorId} · ${k.statusLabel}` }))];
+  // The intervals the charger last reported (or took: not one it refused), else what we know: the heartbeat we configured.
+  const known = result?.command === "GetConfiguration" ? result.settings : undefined;
+  const taken = (k: IntervalSetting) => {
+    const r = result?.settings?.[k];
+    return r && (known || r.status === "Accepted" || r.status === "RebootRequired") ? r.value : undefined;
+  };
+  const intervalValue = (k: IntervalSetting) => intervals?.submitted?.[k] ?? taken(k) ?? (k === "heartbeatInterval" ? String(charger.heartbeatInterval) : "");
   const ok = result?.outcome === "accepted";
   return (
     <TitledCard
@@ -106,12 +177,44 @@ export function CommandsCard({ charger, busy, result }: { charger: ChargerDto; b
             <NativeSelect name="connectorId" id="command-unlock-connector" label="Conector" options={connectors} />
           </CommandForm>
           <CommandForm command="ChangeAvailability" busy={busy} help="Inoperativo: nadie puede cargar hasta que lo vuelvas a habilitar.">
-            <NativeSelect name="connectorId" id="command-availability-connector" label="Conector" options={withWhole} />
+            <NativeSelect name="connectorId" id="command-availability-connector" label={v201 ? "Cargador o EVSE" : "Conector"} options={withWhole} />
             <NativeSelect name="type" id="command-availability-type" label="Disponibilidad" options={[{ value: "Operative", label: "Operativo" }, { value: "Inoperative", label: "Inoperativo" }]} />
           </CommandForm>
           <CommandForm command="TriggerMessage" busy={busy} help="Le pide al cargador que envíe ahora un mensaje (útil para diagnosticar).">
             <NativeSelect name="requestedMessage" id="command-trigger-message" label="Mensaje" options={TRIGGERABLE_MESSAGES.map((m) => ({ value: m, label: TRIGGER_LABELS[m] }))} defaultValue="StatusNotification" />
           </CommandForm>
+        </Grid>
+        <Text as="p" size="3" weight="bold" mt="2" id="command-settings-title">
+          Configuración del cargador
+        </Text>
+        <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="4" aria-labelledby="command-settings-title" role="group">
+          <CommandForm command="GetConfiguration" busy={busy} help={`Pregunta al cargador cada cuánto envía su señal de vida y sus mediciones durante una carga (${INTERVAL_NAMES[charger.ocppVersion]}).`}>
+            {known ? (
+              <dl className="command-values" data-testid="command-intervals">
+                {INTERVAL_SETTINGS.filter((k) => known[k]).map((k) => (
+                  <div key={k}>
+                    <dt>{INTERVAL_FIELD_LABELS[k].replace(" (segundos)", "")}</dt>
+                    <dd>{known[k]?.value !== undefined ? `${known[k]?.value} s` : "no lo informa"}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
+          </CommandForm>
+          <CommandForm command="ChangeConfiguration" busy={busy} help="Se guardan en el cargador. Dejá vacío el que no quieras cambiar.">
+            {/* A new answer or a refused submit sets the values again (uncontrolled inputs). */}
+            <Flex direction="column" gap="2" key={JSON.stringify([intervals?.submitted, result?.settings])}>
+              {INTERVAL_SETTINGS.map((k) => (
+                <IntervalInput key={k} setting={k} defaultValue={intervalValue(k)} errors={intervals?.errors?.[k]} />
+              ))}
+            </Flex>
+          </CommandForm>
+          {v201 ? (
+            <CommandForm command="GetBaseReport" busy={busy} help="Pide el inventario completo del equipo (FullInventory). Llega en partes y queda en «Eventos del cargador».">
+              <Text as="p" size="2" data-testid="command-report-status">
+                {reportStatus}
+              </Text>
+            </CommandForm>
+          ) : null}
         </Grid>
       </Flex>
     </TitledCard>

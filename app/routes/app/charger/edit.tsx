@@ -3,7 +3,7 @@ import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
-import { loadFormOptions, ocppBase, replyFromApi, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
+import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireMember, requireUser } from "~/lib/auth.server";
@@ -13,10 +13,11 @@ import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/li
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#api/schemas/constants";
-import type { ChargerDto, ChargerWithPasswordDto } from "#api/types";
-import { CommandsCard } from "~/components/charger/CommandsCard";
+import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#api/types";
+import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
+import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
-import { commandSchema, type CommandResult } from "#ocpp/commands";
+import { commandSchema, INTERVAL_SETTINGS, type CommandResult } from "#ocpp/commands";
 import type { Route } from "./+types/edit";
 import { doneMessage } from "~/lib/done-message";
 
@@ -38,16 +39,25 @@ async function fetchCharger(api: ApiClient, id: string | undefined): Promise<Cha
   return charger;
 }
 
+/** The charger's latest events, or null when they could not be read (the screen says so). */
+async function fetchEvents(api: ApiClient, id: string): Promise<ChargerEventPage | null> {
+  const response = await tryApi(() => api.get(`/Business/Charger/${encodeURIComponent(id)}/Event?pageSize=${EVENTS_SHOWN}`));
+  return (response?.ok ? await readJson<ChargerEventPage>(response) : undefined) ?? null;
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
   const pending = fetchCharger(api, params.id);
   // Issue 26: a role without the rates sees only the connectors' own (and cannot change them).
-  const [charger, options] = await Promise.all([
+  const [charger, options, events] = await Promise.all([
     pending,
     can(business.role, "rate.read") ? loadFormOptions(api) : pending.then((c) => loadFormOptions(api, { rates: false, current: c.connectors })),
+    // Asked beside the charger (fetchCharger has already refused an id that is not one).
+    UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
   ]);
-  return { charger, options, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  const reportStatus = events ? reportLine(events.lastReport) : "No pudimos leer si llegó un informe: recargá la página.";
+  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -75,10 +85,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "command") {
-    const parsed = commandSchema.safeParse(Object.fromEntries([...formData].filter(([k, v]) => k !== "intent" && v !== "")));
+    const fields = Object.fromEntries([...formData].filter(([k, v]) => k !== "intent" && v !== "")) as Record<string, string>;
+    const parsed = commandSchema.safeParse(fields);
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? "Revisá los datos del comando.";
-      return dataWithError(context, { commandResult: { command: String(formData.get("command") ?? "Reset"), outcome: "error", message } as CommandResult }, message, { status: 400 });
+      // The intervals' messages go under their fields, with what was typed (no JavaScript needed).
+      const intervals: IntervalFormState | undefined =
+        fields.command === "ChangeConfiguration"
+          ? {
+              errors: Object.fromEntries(INTERVAL_SETTINGS.map((k) => [k, parsed.error.issues.filter((i) => i.path[0] === k).map((i) => i.message)]).filter(([, m]) => m.length)),
+              submitted: Object.fromEntries(INTERVAL_SETTINGS.map((k) => [k, String(formData.get(k) ?? "")])),
+            }
+          : undefined;
+      return dataWithError(context, { commandResult: { command: String(fields.command ?? "Reset"), outcome: "error", message } as CommandResult, intervals }, message, { status: 400 });
     }
     const response = await tryApi(() => api.post(`${path}/Command`, parsed.data));
     if (response?.status === 404) notFound();
@@ -120,7 +139,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -129,6 +148,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
   const rotateError = actionData && "rotateError" in actionData ? actionData.rotateError : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
   const commandResult = actionData && "commandResult" in actionData ? actionData.commandResult : undefined;
+  const intervals = actionData && "intervals" in actionData ? (actionData.intervals as IntervalFormState | undefined) : undefined;
   // Connector statuses and the connection badge follow the charger while the page is open.
   useLiveRevalidation();
   // Issue 26: what the member's role may do here (the server checks it again).
@@ -178,9 +198,13 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
 
       {access.can("charger.command") ? (
         <Flex direction="column" mt="6">
-          <CommandsCard charger={charger} busy={busy} result={commandResult} />
+          <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} reportStatus={reportStatus} />
         </Flex>
       ) : null}
+
+      <Flex direction="column" mt="6">
+        <EventsCard events={events} />
+      </Flex>
 
       {canWrite ? (
         <Flex direction="column" mt="6">
