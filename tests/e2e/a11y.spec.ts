@@ -29,6 +29,11 @@ const APP_ROUTES = [
   "/payment/payments/pagos360",
   "/team",
   "/audit",
+  "/tag",
+  "/tag/new",
+  "/tag/import",
+  "/group",
+  "/group/new",
   "/404",
 ];
 
