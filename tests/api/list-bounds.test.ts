@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
 import { EXPORT_MAX_ROWS } from "#api/routes/activity";
 import { BENCH_FIREBASE_UID, BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "#db/seed/bench";
+import { queryRows } from "#infra/sql";
 import { mintToken, openHarness, testBackends, type Harness } from "./helpers";
 
 /** Paged collections and the most rows one page may hold. */
@@ -23,6 +24,8 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Audit", MAX_PAGE_SIZE],
   ["/api/Business/Tag", MAX_PAGE_SIZE],
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
+  // One charger's events (`:id`: a seeded charger with more events than a page).
+  ["/api/Business/Charger/:id/Event", MAX_PAGE_SIZE],
 ];
 /** Capped at EXPORT_MAX_ROWS (activity), AUDIT_EXPORT_MAX_ROWS (audit log) and TAG_EXPORT_MAX_ROWS (RFID tags); the team's lists at TEAM_MAX (members + open invitations). */
 const EXPORTS = ["/api/Business/Activity/Export.csv", "/api/Business/Audit/Export.csv", "/api/Business/Tag/Export.csv", "/api/Business/Member", "/api/Business/Invitation"];
@@ -57,6 +60,9 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
   let h: Harness;
   const token = mintToken(BENCH_FIREBASE_UID);
   let businessId = "";
+  let chargerId = "";
+  /** The request path of a PAGED entry (its `:id` is the charger seeded with events). */
+  const pathOf = (path: string) => path.replace(/^\/api/, "").replace(":id", chargerId);
 
   beforeAll(async () => {
     h = await openHarness(backend);
@@ -73,6 +79,10 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
       select ${businessId}::uuid, 'bench-operator', 'bench@enchufa.local', 'OWNER', 'rate.create', 'rate', gen_random_uuid()::text from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into access_groups (business_id, name) select ${businessId}::uuid, 'Grupo ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into rfid_tags (business_id, id_tag, holder_name) select ${businessId}::uuid, 'BENCH' || i, 'Titular ' || i from generate_series(1, ${ROWS}) i`);
+    const [charger] = await queryRows(h.db, sql`select id from chargers where business_id = ${businessId}::uuid order by id limit 1`);
+    chargerId = String(charger.id);
+    await h.db.execute(sql`insert into charger_events (business_id, charger_id, kind, summary, payload, at)
+      select ${businessId}::uuid, ${chargerId}::uuid, 'SecurityEventNotification', 'StartupOfTheDevice', '{}'::jsonb, now() - make_interval(mins => i) from generate_series(1, ${ROWS}) i`);
   }, 120_000);
   afterAll(() => h?.close());
 
@@ -89,13 +99,13 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     expect(check.checked).toBeGreaterThan(100);
     expect(check.mismatches).toEqual([]);
     for (const [path, cap] of PAGED) {
-      const body = (await (await h.call("GET", `${path.replace(/^\/api/, "")}?pageSize=1`, { token })).json()) as { total: number };
+      const body = (await (await h.call("GET", `${pathOf(path)}?pageSize=1`, { token })).json()) as { total: number };
       expect(body.total, path).toBeGreaterThan(cap);
     }
   });
 
   it.each(PAGED)("%s never returns more than its cap (%i rows)", async (path, cap) => {
-    const p = path.replace(/^\/api/, "");
+    const p = pathOf(path);
     const full = await h.call("GET", `${p}?pageSize=${cap}`, { token });
     expect(full.status).toBe(200);
     expect(((await full.json()) as { items: unknown[] }).items).toHaveLength(cap);
