@@ -272,6 +272,14 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
   }
 
+  /** Any message counts as a sign of life; noted at most every 30 s outside heartbeats, written in the next batch. */
+  async function noteSignOfLife(session: Session, force: boolean) {
+    const t = now();
+    if (!force && t.getTime() - session.lastTouch < 30_000) return;
+    session.lastTouch = t.getTime();
+    signsOfLife.set(session.ref.id, t);
+  }
+
   /**
    * `client.handle` with the charger's call budget (ocpp/limits.ts), for both protocols: beyond
    * it a call is answered with a CALLERROR, and a charger that keeps going is disconnected.
@@ -294,13 +302,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   function register(client: Client, session: Session) {
     const { ref } = session;
     const handle = budgetedHandler(client, ref);
-    /** Any message counts as a sign of life; noted at most every 30 s outside heartbeats, written in the next batch. */
-    const seen = async (force = false) => {
-      const t = now();
-      if (!force && t.getTime() - session.lastTouch < 30_000) return;
-      session.lastTouch = t.getTime();
-      signsOfLife.set(ref.id, t);
-    };
+    const seen = (force = false) => noteSignOfLife(session, force);
 
     handle("BootNotification", async ({ params }) => {
       const { accepted, interval } = await recordBoot(db, ref, params as BootPayload, now());
@@ -373,12 +375,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   function register201(client: Client, session: Session) {
     const { ref } = session;
     const handle = budgetedHandler(client, ref);
-    const seen = async (force = false) => {
-      const t = now();
-      if (!force && t.getTime() - session.lastTouch < 30_000) return;
-      session.lastTouch = t.getTime();
-      signsOfLife.set(ref.id, t);
-    };
+    const seen = (force = false) => noteSignOfLife(session, force);
 
     handle("BootNotification", async ({ params }) => {
       const { accepted, interval } = await recordBoot(db, ref, bootPayload(params as Boot201), now());

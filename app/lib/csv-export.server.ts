@@ -1,0 +1,50 @@
+// The dashboard's CSV downloads (/activity/export.csv, /audit/export.csv, /tag/export.csv):
+// resource routes that stream the API's export to the browser, with JavaScript on or off. A
+// failure goes back to the list with a toast instead of a broken download.
+import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { redirectWithError } from "~/lib/toast.server";
+import type { RequestContext } from "~/lib/context";
+
+const UNAVAILABLE = "No pudimos generar el archivo en este momento. Probá de nuevo en unos minutos.";
+
+export async function proxyCsvExport(
+  context: RequestContext,
+  idToken: string,
+  opts: {
+    /** The API's export, e.g. "/Business/Activity/Export.csv". */
+    apiPath: string;
+    /** The list's filters, passed on to the API. */
+    query?: URLSearchParams;
+    /** Where a failure goes back to. */
+    back: string;
+    /** The file name when the API does not give one. */
+    filename: string;
+    /** One message for any refusal (an export without filters); otherwise the filters' first error is shown. */
+    refused?: string;
+  },
+): Promise<Response> {
+  const search = opts.query?.size ? `?${opts.query}` : "";
+  let response: Response;
+  try {
+    response = await createApiClient(context, idToken).get(`${opts.apiPath}${search}`);
+  } catch {
+    return redirectWithError(opts.back, UNAVAILABLE);
+  }
+  if (!response.ok) {
+    if (opts.refused) return redirectWithError(opts.back, opts.refused);
+    const problem = await readJson<ApiProblem>(response);
+    const first = Object.values(problem?.errors ?? {})[0]?.[0];
+    return redirectWithError(opts.back, first ? `No pudimos exportar: ${first}` : "No pudimos generar el archivo. Revisá los filtros y probá de nuevo.");
+  }
+  const headers = new Headers({
+    "Content-Type": response.headers.get("Content-Type") ?? "text/csv; charset=utf-8",
+    "Content-Disposition": response.headers.get("Content-Disposition") ?? `attachment; filename="${opts.filename}"`,
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  for (const name of ["X-Export-Rows", "X-Export-Truncated"]) {
+    const value = response.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return new Response(response.body, { status: 200, headers });
+}
