@@ -227,6 +227,9 @@ export interface TagDecision {
   status: TagAnswer;
   /** The rate of the tag's access group where it applies to this station (issue 25), else null. */
   groupRateId: string | null;
+  /** The charger's standing alone (enabled, company in good standing), whatever the tag. */
+  standing: "Accepted" | "Blocked";
+  stationId: string | null;
 }
 
 /**
@@ -259,7 +262,7 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     .leftJoin(rates, and(eq(rates.id, accessGroups.rateId), eq(rates.businessId, chargers.businessId)))
     .where(eq(chargers.id, ref.id))
     .limit(1);
-  if (!row) return { status: "Blocked", groupRateId: null };
+  if (!row) return { status: "Blocked", groupRateId: null, standing: "Blocked", stationId: null };
   const stationId = row.stationId ?? null;
   const tag: KnownTag | null =
     row.tagFound && tagId !== ""
@@ -276,7 +279,7 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     tag,
     today: localDate(now, row.timeZone ?? DEFAULT_TIME_ZONE),
   });
-  return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null };
+  return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null, standing: tagStatus(row), stationId };
 }
 
 export async function authorizationStatus(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagAnswer> {

@@ -6,9 +6,9 @@
 // it is the unit that has a rate and a status; its connectorId inside the EVSE (1 on almost every
 // station) is kept in the status history's info. EVSE 0 is the station itself, like 1.6's
 // connector 0.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { businessUsers, chargerEvents, chargers, chargingSessions, connectors, rates, transactionEvents, type ChargingSession } from "../db/schema";
+import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { rateSnapshotFromRow } from "../domain/pricing";
 import {
@@ -18,7 +18,6 @@ import {
   readMeterValue,
   recordStatus,
   samplesCtes,
-  tagStatus,
   type BootPayload,
   type ChargerRef,
   type Created,
@@ -28,6 +27,7 @@ import {
   authorizeTag,
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
+import { queryRows } from "../infra/sql";
 
 // ---------------------------------------------------------------------------------------------
 // Payloads (validated by ocpp-rpc's strict mode against the 2.0.1 schemas before they get here)
@@ -233,6 +233,17 @@ export interface TransactionEventResult {
   created: Created;
 }
 
+/** A transaction_events row as the raw statement answers it. */
+interface LogRow extends Record<string, unknown> {
+  seq_no: number;
+  event_type: string;
+  trigger_reason: string;
+  charging_state: string | null;
+  register_min_wh: number | null;
+  register_max_wh: number | null;
+  at: Date | string;
+}
+
 const registerRange = (values: MeterValue[]) => {
   const regs = values.map((mv) => readMeterValue(mv).energyRegisterWh).filter((x): x is number => x !== undefined);
   return regs.length ? { min: Math.min(...regs), max: Math.max(...regs) } : { min: null, max: null };
@@ -248,21 +259,95 @@ const registerRange = (values: MeterValue[]) => {
  */
 export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: TransactionEvent201, now: Date): Promise<TransactionEventResult> {
   const at = messageTime(p.timestamp, now);
-  const txId = p.transactionInfo.transactionId;
   const values = (p.meterValue ?? []).map(meterValue16);
   const range = registerRange(values);
+  if (isPlainUpdate(p)) {
+    const fast = await recordPlainUpdate(db, ref, p, { at, values, range, now });
+    if (fast) return fast;
+  }
+  return recordEventInTransaction(db, ref, p, { at, values, range, now });
+}
+
+/**
+ * An Updated event that changes nothing but the energy: no idToken, no chargingState, not the
+ * vehicle leaving. Most of a transaction's events are these (MeterValuePeriodic), and they never
+ * alter the replay of the log (replayEvents reads only Started/Ended, chargingState and
+ * EVDeparted), so they need no replay.
+ */
+function isPlainUpdate(p: TransactionEvent201): boolean {
+  return p.eventType === "Updated" && !p.idToken && !p.transactionInfo.chargingState && p.triggerReason !== "EVDeparted";
+}
+
+/**
+ * A plain Updated event in one statement, like 1.6 MeterValues (ADR 0011: no transaction held
+ * open across round trips): lock the session, log the event (a seqNo already there is a
+ * repetition), write its samples and raise the energy. Only while the session is ACTIVE and the
+ * event cannot move what the log decides — it is not earlier than the start, its registers are
+ * not below the meter start (that would shift every sample) and the session already knows its
+ * connector; otherwise null, and the whole-log path (recordEventInTransaction) takes it.
+ */
+async function recordPlainUpdate(
+  db: Db,
+  ref: ChargerRef,
+  p: TransactionEvent201,
+  o: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date },
+): Promise<TransactionEventResult | null> {
+  const rows = readingRows(o.values, o.now);
+  const evse = p.evse?.id ?? 0;
+  const [row] = await queryRows<{ fits: boolean; logged: number }>(
+    db,
+    sql`with locked as (
+          select id, status, meter_start_wh, energy_wh from charging_sessions
+          where charger_id = ${ref.id} and ocpp_transaction_id = ${p.transactionInfo.transactionId}
+            and status = 'ACTIVE' and started_at <= ${o.at.toISOString()}::timestamptz
+            and (connector_number <> 0 or ${evse}::int = 0)
+            and (${o.range.min}::float8 is null or ${o.range.min}::float8 >= meter_start_wh)
+          for update
+        ), logged as (
+          insert into transaction_events (session_id, seq_no, event_type, trigger_reason, charging_state, offline, register_min_wh, register_max_wh, at)
+          select id, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, null, ${p.offline ?? false}, ${o.range.min}::float8, ${o.range.max}::float8, ${o.at.toISOString()}::timestamptz
+          from locked
+          on conflict do nothing
+          returning session_id
+        ), s as (
+          -- the session, only when the event is new: a repetition writes nothing more
+          select locked.* from locked join logged on logged.session_id = locked.id
+        )${
+          rows
+            ? sql`, ${samplesCtes(rows, { onlyActive: false })}, energy as (
+          update charging_sessions c set energy_wh = x.wh, updated_at = ${o.now.toISOString()}::timestamptz
+          from (select max(reg_wh) as wh from delivered) x, s
+          where c.id = s.id and x.wh > c.energy_wh
+        )`
+            : sql``
+        }
+        select exists (select 1 from locked) as fits, (select count(*)::int from logged) as logged`,
+  );
+  if (!row?.fits) return null;
+  return { tokenStatus: "Accepted", duplicate: row.logged === 0, connectorStatus: null, created: { notifications: [] } };
+}
+
+/**
+ * Any other event (Started, Ended, a chargingState, a token, or one that arrived out of place):
+ * the whole log replayed inside one transaction.
+ */
+async function recordEventInTransaction(
+  db: Db,
+  ref: ChargerRef,
+  p: TransactionEvent201,
+  { at, values, range, now }: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date },
+): Promise<TransactionEventResult> {
+  const txId = p.transactionInfo.transactionId;
   const out: Created = { notifications: [] };
 
+  // The idToken's answer (issue 25: the station's policy, the company's tags); an event without
+  // one (a cable plugged in before authorizing) only depends on the charger's standing. Read
+  // before the transaction: it is configuration, and the transaction's round trips hold a lock.
+  const read = await authorizeTag(db, ref, p.idToken?.idToken, now);
+  const decision: TagDecision = p.idToken ? read : { ...read, status: read.standing, groupRateId: null };
+  const tokenStatus = decision.status;
+
   return db.transaction(async (tx) => {
-    const [ctx] = await tx
-      .select({ enabled: chargers.enabled, businessStatus: businessUsers.status, stationId: chargers.stationId })
-      .from(chargers)
-      .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
-      .where(eq(chargers.id, ref.id));
-    // The idToken's answer (issue 25: the station's policy, the company's tags); an event without
-    // one (a cable plugged in before authorizing) only depends on the charger's standing.
-    const decision: TagDecision = p.idToken ? await authorizeTag(tx, ref, p.idToken.idToken, now) : { status: tagStatus(ctx), groupRateId: null };
-    const tokenStatus = decision.status;
     const findSession = async () =>
       (
         await tx
@@ -274,43 +359,42 @@ export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: Transac
 
     let session = await findSession();
     const connectorNumber = p.evse?.id ?? session?.connectorNumber ?? 0;
-    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, groupRateId: decision.groupRateId, stationId: ctx?.stationId ?? null, out });
+    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
     if (!session) session = await findSession(); // created by a concurrent event
     if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
 
-    const logged = await tx
-      .insert(transactionEvents)
-      .values({
-        sessionId: session.id,
-        seqNo: p.seqNo,
-        eventType: p.eventType,
-        triggerReason: p.triggerReason,
-        chargingState: p.transactionInfo.chargingState ?? null,
-        offline: p.offline ?? false,
-        registerMinWh: range.min,
-        registerMaxWh: range.max,
-        at,
-      })
-      .onConflictDoNothing()
-      .returning({ id: transactionEvents.id });
+    // The event into the log and the log back, in one statement (the insert's row comes from
+    // its RETURNING: the statement's own read does not see it). No new row: a repetition.
+    const rows = await queryRows<LogRow & { fresh: boolean }>(
+      tx,
+      sql`with logged as (
+            insert into transaction_events (session_id, seq_no, event_type, trigger_reason, charging_state, offline, register_min_wh, register_max_wh, at)
+            values (${session.id}, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, ${p.transactionInfo.chargingState ?? null}, ${p.offline ?? false},
+                    ${range.min}::float8, ${range.max}::float8, ${at.toISOString()}::timestamptz)
+            on conflict do nothing
+            returning seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
+          )
+          select true as fresh, * from logged
+          union all
+          select false, seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
+          from transaction_events where session_id = ${session.id} and exists (select 1 from logged)`,
+    );
     const none = { tokenStatus, connectorStatus: null, created: out };
-    if (logged.length === 0) return { ...none, duplicate: true };
+    if (!rows.some((r) => r.fresh)) return { ...none, duplicate: true };
     const open = session.status === "ACTIVE" || session.status === "IDLE";
     if (!open) return { ...none, duplicate: false };
 
-    const log = await tx
-      .select({
-        seqNo: transactionEvents.seqNo,
-        eventType: transactionEvents.eventType,
-        triggerReason: transactionEvents.triggerReason,
-        chargingState: transactionEvents.chargingState,
-        registerMinWh: transactionEvents.registerMinWh,
-        registerMaxWh: transactionEvents.registerMaxWh,
-        at: transactionEvents.at,
-      })
-      .from(transactionEvents)
-      .where(eq(transactionEvents.sessionId, session.id))
-      .orderBy(asc(transactionEvents.seqNo));
+    const log = rows
+      .map((r) => ({
+        seqNo: Number(r.seq_no),
+        eventType: r.event_type,
+        triggerReason: r.trigger_reason,
+        chargingState: r.charging_state,
+        registerMinWh: r.register_min_wh === null ? null : Number(r.register_min_wh),
+        registerMaxWh: r.register_max_wh === null ? null : Number(r.register_max_wh),
+        at: new Date(r.at),
+      }))
+      .sort((a, b) => a.seqNo - b.seqNo);
     const replay = replayEvents(log);
 
     // Meter start is the lowest register of the whole transaction (normally the Started
@@ -324,10 +408,10 @@ export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: Transac
     if (shift > 0) await tx.execute(sql`update meter_samples set energy_wh = energy_wh + ${shift} where session_id = ${session.id}`);
     const energyWh = Math.max(maxRegisterWh === null ? 0 : maxRegisterWh - meterStartWh, session.energyWh + Math.max(shift, 0), 0);
 
-    const rows = session.status === "ACTIVE" ? readingRows(values, now) : null;
-    if (rows) {
+    const readings = session.status === "ACTIVE" ? readingRows(values, now) : null;
+    if (readings) {
       await tx.execute(
-        sql`with s as (select id, status, ${meterStartWh}::bigint as meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(rows, { onlyActive: false })} select 1`,
+        sql`with s as (select id, status, ${meterStartWh}::bigint as meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(readings, { onlyActive: false })} select 1`,
       );
     }
 

@@ -379,6 +379,34 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
       await cli.close();
     });
 
+    it("periodic readings take the one-statement path: a repeat writes nothing; a reading below the meter start still moves the samples up", async () => {
+      const f = await createFixture(h, `v201-plain-${backend.name}`);
+      const cli = chargerClient(h, f, V201);
+      await cli.connect();
+      const t0 = Date.now() - 60 * MIN;
+      const tx = "plain-updates-1";
+      const reg = (at: number, wh: number) => [{ timestamp: iso(at), sampledValue: [{ value: wh, context: "Sample.Periodic", measurand: "Energy.Active.Import.Register" }] }];
+      const ev = (seqNo: number, eventType: string, at: number, info: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+        cli.call("TransactionEvent", { eventType, timestamp: iso(at), triggerReason: "MeterValuePeriodic", seqNo, evse: { id: 1, connectorId: 1 }, transactionInfo: { transactionId: tx, ...info }, ...extra });
+      await ev(0, "Started", t0, { chargingState: "Charging" }, { idToken: { idToken: "04AABBCCDD", type: "ISO14443" }, meterValue: reg(t0, 10_000) });
+      expect(await ev(1, "Updated", t0 + 10 * MIN, {}, { meterValue: reg(t0 + 10 * MIN, 12_000) })).toEqual({});
+      // The same seqNo again, even with another reading, is a repetition: no sample, no energy.
+      await ev(1, "Updated", t0 + 10 * MIN, {}, { meterValue: reg(t0 + 10 * MIN, 99_000) });
+      await ev(2, "Updated", t0 + 20 * MIN, {}, { meterValue: reg(t0 + 20 * MIN, 13_500) });
+      let [s] = await sessions(f.chargerId);
+      expect(s).toMatchObject({ status: "ACTIVE", meterStartWh: 10_000, energyWh: 3500 });
+      const samplesOf = async () =>
+        (await h.db.select().from(meterSamples).where(eq(meterSamples.sessionId, s.id))).sort((a, b) => a.at.getTime() - b.at.getTime()).map((m) => m.energyWh);
+      expect(await samplesOf()).toEqual([0, 2000, 3500]);
+      // A reading below the meter start (an earlier one, sent late) goes through the whole log.
+      await ev(3, "Updated", t0 + 5 * MIN, {}, { meterValue: reg(t0 + 5 * MIN, 9_000) });
+      [s] = await sessions(f.chargerId);
+      expect(s).toMatchObject({ meterStartWh: 9_000, energyWh: 4500 });
+      expect(await samplesOf()).toEqual([1000, 0, 3000, 4500]);
+      expect(await h.db.select().from(transactionEvents).where(eq(transactionEvents.sessionId, s.id))).toHaveLength(4);
+      await cli.close();
+    });
+
     it("an Ended that says the vehicle left prices the session at once; a new Started on the connector closes a forgotten one", async () => {
       const f = await createFixture(h, `v201-ended-${backend.name}`);
       const cli = chargerClient(h, f, V201);
