@@ -77,6 +77,25 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
     permission: "charger.command",
     audit: { resource: "charger", action: "command", details: { response: ["outcome", "message"] } },
   },
+  // A charger's maintenance (issue 25): its recent OCPP messages, firmware, diagnostics.
+  "GET /Business/Charger/:id/Message": read("charger.read"),
+  "GET /Business/Charger/:id/Message/Export.csv": read("charger.read"),
+  "GET /Business/Charger/:id/Firmware": read("charger.read"),
+  "POST /Business/Charger/:id/Firmware": {
+    permission: "charger.command",
+    audit: { resource: "charger", action: "firmware", details: { response: ["outcome", "message"] } },
+  },
+  "GET /Business/Charger/:id/Diagnostics": read("charger.read"),
+  "POST /Business/Charger/:id/Diagnostics": {
+    permission: "charger.command",
+    audit: { resource: "charger", action: "diagnostics", details: { response: ["outcome", "message"] } },
+  },
+  "GET /Business/Charger/:id/Diagnostics/:diagnosticsId/File": read("charger.read"),
+  // The charger's upload: authorised by the one-time token in the URL it was given (no account).
+  "PUT /ChargerUpload/:id/:token": { permission: "public" },
+  "POST /ChargerUpload/:id/:token": { permission: "public" },
+  "PUT /ChargerUpload/:id/:token/:fileName": { permission: "public" },
+  "POST /ChargerUpload/:id/:token/:fileName": { permission: "public" },
   "GET /Business/Live": read("live.read"),
 
   // Rates

@@ -19,6 +19,7 @@ import { disabledMailer } from "../infra/mail";
 import { activityRoutes } from "./routes/activity";
 import { chargerBrandRoutes, connectorTypeRoutes, serviceRoutes } from "./routes/catalogs";
 import { chargerRoutes } from "./routes/chargers";
+import { chargerMaintenanceRoutes, chargerUploadRoutes } from "./routes/charger-maintenance";
 import { dashboardRoutes, graphicRoutes } from "./routes/dashboard";
 import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
@@ -78,7 +79,8 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     onError: (c) =>
       problemResponse({ type: problemType("payload-too-large"), title: "El contenido es demasiado grande.", status: 413 }, { "X-Request-Id": c.get("requestId") }),
   });
-  app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") ? next() : limitBody(c, next)));
+  // Diagnostics uploads from chargers have their own cap (api/routes/charger-maintenance.ts).
+  app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") || c.req.path.startsWith("/api/ChargerUpload/") ? next() : limitBody(c, next)));
 
   // Who may call what (api/access.ts): every endpoint has a rule or is refused; anything not
   // public needs a verified Firebase ID token, counts against the account's limit (across nodes:
@@ -100,6 +102,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.get("/openapi.json", (c) => c.json(openapi, 200, { "Cache-Control": "public, max-age=300" }));
   app.route("/images", publicImageRoutes(services));
   app.route("/Invitation/Lookup", invitationLookupRoutes(services));
+  app.route("/ChargerUpload", chargerUploadRoutes(services));
 
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
   // filters at once: its cached entries are dropped once the write is done (api/company-cache.ts).
@@ -128,7 +131,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     app.route(prefix, router);
   };
   mountActive("/Business/ChargingStation", stationRoutes(services));
-  mountActive("/Business/Charger", chargerRoutes(services));
+  mountActive("/Business/Charger", chargerRoutes(services).route("/", chargerMaintenanceRoutes(services)));
   mountActive("/Business/Service", serviceRoutes(services));
   mountActive("/Business/ChargerBrand", chargerBrandRoutes(services));
   mountActive("/Driver/ConnectorType", connectorTypeRoutes(services));

@@ -1,4 +1,5 @@
 // Types shared by the API's app, middleware and routes.
+import type { MaintenanceRequest, MaintenanceResult } from "../ocpp/maintenance";
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
@@ -17,6 +18,8 @@ export interface OcppGateway {
   sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
   /** Gives a connected charger a new password; absent, rotation is manual only. */
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
+  /** Firmware update or diagnostics request (ocpp/maintenance.ts); absent, the charger counts as offline. */
+  sendMaintenance?(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
   // publish: an operator's write that changes what live screens show (closing a stuck session).
   live: Pick<LiveEvents, "subscribe" | "publish">;
 }

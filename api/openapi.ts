@@ -24,6 +24,7 @@ import {
   stationOptionsQuery,
 } from "./schemas/queries";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
+import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppMessageQuery } from "./schemas/maintenance";
 import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
 import { stationInputSchema } from "./schemas/station";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
@@ -112,6 +113,18 @@ export const OPERATIONS: Op[] = [
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez); a un cargador conectado se le envía y se aplica solo si la acepta", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/Command", tag: "Cargadores", summary: "Enviar un comando OCPP al cargador, en su protocolo (Reset, RemoteStart/StopTransaction, UnlockConnector, ChangeAvailability, TriggerMessage; GetBaseReport en 2.0.1; GetConfiguration / ChangeConfiguration de los intervalos de señal de vida y de mediciones, GetVariables / SetVariables en 2.0.1). Un HeartbeatInterval que el cargador acepta pasa a ser su intervalo.", body: commandSchema, ok: { status: 200, type: "CommandResult" }, errors: [404, 422] },
+  // A charger's maintenance (issue 25)
+  { method: "get", path: "/Business/Charger/{id}/Message", tag: "Cargadores", summary: "Los mensajes OCPP recientes del cargador (ambos sentidos, los últimos 1.000, más nuevos primero; sin secretos)", query: ocppMessageQuery, ok: { status: 200, type: "Page<OcppMessageDto>" }, errors: [404, 422] },
+  { method: "get", path: "/Business/Charger/{id}/Message/Export.csv", tag: "Cargadores", summary: "Exportar los mensajes OCPP recientes (CSV UTF-8 con BOM, separador ;)", ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [404] },
+  { method: "get", path: "/Business/Charger/{id}/Firmware", tag: "Cargadores", summary: "Firmware del cargador y de los cargadores de su modelo: versión, última actualización pedida y su avance (FirmwareStatusNotification)", ok: { status: 200, type: "ChargerFirmwareDto" }, errors: [404] },
+  { method: "post", path: "/Business/Charger/{id}/Firmware", tag: "Cargadores", summary: "Actualizar el firmware (UpdateFirmware, en el protocolo de cada cargador) de este cargador o de todos los de su marca y modelo", body: firmwareUpdateSchema, ok: { status: 200, type: "FirmwareUpdateDto" }, errors: [404, 422] },
+  { method: "get", path: "/Business/Charger/{id}/Diagnostics", tag: "Cargadores", summary: "Diagnósticos pedidos al cargador (los últimos 10) y su estado", query: diagnosticsQuery, ok: { status: 200, type: "Page<DiagnosticsDto>" }, errors: [404, 422] },
+  { method: "post", path: "/Business/Charger/{id}/Diagnostics", tag: "Cargadores", summary: "Pedir un diagnóstico (GetDiagnostics en 1.6, GetLog en 2.0.1): el cargador lo sube a una dirección de Enchufá válida para este pedido", body: diagnosticsRequestSchema, ok: { status: 200, type: "DiagnosticsRequestedDto" }, errors: [404, 422] },
+  { method: "get", path: "/Business/Charger/{id}/Diagnostics/{diagnosticsId}/File", tag: "Cargadores", summary: "Descargar el archivo de diagnóstico que subió el cargador", ok: { status: 200, description: "El archivo", content: "application/octet-stream" }, errors: [404] },
+  { method: "put", path: "/ChargerUpload/{id}/{token}", tag: "Cargadores", summary: "El cargador sube su diagnóstico (cuerpo crudo o multipart, hasta 20 MiB); la dirección con su token se la da Enchufá en el pedido y sirve una vez, por un día", public: true, ok: { status: 201 }, errors: [401, 413] },
+  { method: "post", path: "/ChargerUpload/{id}/{token}", tag: "Cargadores", summary: "Igual que PUT, para cargadores que suben con POST", public: true, ok: { status: 201 }, errors: [401, 413] },
+  { method: "put", path: "/ChargerUpload/{id}/{token}/{fileName}", tag: "Cargadores", summary: "Igual, con el nombre del archivo al final de la dirección (como lo agregan algunos cargadores)", public: true, ok: { status: 201 }, errors: [401, 413] },
+  { method: "post", path: "/ChargerUpload/{id}/{token}/{fileName}", tag: "Cargadores", summary: "Igual que PUT con nombre de archivo, con POST", public: true, ok: { status: 201 }, errors: [401, 413] },
   // Rates
   { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },
   { method: "post", path: "/Business/Fees", tag: "Tarifas", summary: "Crear tarifa", body: rateInputSchema, ok: { status: 201, type: "RateDto" }, errors: [422] },

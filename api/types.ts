@@ -491,3 +491,73 @@ export interface TagImportDto {
   created: number;
   updated: number;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A charger's maintenance (issue 25): its OCPP messages, firmware and diagnostics
+
+/** GET /Business/Charger/:id/Message: one OCPP frame, secrets redacted. */
+export interface OcppMessageDto {
+  seq: number;
+  at: string;
+  /** IN: charger → Enchufá; OUT: Enchufá → charger. */
+  direction: "IN" | "OUT";
+  directionLabel: string;
+  /** OCPP-J: 2 CALL, 3 CALLRESULT, 4 CALLERROR (0: a frame that was not JSON). */
+  messageType: number;
+  messageTypeLabel: string;
+  messageId: string;
+  /** The call's action; for a result or error, the call it answers (when known). */
+  action: string | null;
+  payload: string;
+}
+
+export interface FirmwareStateDto {
+  id: string;
+  name: string;
+  online: boolean;
+  /** As the charger reported it at boot. */
+  firmwareVersion: string | null;
+  /** The last update asked of it: where from, and when. */
+  location: string | null;
+  requestedAt: string | null;
+  /** Its latest FirmwareStatusNotification, and the same in Spanish. */
+  status: string | null;
+  statusLabel: string;
+  statusAt: string | null;
+}
+
+/** GET /Business/Charger/:id/Firmware */
+export interface ChargerFirmwareDto {
+  charger: FirmwareStateDto;
+  /** The chargers of the same brand and model (the charger among them), when it has a model. */
+  model: { brandName: string | null; model: string; chargers: FirmwareStateDto[] } | null;
+}
+
+/** POST /Business/Charger/:id/Firmware */
+export interface FirmwareUpdateDto {
+  outcome: "accepted" | "partial" | "rejected";
+  message: string;
+  results: { chargerId: string; name: string; outcome: "accepted" | "rejected" | "timeout" | "offline" | "error"; message: string }[];
+}
+
+export interface DiagnosticsDto {
+  id: string;
+  status: "REQUESTED" | "REJECTED" | "UPLOADING" | "UPLOADED" | "FAILED";
+  statusLabel: string;
+  /** The charger's latest report about it (Uploading, UploadFailed…), as sent. */
+  chargerStatus: string | null;
+  fileName: string | null;
+  sizeBytes: number | null;
+  requestedAt: string;
+  uploadedAt: string | null;
+}
+
+/** POST /Business/Charger/:id/Diagnostics: the charger's answer and the request kept. */
+export interface DiagnosticsRequestedDto {
+  kind: "GetDiagnostics";
+  outcome: "accepted" | "rejected" | "timeout" | "offline" | "error";
+  status?: string;
+  fileName?: string;
+  message: string;
+  diagnostics: DiagnosticsDto | null;
+}

@@ -501,6 +501,12 @@ export const chargers = pgTable(
     meterSerial: text("meter_serial"),
     lastBootAt: tstz("last_boot_at"),
     lastHeartbeatAt: tstz("last_heartbeat_at"),
+    // Firmware update (issue 25): what was last asked of the charger and its latest
+    // FirmwareStatusNotification.
+    firmwareLocation: text("firmware_location"),
+    firmwareRequestedAt: tstz("firmware_requested_at"),
+    firmwareStatus: text("firmware_status"),
+    firmwareStatusAt: tstz("firmware_status_at"),
     online: boolean("online").notNull().default(false),
     /** Which app node holds the WebSocket, so other nodes can route commands to it. */
     connectedNode: text("connected_node"),
@@ -794,6 +800,76 @@ export const chargerEvents = pgTable(
     ...timestamps,
   },
   (t) => [index("charger_events_charger_at_idx").on(t.chargerId, t.at)],
+);
+
+/**
+ * Each charger's recent OCPP messages, both directions, for troubleshooting (issue 25): a ring of
+ * OCPP_MESSAGES_KEPT slots per charger (slot = seq mod size), so a busy charger overwrites its own
+ * oldest message and the table never grows beyond that per charger. Payloads are stored with
+ * their secrets redacted and capped in size (ocpp/message-log.ts).
+ */
+export const ocppMessages = pgTable(
+  "ocpp_messages",
+  {
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    slot: smallint("slot").notNull(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** The charger's message counter: orders the ring. */
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    at: tstz("at").notNull(),
+    /** IN: charger → Enchufá; OUT: Enchufá → charger. */
+    direction: text("direction").$type<"IN" | "OUT">().notNull(),
+    /** OCPP-J message type: 2 CALL, 3 CALLRESULT, 4 CALLERROR. */
+    messageType: smallint("message_type").notNull(),
+    messageId: text("message_id").notNull(),
+    /** The call's action (for a result or error, the action of the call it answers), when known. */
+    action: text("action"),
+    payload: text("payload").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "ocpp_messages_pk", columns: [t.chargerId, t.slot] }),
+    index("ocpp_messages_charger_seq_idx").on(t.chargerId, t.seq.desc()),
+    check("ocpp_messages_direction_known", sql`${t.direction} in ('IN', 'OUT')`),
+  ],
+);
+
+/**
+ * A diagnostics file asked of a charger (1.6 GetDiagnostics, 2.0.1 GetLog) and, once the charger
+ * uploads it to the URL it was given, the file itself (size-capped). The URL carries a token only
+ * this request knows; its hash is kept.
+ */
+export const chargerDiagnostics = pgTable(
+  "charger_diagnostics",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    /** 2.0.1 GetLog requestId (LogStatusNotification names it). */
+    requestId: integer("request_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    status: text("status").$type<"REQUESTED" | "REJECTED" | "UPLOADING" | "UPLOADED" | "FAILED">().notNull().default("REQUESTED"),
+    /** The charger's latest status report about this upload, as it sent it. */
+    chargerStatus: text("charger_status"),
+    fileName: text("file_name"),
+    contentType: text("content_type"),
+    sizeBytes: integer("size_bytes"),
+    content: bytea("content"),
+    requestedAt: tstz("requested_at").notNull(),
+    uploadedAt: tstz("uploaded_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("charger_diagnostics_charger_requested_idx").on(t.chargerId, t.requestedAt.desc()),
+    check("charger_diagnostics_status_known", sql`${t.status} in ('REQUESTED', 'REJECTED', 'UPLOADING', 'UPLOADED', 'FAILED')`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

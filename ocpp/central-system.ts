@@ -61,6 +61,8 @@ import {
   type StatusPayload,
   type StopPayload,
 } from "./store";
+import { createMessageLog } from "./message-log";
+import { maintenanceCall, maintenanceResult, recordDiagnosticsStatus, recordFirmwareStatus, unansweredMaintenance, type MaintenanceRequest, type MaintenanceResult } from "./maintenance";
 import {
   bootPayload,
   meterValuesPayload,
@@ -112,12 +114,16 @@ export interface CentralSystem {
    * charger stored it; the caller applies the new hash only then.
    */
   sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
+  /** Firmware update or diagnostics upload (ocpp/maintenance.ts), in the charger's protocol. */
+  sendMaintenance(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
   sweep(): Promise<void>;
   /** Writes the heartbeats noted since the last batch now (the timer does it every second). */
   flushSignsOfLife(): Promise<void>;
+  /** Writes the OCPP messages noted since the last batch (ocpp/message-log.ts; the timer does it every second). */
+  flushMessageLog(): Promise<void>;
   /** Stops accepting chargers and closes their sockets cleanly (they reconnect to another node). */
   close(): Promise<void>;
 }
@@ -140,6 +146,7 @@ type Client = {
   close(options?: { code?: number; reason?: string; awaitPending?: boolean; force?: boolean }): Promise<unknown>;
   on(event: "close", listener: () => void): void;
   on(event: "socketError", listener: (err: { code?: string }) => void): void;
+  on(event: "message", listener: (event: { message: unknown; outbound: boolean }) => void): void;
 };
 
 type RemoteCommand = { kind: "command"; id: string; node: string; from: string; identity: string; method: string; params: Record<string, unknown> };
@@ -170,6 +177,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const verified = new Map<string, { hash: string; digest: Buffer }>();
   /** Charger id → its latest sign of life not yet written (see touchMany). */
   const signsOfLife = new Map<string, Date>();
+  const messageLog = createMessageLog(db, now);
   let closing = false;
 
   const rpc = new RPCServer({
@@ -239,11 +247,15 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (previous) void previous.close({ code: 4000, reason: "Replaced by a new connection" });
     void channels.notify(COMMAND_CHANNEL, JSON.stringify({ kind: "drop", identity, except: nodeId } satisfies RemoteDrop)).catch(() => {});
 
+    // Every frame, both ways, into the charger's recent messages (troubleshooting, issue 25).
+    const pendingCalls = new Map<string, string>();
+    client.on("message", ({ message, outbound }) => messageLog.note(ref, message, outbound, pendingCalls));
     // The WebSocket library closes an oversized frame with 1009 itself and reports it here.
     client.on("socketError", (err: { code?: string }) => {
       if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") logger.warn({ identity, maxBytes: OCPP_MAX_FRAME_BYTES }, "OCPP: mensaje demasiado grande, conexión cerrada");
     });
     client.on("close", () => {
+      messageLog.forget(ref.id);
       if (connections.get(identity) !== client) return; // replaced: the new socket owns the charger
       connections.delete(identity);
       if (closing) {
@@ -356,10 +368,14 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     handle("DataTransfer", async () => ({ status: "UnknownVendorId" }));
     handle("DiagnosticsStatusNotification", async ({ params }) => {
       await keep(ref, "DiagnosticsStatusNotification", params);
+      await recordDiagnosticsStatus(db, ref, params as { status: string });
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
       return {};
     });
     handle("FirmwareStatusNotification", async ({ params }) => {
       await keep(ref, "FirmwareStatusNotification", params);
+      await recordFirmwareStatus(db, ref, (params as { status: string }).status, now());
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
       return {};
     });
   }
@@ -440,12 +456,16 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("FirmwareStatusNotification", async ({ params }) => {
       await keep(ref, "FirmwareStatusNotification", params);
+      await recordFirmwareStatus(db, ref, (params as { status: string }).status, now());
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
       await seen();
       return {};
     });
 
     handle("LogStatusNotification", async ({ params }) => {
       await keep(ref, "LogStatusNotification", params);
+      await recordDiagnosticsStatus(db, ref, params as { status: string; requestId?: number });
+      live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
       await seen();
       return {};
     });
@@ -611,6 +631,21 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
   }
 
+  async function sendMaintenance(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult> {
+    const target = await locate(charger);
+    if (target.kind === "offline") return unansweredMaintenance(request, "offline");
+    const { method, params } = maintenanceCall(request, target.protocol);
+    const answer = await callTarget(target, charger.ocppIdentity, method, params);
+    switch (answer.kind) {
+      case "answer":
+        return maintenanceResult(request, target.protocol, answer.response);
+      case "rpc-error":
+        return unansweredMaintenance(request, "rejected", answer.code);
+      default:
+        return unansweredMaintenance(request, answer.kind);
+    }
+  }
+
   /** Writes the signs of life noted since the last flush (one statement per 1,000 chargers). */
   async function flushSignsOfLife() {
     if (signsOfLife.size === 0) return;
@@ -620,7 +655,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   }
   /** The timer's and the shutdown's flush: a failure is logged, the next batch tries again. */
   const flushLogged = () => flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));
-  const flushTimer = setInterval(() => void flushLogged(), SIGNS_OF_LIFE_FLUSH_MS);
+  const flushMessageLog = () => messageLog.flush().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar los mensajes recientes"));
+  const flushTimer = setInterval(() => {
+    void flushLogged();
+    void flushMessageLog();
+  }, SIGNS_OF_LIFE_FLUSH_MS);
   flushTimer.unref();
 
   async function sweep() {
@@ -661,9 +700,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     },
     sendCommand,
     sendPassword,
+    sendMaintenance,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife,
+    flushMessageLog: () => messageLog.flush(),
     async close() {
       if (closing) return;
       closing = true;
@@ -671,6 +712,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       await rpc.close({ code: 1001, reason: "Server shutting down", awaitPending: true }).catch(() => {});
       clearInterval(flushTimer);
       await flushLogged();
+      await flushMessageLog();
       // Wait for the close handlers' writes (connected_node) before the database goes away.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await stopCommands();

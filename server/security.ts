@@ -100,6 +100,8 @@ export function bodyLimit(max = MAX_BODY_BYTES) {
     if (SAFE_METHODS.has(req.method)) return next();
     const declared = req.headers["content-length"];
     const declaredTooLarge = declared !== undefined && !(Number(declared) <= max);
+    // A charger's diagnostics upload is capped by its own route (DIAGNOSTICS_MAX_BYTES).
+    if (req.path.startsWith("/api/ChargerUpload/")) return next();
     if (isApi(req)) return declaredTooLarge ? tooLarge(req, res) : next();
     if (declaredTooLarge && !(Number(declared) <= DRAIN_MAX_BYTES)) return tooLarge(req, res);
     const chunks: Buffer[] = [];

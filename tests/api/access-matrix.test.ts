@@ -6,7 +6,7 @@
 // table (api/access.ts), so a new endpoint is covered (or fails the first tests until it is).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessMembers, chargingSessions, notifications, payments } from "#db/schema";
+import { businessMembers, chargerDiagnostics, chargingSessions, notifications, payments } from "#db/schema";
 import { ENDPOINT_RULES } from "#api/access";
 import { ROLES, can, type Permission, type Role } from "#domain/permissions";
 import {
@@ -25,7 +25,13 @@ import {
 } from "./helpers";
 
 /** Public: no token needed. */
-const PUBLIC = new Set(["GET /api/openapi.json", "GET /api/images/:file", "POST /api/Invitation/Lookup"]);
+const PUBLIC = new Set([
+  "GET /api/openapi.json",
+  "GET /api/images/:file",
+  "POST /api/Invitation/Lookup",
+  // A charger's diagnostics upload: no account, the URL's one-time token (refused here: 401).
+  ...["PUT", "POST"].flatMap((m) => [`${m} /api/ChargerUpload/:id/:token`, `${m} /api/ChargerUpload/:id/:token/:fileName`]),
+]);
 /** The caller's own account and company: any company status (a pending company fixes its data). */
 const OWN_ACCOUNT = new Set([
   "GET /api/Account/Business",
@@ -114,6 +120,11 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       .returning();
     ids.member = victim.id;
     ids.invitation = crypto.randomUUID();
+    const [diagnostics] = await h.db
+      .insert(chargerDiagnostics)
+      .values({ businessId: owner.businessId, chargerId: ids.charger, requestId: 1, tokenHash: "x", status: "UPLOADED", content: Buffer.from("Secreta-Owner diag"), sizeBytes: 18, requestedAt: new Date() })
+      .returning();
+    ids.diagnostics = diagnostics.id;
 
     const seen = new Set<string>();
     endpoints = h.api.routes
@@ -146,7 +157,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
                     : base.startsWith("/Business/AccessGroup")
                       ? "group"
                       : "file";
-    return base.replace(/:id|:file/, ids[kind]);
+    return base.replace(/:id|:file/, ids[kind]).replace(":diagnosticsId", ids.diagnostics);
   }
 
   /** A request body that is well-formed enough to get past authentication (validation may refuse it). */
@@ -187,7 +198,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints) {
       const r = await call(e, null);
       // The invitation preview answers a missing token with a validation error.
-      if (!auth(e)) expect(r.status, e.key).toBe(e.key === "POST /api/Invitation/Lookup" ? 422 : 200);
+      if (!auth(e)) expect(r.status, e.key).toBe(e.key === "POST /api/Invitation/Lookup" ? 422 : e.key.includes("/ChargerUpload/") ? 401 : 200);
       else {
         expect(r.status, e.key).toBe(401);
         expect(r.type, e.key).toContain("application/problem+json");

@@ -26,9 +26,21 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
   // One charger's events (`:id`: a seeded charger with more events than a page).
   ["/api/Business/Charger/:id/Event", MAX_PAGE_SIZE],
+  // Its recent OCPP messages and its diagnostics (the same charger, seeded beyond a page).
+  ["/api/Business/Charger/:id/Message", MAX_PAGE_SIZE],
+  ["/api/Business/Charger/:id/Diagnostics", MAX_PAGE_SIZE],
 ];
 /** Capped at EXPORT_MAX_ROWS (activity), AUDIT_EXPORT_MAX_ROWS (audit log) and TAG_EXPORT_MAX_ROWS (RFID tags); the team's lists at TEAM_MAX (members + open invitations). */
-const EXPORTS = ["/api/Business/Activity/Export.csv", "/api/Business/Audit/Export.csv", "/api/Business/Tag/Export.csv", "/api/Business/Member", "/api/Business/Invitation"];
+const EXPORTS = [
+  "/api/Business/Activity/Export.csv",
+  "/api/Business/Audit/Export.csv",
+  "/api/Business/Tag/Export.csv",
+  "/api/Business/Member",
+  "/api/Business/Invitation",
+  // A charger's messages at OCPP_MESSAGES_KEPT (its ring holds no more); its model's chargers at FIRMWARE_MODEL_MAX.
+  "/api/Business/Charger/:id/Message/Export.csv",
+  "/api/Business/Charger/:id/Firmware",
+];
 /** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
 const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];
 /** One object (or one aggregate), never a list of rows. */
@@ -37,6 +49,7 @@ const SINGLE = [
   "/api/Business/Activity/:id",
   "/api/Business/BusinessUser",
   "/api/Business/Charger/:id",
+  "/api/Business/Charger/:id/Diagnostics/:diagnosticsId/File",
   "/api/Business/ChargingStation/:id",
   "/api/Business/Dashboard",
   "/api/Business/Fees/:id",
@@ -83,6 +96,10 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     chargerId = String(charger.id);
     await h.db.execute(sql`insert into charger_events (business_id, charger_id, kind, summary, payload, at)
       select ${businessId}::uuid, ${chargerId}::uuid, 'SecurityEventNotification', 'StartupOfTheDevice', '{}'::jsonb, now() - make_interval(mins => i) from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into ocpp_messages (business_id, charger_id, slot, seq, at, direction, message_type, message_id, action, payload)
+      select ${businessId}::uuid, ${chargerId}::uuid, i, i, now() - make_interval(secs => i), 'IN', 2, 'm' || i, 'Heartbeat', '{}' from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into charger_diagnostics (business_id, charger_id, request_id, token_hash, requested_at)
+      select ${businessId}::uuid, ${chargerId}::uuid, i, md5(i::text), now() - make_interval(mins => i) from generate_series(1, ${ROWS}) i`);
   }, 120_000);
   afterAll(() => h?.close());
 

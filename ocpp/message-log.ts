@@ -1,0 +1,173 @@
+// Each charger's recent OCPP messages, both directions, for troubleshooting (issue 25). Every
+// frame a socket sends or receives is noted in memory and written in batches (one statement per
+// flush, like the signs of life), into a ring of OCPP_MESSAGES_KEPT rows per charger: the table
+// holds at most that many per charger whatever the traffic, and nothing is ever deleted by a sweep.
+// Secrets never reach it: passwords and authorization keys are redacted, and URLs lose their
+// user info and Enchufá's upload tokens, before a payload is stored.
+import { inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { ocppMessages } from "../db/schema";
+import { queryRows } from "../infra/sql";
+
+/** Messages kept per charger. */
+export const OCPP_MESSAGES_KEPT = 1_000;
+/** A payload longer than this is stored cut, with a mark. */
+export const OCPP_MESSAGE_PAYLOAD_MAX = 4_000;
+const REDACTED = "•••";
+/** Calls awaiting their answer, per socket, whose action a result is filed under. */
+const PENDING_MAX = 256;
+/** Rows per insert statement (10 parameters each, under PostgreSQL's 65,535). */
+const INSERT_CHUNK = 2_000;
+
+export type MessageDirection = "IN" | "OUT";
+
+export interface LoggedMessage {
+  chargerId: string;
+  businessId: string;
+  at: Date;
+  direction: MessageDirection;
+  messageType: number;
+  messageId: string;
+  action: string | null;
+  payload: string;
+}
+
+/** Keys whose value is a secret wherever they appear. */
+const SECRET_KEYS = /^(password|basicauthpassword|authorizationkey|secret|privatekey)$/i;
+/** A configuration key or device-model variable naming a secret (its value is one). */
+const SECRET_NAMES = /password|authorizationkey|secret|privatekey/i;
+
+/** The payload with its secrets replaced by "•••" (a copy; the input is not touched). */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (typeof value === "string") return redactUrl(value);
+  if (!value || typeof value !== "object") return value;
+  const o = value as Record<string, unknown>;
+  // 1.6 configuration: { key: "AuthorizationKey", value: "…" }; 2.0.1 device model:
+  // { variable: { name: "BasicAuthPassword" }, attributeValue: "…" } or variableAttribute[].value.
+  const named = [o.key, (o.variable as { name?: unknown } | undefined)?.name].some((n) => typeof n === "string" && SECRET_NAMES.test(n));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (SECRET_KEYS.test(k) && v !== undefined && v !== null) out[k] = REDACTED;
+    else if (named && (k === "value" || k === "attributeValue") && v !== undefined) out[k] = REDACTED;
+    else if (named && k === "variableAttribute" && Array.isArray(v)) out[k] = v.map((a) => (a && typeof a === "object" ? { ...(a as object), ...("value" in a ? { value: REDACTED } : {}) } : a));
+    else out[k] = redact(v);
+  }
+  return out;
+}
+
+/** A URL's user info (ftp://user:pass@…) and an upload token in Enchufá's own upload path. */
+function redactUrl(s: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return s;
+  return s.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, `$1${REDACTED}@`).replace(/(\/ChargerUpload\/[^/]+\/)[^/?#]+/, `$1${REDACTED}`);
+}
+
+/** The stored text of a payload: redacted JSON, cut at OCPP_MESSAGE_PAYLOAD_MAX characters. */
+export function payloadText(payload: unknown): string {
+  const json = JSON.stringify(redact(payload ?? {})) ?? "{}";
+  return json.length > OCPP_MESSAGE_PAYLOAD_MAX ? `${json.slice(0, OCPP_MESSAGE_PAYLOAD_MAX)}… (recortado, ${json.length} caracteres)` : json;
+}
+
+/**
+ * One OCPP-J frame read for the log, or null when it is not one (a garbled frame is still
+ * answered by ocpp-rpc; the log keeps what it can read). `pending` maps call ids to actions so
+ * that a result is filed under the call it answers.
+ */
+export function readFrame(raw: string, direction: MessageDirection, pending: Map<string, string>): Omit<LoggedMessage, "chargerId" | "businessId" | "at"> | null {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(raw);
+  } catch {
+    return { direction, messageType: 0, messageId: "", action: null, payload: raw.length > OCPP_MESSAGE_PAYLOAD_MAX ? `${raw.slice(0, OCPP_MESSAGE_PAYLOAD_MAX)}…` : raw };
+  }
+  if (!Array.isArray(frame) || typeof frame[0] !== "number") return null;
+  const messageType = frame[0];
+  const messageId = String(frame[1] ?? "");
+  // The answer to a call goes the other way: the call's direction is the opposite of this one's.
+  const key = (dir: MessageDirection) => `${dir}:${messageId}`;
+  if (messageType === 2) {
+    const action = String(frame[2] ?? "");
+    if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
+    pending.set(key(direction), action);
+    return { direction, messageType, messageId, action, payload: payloadText(frame[3]) };
+  }
+  const callKey = key(direction === "IN" ? "OUT" : "IN");
+  const action = pending.get(callKey) ?? null;
+  pending.delete(callKey);
+  if (messageType === 3) return { direction, messageType, messageId, action, payload: payloadText(frame[2]) };
+  if (messageType === 4) return { direction, messageType, messageId, action, payload: payloadText({ errorCode: frame[2], errorDescription: frame[3], errorDetails: frame[4] }) };
+  return null;
+}
+
+export interface MessageLog {
+  /** A socket's frame (ocpp-rpc's 'message' event), noted for the next batch. */
+  note(charger: { id: string; businessId: string }, raw: unknown, outbound: boolean, pending: Map<string, string>): void;
+  /** Writes what was noted since the last flush (the timer does it every flushMs). */
+  flush(): Promise<void>;
+  /** Forgets a charger's counter (its socket closed: another node may take it next). */
+  forget(chargerId: string): void;
+}
+
+/**
+ * The log's writer. The ring's counter per charger is read from the table the first time the
+ * charger is flushed by this process (one query for all of a batch's newcomers), then kept in
+ * memory while its socket is here.
+ */
+export function createMessageLog(db: Db, now: () => Date): MessageLog {
+  let noted: LoggedMessage[] = [];
+  const counters = new Map<string, number>();
+
+  async function loadCounters(ids: string[]) {
+    if (ids.length === 0) return;
+    const rows = await queryRows<{ charger_id: string; seq: string | number }>(
+      db,
+      sql`select charger_id, max(seq) as seq from ocpp_messages where ${inArray(ocppMessages.chargerId, ids)} group by charger_id`,
+    );
+    for (const id of ids) counters.set(id, 0);
+    for (const r of rows) counters.set(r.charger_id, Number(r.seq));
+  }
+
+  return {
+    note(charger, raw, outbound, pending) {
+      const text = typeof raw === "string" ? raw : Buffer.isBuffer(raw) ? raw.toString("utf8") : String(raw);
+      const read = readFrame(text, outbound ? "OUT" : "IN", pending);
+      if (read) noted.push({ chargerId: charger.id, businessId: charger.businessId, at: now(), ...read });
+    },
+    async flush() {
+      if (noted.length === 0) return;
+      const batch = noted;
+      noted = [];
+      await loadCounters([...new Set(batch.map((m) => m.chargerId))].filter((id) => !counters.has(id)));
+      // One row per ring slot: within a batch a later message takes the slot of an earlier one.
+      const bySlot = new Map<string, typeof ocppMessages.$inferInsert>();
+      for (const m of batch) {
+        const seq = (counters.get(m.chargerId) ?? 0) + 1;
+        counters.set(m.chargerId, seq);
+        const slot = seq % OCPP_MESSAGES_KEPT;
+        bySlot.set(`${m.chargerId}:${slot}`, { ...m, seq, slot });
+      }
+      const rows = [...bySlot.values()];
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await db
+          .insert(ocppMessages)
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .onConflictDoUpdate({
+            target: [ocppMessages.chargerId, ocppMessages.slot],
+            set: {
+              businessId: sql`excluded.business_id`,
+              seq: sql`excluded.seq`,
+              at: sql`excluded.at`,
+              direction: sql`excluded.direction`,
+              messageType: sql`excluded.message_type`,
+              messageId: sql`excluded.message_id`,
+              action: sql`excluded.action`,
+              payload: sql`excluded.payload`,
+            },
+          });
+      }
+    },
+    forget(chargerId) {
+      counters.delete(chargerId);
+    },
+  };
+}
