@@ -12,6 +12,7 @@ export default [
     route("charger", "routes/app/charger/index.tsx"),
     route("charger/new", "routes/app/charger/new.tsx"),
     route("charger/edit/:id", "routes/app/charger/edit.tsx"),
+    route("charger/edit/:id/messages", "routes/app/charger/messages.tsx"),
     route("charger/add", "routes/app/charger/add.tsx"),
     route("activity", "routes/app/activity.tsx"),
     route("rate", "routes/app/rate/index.tsx"),
@@ -51,6 +52,9 @@ export default [
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),
+  // Issue 25: a charger's OCPP messages as CSV and its diagnostics files (downloads).
+  route("charger/edit/:id/messages.csv", "routes/app/charger/messages-export.ts"),
+  route("charger/edit/:id/diagnostics/:diagnosticsId", "routes/app/charger/diagnostics-file.ts"),
   route("company", "routes/company.ts"),
   route("live", "routes/live.ts"),
   route("logout", "routes/logout.tsx"),

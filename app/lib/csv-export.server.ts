@@ -21,6 +21,8 @@ export async function proxyCsvExport(
     filename: string;
     /** One message for any refusal (an export without filters); otherwise the filters' first error is shown. */
     refused?: string;
+    /** The export belongs to one item (a charger's messages): its 404 is the 404 screen. */
+    notFoundScreen?: boolean;
   },
 ): Promise<Response> {
   const search = opts.query?.size ? `?${opts.query}` : "";
@@ -31,6 +33,8 @@ export async function proxyCsvExport(
     return redirectWithError(opts.back, UNAVAILABLE);
   }
   if (!response.ok) {
+    // Another company's (or a deleted) charger: the 404 screen, as its page would show.
+    if (response.status === 404 && opts.notFoundScreen) throw new Response(null, { status: 404, statusText: "Not Found" });
     if (opts.refused) return redirectWithError(opts.back, opts.refused);
     const problem = await readJson<ApiProblem>(response);
     const first = Object.values(problem?.errors ?? {})[0]?.[0];

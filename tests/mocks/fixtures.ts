@@ -6,10 +6,13 @@ import type {
   ChargerBrandDto,
   ChargerDto,
   ChargerEventPage,
+  ChargerFirmwareDto,
+  DiagnosticsDto,
   ConnectorTypeDto,
   DashboardDto,
   GraphicDto,
   NotificationPage,
+  OcppMessageDto,
   Page,
   PaymentAccountDto,
   PaymentPage,
@@ -273,6 +276,71 @@ const connectorTypes: ConnectorTypeDto[] = [
   { id: 2, code: "IEC_62196_T2_COMBO", label: "CCS2 (Combo 2)", defaultPowerType: "DC" },
 ];
 
+/** GET /Business/Charger/:id/Firmware: an update asked of the whole model, one charger installed. */
+const chargerFirmware: ChargerFirmwareDto = {
+  charger: {
+    id: IDS.charger,
+    name: "Wallbox Norte",
+    online: true,
+    firmwareVersion: "5.17.2",
+    location: "https://fw.wallbox.example/commander2-5.18.0.bin",
+    requestedAt: "2025-06-15T17:00:00.000Z",
+    status: "Installed",
+    statusLabel: "Instalado",
+    statusAt: "2025-06-15T17:20:00.000Z",
+  },
+  model: {
+    brandName: "Wallbox",
+    model: "Commander 2",
+    chargers: [
+      {
+        id: IDS.charger,
+        name: "Wallbox Norte",
+        online: true,
+        firmwareVersion: "5.17.2",
+        location: "https://fw.wallbox.example/commander2-5.18.0.bin",
+        requestedAt: "2025-06-15T17:00:00.000Z",
+        status: "Installed",
+        statusLabel: "Instalado",
+        statusAt: "2025-06-15T17:20:00.000Z",
+      },
+      {
+        id: "0b6e0c8a-1c1d-4c5e-9a43-3a0f0f0f0f0f",
+        name: "Wallbox Sur",
+        online: false,
+        firmwareVersion: "5.17.2",
+        location: null,
+        requestedAt: null,
+        status: null,
+        statusLabel: "Sin informar",
+        statusAt: null,
+      },
+    ],
+  },
+};
+
+/** GET /Business/Charger/:id/Message: a heartbeat and its answer, newest first. */
+const ocppMessages: Page<OcppMessageDto> = {
+  items: [
+    { seq: 2, at: "2025-06-15T17:00:01.000Z", direction: "OUT", directionLabel: "Enviado", messageType: 3, messageTypeLabel: "Respuesta", messageId: "hb-1", action: "Heartbeat", payload: '{"currentTime":"2025-06-15T17:00:01.000Z"}' },
+    { seq: 1, at: "2025-06-15T17:00:00.000Z", direction: "IN", directionLabel: "Recibido", messageType: 2, messageTypeLabel: "Llamada", messageId: "hb-1", action: "Heartbeat", payload: "{}" },
+  ],
+  total: 2,
+  page: 1,
+  pageSize: 50,
+};
+
+/** GET /Business/Charger/:id/Diagnostics: one file received, one refused. */
+const chargerDiagnostics: Page<DiagnosticsDto> = {
+  items: [
+    { id: "d1a90000-0000-4000-8000-000000000001", status: "UPLOADED", statusLabel: "Recibido", chargerStatus: "Uploaded", fileName: "diag.zip", sizeBytes: 20480, requestedAt: "2025-06-15T16:00:00.000Z", uploadedAt: "2025-06-15T16:02:00.000Z" },
+    { id: "d1a90000-0000-4000-8000-000000000002", status: "REJECTED", statusLabel: "Rechazado", chargerStatus: null, fileName: null, sizeBytes: null, requestedAt: "2025-06-14T16:00:00.000Z", uploadedAt: null },
+  ],
+  total: 2,
+  page: 1,
+  pageSize: 5,
+};
+
 const chargerEvents: ChargerEventPage = {
   ...page([
     { id: 3, kind: "NotifyReport", kindLabel: "Informe", summary: "Informe 41, parte 1: 2 variables", at: "2025-06-15T17:42:00.000Z" },
@@ -290,6 +358,9 @@ export const fixtures = {
   charger,
   chargers: page([charger]),
   chargerEvents,
+  chargerFirmware,
+  chargerDiagnostics,
+  ocppMessages,
   rate,
   rates: page([rate]),
   sessionRow,

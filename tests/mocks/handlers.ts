@@ -73,6 +73,15 @@ export const handlers = [
   http.get(apiUrl("/Business/Charger/:id/Event"), ({ params }) =>
     params.id === IDS.charger ? HttpResponse.json(fixtures.chargerEvents) : problemResponse(404, "El cargador no existe."),
   ),
+  http.get(apiUrl("/Business/Charger/:id/Message"), ({ params }) =>
+    params.id === IDS.charger ? HttpResponse.json(fixtures.ocppMessages) : problemResponse(404, "El cargador no existe."),
+  ),
+  http.get(apiUrl("/Business/Charger/:id/Firmware"), ({ params }) =>
+    params.id === IDS.charger ? HttpResponse.json(fixtures.chargerFirmware) : problemResponse(404, "El cargador no existe."),
+  ),
+  http.get(apiUrl("/Business/Charger/:id/Diagnostics"), ({ params }) =>
+    params.id === IDS.charger ? HttpResponse.json(fixtures.chargerDiagnostics) : problemResponse(404, "El cargador no existe."),
+  ),
   http.put(apiUrl("/Business/Charger/:id"), async ({ params }) => HttpResponse.json({ ...fixtures.charger, id: params.id })),
   http.delete(apiUrl("/Business/Charger/:id"), () => new HttpResponse(null, { status: 204 })),
   http.post(apiUrl("/Business/Charger/:id/RotatePassword"), () => HttpResponse.json({ ...fixtures.charger, ocppPassword: "r0tated-Ocpp-Passw0rd-0123456789a" })),

@@ -6,7 +6,7 @@
 // in-process over a real database (PGlite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessMembers, rates, stations } from "#db/schema";
+import { businessMembers, chargerDiagnostics, rates, stations } from "#db/schema";
 import { ROLES, ROLE_LABELS, type Role } from "#domain/permissions";
 import { SCREEN_RULES, holds, needFor, screenRuleFor } from "~/lib/access.server";
 import routeConfig from "~/routes";
@@ -35,6 +35,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/charger/new", () => import("~/routes/app/charger/new")],
   ["/charger/edit/:charger", () => import("~/routes/app/charger/edit")],
   ["/charger/add", () => import("~/routes/app/charger/add")],
+  ["/charger/edit/:charger/messages", () => import("~/routes/app/charger/messages")],
   ["/activity", () => import("~/routes/app/activity")],
   ["/rate", () => import("~/routes/app/rate/index")],
   ["/rate/new", () => import("~/routes/app/rate/new")],
@@ -59,6 +60,9 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/activity/export.csv", () => import("~/routes/app/activity-export")],
   ["/audit/export.csv", () => import("~/routes/app/audit-export")],
   ["/tag/export.csv", () => import("~/routes/app/tag/export")],
+  ["/charger/edit/:charger/messages.csv", () => import("~/routes/app/charger/messages-export")],
+  // Its params are { id, diagnosticsId }: concrete() gives both.
+  ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<RouteModule>],
 ];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
@@ -102,6 +106,11 @@ describe("access matrix of the app routes", () => {
     ids.charger = (await expectStatus(await h.call("POST", "/Business/Charger", { token: t, body: chargerInput({ name: "Cargador-Propio", stationId: ids.station }) }), 201)).id;
     ids.group = (await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: t, body: { name: "Grupo-Propio" } }), 201)).id;
     ids.tag = (await expectStatus(await h.call("POST", "/Business/Tag", { token: t, body: { idTag: "TAG-PROPIA", holderName: "Titular-Propio", groupId: ids.group } }), 201)).id;
+    const [diagnostics] = await h.db
+      .insert(chargerDiagnostics)
+      .values({ businessId: owner.businessId, chargerId: ids.charger, requestId: 1, tokenHash: "x", status: "UPLOADED", content: Buffer.from("diagnostico"), sizeBytes: 11, requestedAt: new Date() })
+      .returning();
+    ids.diagnosticsId = diagnostics.id;
     cookies.owner = await cookieFor(owner.uid);
     cookies.other = await cookieFor(other.uid);
     cookies.pending = await cookieFor(pending.uid);
@@ -121,8 +130,11 @@ describe("access matrix of the app routes", () => {
   }
 
   function concrete(pattern: string) {
-    const m = /:(\w+)$/.exec(pattern);
-    return m ? { path: pattern.replace(`:${m[1]}`, ids[m[1]]), params: { id: ids[m[1]] } } : { path: pattern, params: {} as { id: string } };
+    // The first parameter is the route's `id`; a second (a charger's diagnostics file) keeps its name.
+    const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    if (names.length === 0) return { path: pattern, params: {} as { id: string } };
+    const path = names.reduce((p, n) => p.replace(`:${n}`, ids[n]), pattern);
+    return { path, params: { id: ids[names[0]], ...Object.fromEntries(names.slice(1).map((n) => [n, ids[n]])) } as { id: string } };
   }
 
   /** What React Router does for a document request: the layout loader and the route's own, each guarded. */
@@ -198,10 +210,13 @@ describe("access matrix of the app routes", () => {
       }
     };
     walk(routeConfig as never, false);
-    const matrix = ROUTES.map(([p]) => p.replace(/:\w+$/, ":id"));
+    // The first parameter is the route's :id (a charger's diagnostics file has a second one).
+    const asRouted = (p: string) => p.replace(/:\w+/, ":id");
+    const matrix = ROUTES.map(([p]) => asRouted(p));
     expect(paths.filter((p) => !matrix.includes(p)), "add these routes to ROUTES").toEqual([]);
-    for (const p of [...paths, ...RESOURCES.map(([r]) => r)]) expect(screenRuleFor(p.replace(":id", crypto.randomUUID())), p).toBeDefined();
-    const known = [...paths, ...RESOURCES.map(([r]) => r)];
+    const resources = RESOURCES.map(([r]) => asRouted(r));
+    for (const p of [...paths, ...resources]) expect(screenRuleFor(p.replace(":id", crypto.randomUUID())), p).toBeDefined();
+    const known = [...paths, ...resources];
     expect(SCREEN_RULES.map((r) => r.pattern).filter((p) => !known.includes(p))).toEqual([]);
   });
 

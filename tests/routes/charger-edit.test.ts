@@ -213,3 +213,76 @@ describe("edit charger action: intervals", () => {
   });
 });
 
+
+describe("edit charger: firmware and diagnostics (issue 25)", () => {
+  it("the loader brings the firmware (with its model's chargers) and the last 5 diagnostics; without them the screen still opens", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(res.data.firmware).toEqual(fixtures.chargerFirmware);
+    expect(res.data.diagnostics).toEqual(fixtures.chargerDiagnostics);
+    expect(seen.find((r) => r.path === `/Business/Charger/${IDS.charger}/Diagnostics`)!.search.get("pageSize")).toBe("5");
+
+    server.use(failNetwork("/Business/Charger/:id/Firmware"), failNetwork("/Business/Charger/:id/Diagnostics"));
+    const down = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(down.status).toBe(200);
+    expect(down.data).toMatchObject({ firmware: null, diagnostics: null });
+  });
+
+  it("'Actualizar firmware' posts the URL, the local date and the whole model; the answer stays under the form with a toast", async () => {
+    const cookie = await operatorCookie();
+    const answer = {
+      outcome: "partial",
+      message: "Aceptaron «Actualizar firmware» 1 de 2 cargadores del modelo: mirá el detalle por cargador.",
+      results: [
+        { chargerId: IDS.charger, name: "Wallbox Norte", outcome: "accepted", message: "El cargador aceptó «Actualizar firmware»: informa el avance en «Firmware y diagnóstico»." },
+        { chargerId: "0b6e0c8a-1c1d-4c5e-9a43-3a0f0f0f0f0f", name: "Wallbox Sur", outcome: "offline", message: "El cargador no está conectado: no se pudo enviar «Actualizar firmware»." },
+      ],
+    };
+    server.use(http.post(apiUrl("/Business/Charger/:id/Firmware"), () => HttpResponse.json(answer)));
+    const seen = recordRequests();
+    const context = chargerContext();
+    const form = { intent: "firmware", location: " https://fw.wallbox.example/c2.bin ", retrieveAt: "2030-01-02T03:00", allOfModel: "true" };
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, form, cookie), context)));
+    expect(res.status).toBe(200);
+    expect(await seen.find((r) => r.path.endsWith("/Firmware"))!.body).toEqual({ location: "https://fw.wallbox.example/c2.bin", retrieveAt: "2030-01-02T03:00", allOfModel: true });
+    expect(res.data.maintenance).toEqual({ intent: "firmware", outcome: "partial", message: answer.message, results: answer.results });
+    expect(pendingToast(context)).toEqual({ type: "error", message: answer.message });
+  });
+
+  it("a wrong URL comes back on its field with what was typed; an accepted diagnostics request is a success toast", async () => {
+    const cookie = await operatorCookie();
+    server.use(
+      http.post(apiUrl("/Business/Charger/:id/Firmware"), () =>
+        HttpResponse.json({ type: "urn:enchufa:problem:validation", title: "Revisá los datos.", status: 422, errors: { location: ["Ingresá la dirección del firmware (http, https, ftp o ftps)."] } }, { status: 422, headers: { "Content-Type": "application/problem+json" } }),
+      ),
+    );
+    const context = chargerContext();
+    const bad = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "firmware", location: "file:///x" }, cookie), context)));
+    expect(bad.status).toBe(422);
+    expect(bad.data.maintenance).toEqual({
+      intent: "firmware",
+      errors: { location: ["Ingresá la dirección del firmware (http, https, ftp o ftps)."] },
+      submitted: { location: "file:///x", retrieveAt: "", allOfModel: "" },
+    });
+    expect(pendingToast(context)).toEqual({ type: "error", message: "Ingresá la dirección del firmware (http, https, ftp o ftps)." });
+
+    const accepted = { kind: "GetDiagnostics", outcome: "accepted", fileName: "diag.zip", message: "El cargador aceptó «Pedir diagnóstico»: sube diag.zip y aparece en «Firmware y diagnóstico» cuando llegue.", diagnostics: fixtures.chargerDiagnostics.items[0] };
+    server.use(http.post(apiUrl("/Business/Charger/:id/Diagnostics"), () => HttpResponse.json(accepted)));
+    const seen = recordRequests();
+    const ok = chargerContext();
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "diagnostics", from: "", to: "2030-01-02T00:00" }, cookie), ok)));
+    expect(res.status).toBe(200);
+    expect(await seen.find((r) => r.path.endsWith("/Diagnostics"))!.body).toEqual({ to: "2030-01-02T00:00" });
+    expect(pendingToast(ok)).toEqual({ type: "success", message: accepted.message });
+  });
+
+  it("the API down: a toast saying so, nothing else", async () => {
+    const cookie = await operatorCookie();
+    server.use(failNetwork("/Business/Charger/:id/Diagnostics"));
+    const context = chargerContext();
+    const res = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, { intent: "diagnostics" }, cookie), context)));
+    expect(res.status).toBe(503);
+    expect(pendingToast(context)).toEqual({ type: "error", message: "No pudimos enviar el pedido al cargador. Probá de nuevo." });
+  });
+});
