@@ -62,7 +62,7 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/tag/export.csv", () => import("~/routes/app/tag/export")],
   ["/charger/edit/:charger/messages.csv", () => import("~/routes/app/charger/messages-export")],
   // Its params are { id, diagnosticsId }: concrete() gives both.
-  ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<RouteModule>],
+  ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<unknown> as Promise<RouteModule>],
 ];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
