@@ -12,6 +12,7 @@ export default [
     route("charger", "routes/app/charger/index.tsx"),
     route("charger/new", "routes/app/charger/new.tsx"),
     route("charger/edit/:id", "routes/app/charger/edit.tsx"),
+    route("charger/edit/:id/maintenance", "routes/app/charger/maintenance.tsx"),
     route("charger/edit/:id/messages", "routes/app/charger/messages.tsx"),
     route("charger/add", "routes/app/charger/add.tsx"),
     route("activity", "routes/app/activity.tsx"),

@@ -36,6 +36,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/charger/edit/:charger", () => import("~/routes/app/charger/edit")],
   ["/charger/add", () => import("~/routes/app/charger/add")],
   ["/charger/edit/:charger/messages", () => import("~/routes/app/charger/messages")],
+  ["/charger/edit/:charger/maintenance", () => import("~/routes/app/charger/maintenance")],
   ["/activity", () => import("~/routes/app/activity")],
   ["/rate", () => import("~/routes/app/rate/index")],
   ["/rate/new", () => import("~/routes/app/rate/new")],

@@ -1,10 +1,10 @@
 // "Firmware y diagnóstico" (issue 25): the charger's firmware (version, the last update asked
 // and its progress, and its model's chargers when the update went to all of them), the form that
-// sends UpdateFirmware, the diagnostics asked of it with their files, and the link to its recent
-// OCPP messages. Plain forms and tables (this route is near its JS budget): works without JavaScript.
+// sends UpdateFirmware, and the diagnostics asked of it with their files. Plain forms and tables:
+// works without JavaScript.
 import { Form, Link } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiCheckCircle, BiDownload, BiErrorCircle, BiHistory } from "~/icons";
+import { BiCheckCircle, BiDownload, BiErrorCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
 import { FieldBelow } from "~/components/form";
 import type { ChargerFirmwareDto, DiagnosticsDto, FirmwareUpdateDto, Page } from "#api/types";
@@ -95,22 +95,9 @@ export function MaintenanceCard({
   const fw = state?.intent === "firmware" ? state : undefined;
   const diag = state?.intent === "diagnostics" ? state : undefined;
   return (
-    <TitledCard
-      title="Firmware y diagnóstico"
-      id="charger-maintenance"
-      actions={
-        <Button asChild variant="soft" size="2">
-          <Link to={`/charger/edit/${chargerId}/messages`} data-testid="charger-messages-link">
-            <BiHistory aria-hidden="true" /> Ver mensajes OCPP
-          </Link>
-        </Button>
-      }
-    >
-      <Flex direction="column" gap="5">
-        <section aria-labelledby="maintenance-firmware-title">
-          <Text as="p" size="3" weight="medium" id="maintenance-firmware-title" mb="2">
-            Firmware
-          </Text>
+    <Flex direction="column" gap="6">
+      <TitledCard title="Firmware" id="charger-firmware">
+        <div>
           {own ? (
             <dl className="maintenance-facts" data-testid="firmware-state">
               <dt>Versión</dt>
@@ -157,7 +144,7 @@ export function MaintenanceCard({
             </div>
           ) : null}
           {canCommand ? (
-            <Form method="post" className="maintenance-form" aria-labelledby="maintenance-firmware-title" data-testid="firmware-form">
+            <Form method="post" className="maintenance-form" aria-labelledby="charger-firmware-title" data-testid="firmware-form">
               <input type="hidden" name="intent" value="firmware" />
               <Field
                 id="firmware-location"
@@ -195,17 +182,16 @@ export function MaintenanceCard({
             </Form>
           ) : null}
           {fw ? <Answer state={fw} /> : null}
-        </section>
+        </div>
+      </TitledCard>
 
-        <section aria-labelledby="maintenance-diagnostics-title">
-          <Text as="p" size="3" weight="medium" id="maintenance-diagnostics-title" mb="2">
-            Diagnóstico
-          </Text>
+      <TitledCard title="Diagnóstico" id="charger-diagnostics">
+        <div>
           <Text as="p" size="2" color="gray" mb="3">
             El cargador sube su archivo de diagnóstico a Enchufá (hasta 20 MB) y lo descargás desde acá. Se guardan los últimos 10.
           </Text>
           {canCommand ? (
-            <Form method="post" className="maintenance-form" aria-labelledby="maintenance-diagnostics-title" data-testid="diagnostics-form">
+            <Form method="post" className="maintenance-form" aria-labelledby="charger-diagnostics-title" data-testid="diagnostics-form">
               <input type="hidden" name="intent" value="diagnostics" />
               <Flex gap="3" wrap="wrap">
                 <Field id="diagnostics-from" name="from" type="datetime-local" label="Desde (opcional)" defaultValue={diag?.submitted?.from} errors={diag?.errors?.from} />
@@ -245,7 +231,7 @@ export function MaintenanceCard({
                       <td>{d.statusLabel}</td>
                       <td className="wrap-anywhere">
                         {d.status === "UPLOADED" ? (
-                          <a href={`/charger/edit/${chargerId}/diagnostics/${d.id}`} download>
+                          <a href={`/charger/edit/${chargerId}/diagnostics/${d.id}`} download data-testid="diagnostics-download">
                             <BiDownload aria-hidden="true" /> {d.fileName ?? "diagnóstico"} ({formatBytes(d.sizeBytes)})
                           </a>
                         ) : (
@@ -258,8 +244,8 @@ export function MaintenanceCard({
               </table>
             </div>
           )}
-        </section>
-      </Flex>
-    </TitledCard>
+        </div>
+      </TitledCard>
+    </Flex>
   );
 }

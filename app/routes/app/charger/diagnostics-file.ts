@@ -9,7 +9,7 @@ import type { Route } from "./+types/diagnostics-file";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   if (!UUID_RE.test(params.id) || !UUID_RE.test(params.diagnosticsId)) throw new Response(null, { status: 404, statusText: "Not Found" });
-  const back = `/charger/edit/${params.id}#charger-maintenance`;
+  const back = `/charger/edit/${params.id}/maintenance`;
   let response: Response;
   try {
     response = await createApiClient(context, user.idToken).get(`/Business/Charger/${params.id}/Diagnostics/${params.diagnosticsId}/File`);

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
+import { BiChip, BiErrorCircle, BiHistory, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
 import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
@@ -13,8 +13,7 @@ import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/li
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#api/schemas/constants";
-import type { ChargerDto, ChargerEventPage, ChargerFirmwareDto, ChargerWithPasswordDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, Page } from "#api/types";
-import { DIAGNOSTICS_SHOWN, MaintenanceCard, type MaintenanceFormState } from "~/components/charger/MaintenanceCard";
+import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#api/types";
 import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
 import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
@@ -46,30 +45,19 @@ async function fetchEvents(api: ApiClient, id: string): Promise<ChargerEventPage
   return (response?.ok ? await readJson<ChargerEventPage>(response) : undefined) ?? null;
 }
 
-/** The charger's firmware and its latest diagnostics (issue 25), or null when they could not be read. */
-async function fetchMaintenance(api: ApiClient, id: string): Promise<{ firmware: ChargerFirmwareDto | null; diagnostics: Page<DiagnosticsDto> | null }> {
-  const path = `/Business/Charger/${encodeURIComponent(id)}`;
-  const [firmware, diagnostics] = await Promise.all([tryApi(() => api.get(`${path}/Firmware`)), tryApi(() => api.get(`${path}/Diagnostics?pageSize=${DIAGNOSTICS_SHOWN}`))]);
-  return {
-    firmware: (firmware?.ok ? await readJson<ChargerFirmwareDto>(firmware) : undefined) ?? null,
-    diagnostics: (diagnostics?.ok ? await readJson<Page<DiagnosticsDto>>(diagnostics) : undefined) ?? null,
-  };
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
   const pending = fetchCharger(api, params.id);
   // Issue 26: a role without the rates sees only the connectors' own (and cannot change them).
-  const [charger, options, events, maintenance] = await Promise.all([
+  const [charger, options, events] = await Promise.all([
     pending,
     can(business.role, "rate.read") ? loadFormOptions(api) : pending.then((c) => loadFormOptions(api, { rates: false, current: c.connectors })),
     // Asked beside the charger (fetchCharger has already refused an id that is not one).
     UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
-    UUID_RE.test(params.id ?? "") ? fetchMaintenance(api, params.id!) : { firmware: null, diagnostics: null },
   ]);
   const reportStatus = events ? reportLine(events.lastReport) : "No pudimos leer si llegó un informe: recargá la página.";
-  return { charger, options, events, ...maintenance, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -121,31 +109,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return result.outcome === "accepted" ? dataWithSuccess(context, { commandResult: result }, result.message) : dataWithError(context, { commandResult: result }, result.message);
   }
 
-  if (intent === "firmware" || intent === "diagnostics") {
-    const submitted = Object.fromEntries(
-      (intent === "firmware" ? ["location", "retrieveAt", "allOfModel"] : ["from", "to"]).map((k) => [k, String(formData.get(k) ?? "").trim()]),
-    );
-    const body =
-      intent === "firmware"
-        ? { location: submitted.location, ...(submitted.retrieveAt ? { retrieveAt: submitted.retrieveAt } : {}), allOfModel: submitted.allOfModel === "true" }
-        : { ...(submitted.from ? { from: submitted.from } : {}), ...(submitted.to ? { to: submitted.to } : {}) };
-    const response = await tryApi(() => api.post(`${path}/${intent === "firmware" ? "Firmware" : "Diagnostics"}`, body));
-    if (response?.status === 404) notFound();
-    if (response?.status === 422) {
-      const problem = await readJson<ApiProblem>(response);
-      const errors = problem?.errors ?? {};
-      const message = Object.values(errors)[0]?.[0] ?? "Revisá los datos.";
-      return dataWithError(context, { maintenance: { intent, errors, submitted } satisfies MaintenanceFormState }, message, { status: 422 });
-    }
-    const answer = response?.ok ? await readJson<FirmwareUpdateDto | DiagnosticsRequestedDto>(response) : undefined;
-    if (!answer) {
-      const message = "No pudimos enviar el pedido al cargador. Probá de nuevo.";
-      return dataWithError(context, { maintenance: { intent, outcome: "error", message, submitted } satisfies MaintenanceFormState }, message, { status: 503 });
-    }
-    const state: MaintenanceFormState = { intent, outcome: answer.outcome, message: answer.message, results: "results" in answer ? answer.results : undefined };
-    return answer.outcome === "accepted" ? dataWithSuccess(context, { maintenance: state }, answer.message) : dataWithError(context, { maintenance: state }, answer.message);
-  }
-
   if (intent === "delete") {
     // Its name, for the toast: the form does not carry it (a posted name is not to be trusted).
     const before = await tryApi(() => api.get(path));
@@ -176,7 +139,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, events, firmware, diagnostics, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -186,7 +149,6 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
   const commandResult = actionData && "commandResult" in actionData ? actionData.commandResult : undefined;
   const intervals = actionData && "intervals" in actionData ? (actionData.intervals as IntervalFormState | undefined) : undefined;
-  const maintenance = actionData && "maintenance" in actionData ? (actionData.maintenance as MaintenanceFormState) : undefined;
   // Connector statuses and the connection badge follow the charger while the page is open.
   useLiveRevalidation();
   // Issue 26: what the member's role may do here (the server checks it again).
@@ -199,13 +161,26 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         title="Editar cargador"
         description={`${charger.name} · ${charger.stationName ?? "Sin estación"}`}
         actions={
-          access.can("activity.read") ? (
+          <Flex gap="2" wrap="wrap">
+            {access.can("activity.read") ? (
+              <Button asChild size="3" variant="soft">
+                <Link to={`/activity?chargerId=${charger.id}`}>
+                  <BiLineChart aria-hidden="true" /> Ver su actividad
+                </Link>
+              </Button>
+            ) : null}
+            {/* Issue 25: firmware, diagnostics and the recent OCPP messages, on their own screens. */}
             <Button asChild size="3" variant="soft">
-              <Link to={`/activity?chargerId=${charger.id}`}>
-                <BiLineChart aria-hidden="true" /> Ver su actividad
+              <Link to={`/charger/edit/${charger.id}/maintenance`} data-testid="charger-maintenance-link">
+                <BiChip aria-hidden="true" /> Firmware y diagnóstico
               </Link>
             </Button>
-          ) : undefined
+            <Button asChild size="3" variant="soft">
+              <Link to={`/charger/edit/${charger.id}/messages`} data-testid="charger-messages-link">
+                <BiHistory aria-hidden="true" /> Mensajes OCPP
+              </Link>
+            </Button>
+          </Flex>
         }
       />
       {rotateError ? (
@@ -239,10 +214,6 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
           <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} reportStatus={reportStatus} />
         </Flex>
       ) : null}
-
-      <Flex direction="column" mt="6">
-        <MaintenanceCard chargerId={charger.id} firmware={firmware} diagnostics={diagnostics} canCommand={access.can("charger.command")} busy={busy} state={maintenance} />
-      </Flex>
 
       <Flex direction="column" mt="6">
         <EventsCard events={events} />
