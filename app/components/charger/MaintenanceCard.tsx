@@ -6,9 +6,10 @@ import { Form, Link } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiCheckCircle, BiDownload, BiErrorCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import { FieldBelow } from "~/components/form";
 import type { ChargerFirmwareDto, DiagnosticsDto, FirmwareUpdateDto, Page } from "#api/types";
-import { formatDateTime } from "./format";
+// Not ./format nor ~/components/form: sharing those with the charger screen splits them into
+// chunks of their own and costs that screen ~1 KB of its JS budget (docs/benchmarks.md).
+import { formatDateTime } from "~/components/charts/format";
 
 export const DIAGNOSTICS_SHOWN = 5;
 
@@ -48,7 +49,19 @@ function Field({ id, name, label, hint, type = "text", defaultValue, errors, pla
         aria-invalid={errors?.length ? true : undefined}
         aria-describedby={errors?.length ? `${id}-error${hint ? ` ${id}-hint` : ""}` : hint ? `${id}-hint` : undefined}
       />
-      <FieldBelow meta={{ errors, errorId: `${id}-error`, name }} hint={hint} hintId={`${id}-hint`} />
+      {/* The same slot as FieldBelow: the first error, or the hint. */}
+      <div className="field-below" aria-live="polite">
+        {errors?.length ? (
+          <Text as="div" id={`${id}-error`} size="2" color="red" data-testid={`${name}-error`}>
+            {errors[0]}
+          </Text>
+        ) : null}
+        {hint ? (
+          <Text as="div" id={`${id}-hint`} size="1" color="gray" className={errors?.length ? "visually-hidden" : undefined}>
+            {hint}
+          </Text>
+        ) : null}
+      </div>
     </Flex>
   );
 }
