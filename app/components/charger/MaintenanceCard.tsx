@@ -206,7 +206,7 @@ export function MaintenanceCard({
           {canCommand ? (
             <Form method="post" className="maintenance-form" aria-labelledby="charger-diagnostics-title" data-testid="diagnostics-form">
               <input type="hidden" name="intent" value="diagnostics" />
-              <Flex gap="3" wrap="wrap">
+              <Flex gap="3" wrap="wrap" className="maintenance-row">
                 <Field id="diagnostics-from" name="from" type="datetime-local" label="Desde (opcional)" defaultValue={diag?.submitted?.from} errors={diag?.errors?.from} />
                 <Field id="diagnostics-to" name="to" type="datetime-local" label="Hasta (opcional)" defaultValue={diag?.submitted?.to} errors={diag?.errors?.to} />
               </Flex>
