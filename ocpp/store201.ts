@@ -6,7 +6,7 @@
 // it is the unit that has a rate and a status; its connectorId inside the EVSE (1 on almost every
 // station) is kept in the status history's info. EVSE 0 is the station itself, like 1.6's
 // connector 0.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
@@ -357,11 +357,15 @@ async function recordEventInTransaction(
           .for("update")
       )[0] as ChargingSession | undefined;
 
-    let session = await findSession();
-    const connectorNumber = p.evse?.id ?? session?.connectorNumber ?? 0;
-    if (!session) session = await createSession(tx, ref, p, { at, connectorNumber, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
+    const create = () => createSession(tx, ref, p, { at, connectorNumber: p.evse?.id ?? 0, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
+    // A Started event is normally the transaction's first: create, and look the session up only
+    // when it is there already (a repeat, or events that arrived before it). Any other event
+    // normally finds it.
+    let session = p.eventType === "Started" ? await create() : await findSession();
+    if (!session) session = p.eventType === "Started" ? await findSession() : await create();
     if (!session) session = await findSession(); // created by a concurrent event
     if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
+    const connectorNumber = p.evse?.id ?? session.connectorNumber ?? 0;
 
     // The event into the log and the log back, in one statement (the insert's row comes from
     // its RETURNING: the statement's own read does not see it). No new row: a repetition.
@@ -491,8 +495,10 @@ function sessionColumns(s: ChargingSession, status: ChargingSession["status"]) {
 
 /**
  * The session of a transactionId seen for the first time, with its connector's rate (as 1.6
- * StartTransaction). A Started event first closes a session its connector left open (its end
- * never arrived). Undefined when another event of the same transaction created it meanwhile.
+ * StartTransaction). A Started event that creates it also closes a session its connector left
+ * open (its end never arrived). Undefined when the transaction's session exists already (another
+ * event created it, before or meanwhile). The common case is two statements: the connector (with
+ * whether anything is open on it) and the insert.
  */
 async function createSession(
   tx: Db,
@@ -503,23 +509,16 @@ async function createSession(
   const [conn] =
     o.connectorNumber > 0
       ? await tx
-          .select({ id: connectors.id, rate: rates })
+          .select({
+            id: connectors.id,
+            rate: rates,
+            stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
+          })
           .from(connectors)
           // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
           .leftJoin(rates, and(sql`${rates.id} = coalesce(${o.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
           .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, o.connectorNumber)))
       : [];
-  if (conn && p.eventType === "Started") {
-    const stale = await tx
-      .select()
-      .from(chargingSessions)
-      .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"])))
-      .for("update");
-    for (const s of stale) {
-      const stoppedAt = s.stoppedAt ?? o.at;
-      await finalizeSession(tx, o.out, { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt }, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
-    }
-  }
   const accepted = o.status === "Accepted";
   const rate = conn?.rate ?? null;
   const [row] = await tx
@@ -543,6 +542,17 @@ async function createSession(
     })
     .onConflictDoNothing({ target: [chargingSessions.chargerId, chargingSessions.ocppTransactionId] })
     .returning();
+  if (row && conn?.stale && p.eventType === "Started") {
+    const stale = await tx
+      .select()
+      .from(chargingSessions)
+      .where(and(eq(chargingSessions.connectorId, conn.id), inArray(chargingSessions.status, ["ACTIVE", "IDLE"]), ne(chargingSessions.id, row.id)))
+      .for("update");
+    for (const s of stale) {
+      const stoppedAt = s.stoppedAt ?? o.at;
+      await finalizeSession(tx, o.out, { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt }, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
+    }
+  }
   return row;
 }
 
