@@ -347,7 +347,10 @@ export function chargerUploadRoutes({ db, logger, now }: ApiServices) {
   const r = new Hono<AppEnv>();
   const upload = async (c: Ctx) => {
     const parsed = uploadParams.safeParse({ id: c.req.param("id"), token: c.req.param("token") });
-    const refused = () => c.text("Unauthorized", 401);
+    // Problems like the rest of the API (a charger reads only the status).
+    const refused = () => {
+      throw new ApiError(401, "unauthenticated", "La dirección de subida no es válida, venció o ya se usó.");
+    };
     if (!parsed.success) return refused();
     const [row] = await db
       .select({ id: chargerDiagnostics.id, tokenHash: chargerDiagnostics.tokenHash, status: chargerDiagnostics.status, requestedAt: chargerDiagnostics.requestedAt, fileName: chargerDiagnostics.fileName })
@@ -364,7 +367,7 @@ export function chargerUploadRoutes({ db, logger, now }: ApiServices) {
       return refused();
     }
     const file = await readUpload(c);
-    if (file === "too-large") return c.text(`Payload too large (max ${DIAGNOSTICS_MAX_BYTES} bytes)`, 413);
+    if (file === "too-large") throw new ApiError(413, "payload-too-large", "El archivo es demasiado grande: el máximo es de 20 MB.");
     const pathName = c.req.param("fileName");
     const fileName = (file.fileName ?? pathName ?? row.fileName ?? "diagnostico.bin").slice(0, 255);
     await db
