@@ -79,6 +79,16 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   },
   "GET /Business/Live": read("live.read"),
 
+  // Reservations (issue 25, ADR 0018): commands to a charger, answered in the response; the
+  // request and the charger's answer are what the log keeps.
+  "GET /Business/Reservation": read("charger.read"),
+  "GET /Business/Reservation/:id": read("charger.read"),
+  "POST /Business/Reservation": {
+    permission: "charger.command",
+    audit: { resource: "reservation", action: "create", id: "response", details: { response: ["status", "chargerStatus", "message"] } },
+  },
+  "DELETE /Business/Reservation/:id": { permission: "charger.command", audit: { resource: "reservation", action: "cancel", details: { response: ["status", "message"] } } },
+
   // Rates
   "GET /Business/Fees": read("rate.read"),
   "GET /Business/Fees/:id": read("rate.read"),

@@ -6,7 +6,7 @@ import type { KeyRing } from "../infra/crypto";
 import type { SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
-import type { ChargerCommand, CommandResult, PasswordDelivery } from "../ocpp/commands";
+import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, OcppCallSpec, PasswordDelivery } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
@@ -17,6 +17,8 @@ export interface OcppGateway {
   sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
   /** Gives a connected charger a new password; absent, rotation is manual only. */
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
+  /** One OCPP call built for the charger's protocol (reservations, local list, charging profiles); absent: every charger counts as offline. */
+  callCharger?(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
   // publish: an operator's write that changes what live screens show (closing a stuck session).
   live: Pick<LiveEvents, "subscribe" | "publish">;
 }

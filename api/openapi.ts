@@ -25,6 +25,7 @@ import {
 } from "./schemas/queries";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
 import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
+import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
 import { stationInputSchema } from "./schemas/station";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
 import { ENDPOINT_RULES } from "./access";
@@ -162,6 +163,20 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Ver grupo", ok: { status: 200, type: "AccessGroupDto" }, errors: [404] },
   { method: "put", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Editar grupo", body: accessGroupInputSchema, ok: { status: 200, type: "AccessGroupDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Eliminar grupo (sin tarjetas)", ok: { status: 204 }, errors: [404, 409] },
+  // Reservations (issue 25, ADR 0018)
+  { method: "get", path: "/Business/Reservation", tag: "Reservas", summary: "Listar reservas (más nuevas primero; filtrar por estación, cargador o estado: ACTIVE, USED, EXPIRED, CANCELLED, REFUSED)", query: reservationListQuery, ok: { status: 200, type: "Page<ReservationDto>" }, errors: [422] },
+  {
+    method: "post",
+    path: "/Business/Reservation",
+    tag: "Reservas",
+    summary:
+      "Reservar un conector para una tarjeta hasta una hora (ReserveNow en 1.6 y 2.0.1, hasta 24 h). 201 con el estado que quedó: ACTIVE si el cargador la aceptó, REFUSED si no (chargerStatus dice por qué). Si vence sin uso se cobra el cargo por no presentarse de la tarifa del conector.",
+    body: reservationInputSchema,
+    ok: { status: 201, type: "ReservationResultDto" },
+    errors: [409, 422],
+  },
+  { method: "get", path: "/Business/Reservation/{id}", tag: "Reservas", summary: "Ver reserva", ok: { status: 200, type: "ReservationDto" }, errors: [404] },
+  { method: "delete", path: "/Business/Reservation/{id}", tag: "Reservas", summary: "Cancelar una reserva activa (CancelReservation al cargador si está conectado); sin cargo", ok: { status: 200, type: "ReservationResultDto" }, errors: [404, 409] },
   // Team
   { method: "get", path: "/Business/Member", tag: "Equipo", summary: "Miembros de la empresa con su rol y último ingreso", ok: { status: 200, description: "{ items: MemberDto[] }" } },
   { method: "post", path: "/Business/Member", tag: "Equipo", summary: "Unirse a una empresa con el código de una invitación (cualquier cuenta verificada con el correo invitado)", body: invitationTokenSchema, ok: { status: 201, type: "JoinedDto" }, errors: [404, 410, 422] },

@@ -491,3 +491,37 @@ export interface TagImportDto {
   created: number;
   updated: number;
 }
+
+// ---- Reservations (issue 25, ADR 0018) ---------------------------------------------------------
+
+export type ReservationStatus = "ACTIVE" | "USED" | "EXPIRED" | "CANCELLED" | "REFUSED";
+
+export interface ReservationDto {
+  id: string;
+  /** The OCPP reservationId the charger knows it by. */
+  reservationId: number;
+  status: ReservationStatus;
+  /** The charger's answer to ReserveNow (Accepted, Occupied, Faulted, Unavailable, Rejected, timeout…) or its removal. */
+  chargerStatus: string | null;
+  stationId: string | null;
+  stationName: string | null;
+  chargerId: string | null;
+  chargerName: string | null;
+  connectorId: string | null;
+  connectorNumber: number;
+  idTag: string;
+  expiresAt: string;
+  createdAt: string;
+  /** When it stopped being active. */
+  endedAt: string | null;
+  /** The session that used it. */
+  sessionId: string | null;
+  /** The no-show fee's session (Actividad) and its total, when it expired unused with a fee. */
+  feeSessionId: string | null;
+  feeTotalCents: number | null;
+}
+
+/** POST and DELETE /Business/Reservation: the reservation and what the charger said, in Spanish. */
+export interface ReservationResultDto extends ReservationDto {
+  message: string;
+}

@@ -30,13 +30,17 @@ import {
   passwordCall,
   resultFromStatus,
   timeoutResult,
+  type ChargerAnswer,
   type ChargerCommand,
   type CommandName,
+  type CommandProtocol,
+  type OcppCallSpec,
   type CommandResult,
   type PasswordDelivery,
   type SettingsCommand,
 } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
+import { claimReservation, expireReservations, reservationStatusUpdate } from "./reservations";
 import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
 import {
   authorizationStatus,
@@ -112,6 +116,11 @@ export interface CentralSystem {
    * charger stored it; the caller applies the new hash only then.
    */
   sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
+  /**
+   * One call to a charger wherever its socket is, built for the protocol it speaks (reservations,
+   * the local authorization list, charging profiles: ADR 0018).
+   */
+  callCharger(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
@@ -130,7 +139,7 @@ interface Session {
 
 
 /** A charger's answer to a call, before it is read as a command's or a password's result. */
-type Answer = { kind: "answer"; status?: string; response?: unknown } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
+type Answer = ChargerAnswer;
 
 type Client = {
   identity: string;
@@ -329,7 +338,10 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     });
 
     handle("StartTransaction", async ({ params }) => {
-      const { transactionId, status, created } = await startTransaction(db, ref, params as StartPayload, now());
+      const p = params as StartPayload;
+      const { transactionId, sessionId, status, created } = await startTransaction(db, ref, p, now());
+      // The reserving tag's session uses its reservation (issue 25, ADR 0018).
+      if (sessionId && status === "Accepted") await claimReservation(db, ref, { connectorNumber: p.connectorId, idTag: p.idTag, reservationId: p.reservationId, sessionId, at: now() });
       await seen();
       announce(ref.businessId, "session", ref.id, created);
       return { transactionId, idTagInfo: { status } };
@@ -455,6 +467,13 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const n = p.reportData?.length ?? 0;
       await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${n} ${n === 1 ? "variable" : "variables"}`);
       await seen();
+      return {};
+    });
+
+    handle("ReservationStatusUpdate", async ({ params }) => {
+      const created = await reservationStatusUpdate(db, ref, params as { reservationId: number; reservationUpdateStatus: string }, now());
+      await seen();
+      announce(ref.businessId, "session", ref.id, created);
       return {};
     });
 
@@ -641,6 +660,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     for (const [businessId, created] of byBusiness) announce(businessId, "charger", undefined, created);
     const idle = await sweepIdleSessions(db, t, { idleMaxMinutes });
     for (const n of idle.notifications) announce(n.businessId, "session", undefined, { notifications: [n] });
+    // Reservations past their expiry, with their no-show fee (ADR 0018).
+    const expired = await expireReservations(db, t);
+    for (const n of expired.notifications) announce(n.businessId, "session", undefined, { notifications: [n] });
   }
 
   const timer = setInterval(() => {
@@ -661,6 +683,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     },
     sendCommand,
     sendPassword,
+    callCharger: deliver,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife,
