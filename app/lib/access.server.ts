@@ -42,6 +42,9 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/group", read: "tag.read", write: "tag.write" },
   { pattern: "/group/new", read: "tag.write", write: "tag.write" },
   { pattern: "/group/edit/:id", read: "tag.read", write: "tag.write" },
+  // Reservations are commands to a charger (ReserveNow / CancelReservation): who sends commands makes them.
+  { pattern: "/reservation", read: "charger.read", write: "charger.command" },
+  { pattern: "/reservation/new", read: "charger.command", write: "charger.command" },
   { pattern: "/notification", read: "notification.read", write: { "push-register": "push.register", "*": "notification.write" } },
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
   { pattern: "/payment", read: "payment.read" },
