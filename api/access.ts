@@ -77,6 +77,9 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
     permission: "charger.command",
     audit: { resource: "charger", action: "command", details: { response: ["outcome", "message"] } },
   },
+  // Issue 25 (ADR 0018): the tags as the charger's local authorization list, and the version it holds.
+  "POST /Business/Charger/:id/LocalList": { permission: "charger.command", audit: { resource: "charger", action: "local_list", details: { response: ["outcome", "status", "version", "entries"] } } },
+  "POST /Business/Charger/:id/LocalList/Version": { permission: "charger.command", audit: { resource: "charger", action: "local_list_version", details: { response: ["outcome", "version"] } } },
   "GET /Business/Live": read("live.read"),
 
   // Reservations (issue 25, ADR 0018): commands to a charger, answered in the response; the

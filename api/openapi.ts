@@ -113,6 +113,16 @@ export const OPERATIONS: Op[] = [
   { method: "delete", path: "/Business/Charger/{id}", tag: "Cargadores", summary: "Eliminar cargador", ok: { status: 204 }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/RotatePassword", tag: "Cargadores", summary: "Generar una nueva contraseña OCPP (se muestra una vez); a un cargador conectado se le envía y se aplica solo si la acepta", ok: { status: 200, type: "ChargerWithPasswordDto" }, errors: [404, 409] },
   { method: "post", path: "/Business/Charger/{id}/Command", tag: "Cargadores", summary: "Enviar un comando OCPP al cargador, en su protocolo (Reset, RemoteStart/StopTransaction, UnlockConnector, ChangeAvailability, TriggerMessage; GetBaseReport en 2.0.1; GetConfiguration / ChangeConfiguration de los intervalos de señal de vida y de mediciones, GetVariables / SetVariables en 2.0.1). Un HeartbeatInterval que el cargador acepta pasa a ser su intervalo.", body: commandSchema, ok: { status: 200, type: "CommandResult" }, errors: [404, 422] },
+  {
+    method: "post",
+    path: "/Business/Charger/{id}/LocalList",
+    tag: "Cargadores",
+    summary:
+      "Enviar las tarjetas RFID de la empresa como lista local de autorización del cargador (SendLocalList completa, 1.6 y 2.0.1), cada una con la respuesta que daría en su estación (Accepted, Blocked, Expired, Invalid), con una versión más que la que tiene. 200 con lo que respondió el cargador.",
+    ok: { status: 200, type: "LocalListResultDto" },
+    errors: [404, 409],
+  },
+  { method: "post", path: "/Business/Charger/{id}/LocalList/Version", tag: "Cargadores", summary: "Preguntarle al cargador qué versión de la lista local tiene (GetLocalListVersion) y guardarla", ok: { status: 200, type: "LocalListResultDto" }, errors: [404] },
   // Rates
   { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },
   { method: "post", path: "/Business/Fees", tag: "Tarifas", summary: "Crear tarifa", body: rateInputSchema, ok: { status: 201, type: "RateDto" }, errors: [422] },

@@ -174,6 +174,9 @@ export interface ChargerDto {
   lastBootAt: string | null;
   lastHeartbeatAt: string | null;
   online: boolean;
+  /** Issue 25: the local authorization list version the charger holds (its last answer; null: never asked), and when we learnt it. */
+  localListVersion: number | null;
+  localListAt: string | null;
   connectors: ConnectorDto[];
   statusSummary: Record<StatusBucket, number>;
   createdAt: string;
@@ -523,5 +526,17 @@ export interface ReservationDto {
 
 /** POST and DELETE /Business/Reservation: the reservation and what the charger said, in Spanish. */
 export interface ReservationResultDto extends ReservationDto {
+  message: string;
+}
+
+/** POST /Business/Charger/{id}/LocalList and …/LocalList/Version: what the charger answered. */
+export interface LocalListResultDto {
+  outcome: "accepted" | "rejected" | "timeout" | "offline" | "error";
+  /** The charger's status (Accepted, Failed, NotSupported, VersionMismatch) or timeout/offline. */
+  status: string;
+  /** The version the charger holds now, as far as we know. */
+  version: number | null;
+  /** Tags in the list sent. */
+  entries?: number;
   message: string;
 }

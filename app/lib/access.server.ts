@@ -27,7 +27,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/station/edit/:id", read: "station.read", write: "station.write" },
   { pattern: "/charger", read: "charger.read", write: "charger.write" },
   { pattern: "/charger/new", read: "charger.write", write: "charger.write" },
-  { pattern: "/charger/edit/:id", read: "charger.read", write: { command: "charger.command", "*": "charger.write" } },
+  { pattern: "/charger/edit/:id", read: "charger.read", write: { command: "charger.command", "local-list": "charger.command", "local-list-version": "charger.command", "*": "charger.write" } },
   { pattern: "/charger/add", read: "charger.write", write: "charger.write" },
   { pattern: "/activity", read: "activity.read", write: { close: "session.close" } },
   { pattern: "/activity/export.csv", read: "activity.export" },

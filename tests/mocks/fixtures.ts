@@ -121,6 +121,8 @@ const charger: ChargerDto = {
   lastBootAt: T0,
   lastHeartbeatAt: T0,
   online: true,
+  localListVersion: null,
+  localListAt: null,
   connectors: [
     {
       id: IDS.connector,
