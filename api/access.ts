@@ -59,6 +59,7 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /Business/ChargingStation": read("station.read"),
   "GET /Business/ChargingStation/Options": read("station.read"),
   "GET /Business/ChargingStation/:id": read("station.read"),
+  "GET /Business/ChargingStation/:id/Allocation": read("station.read"),
   "POST /Business/ChargingStation": { permission: "station.write", audit: { resource: "station", action: "create", id: "response" } },
   "PUT /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "update" } },
   "DELETE /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "delete" } },

@@ -19,6 +19,8 @@ export interface OcppGateway {
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** One OCPP call built for the charger's protocol (reservations, local list, charging profiles); absent: every charger counts as offline. */
   callCharger?(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
+  /** Shares a station's grid capacity among its charging connectors now (load balancing, ADR 0018). */
+  rebalanceStation?(stationId: string): Promise<void>;
   // publish: an operator's write that changes what live screens show (closing a stuck session).
   live: Pick<LiveEvents, "subscribe" | "publish">;
 }

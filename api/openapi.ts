@@ -100,6 +100,7 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Crear estación", body: stationInputSchema, ok: { status: 201, type: "StationDto" }, errors: [422] },
   { method: "get", path: "/Business/ChargingStation/Options", tag: "Estaciones", summary: "Estaciones como opciones (id, nombre, ciudad), por nombre", query: stationOptionsQuery, ok: { status: 200, type: "Page<StationOptionDto>" }, errors: [422] },
   { method: "get", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Ver estación", ok: { status: 200, type: "StationDto" }, errors: [404] },
+  { method: "get", path: "/Business/ChargingStation/{id}/Allocation", tag: "Estaciones", summary: "Reparto de la capacidad de la red (gridCapacityKw) entre los conectores que están cargando: el límite enviado a cada uno (SetChargingProfile TxProfile) y la respuesta del cargador", ok: { status: 200, type: "StationAllocationDto" }, errors: [404] },
   { method: "put", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Editar estación", body: stationInputSchema, ok: { status: 200, type: "StationDto" }, errors: [404, 422] },
   { method: "delete", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Eliminar estación (sin cargadores)", ok: { status: 204 }, errors: [404, 409] },
   // Chargers

@@ -117,6 +117,8 @@ export interface StationDto {
   published: boolean;
   /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: "OPEN" | "KNOWN_TAGS";
+  /** Issue 25 (ADR 0018): the grid capacity its charging connectors share (kW); null: no limit. */
+  gridCapacityKw: number | null;
   chargerCount: number;
   connectorCount: number;
   /** Connectors per bucket (domain/ocpp-status), every bucket present. */
@@ -539,4 +541,23 @@ export interface LocalListResultDto {
   /** Tags in the list sent. */
   entries?: number;
   message: string;
+}
+
+/** GET /Business/ChargingStation/{id}/Allocation: how the grid capacity is shared right now (ADR 0018). */
+export interface StationAllocationDto {
+  gridCapacityKw: number | null;
+  /** Σ of the limits given plus the maxima of connectors that take none. */
+  allocatedKw: number;
+  connectors: {
+    connectorId: string;
+    chargerId: string;
+    chargerName: string;
+    connectorNumber: number;
+    maxPowerKw: number;
+    /** The limit last sent; null when the charger takes none (counted at its maximum). */
+    allocatedKw: number | null;
+    /** The charger's answer to the last SetChargingProfile (Accepted, Rejected, NotSupported, timeout…). */
+    status: string | null;
+    at: string | null;
+  }[];
 }

@@ -41,6 +41,7 @@ import {
 } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import { claimReservation, expireReservations, reservationStatusUpdate } from "./reservations";
+import { rebalanceStation, stationToBalance } from "./load-balancing";
 import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
 import {
   authorizationStatus,
@@ -121,6 +122,12 @@ export interface CentralSystem {
    * the local authorization list, charging profiles: ADR 0018).
    */
   callCharger(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
+  /**
+   * Shares the station's grid capacity among its charging connectors now (ADR 0018); one run per
+   * station at a time. The handlers call it on starts, stops and power reports; the API after the
+   * capacity changes.
+   */
+  rebalanceStation(stationId: string): Promise<void>;
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
@@ -342,6 +349,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const { transactionId, sessionId, status, created } = await startTransaction(db, ref, p, now());
       // The reserving tag's session uses its reservation (issue 25, ADR 0018).
       if (sessionId && status === "Accepted") await claimReservation(db, ref, { connectorNumber: p.connectorId, idTag: p.idTag, reservationId: p.reservationId, sessionId, at: now() });
+      if (sessionId && status === "Accepted") balanceAfter(ref, "session");
       await seen();
       announce(ref.businessId, "session", ref.id, created);
       return { transactionId, idTagInfo: { status } };
@@ -351,6 +359,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
       await seen();
       if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      if (attached) balanceAfter(ref, "power");
       return {};
     });
 
@@ -359,6 +368,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const { found, created } = await stopTransaction(db, ref, p, now());
       await seen();
       if (!found) logger.warn({ identity: ref.ocppIdentity, transactionId: p.transactionId }, "OCPP: StopTransaction de una transacción desconocida");
+      else balanceAfter(ref, "session");
       announce(ref.businessId, "session", ref.id, created);
       // The same answer for a first and a repeated stop.
       return p.idTag ? { idTagInfo: { status: "Accepted" } } : {};
@@ -418,6 +428,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const result = await recordTransactionEvent(db, ref, p, now());
       await seen();
       if (result.duplicate) logger.info({ identity: ref.ocppIdentity, transactionId: p.transactionInfo.transactionId, seqNo: p.seqNo }, "OCPP: TransactionEvent repetido, ignorado");
+      else balanceAfter(ref, p.eventType === "Updated" ? "power" : "session");
       let created = result.created;
       if (result.connectorStatus) {
         const { connectorId, status, at } = result.connectorStatus;
@@ -433,6 +444,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const attached = await recordMeterValues(db, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
       await seen();
       if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      if (attached) balanceAfter(ref, "power");
       return {};
     });
 
@@ -538,6 +550,33 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (target.kind === "offline") return { kind: "offline" };
     const { method, params } = build(target.protocol);
     return callTarget(target, charger.ocppIdentity, method, params);
+  }
+
+  // Load balancing (ADR 0018): one run per station at a time, queued behind the previous one.
+  const balancing = new Map<string, Promise<void>>();
+  function rebalance(stationId: string): Promise<void> {
+    const run = (balancing.get(stationId) ?? Promise.resolve())
+      .then(() => rebalanceStation(db, stationId, deliver, now))
+      .catch((err) => logger.error({ stationId, err: String(err) }, "OCPP: no se pudo repartir la capacidad de la estación"));
+    balancing.set(stationId, run);
+    void run.then(() => {
+      if (balancing.get(stationId) === run) balancing.delete(stationId);
+    });
+    return run;
+  }
+  /** After a charger's start, stop or power report: its station is rebalanced once the answer is out. */
+  const lastPowerBalance = new Map<string, number>();
+  function balanceAfter(ref: ChargerRef, reason: "session" | "power") {
+    if (reason === "power") {
+      const t = Date.now();
+      if (t - (lastPowerBalance.get(ref.id) ?? 0) < 60_000) return;
+      lastPowerBalance.set(ref.id, t);
+    }
+    setTimeout(() => {
+      stationToBalance(db, ref.id)
+        .then((stationId) => (stationId ? rebalance(stationId) : undefined))
+        .catch((err) => logger.error({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudo repartir la capacidad de la estación"));
+    }, 0);
   }
 
   const stopCommands = await channels.listen(COMMAND_CHANNEL, (payload) => {
@@ -684,6 +723,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     sendCommand,
     sendPassword,
     callCharger: deliver,
+    rebalanceStation: rebalance,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife,

@@ -102,12 +102,3 @@ export const ARGENTINA_TIME_ZONES = [
 export const LATITUDE_MESSAGE = "La latitud debe estar entre -90 y 90.";
 export const LONGITUDE_MESSAGE = "La longitud debe estar entre -180 y 180.";
 
-/** Reservation states (issue 25, ADR 0018; db/schema RESERVATION_STATUSES spelled the same). */
-export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
-export const RESERVATION_STATUS_LABELS: Record<(typeof RESERVATION_STATUSES)[number], string> = {
-  ACTIVE: "Activa",
-  USED: "Usada",
-  EXPIRED: "Vencida sin uso",
-  CANCELLED: "Cancelada",
-  REFUSED: "Rechazada por el cargador",
-};

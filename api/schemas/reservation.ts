@@ -1,6 +1,7 @@
 // Reservations (issue 25, ADR 0018). Pure: shared with the form.
 import { z } from "zod";
-import { RESERVATION_STATUSES, UUID_RE } from "./constants";
+import { UUID_RE } from "./constants";
+import { RESERVATION_STATUSES } from "./reservation-constants";
 import { id, isoDate, pageQuery } from "./common";
 import { MSG } from "./messages";
 import { idTag } from "./tag";

@@ -39,6 +39,8 @@ const SINGLE = [
   "/api/Business/BusinessUser",
   "/api/Business/Charger/:id",
   "/api/Business/ChargingStation/:id",
+  // The connectors of one station that are charging now, with their limits.
+  "/api/Business/ChargingStation/:id/Allocation",
   "/api/Business/Dashboard",
   "/api/Business/Fees/:id",
   "/api/Business/Tag/:id",

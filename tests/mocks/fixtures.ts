@@ -72,6 +72,7 @@ const station: StationDto = {
   photoUrl: null,
   published: true,
   authorizationPolicy: "OPEN",
+  gridCapacityKw: null,
   chargerCount: 1,
   connectorCount: 2,
   statusSummary: { available: 1, charging: 1, faulted: 0, offline: 0 },

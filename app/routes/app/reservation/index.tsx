@@ -15,7 +15,8 @@ import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { formatArs } from "#domain/money";
-import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#api/schemas/constants";
+import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS } from "#api/schemas/reservation-constants";
 import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#api/types";
 import type { Route } from "./+types/index";
 
