@@ -13,6 +13,8 @@ import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 
 type Limits = Map<string, number>;
+/** Limits follow socket messages and database writes: waited for, generously on a busy machine. */
+const soon = <T,>(fn: () => Promise<T>, predicate: (value: T) => boolean) => eventually(fn, predicate, 15_000);
 const total = (m: Limits) => [...m.values()].reduce((a, b) => a + b, 0);
 
 describe.each(testBackends())("load balancing ($name)", (backend) => {
@@ -66,9 +68,9 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
     try {
       const now = () => new Date().toISOString();
       const s1 = (await a.call("StartTransaction", { connectorId: 1, idTag: "LB-1", meterStart: 0, timestamp: now() })) as { transactionId: number };
-      await eventually(async () => limits.get("A1"), (v) => v === 11);
+      await soon(async () => limits.get("A1"), (v) => v === 11);
       const s2 = (await a.call("StartTransaction", { connectorId: 2, idTag: "LB-2", meterStart: 0, timestamp: now() })) as { transactionId: number };
-      await eventually(async () => [limits.get("A1"), limits.get("A2")], ([x, y]) => x === 5.5 && y === 5.5);
+      await soon(async () => [limits.get("A1"), limits.get("A2")], ([x, y]) => x === 5.5 && y === 5.5);
       expect(total(limits)).toBeLessThanOrEqual(11);
 
       // The third session, on a 2.0.1 charger of 7.4 kW: every connector gets 11 / 3.
@@ -81,7 +83,7 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
         idToken: { idToken: "LB-3", type: "ISO14443" },
         transactionInfo: { transactionId: "lb-tx-3", chargingState: "Charging" },
       });
-      await eventually(async () => [limits.get("A1"), limits.get("A2"), limits.get("B1")], (v) => v.every((x) => x === 3.66));
+      await soon(async () => [limits.get("A1"), limits.get("A2"), limits.get("B1")], (v) => v.every((x) => x === 3.66));
       expect(total(limits)).toBeLessThanOrEqual(11);
       const shown = await allocation();
       expect(shown.gridCapacityKw).toBe(11);
@@ -94,11 +96,11 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
 
       // One stops: the other two share the 11 kW again (the 7.4 kW one at most its maximum).
       await a.call("StopTransaction", { transactionId: s1.transactionId, meterStop: 1000, timestamp: now(), reason: "EVDisconnected" });
-      await eventually(async () => [limits.get("A2"), limits.get("B1")], ([x, y]) => x === 5.5 && y === 5.5);
+      await soon(async () => [limits.get("A2"), limits.get("B1")], ([x, y]) => x === 5.5 && y === 5.5);
       expect((await allocation()).connectors.map((c) => c.connectorNumber + c.chargerName)).toEqual(["2Cargador 1", "1Segundo"]);
       await a.call("StopTransaction", { transactionId: s2.transactionId, meterStop: 1000, timestamp: now(), reason: "EVDisconnected" });
       await b.call("TransactionEvent", { eventType: "Ended", timestamp: now(), triggerReason: "EVDeparted", seqNo: 1, evse: { id: 1, connectorId: 1 }, transactionInfo: { transactionId: "lb-tx-3", stoppedReason: "EVDisconnected" } });
-      await eventually(allocation, (x) => x.connectors.length === 0);
+      await soon(allocation, (x) => x.connectors.length === 0);
     } finally {
       await a.close();
       await b.close();
@@ -114,10 +116,10 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
     try {
       const now = () => new Date().toISOString();
       await a.call("StartTransaction", { connectorId: 1, idTag: "LB-4", meterStart: 0, timestamp: now() });
-      await eventually(async () => limits.get("A1"), (v) => v === 11);
+      await soon(async () => limits.get("A1"), (v) => v === 11);
       await b.call("StartTransaction", { connectorId: 1, idTag: "LB-5", meterStart: 0, timestamp: now() });
       // The second charger says no: it draws up to 7.4 kW, the first keeps 11 − 7.4.
-      await eventually(async () => limits.get("A1"), (v) => v === 3.6);
+      await soon(async () => limits.get("A1"), (v) => v === 3.6);
       const [row] = await h.db.select({ smart: chargers.smartCharging }).from(chargers).where(eq(chargers.id, second.id));
       expect(row.smart).toBe(false);
       const shown = await allocation();
@@ -126,17 +128,17 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
 
       // Lowering the capacity rebalances at once (the API asks the central system).
       await setCapacity(9);
-      await eventually(async () => limits.get("A1"), (v) => v === 1.6);
+      await soon(async () => limits.get("A1"), (v) => v === 1.6);
 
       // Asked again (its firmware changed, say) and silent: the timeout is what the screen shows.
       secondAnswer = "silent";
       await h.db.update(chargers).set({ smartCharging: null }).where(eq(chargers.id, second.id));
       await setCapacity(10);
-      await eventually(allocation, (x) => x.connectors.find((c) => c.chargerName === "Segundo")?.status === "timeout");
+      await soon(allocation, (x) => x.connectors.find((c) => c.chargerName === "Segundo")?.status === "timeout");
 
       // Removing the capacity clears the allocations.
       await setCapacity(null);
-      await eventually(allocation, (x) => x.gridCapacityKw === null && x.connectors.every((c) => c.allocatedKw === null && c.status === null));
+      await soon(allocation, (x) => x.gridCapacityKw === null && x.connectors.every((c) => c.allocatedKw === null && c.status === null));
     } finally {
       await a.close();
       await b.close({ force: true });

@@ -96,6 +96,7 @@ describe.each(testBackends())("reservations ($name)", (backend) => {
       // Its ReserveNow is still unanswered: close without waiting for it.
       await cli.close({ force: true });
     }
+    await eventually(() => h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>), (c) => !c.online);
     // A charger that does not implement reservations answers with a CALLERROR.
     const plain = await connect({});
     try {
