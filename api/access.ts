@@ -59,6 +59,7 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /Business/ChargingStation": read("station.read"),
   "GET /Business/ChargingStation/Options": read("station.read"),
   "GET /Business/ChargingStation/:id": read("station.read"),
+  "GET /Business/ChargingStation/:id/Allocation": read("station.read"),
   "POST /Business/ChargingStation": { permission: "station.write", audit: { resource: "station", action: "create", id: "response" } },
   "PUT /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "update" } },
   "DELETE /Business/ChargingStation/:id": { permission: "station.write", audit: { resource: "station", action: "delete" } },
@@ -96,7 +97,20 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "POST /ChargerUpload/:id/:token": { permission: "public" },
   "PUT /ChargerUpload/:id/:token/:fileName": { permission: "public" },
   "POST /ChargerUpload/:id/:token/:fileName": { permission: "public" },
+  // Issue 25 (ADR 0018): the tags as the charger's local authorization list, and the version it holds.
+  "POST /Business/Charger/:id/LocalList": { permission: "charger.command", audit: { resource: "charger", action: "local_list", details: { response: ["outcome", "status", "version", "entries"] } } },
+  "POST /Business/Charger/:id/LocalList/Version": { permission: "charger.command", audit: { resource: "charger", action: "local_list_version", details: { response: ["outcome", "version"] } } },
   "GET /Business/Live": read("live.read"),
+
+  // Reservations (issue 25, ADR 0018): commands to a charger, answered in the response; the
+  // request and the charger's answer are what the log keeps.
+  "GET /Business/Reservation": read("charger.read"),
+  "GET /Business/Reservation/:id": read("charger.read"),
+  "POST /Business/Reservation": {
+    permission: "charger.command",
+    audit: { resource: "reservation", action: "create", id: "response", details: { response: ["status", "chargerStatus", "message"] } },
+  },
+  "DELETE /Business/Reservation/:id": { permission: "charger.command", audit: { resource: "reservation", action: "cancel", details: { response: ["status", "message"] } } },
 
   // Rates
   "GET /Business/Fees": read("rate.read"),

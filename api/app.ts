@@ -29,6 +29,7 @@ import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
 import { accessGroupRoutes, tagRoutes } from "./routes/tags";
+import { reservationRoutes } from "./routes/reservations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 
 export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
@@ -138,6 +139,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Fees", feeRoutes(services));
   mountActive("/Business/Tag", tagRoutes(services));
   mountActive("/Business/AccessGroup", accessGroupRoutes(services));
+  mountActive("/Business/Reservation", reservationRoutes(services));
   mountActive("/Business/Activity", activityRoutes(services));
   mountActive("/Business/Dashboard", dashboardRoutes(services));
   mountActive("/Business/Graphic", graphicRoutes(services));

@@ -26,6 +26,7 @@ import {
   connectorTypes,
   paymentAccounts,
   rates,
+  reservations,
   services as serviceTable,
   stations,
   stationServices,
@@ -88,7 +89,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .where(eq(stationServices.stationId, id))
         .orderBy(asc(serviceTable.code));
       return {
-        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "authorizationPolicy"]),
+        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "authorizationPolicy", "gridCapacityKw"]),
         services: codes.map((c) => c.code),
       };
     },
@@ -238,6 +239,19 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       const when = started ? new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "short" }).format(started) : "";
       return [s.charger ? `${s.charger as string} · conector ${s.connectorNumber as number}` : null, when].filter(Boolean).join(", ") || null;
     },
+  },
+  // A reservation (issue 25): the tag, where and until when, and its state (details mode).
+  reservation: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ r: reservations, charger: chargers.name })
+        .from(reservations)
+        .leftJoin(chargers, eq(chargers.id, reservations.chargerId))
+        .where(and(eq(reservations.id, id), eq(reservations.businessId, businessId)))
+        .limit(1);
+      return row ? { idTag: row.r.idTag, charger: row.r.chargerId ? row.charger : null, connectorNumber: row.r.connectorNumber, expiresAt: row.r.expiresAt.toISOString(), status: row.r.status } : null;
+    },
+    label: (s) => [s.idTag as string, s.charger ? `${s.charger as string} · conector ${s.connectorNumber as number}` : null].filter(Boolean).join(" · ") || null,
   },
 };
 

@@ -7,7 +7,7 @@ import type { KeyRing } from "../infra/crypto";
 import type { SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
-import type { ChargerCommand, CommandResult, PasswordDelivery } from "../ocpp/commands";
+import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, OcppCallSpec, PasswordDelivery } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
@@ -20,6 +20,10 @@ export interface OcppGateway {
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** Firmware update or diagnostics request (ocpp/maintenance.ts); absent, the charger counts as offline. */
   sendMaintenance?(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
+  /** One OCPP call built for the charger's protocol (reservations, local list, charging profiles); absent: every charger counts as offline. */
+  callCharger?(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
+  /** Shares a station's grid capacity among its charging connectors now (load balancing, ADR 0018). */
+  rebalanceStation?(stationId: string): Promise<void>;
   // publish: an operator's write that changes what live screens show (closing a stuck session).
   live: Pick<LiveEvents, "subscribe" | "publish">;
 }

@@ -26,6 +26,7 @@ import {
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
 import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppMessageQuery } from "./schemas/maintenance";
 import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
+import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
 import { stationInputSchema } from "./schemas/station";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
 import { ENDPOINT_RULES } from "./access";
@@ -100,6 +101,7 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/Business/ChargingStation", tag: "Estaciones", summary: "Crear estación", body: stationInputSchema, ok: { status: 201, type: "StationDto" }, errors: [422] },
   { method: "get", path: "/Business/ChargingStation/Options", tag: "Estaciones", summary: "Estaciones como opciones (id, nombre, ciudad), por nombre", query: stationOptionsQuery, ok: { status: 200, type: "Page<StationOptionDto>" }, errors: [422] },
   { method: "get", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Ver estación", ok: { status: 200, type: "StationDto" }, errors: [404] },
+  { method: "get", path: "/Business/ChargingStation/{id}/Allocation", tag: "Estaciones", summary: "Reparto de la capacidad de la red (gridCapacityKw) entre los conectores que están cargando: el límite enviado a cada uno (SetChargingProfile TxProfile) y la respuesta del cargador", ok: { status: 200, type: "StationAllocationDto" }, errors: [404] },
   { method: "put", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Editar estación", body: stationInputSchema, ok: { status: 200, type: "StationDto" }, errors: [404, 422] },
   { method: "delete", path: "/Business/ChargingStation/{id}", tag: "Estaciones", summary: "Eliminar estación (sin cargadores)", ok: { status: 204 }, errors: [404, 409] },
   // Chargers
@@ -125,6 +127,16 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/ChargerUpload/{id}/{token}", tag: "Cargadores", summary: "Igual que PUT, para cargadores que suben con POST", public: true, ok: { status: 201 }, errors: [401, 413] },
   { method: "put", path: "/ChargerUpload/{id}/{token}/{fileName}", tag: "Cargadores", summary: "Igual, con el nombre del archivo al final de la dirección (como lo agregan algunos cargadores)", public: true, ok: { status: 201 }, errors: [401, 413] },
   { method: "post", path: "/ChargerUpload/{id}/{token}/{fileName}", tag: "Cargadores", summary: "Igual que PUT con nombre de archivo, con POST", public: true, ok: { status: 201 }, errors: [401, 413] },
+  {
+    method: "post",
+    path: "/Business/Charger/{id}/LocalList",
+    tag: "Cargadores",
+    summary:
+      "Enviar las tarjetas RFID de la empresa como lista local de autorización del cargador (SendLocalList completa, 1.6 y 2.0.1), cada una con la respuesta que daría en su estación (Accepted, Blocked, Expired, Invalid), con una versión más que la que tiene. 200 con lo que respondió el cargador.",
+    ok: { status: 200, type: "LocalListResultDto" },
+    errors: [404, 409],
+  },
+  { method: "post", path: "/Business/Charger/{id}/LocalList/Version", tag: "Cargadores", summary: "Preguntarle al cargador qué versión de la lista local tiene (GetLocalListVersion) y guardarla", ok: { status: 200, type: "LocalListResultDto" }, errors: [404] },
   // Rates
   { method: "get", path: "/Business/Fees", tag: "Tarifas", summary: "Listar tarifas", query: rateListQuery, ok: { status: 200, type: "Page<RateDto>" }, errors: [422] },
   { method: "post", path: "/Business/Fees", tag: "Tarifas", summary: "Crear tarifa", body: rateInputSchema, ok: { status: 201, type: "RateDto" }, errors: [422] },
@@ -175,6 +187,20 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Ver grupo", ok: { status: 200, type: "AccessGroupDto" }, errors: [404] },
   { method: "put", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Editar grupo", body: accessGroupInputSchema, ok: { status: 200, type: "AccessGroupDto" }, errors: [404, 409, 422] },
   { method: "delete", path: "/Business/AccessGroup/{id}", tag: "Grupos de acceso", summary: "Eliminar grupo (sin tarjetas)", ok: { status: 204 }, errors: [404, 409] },
+  // Reservations (issue 25, ADR 0018)
+  { method: "get", path: "/Business/Reservation", tag: "Reservas", summary: "Listar reservas (más nuevas primero; filtrar por estación, cargador o estado: ACTIVE, USED, EXPIRED, CANCELLED, REFUSED)", query: reservationListQuery, ok: { status: 200, type: "Page<ReservationDto>" }, errors: [422] },
+  {
+    method: "post",
+    path: "/Business/Reservation",
+    tag: "Reservas",
+    summary:
+      "Reservar un conector para una tarjeta hasta una hora (ReserveNow en 1.6 y 2.0.1, hasta 24 h). 201 con el estado que quedó: ACTIVE si el cargador la aceptó, REFUSED si no (chargerStatus dice por qué). Si vence sin uso se cobra el cargo por no presentarse de la tarifa del conector.",
+    body: reservationInputSchema,
+    ok: { status: 201, type: "ReservationResultDto" },
+    errors: [409, 422],
+  },
+  { method: "get", path: "/Business/Reservation/{id}", tag: "Reservas", summary: "Ver reserva", ok: { status: 200, type: "ReservationDto" }, errors: [404] },
+  { method: "delete", path: "/Business/Reservation/{id}", tag: "Reservas", summary: "Cancelar una reserva activa (CancelReservation al cargador si está conectado); sin cargo", ok: { status: 200, type: "ReservationResultDto" }, errors: [404, 409] },
   // Team
   { method: "get", path: "/Business/Member", tag: "Equipo", summary: "Miembros de la empresa con su rol y último ingreso", ok: { status: 200, description: "{ items: MemberDto[] }" } },
   { method: "post", path: "/Business/Member", tag: "Equipo", summary: "Unirse a una empresa con el código de una invitación (cualquier cuenta verificada con el correo invitado)", body: invitationTokenSchema, ok: { status: 201, type: "JoinedDto" }, errors: [404, 410, 422] },

@@ -117,6 +117,8 @@ export interface StationDto {
   published: boolean;
   /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: "OPEN" | "KNOWN_TAGS";
+  /** Issue 25 (ADR 0018): the grid capacity its charging connectors share (kW); null: no limit. */
+  gridCapacityKw: number | null;
   chargerCount: number;
   connectorCount: number;
   /** Connectors per bucket (domain/ocpp-status), every bucket present. */
@@ -174,6 +176,9 @@ export interface ChargerDto {
   lastBootAt: string | null;
   lastHeartbeatAt: string | null;
   online: boolean;
+  /** Issue 25: the local authorization list version the charger holds (its last answer; null: never asked), and when we learnt it. */
+  localListVersion: number | null;
+  localListAt: string | null;
   connectors: ConnectorDto[];
   statusSummary: Record<StatusBucket, number>;
   createdAt: string;
@@ -560,4 +565,69 @@ export interface DiagnosticsRequestedDto {
   fileName?: string;
   message: string;
   diagnostics: DiagnosticsDto | null;
+}
+
+// ---- Reservations (issue 25, ADR 0018) ---------------------------------------------------------
+
+export type ReservationStatus = "ACTIVE" | "USED" | "EXPIRED" | "CANCELLED" | "REFUSED";
+
+export interface ReservationDto {
+  id: string;
+  /** The OCPP reservationId the charger knows it by. */
+  reservationId: number;
+  status: ReservationStatus;
+  /** The charger's answer to ReserveNow (Accepted, Occupied, Faulted, Unavailable, Rejected, timeout…) or its removal. */
+  chargerStatus: string | null;
+  stationId: string | null;
+  stationName: string | null;
+  chargerId: string | null;
+  chargerName: string | null;
+  connectorId: string | null;
+  connectorNumber: number;
+  idTag: string;
+  expiresAt: string;
+  createdAt: string;
+  /** When it stopped being active. */
+  endedAt: string | null;
+  /** The session that used it. */
+  sessionId: string | null;
+  /** The no-show fee's session (Actividad) and its total, when it expired unused with a fee. */
+  feeSessionId: string | null;
+  feeTotalCents: number | null;
+}
+
+/** POST and DELETE /Business/Reservation: the reservation and what the charger said, in Spanish. */
+export interface ReservationResultDto extends ReservationDto {
+  message: string;
+}
+
+/** POST /Business/Charger/{id}/LocalList and …/LocalList/Version: what the charger answered. */
+export interface LocalListResultDto {
+  outcome: "accepted" | "rejected" | "timeout" | "offline" | "error";
+  /** The charger's status (Accepted, Failed, NotSupported, VersionMismatch) or timeout/offline. */
+  status: string;
+  /** The version the charger holds now, as far as we know. */
+  version: number | null;
+  /** Tags in the list sent. */
+  entries?: number;
+  message: string;
+}
+
+/** GET /Business/ChargingStation/{id}/Allocation: how the grid capacity is shared right now (ADR 0018). */
+export interface StationAllocationDto {
+  gridCapacityKw: number | null;
+  /** Σ of the limits given plus the maxima of connectors that take none. */
+  allocatedKw: number;
+  connectors: {
+    connectorId: string;
+    chargerId: string;
+    chargerName: string;
+    connectorNumber: number;
+    maxPowerKw: number;
+    /** The limit last sent; null when the charger takes none (counted at its maximum). */
+    allocatedKw: number | null;
+    /** The charger's answer to the last SetChargingProfile (Accepted, Rejected, NotSupported, timeout…). */
+    status: string | null;
+    at: string | null;
+  }[];
 }

@@ -27,6 +27,9 @@ export default [
     route("group", "routes/app/group/index.tsx"),
     route("group/new", "routes/app/group/new.tsx"),
     route("group/edit/:id", "routes/app/group/edit.tsx"),
+    // Issue 25: reservations (a new screen, not in the spec's table).
+    route("reservation", "routes/app/reservation/index.tsx"),
+    route("reservation/new", "routes/app/reservation/new.tsx"),
     route("notification", "routes/app/notification.tsx"),
     route("user", "routes/app/user.tsx"),
     route("payment", "routes/app/payment/index.tsx"),

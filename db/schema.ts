@@ -90,6 +90,7 @@ export const NOTIFICATION_TYPES = [
   "CHARGER_ONLINE",
   "SESSION_COMPLETED",
   "IDLE_FEE_APPLIED",
+  "RESERVATION_NO_SHOW",
   "PAYMENT_RECEIVED",
   "PAYMENT_FAILED",
   "PAYMENT_ACCOUNT_ERROR",
@@ -328,9 +329,12 @@ export const stations = pgTable(
     published: boolean("published").notNull().default(false),
     /** Issue 25: OPEN accepts any tag; KNOWN_TAGS only the company's RFID tags (domain/authorization). */
     authorizationPolicy: text("authorization_policy").$type<AuthorizationPolicy>().notNull().default("OPEN"),
+    /** Issue 25 (ADR 0018): the site's grid capacity in kW; set, the charging connectors share it (ocpp/load-balancing). */
+    gridCapacityKw: numeric("grid_capacity_kw", { precision: 9, scale: 2, mode: "number" }),
     ...timestamps,
   },
   (t) => [
+    check("stations_grid_capacity_positive", sql`${t.gridCapacityKw} is null or ${t.gridCapacityKw} > 0`),
     check("stations_authorization_policy_known", sql`${t.authorizationPolicy} in ('OPEN', 'KNOWN_TAGS')`),
     // Lists sort by name case-insensitively (`lower(name)`, then id): the index serves that order.
     index("stations_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
@@ -510,6 +514,11 @@ export const chargers = pgTable(
     online: boolean("online").notNull().default(false),
     /** Which app node holds the WebSocket, so other nodes can route commands to it. */
     connectedNode: text("connected_node"),
+    /** Issue 25 (ADR 0018): the local authorization list version the charger holds (its last answer), and when we learnt it. */
+    localListVersion: integer("local_list_version"),
+    localListAt: tstz("local_list_at"),
+    /** What the charger's last SetChargingProfile answer said: true accepted, false not supported; null not asked yet. */
+    smartCharging: boolean("smart_charging"),
     ...timestamps,
   },
   (t) => [
@@ -544,6 +553,10 @@ export const connectors = pgTable(
     /** OCPP ChargePointErrorCode of the last StatusNotification. */
     errorCode: text("error_code"),
     statusAt: tstz("status_at"),
+    /** Load balancing (ADR 0018): the limit last sent while charging (kW), the charger's answer and when; null when none applies. */
+    allocatedKw: numeric("allocated_kw", { precision: 9, scale: 2, mode: "number" }),
+    allocationStatus: text("allocation_status"),
+    allocatedAt: tstz("allocated_at"),
     ...timestamps,
   },
   (t) => [
@@ -630,6 +643,49 @@ export const chargingSessions = pgTable(
     uniqueIndex("sessions_charger_ocpp_tx_key").on(t.chargerId, t.ocppTransactionId),
     check("sessions_energy_nonneg", sql`${t.energyWh} >= 0 and ${t.idleMinutes} >= 0`),
     check("sessions_total_nonneg", sql`${t.totalCents} >= 0`),
+  ],
+);
+
+/** Reservation states (issue 25, ADR 0018): REFUSED when the charger did not take it. */
+export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/**
+ * A connector reserved for a tag until a time (OCPP ReserveNow). `reservation_number` is the OCPP
+ * reservationId (int32, system-wide). An ACTIVE reservation that expires unused is charged its
+ * rate's no-show fee as a session of its own (`fee_session_id`, stop reason ReservationNoShow);
+ * one the reserving tag starts a session with is USED (`session_id`).
+ */
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    stationId: uuid("station_id").references(() => stations.id, { onDelete: "set null" }),
+    chargerId: uuid("charger_id").references(() => chargers.id, { onDelete: "set null" }),
+    connectorId: uuid("connector_id").references(() => connectors.id, { onDelete: "set null" }),
+    connectorNumber: integer("connector_number").notNull(),
+    reservationNumber: integer("reservation_number").notNull().unique().generatedByDefaultAsIdentity({ maxValue: 2147483647 }),
+    idTag: varchar("id_tag", { length: 20 }).notNull(),
+    expiresAt: tstz("expires_at").notNull(),
+    status: text("status").$type<ReservationStatus>().notNull().default("ACTIVE"),
+    /** The charger's answer to ReserveNow (Accepted, Occupied, Faulted, Unavailable, Rejected) or timeout. */
+    chargerStatus: text("charger_status"),
+    /** When it stopped being ACTIVE (used, expired, cancelled, refused). */
+    endedAt: tstz("ended_at"),
+    sessionId: uuid("session_id").references(() => chargingSessions.id, { onDelete: "set null" }),
+    feeSessionId: uuid("fee_session_id").references(() => chargingSessions.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("reservations_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("reservations_business_station_idx").on(t.businessId, t.stationId, t.createdAt),
+    // The expiry sweep and the start lookups read only the few ACTIVE ones.
+    index("reservations_active_expires_idx").on(t.expiresAt).where(sql`${t.status} = 'ACTIVE'`),
+    uniqueIndex("reservations_one_active_key").on(t.connectorId).where(sql`${t.status} = 'ACTIVE'`),
+    check("reservations_status_known", sql`${t.status} in ('ACTIVE', 'USED', 'EXPIRED', 'CANCELLED', 'REFUSED')`),
   ],
 );
 
@@ -1148,3 +1204,4 @@ export type Payment = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 export type TransactionEvent = typeof transactionEvents.$inferSelect;
 export type ChargerEvent = typeof chargerEvents.$inferSelect;
+export type Reservation = typeof reservations.$inferSelect;

@@ -4,7 +4,7 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session", "reservation"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -18,6 +18,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   member: "Miembro",
   invitation: "Invitación",
   session: "Carga",
+  reservation: "Reserva",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -56,6 +57,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "invitation.resend": "Reenvió la invitación de",
   "invitation.revoke": "Revocó la invitación de",
   "session.close": "Cerró la carga que el cargador no cerró",
+  "reservation.create": "Reservó un conector",
+  "reservation.cancel": "Canceló la reserva",
+  "charger.local_list": "Envió la lista local de tarjetas al cargador",
+  "charger.local_list_version": "Consultó la versión de la lista local del cargador",
 };
 
 export function auditActionLabel(action: string): string {
@@ -135,6 +140,9 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   energyWh: "Energía (Wh)",
   remoteStop: "Pedido de detener al cargador",
   closedBy: "Cerrada por",
+  chargerStatus: "Respuesta del cargador",
+  gridCapacityKw: "Capacidad de la red (kW)",
+  version: "Versión",
 };
 
 export function auditFieldLabel(field: string): string {

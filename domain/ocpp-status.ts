@@ -179,9 +179,13 @@ export const STOP_REASON_LABELS_201: Record<string, string> = {
 /** Not OCPP: a session the charger never stopped, closed by the operator (ocpp/store.ts closeStuckSession). */
 export const OPERATOR_CLOSED_LABEL = "Cerrada por el operador";
 
+/** Not OCPP: the no-show fee of a reservation that expired unused (ocpp/reservations.ts, ADR 0018). */
+export const NO_SHOW_LABEL = "No se presentó a la reserva";
+
 /** OCPP 1.6: a StopTransaction without a reason means Local. 2.0.1 reasons share the labels. */
 export function stopReasonLabel(reason: string | null | undefined): string {
   const r = reason ?? "Local";
   if (r === "OperatorClosed") return OPERATOR_CLOSED_LABEL;
+  if (r === "ReservationNoShow") return NO_SHOW_LABEL;
   return (STOP_REASON_LABELS as Record<string, string>)[r] ?? STOP_REASON_LABELS_201[r] ?? r;
 }

@@ -30,13 +30,18 @@ import {
   passwordCall,
   resultFromStatus,
   timeoutResult,
+  type ChargerAnswer,
   type ChargerCommand,
   type CommandName,
+  type CommandProtocol,
+  type OcppCallSpec,
   type CommandResult,
   type PasswordDelivery,
   type SettingsCommand,
 } from "./commands";
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
+import { claimReservation, expireReservations, reservationStatusUpdate } from "./reservations";
+import { rebalanceStation, stationToBalance } from "./load-balancing";
 import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
 import {
   authorizationStatus,
@@ -116,6 +121,17 @@ export interface CentralSystem {
   sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** Firmware update or diagnostics upload (ocpp/maintenance.ts), in the charger's protocol. */
   sendMaintenance(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
+  /**
+   * One call to a charger wherever its socket is, built for the protocol it speaks (reservations,
+   * the local authorization list, charging profiles: ADR 0018).
+   */
+  callCharger(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
+  /**
+   * Shares the station's grid capacity among its charging connectors now (ADR 0018); one run per
+   * station at a time. The handlers call it on starts, stops and power reports; the API after the
+   * capacity changes.
+   */
+  rebalanceStation(stationId: string): Promise<void>;
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
@@ -136,7 +152,7 @@ interface Session {
 
 
 /** A charger's answer to a call, before it is read as a command's or a password's result. */
-type Answer = { kind: "answer"; status?: string; response?: unknown } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
+type Answer = ChargerAnswer;
 
 type Client = {
   identity: string;
@@ -341,7 +357,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     });
 
     handle("StartTransaction", async ({ params }) => {
-      const { transactionId, status, created } = await startTransaction(db, ref, params as StartPayload, now());
+      const p = params as StartPayload;
+      const { transactionId, sessionId, status, created } = await startTransaction(db, ref, p, now());
+      // The reserving tag's session uses its reservation (issue 25, ADR 0018).
+      if (sessionId && status === "Accepted") await claimReservation(db, ref, { connectorNumber: p.connectorId, idTag: p.idTag, reservationId: p.reservationId, sessionId, at: now() });
+      if (sessionId && status === "Accepted") balanceAfter(ref, "session");
       await seen();
       announce(ref.businessId, "session", ref.id, created);
       return { transactionId, idTagInfo: { status } };
@@ -351,6 +371,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
       await seen();
       if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      if (attached) balanceAfter(ref, "power");
       return {};
     });
 
@@ -359,6 +380,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const { found, created } = await stopTransaction(db, ref, p, now());
       await seen();
       if (!found) logger.warn({ identity: ref.ocppIdentity, transactionId: p.transactionId }, "OCPP: StopTransaction de una transacción desconocida");
+      else balanceAfter(ref, "session");
       announce(ref.businessId, "session", ref.id, created);
       // The same answer for a first and a repeated stop.
       return p.idTag ? { idTagInfo: { status: "Accepted" } } : {};
@@ -422,6 +444,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const result = await recordTransactionEvent(db, ref, p, now());
       await seen();
       if (result.duplicate) logger.info({ identity: ref.ocppIdentity, transactionId: p.transactionInfo.transactionId, seqNo: p.seqNo }, "OCPP: TransactionEvent repetido, ignorado");
+      else balanceAfter(ref, p.eventType === "Updated" ? "power" : "session");
       let created = result.created;
       if (result.connectorStatus) {
         const { connectorId, status, at } = result.connectorStatus;
@@ -437,6 +460,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const attached = await recordMeterValues(db, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
       await seen();
       if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+      if (attached) balanceAfter(ref, "power");
       return {};
     });
 
@@ -475,6 +499,13 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       const n = p.reportData?.length ?? 0;
       await keep(ref, "NotifyReport", params, `Informe ${p.requestId}, parte ${p.seqNo}${p.tbc ? " (sigue)" : ""}: ${n} ${n === 1 ? "variable" : "variables"}`);
       await seen();
+      return {};
+    });
+
+    handle("ReservationStatusUpdate", async ({ params }) => {
+      const created = await reservationStatusUpdate(db, ref, params as { reservationId: number; reservationUpdateStatus: string }, now());
+      await seen();
+      announce(ref.businessId, "session", ref.id, created);
       return {};
     });
 
@@ -539,6 +570,33 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (target.kind === "offline") return { kind: "offline" };
     const { method, params } = build(target.protocol);
     return callTarget(target, charger.ocppIdentity, method, params);
+  }
+
+  // Load balancing (ADR 0018): one run per station at a time, queued behind the previous one.
+  const balancing = new Map<string, Promise<void>>();
+  function rebalance(stationId: string): Promise<void> {
+    const run = (balancing.get(stationId) ?? Promise.resolve())
+      .then(() => rebalanceStation(db, stationId, deliver, now))
+      .catch((err) => logger.error({ stationId, err: String(err) }, "OCPP: no se pudo repartir la capacidad de la estación"));
+    balancing.set(stationId, run);
+    void run.then(() => {
+      if (balancing.get(stationId) === run) balancing.delete(stationId);
+    });
+    return run;
+  }
+  /** After a charger's start, stop or power report: its station is rebalanced once the answer is out. */
+  const lastPowerBalance = new Map<string, number>();
+  function balanceAfter(ref: ChargerRef, reason: "session" | "power") {
+    if (reason === "power") {
+      const t = Date.now();
+      if (t - (lastPowerBalance.get(ref.id) ?? 0) < 60_000) return;
+      lastPowerBalance.set(ref.id, t);
+    }
+    setTimeout(() => {
+      stationToBalance(db, ref.id)
+        .then((stationId) => (stationId ? rebalance(stationId) : undefined))
+        .catch((err) => logger.error({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudo repartir la capacidad de la estación"));
+    }, 0);
   }
 
   const stopCommands = await channels.listen(COMMAND_CHANNEL, (payload) => {
@@ -680,6 +738,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     for (const [businessId, created] of byBusiness) announce(businessId, "charger", undefined, created);
     const idle = await sweepIdleSessions(db, t, { idleMaxMinutes });
     for (const n of idle.notifications) announce(n.businessId, "session", undefined, { notifications: [n] });
+    // Reservations past their expiry, with their no-show fee (ADR 0018).
+    const expired = await expireReservations(db, t);
+    for (const n of expired.notifications) announce(n.businessId, "session", undefined, { notifications: [n] });
   }
 
   const timer = setInterval(() => {
@@ -701,6 +762,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     sendCommand,
     sendPassword,
     sendMaintenance,
+    callCharger: deliver,
+    rebalanceStation: rebalance,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife,

@@ -284,6 +284,19 @@ export function passwordAnswerStatus(response: unknown): string | undefined {
   return r?.setVariableResult?.[0]?.attributeStatus ?? r?.status;
 }
 
+/**
+ * A charger's answer to one call (reservations, local list, charging profiles: ADR 0018): its
+ * payload and `status` when it answered, a CALLERROR's code, or why it did not answer.
+ */
+export type ChargerAnswer = { kind: "answer"; status?: string; response?: unknown } | { kind: "rpc-error"; code: string } | { kind: "timeout" } | { kind: "offline" } | { kind: "error" };
+
+/** The status word of an answer for the screens and the API: the charger's status, a CALLERROR's code, or timeout/offline/error. */
+export function answerStatus(answer: ChargerAnswer): string {
+  if (answer.kind === "answer") return answer.status ?? "Unknown";
+  if (answer.kind === "rpc-error") return answer.code;
+  return answer.kind;
+}
+
 /** What became of a password sent to the charger. */
 export type PasswordDelivery = { outcome: "accepted" | "rejected" | "timeout" | "offline" | "error"; status?: string };
 

@@ -418,7 +418,7 @@ export async function startTransaction(
   ref: ChargerRef,
   p: StartPayload,
   now: Date,
-): Promise<{ transactionId: number; status: TagAnswer; created: Created }> {
+): Promise<{ transactionId: number; sessionId: string | null; status: TagAnswer; created: Created }> {
   const at = messageTime(p.timestamp, now);
   const out: Created = { notifications: [] };
   const decision = await authorizeTag(db, ref, p.idTag, now);
@@ -440,7 +440,7 @@ export async function startTransaction(
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${decision.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
   const status = found ? decision.status : "Blocked";
-  if (found?.again != null) return { transactionId: found.again, status, created: out };
+  if (found?.again != null) return { transactionId: found.again, sessionId: null, status, created: out };
 
   const rate = found?.rate ?? null;
   const insert = (tx: Db) =>
@@ -461,14 +461,14 @@ export async function startTransaction(
         paymentStatus: status === "Accepted" ? "PENDING" : "NOT_REQUIRED",
         ...(status === "Accepted" ? {} : { stoppedAt: at, stopReason: "DeAuthorized" }),
       })
-      .returning({ transactionId: chargingSessions.transactionId });
+      .returning({ transactionId: chargingSessions.transactionId, id: chargingSessions.id });
 
   const connectorId = found?.connectorId;
   if (!found?.stale || !connectorId) {
     const [row] = await insert(db);
-    return { transactionId: row.transactionId, status, created: out };
+    return { transactionId: row.transactionId, sessionId: row.id, status, created: out };
   }
-  const transactionId = await db.transaction(async (tx) => {
+  const inserted = await db.transaction(async (tx) => {
     // A session left open on this connector (its stop never arrived) is closed now.
     const stale = await tx
       .select()
@@ -481,9 +481,9 @@ export async function startTransaction(
       await finalizeSession(tx, out, closing, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
     }
     const [row] = await insert(tx);
-    return row.transactionId;
+    return row;
   });
-  return { transactionId, status, created: out };
+  return { transactionId: inserted.transactionId, sessionId: inserted.id, status, created: out };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import {
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
 import { queryRows } from "../infra/sql";
+import { claimReservation } from "./reservations";
 
 // ---------------------------------------------------------------------------------------------
 // Payloads (validated by ocpp-rpc's strict mode against the 2.0.1 schemas before they get here)
@@ -77,6 +78,8 @@ export interface TransactionEvent201 {
   evse?: { id: number; connectorId?: number };
   idToken?: IdToken201;
   meterValue?: MeterValue201[];
+  /** The reservation this transaction ends (issue 25). */
+  reservationId?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,6 +432,11 @@ async function recordEventInTransaction(
         await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
         session = { ...session, ...rateColumns };
       }
+    }
+    // The reserving tag's session uses its reservation (issue 25, ADR 0018).
+    if (p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
+      const connector = session.connectorNumber || connectorNumber;
+      await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
     }
     const updated: ChargingSession = {
       ...session,

@@ -22,9 +22,10 @@ import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../prob
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
-import { commandSchema, offlineResult, SETTING_APPLIED, type CommandResult } from "#ocpp/commands";
+import { answerStatus, commandSchema, offlineResult, SETTING_APPLIED, type ChargerAnswer, type CommandResult } from "#ocpp/commands";
+import { buildLocalList, getLocalListVersionCall, LOCAL_LIST_MAX, sendLocalListCall, versionFromAnswer } from "#ocpp/local-list";
 import { can, ROLE_LABELS } from "#domain/permissions";
-import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, Page, ReportSummaryDto } from "../types";
+import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, LocalListResultDto, Page, ReportSummaryDto } from "../types";
 
 const NOT_FOUND = "El cargador";
 export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
@@ -117,6 +118,8 @@ export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows
       lastBootAt: iso(c.lastBootAt),
       lastHeartbeatAt: iso(c.lastHeartbeatAt),
       online: c.online,
+      localListVersion: c.localListVersion ?? null,
+      localListAt: iso(c.localListAt),
       connectors: list,
       statusSummary,
       createdAt: c.createdAt.toISOString(),
@@ -250,7 +253,32 @@ const SORT_COLUMNS = {
   createdAt: chargers.createdAt,
 } as const;
 
-export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: ApiServices) {
+export const LOCAL_LIST_TOO_LONG_MESSAGE = `Tenés más de ${LOCAL_LIST_MAX.toLocaleString("es-AR")} tarjetas: son demasiadas para la lista local de un cargador.`;
+
+function listOutcome(answer: ChargerAnswer): LocalListResultDto["outcome"] {
+  return answer.kind === "answer" || answer.kind === "rpc-error" ? "rejected" : answer.kind;
+}
+
+/** Why the charger did not take (or tell) its list, in Spanish. */
+function localListRefusal(status: string, what: string): string {
+  switch (status) {
+    case "offline":
+      return `El cargador no está conectado (o está deshabilitado): no se pudo enviar ni consultar ${what}.`;
+    case "timeout":
+      return `El cargador no respondió a tiempo sobre ${what}.`;
+    case "NotSupported":
+    case "NotImplemented":
+      return "El cargador no admite listas locales.";
+    case "VersionMismatch":
+      return "El cargador rechazó la lista por la versión: consultá su versión y volvé a enviarla.";
+    case "Failed":
+      return "El cargador no pudo guardar la lista local.";
+    default:
+      return `El cargador no aceptó ${what} (${status}).`;
+  }
+}
+
+export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, now }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -471,6 +499,46 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache }: 
         .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
     }
     return c.json(result);
+  });
+
+  // Issue 25 (ADR 0018): the company's tags as the charger's local authorization list (Full),
+  // one version above the one it holds; its answer is a 200 either way, like a command's.
+  r.post("/:id/LocalList", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const list = await buildLocalList(db, b.id, current.id, now());
+    if (!list) throw notFound(NOT_FOUND);
+    if (list.tooMany) throw conflict(LOCAL_LIST_TOO_LONG_MESSAGE);
+    const version = Math.max(current.localListVersion ?? 0, 0) + 1;
+    const answer: ChargerAnswer = ocpp?.callCharger && current.enabled ? await ocpp.callCharger(current, (protocol) => sendLocalListCall(protocol, version, list.entries)) : { kind: "offline" };
+    const status = answerStatus(answer);
+    const n = list.entries.length;
+    const tags = n === 1 ? "1 tarjeta" : `${n.toLocaleString("es-AR")} tarjetas`;
+    if (status === "Accepted") {
+      await db
+        .update(chargers)
+        .set({ localListVersion: version, localListAt: now() })
+        .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+      return c.json({ outcome: "accepted", status, version, entries: n, message: `El cargador guardó la lista local (versión ${version}, ${tags}).` } satisfies LocalListResultDto);
+    }
+    return c.json({ outcome: listOutcome(answer), status, version: current.localListVersion ?? null, entries: n, message: localListRefusal(status, "la lista local") } satisfies LocalListResultDto);
+  });
+
+  r.post("/:id/LocalList/Version", async (c) => {
+    const b = tenant(c);
+    const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
+    const answer: ChargerAnswer = ocpp?.callCharger && current.enabled ? await ocpp.callCharger(current, getLocalListVersionCall) : { kind: "offline" };
+    const version = answer.kind === "answer" ? versionFromAnswer(answer.response) : undefined;
+    if (version === undefined) {
+      const status = answerStatus(answer);
+      return c.json({ outcome: listOutcome(answer), status, version: current.localListVersion ?? null, message: localListRefusal(status, "la versión de su lista local") } satisfies LocalListResultDto);
+    }
+    await db
+      .update(chargers)
+      .set({ localListVersion: version, localListAt: now() })
+      .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
+    const message = version === -1 ? "El cargador no admite listas locales." : version === 0 ? "El cargador no tiene lista local." : `El cargador tiene la lista local versión ${version}.`;
+    return c.json({ outcome: version === -1 ? "rejected" : "accepted", status: "Accepted", version, message } satisfies LocalListResultDto);
   });
 
   // What the charger reported about itself (charger_events), newest first, with the latest report.

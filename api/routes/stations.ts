@@ -10,7 +10,8 @@ import { ApiError, conflict, notFound } from "../problem";
 import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
 import { stationInputSchema } from "../schemas/station";
 import { bucketCounts, emptyBuckets, pickBuckets } from "#infra/sql";
-import type { Page, StationDto, StationOptionDto } from "../types";
+import type { Page, StationAllocationDto, StationDto, StationOptionDto } from "../types";
+import { stationAllocation } from "#ocpp/load-balancing";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
 const NOT_FOUND = "La estación";
@@ -70,6 +71,7 @@ function toDto(row: Station, services: string[], stats: Stats | undefined): Stat
     photoUrl: row.photoUrl ?? null,
     published: row.published,
     authorizationPolicy: row.authorizationPolicy,
+    gridCapacityKw: row.gridCapacityKw ?? null,
     chargerCount: stats?.chargerCount ?? 0,
     connectorCount: stats?.connectorCount ?? 0,
     statusSummary: stats?.statusSummary ?? emptyBuckets(),
@@ -121,7 +123,7 @@ const SORT_COLUMNS = {
   updatedAt: stations.updatedAt,
 } as const;
 
-export function stationRoutes({ db, companyCache }: ApiServices) {
+export function stationRoutes({ db, companyCache, ocpp }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -215,8 +217,33 @@ export function stationRoutes({ db, companyCache }: ApiServices) {
       return updated;
     });
     if (current.photoUrl && current.photoUrl !== row.photoUrl) await releaseImage(db, b.id, current.photoUrl);
+    // A new grid capacity is shared among the connectors charging now (ADR 0018).
+    if ((current.gridCapacityKw ?? null) !== (row.gridCapacityKw ?? null)) await ocpp?.rebalanceStation?.(row.id);
     const [dto] = await stationDtos(db, b.id, [row]);
     return c.json(dto);
+  });
+
+  // How the grid capacity is shared right now, per connector (ADR 0018).
+  r.get("/:id/Allocation", async (c) => {
+    const b = tenant(c);
+    const station = await findStation(db, b.id, idParam(c, "id", NOT_FOUND));
+    const rows = await stationAllocation(db, b.id, station.id);
+    const charging = rows.filter((r) => r.charging);
+    const body: StationAllocationDto = {
+      gridCapacityKw: station.gridCapacityKw ?? null,
+      allocatedKw: Math.round(charging.reduce((sum, r) => sum + (r.allocatedKw ?? r.maxPowerKw), 0) * 100) / 100,
+      connectors: charging.map((r) => ({
+        connectorId: r.connectorId,
+        chargerId: r.chargerId,
+        chargerName: r.chargerName,
+        connectorNumber: r.connectorNumber,
+        maxPowerKw: r.maxPowerKw,
+        allocatedKw: r.allocatedKw ?? null,
+        status: r.status ?? null,
+        at: r.at ? r.at.toISOString() : null,
+      })),
+    };
+    return c.json(body);
   });
 
   r.delete("/:id", async (c) => {

@@ -101,3 +101,4 @@ export const ARGENTINA_TIME_ZONES = [
 
 export const LATITUDE_MESSAGE = "La latitud debe estar entre -90 y 90.";
 export const LONGITUDE_MESSAGE = "La longitud debe estar entre -180 y 180.";
+

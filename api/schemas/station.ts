@@ -19,6 +19,13 @@ export const longitude = z
   .min(-180, { error: LONGITUDE_MESSAGE })
   .max(180, { error: LONGITUDE_MESSAGE });
 
+export const GRID_CAPACITY_MESSAGE = "Ingresá la capacidad en kW: un número mayor que 0 y hasta 100.000, o dejalo vacío.";
+export const gridCapacityKw = z
+  .number({ error: GRID_CAPACITY_MESSAGE })
+  .gt(0, { error: GRID_CAPACITY_MESSAGE })
+  .max(100_000, { error: GRID_CAPACITY_MESSAGE })
+  .transform((v) => Math.round(v * 100) / 100);
+
 export const province = z.enum(PROVINCE_CODES as unknown as [ProvinceCode, ...ProvinceCode[]], { error: "Elegí una provincia de la lista." });
 
 const period = z
@@ -69,5 +76,7 @@ export const stationInputSchema = z.object({
   published: z.boolean({ error: MSG.invalid }).default(false),
   /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: z.enum(AUTHORIZATION_POLICIES, { error: "Elegí quién puede cargar en la estación." }).default("OPEN"),
+  /** Issue 25 (ADR 0018): the site's grid capacity in kW, shared by the connectors charging there; null: no limit. */
+  gridCapacityKw: gridCapacityKw.nullable().default(null),
 });
 export type StationInput = z.input<typeof stationInputSchema>;

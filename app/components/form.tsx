@@ -13,7 +13,7 @@ import { withAutoFocus } from "~/lib/autofocus";
  */
 export const VALIDATE_ON = { shouldValidate: "onBlur", shouldRevalidate: "onBlur" } as const;
 
-type InputType = "email" | "password" | "text" | "tel" | "date";
+type InputType = "email" | "password" | "text" | "tel" | "date" | "datetime-local";
 
 // Conform's field metadata, whatever the form's shape (the helpers only read names, ids and errors).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -27,7 +27,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/station/edit/:id", read: "station.read", write: "station.write" },
   { pattern: "/charger", read: "charger.read", write: "charger.write" },
   { pattern: "/charger/new", read: "charger.write", write: "charger.write" },
-  { pattern: "/charger/edit/:id", read: "charger.read", write: { command: "charger.command", "*": "charger.write" } },
+  { pattern: "/charger/edit/:id", read: "charger.read", write: { command: "charger.command", "local-list": "charger.command", "local-list-version": "charger.command", "*": "charger.write" } },
   { pattern: "/charger/edit/:id/maintenance", read: "charger.read", write: "charger.command" },
   { pattern: "/charger/edit/:id/messages", read: "charger.read" },
   { pattern: "/charger/edit/:id/messages.csv", read: "charger.read" },
@@ -46,6 +46,9 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/group", read: "tag.read", write: "tag.write" },
   { pattern: "/group/new", read: "tag.write", write: "tag.write" },
   { pattern: "/group/edit/:id", read: "tag.read", write: "tag.write" },
+  // Reservations are commands to a charger (ReserveNow / CancelReservation): who sends commands makes them.
+  { pattern: "/reservation", read: "charger.read", write: "charger.command" },
+  { pattern: "/reservation/new", read: "charger.command", write: "charger.command" },
   { pattern: "/notification", read: "notification.read", write: { "push-register": "push.register", "*": "notification.write" } },
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
   { pattern: "/payment", read: "payment.read" },

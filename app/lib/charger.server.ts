@@ -132,3 +132,15 @@ export function reportLine(report: ReportSummaryDto | null | undefined): string 
     ? `Último informe (n.º ${report.requestId}): llegó completo el ${formatDateTime(report.lastAt)} (${parts}).`
     : `Informe n.º ${report.requestId} llegando: ${parts} hasta ahora, la última el ${formatDateTime(report.lastAt)}.`;
 }
+
+const LIST_WHEN = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
+
+/** Issue 25: what the charger screen says about the local authorization list the charger holds. */
+export function localListLine(charger: { localListVersion: number | null; localListAt: string | null }): string {
+  const v = charger.localListVersion;
+  const when = charger.localListAt ? ` (al ${LIST_WHEN.format(new Date(charger.localListAt))})` : "";
+  if (v === null) return "Todavía no sabemos qué lista tiene: consultá su versión o enviale las tarjetas, con la respuesta que da cada una en esta estación, para que decida sin conexión.";
+  if (v === -1) return `El cargador informó que no admite listas locales${when}.`;
+  if (v === 0) return `El cargador no tiene lista local${when}.`;
+  return `El cargador tiene la lista local versión ${v}${when}.`;
+}

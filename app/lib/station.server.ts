@@ -2,7 +2,7 @@
 // create/update action shared by 'Nueva estación' and 'Editar estación'.
 import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ServiceDto, StationDto } from "#api/types";
+import type { ServiceDto, StationAllocationDto, StationDto } from "#api/types";
 import { UUID_RE } from "#api/schemas/constants";
 import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
@@ -127,4 +127,26 @@ export async function saveStation(request: Request, context: RequestContext, for
     return redirectWithWarning(to, `${done} Atención: sus coordenadas quedan fuera de Argentina; revisalas.`);
   }
   return redirectWithSuccess(to, done);
+}
+
+const kw = (n: number) => `${n.toLocaleString("es-AR", { maximumFractionDigits: 2 })} kW`;
+
+/**
+ * Issue 25 (ADR 0018): the station screen's load-balancing card, written here so the page ships
+ * no formatting code: a summary and one line per connector charging. Null: no capacity set and
+ * nothing to show.
+ */
+export function allocationLines(a: StationAllocationDto | undefined): string[] | null {
+  if (!a || a.gridCapacityKw === null) return null;
+  const summary =
+    a.connectors.length === 0
+      ? `Capacidad de la red: ${kw(a.gridCapacityKw)}. Ningún conector está cargando ahora.`
+      : `Capacidad de la red: ${kw(a.gridCapacityKw)}; repartidos ${kw(a.allocatedKw)} entre ${a.connectors.length === 1 ? "1 conector" : `${a.connectors.length} conectores`} que cargan.`;
+  const lines = a.connectors.map((c) => {
+    const who = `${c.chargerName} · conector ${c.connectorNumber}`;
+    if (c.allocatedKw !== null) return `${who}: ${kw(c.allocatedKw)} (de ${kw(c.maxPowerKw)})`;
+    const why = c.status === "timeout" ? "no respondió al límite" : c.status === "offline" ? "sin conexión" : c.status ? `no acepta límites (${c.status})` : "sin límite todavía";
+    return `${who}: ${why}, se cuenta a su máximo de ${kw(c.maxPowerKw)}`;
+  });
+  return [summary, ...lines];
 }

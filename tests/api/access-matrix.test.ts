@@ -6,7 +6,7 @@
 // table (api/access.ts), so a new endpoint is covered (or fails the first tests until it is).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessMembers, chargerDiagnostics, chargingSessions, notifications, payments } from "#db/schema";
+import { businessMembers, chargerDiagnostics, chargingSessions, notifications, payments, reservations } from "#db/schema";
 import { ENDPOINT_RULES } from "#api/access";
 import { ROLES, can, type Permission, type Role } from "#domain/permissions";
 import {
@@ -102,6 +102,11 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       })
       .returning();
     ids.session = session.id;
+    const [reservation] = await h.db
+      .insert(reservations)
+      .values({ businessId: owner.businessId, stationId: ids.station, chargerId: ids.charger, connectorId: charger.connectors[0].id, connectorNumber: 1, idTag: "OWNER-TAG", expiresAt: new Date(Date.now() + 3_600_000) })
+      .returning();
+    ids.reservation = reservation.id;
     const [note] = await h.db.insert(notifications).values({ businessId: owner.businessId, type: "SYSTEM", title: "Aviso-Owner", body: "privado" }).returning();
     ids.notification = note.id;
     await h.db.insert(payments).values({ businessId: owner.businessId, sessionId: ids.session, provider: "MERCADOPAGO", amountCents: 777, status: "APPROVED", externalId: "owner-ext" });
@@ -156,7 +161,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
                     ? "tag"
                     : base.startsWith("/Business/AccessGroup")
                       ? "group"
-                      : "file";
+                      : base.startsWith("/Business/Reservation")
+                        ? "reservation"
+                        : "file";
     return base.replace(/:id|:file/, ids[kind]).replace(":diagnosticsId", ids.diagnostics);
   }
 

@@ -24,6 +24,7 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Audit", MAX_PAGE_SIZE],
   ["/api/Business/Tag", MAX_PAGE_SIZE],
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
+  ["/api/Business/Reservation", MAX_PAGE_SIZE],
   // One charger's events (`:id`: a seeded charger with more events than a page).
   ["/api/Business/Charger/:id/Event", MAX_PAGE_SIZE],
   // Its recent OCPP messages and its diagnostics (the same charger, seeded beyond a page).
@@ -51,10 +52,13 @@ const SINGLE = [
   "/api/Business/Charger/:id",
   "/api/Business/Charger/:id/Diagnostics/:diagnosticsId/File",
   "/api/Business/ChargingStation/:id",
+  // The connectors of one station that are charging now, with their limits.
+  "/api/Business/ChargingStation/:id/Allocation",
   "/api/Business/Dashboard",
   "/api/Business/Fees/:id",
   "/api/Business/Tag/:id",
   "/api/Business/AccessGroup/:id",
+  "/api/Business/Reservation/:id",
   "/api/Business/Graphic",
   "/api/Business/Notification/UnreadCount",
   "/api/MercadoPago/BusinessUser",
@@ -94,6 +98,9 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     await h.db.execute(sql`insert into rfid_tags (business_id, id_tag, holder_name) select ${businessId}::uuid, 'BENCH' || i, 'Titular ' || i from generate_series(1, ${ROWS}) i`);
     const [charger] = await queryRows(h.db, sql`select id from chargers where business_id = ${businessId}::uuid order by id limit 1`);
     chargerId = String(charger.id);
+    // Reservations beyond one page (past ones: the states a list mostly holds).
+    await h.db.execute(sql`insert into reservations (business_id, charger_id, connector_number, id_tag, expires_at, status)
+      select ${businessId}::uuid, ${chargerId}::uuid, 1, 'BENCH' || i, now() - make_interval(mins => i), 'EXPIRED' from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into charger_events (business_id, charger_id, kind, summary, payload, at)
       select ${businessId}::uuid, ${chargerId}::uuid, 'SecurityEventNotification', 'StartupOfTheDevice', '{}'::jsonb, now() - make_interval(mins => i) from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into ocpp_messages (business_id, charger_id, slot, seq, at, direction, message_type, message_id, action, payload)

@@ -2,7 +2,7 @@
 // error when the id is a reference inside a body) and never leaks or touches that data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { chargers, chargingSessions, notifications, payments } from "#db/schema";
+import { chargers, chargingSessions, notifications, payments, reservations } from "#db/schema";
 import {
   chargerInput,
   createTenant,
@@ -50,6 +50,11 @@ describe.each(testBackends())("tenant isolation ($name)", (backend) => {
       .values({ businessId: b.businessId, stationId: B.station, chargerId: B.charger, connectorId: B.connector, connectorNumber: 1, idTag: "B-TAG", startedAt: new Date(), meterStartWh: 0, energyWh: 1234, status: "COMPLETED", stoppedAt: new Date() })
       .returning();
     B.session = session.id;
+    const [reservation] = await h.db
+      .insert(reservations)
+      .values({ businessId: b.businessId, stationId: B.station, chargerId: B.charger, connectorId: B.connector, connectorNumber: 1, idTag: "B-TAG", expiresAt: new Date(Date.now() + 3_600_000) })
+      .returning();
+    B.reservation = reservation.id;
     const [note] = await h.db.insert(notifications).values({ businessId: b.businessId, type: "SYSTEM", title: "Solo para B", body: "privado" }).returning();
     B.notification = note.id;
     await h.db.insert(payments).values({ businessId: b.businessId, sessionId: B.session, provider: "MERCADOPAGO", amountCents: 4321, status: "APPROVED" });
@@ -72,6 +77,8 @@ describe.each(testBackends())("tenant isolation ($name)", (backend) => {
     ["DELETE", "rate", (x) => `/Business/Fees/${x.rate}`],
     ["GET", "session", (x) => `/Business/Activity/${x.session}`],
     ["POST", "notification", (x) => `/Business/Notification/${x.notification}/Read`],
+    ["GET", "reservation", (x) => `/Business/Reservation/${x.reservation}`],
+    ["DELETE", "reservation", (x) => `/Business/Reservation/${x.reservation}`],
   ];
 
   it.each(matrix)("%s %s of another business → 404, nothing leaked", async (method, _what, path, body) => {
@@ -133,6 +140,8 @@ describe.each(testBackends())("tenant isolation ($name)", (backend) => {
     expect((await get("/Business/Activity")).total).toBe(0);
     expect((await get(`/Business/Activity?stationId=${B.station}&chargerId=${B.charger}`)).total).toBe(0);
     expect((await get("/Business/Notification")).total).toBe(0);
+    expect((await get(`/Business/Reservation?stationId=${B.station}`)).total).toBe(0);
+    expect((await get("/Business/Reservation")).total).toBe(0);
     expect((await get("/Business/Notification/UnreadCount")).unread).toBe(0);
     expect(await get(`/Business/Payments?sessionId=${B.session}`)).toMatchObject({ total: 0, totals: { count: 0, amountCents: 0 } });
     expect(await get("/MercadoPago/BusinessUser")).toMatchObject({ connected: false, last4: null });

@@ -34,6 +34,8 @@ const APP_ROUTES = [
   "/tag/import",
   "/group",
   "/group/new",
+  "/reservation",
+  "/reservation/new",
   "/404",
 ];
 

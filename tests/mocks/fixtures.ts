@@ -75,6 +75,7 @@ const station: StationDto = {
   photoUrl: null,
   published: true,
   authorizationPolicy: "OPEN",
+  gridCapacityKw: null,
   chargerCount: 1,
   connectorCount: 2,
   statusSummary: { available: 1, charging: 1, faulted: 0, offline: 0 },
@@ -124,6 +125,8 @@ const charger: ChargerDto = {
   lastBootAt: T0,
   lastHeartbeatAt: T0,
   online: true,
+  localListVersion: null,
+  localListAt: null,
   connectors: [
     {
       id: IDS.connector,

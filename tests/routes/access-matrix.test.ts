@@ -48,6 +48,8 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/group", () => import("~/routes/app/group/index")],
   ["/group/new", () => import("~/routes/app/group/new")],
   ["/group/edit/:group", () => import("~/routes/app/group/edit")],
+  ["/reservation", () => import("~/routes/app/reservation/index")],
+  ["/reservation/new", () => import("~/routes/app/reservation/new")],
   ["/notification", () => import("~/routes/app/notification")],
   ["/user", () => import("~/routes/app/user")],
   ["/payment", () => import("~/routes/app/payment/index")],

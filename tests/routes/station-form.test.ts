@@ -146,6 +146,7 @@ describe("new station", () => {
       photoUrl: null,
       published: true,
       authorizationPolicy: "OPEN",
+      gridCapacityKw: null,
     });
     expect(await flashToast(res)).toMatchObject({ type: "success", message: "Creamos la estación «Estación Belgrano»." });
   });

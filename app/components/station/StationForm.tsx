@@ -132,6 +132,7 @@ export function StationForm({
                     </option>
                   ))}
                 </SelectField>
+                <Field meta={fields.gridCapacityKw} label="Capacidad de red (kW)" />
               </Flex>
             </section>
           </Card>

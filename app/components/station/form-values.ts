@@ -51,5 +51,6 @@ export function stationFormDefaults(station?: StationDto) {
     photoUrl: station?.photoUrl ?? "",
     published: station?.published ?? false,
     authorizationPolicy: station?.authorizationPolicy ?? "OPEN",
+    gridCapacityKw: station?.gridCapacityKw != null ? String(station.gridCapacityKw).replace(".", ",") : "",
   };
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   ARGENTINA_TIME_ZONES,
+  gridCapacityKw,
   LATITUDE_MESSAGE,
   LONGITUDE_MESSAGE,
   PARKING_TYPES,
@@ -82,6 +83,13 @@ export const stationFormSchema = z.object({
   photoUrl: z.string().trim().max(2048, { error: MSG.tooLong(2048) }).optional(),
   published: z.boolean().default(false),
   authorizationPolicy: api.authorizationPolicy,
+  /** Issue 25: kW with a comma or a dot; empty: no limit. */
+  gridCapacityKw: z.preprocess((v) => {
+    if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) return null;
+    if (typeof v !== "string") return v;
+    const t = v.trim();
+    return Number(t.includes(",") ? t.replace(/\./g, "").replace(",", ".") : t);
+  }, gridCapacityKw.nullable()),
 });
 
 export type StationFormValue = z.output<typeof stationFormSchema>;
@@ -111,6 +119,7 @@ export function toStationInput(v: StationFormValue): StationInput {
     photoUrl: v.photoUrl || null,
     published: v.published,
     authorizationPolicy: v.authorizationPolicy,
+    gridCapacityKw: v.gridCapacityKw ?? null,
   };
 }
 

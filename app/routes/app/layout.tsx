@@ -1,7 +1,7 @@
 import { data, Form, Link, NavLink, Outlet, useLocation } from "react-router";
 import { useEffect } from "react";
 import { Button, Text } from "@radix-ui/themes";
-import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, BiIdCard, BiShieldQuarter, type IconType } from "~/icons";
+import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, BiIdCard, BiShieldQuarter, BiCalendar, type IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
 import { canVisit, memberAccess } from "~/lib/access.server";
 import { ROLE_LABELS } from "#domain/permissions";
@@ -20,6 +20,7 @@ const NAV: { to: string; label: string; icon: IconType }[] = [
   // Issue 25: who may charge where.
   { to: "/tag", label: "Tarjetas RFID", icon: BiIdCard },
   { to: "/group", label: "Grupos de acceso", icon: BiShieldQuarter },
+  { to: "/reservation", label: "Reservas", icon: BiCalendar },
   { to: "/notification", label: "Notificaciones", icon: BiBell },
   { to: "/payment", label: "Pagos", icon: BiCreditCard },
   { to: "/user", label: "Mi perfil", icon: BiUser },

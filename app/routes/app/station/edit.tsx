@@ -3,13 +3,13 @@ import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { PlainBadge } from "~/components/plain";
 import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
-import type { ChargerDto, Page } from "#api/types";
+import type { ChargerDto, Page, StationAllocationDto } from "#api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { DataTable } from "~/components/table";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/form-values";
-import { apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
+import { allocationLines, apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
 import { UUID_RE } from "#api/schemas/constants";
 import { readJson } from "~/lib/api.server";
 import { formatInt } from "~/lib/numbers";
@@ -24,14 +24,18 @@ const CHARGERS_SHOWN = 50;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
   const station = await loadStation(api, params.id);
-  const [services, chargers] = await Promise.all([
+  const [services, chargers, allocation] = await Promise.all([
     loadServices(api),
     api
       .get(`/Business/Charger?${new URLSearchParams({ stationId: station.id, pageSize: String(CHARGERS_SHOWN), sort: "name" })}`)
       .then((res) => (res.ok ? readJson<Page<ChargerDto>>(res) : undefined))
       .catch(() => undefined),
+    api
+      .get(`/Business/ChargingStation/${station.id}/Allocation`)
+      .then((res) => (res.ok ? readJson<StationAllocationDto>(res) : undefined))
+      .catch(() => undefined),
   ]);
-  return { station, services, chargers: chargers ?? null };
+  return { station, services, chargers: chargers ?? null, allocation: allocationLines(allocation) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -41,7 +45,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { station, services, chargers } = loaderData;
+  const { station, services, chargers, allocation } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
   // Issue 26: a role without station.write sees the station, read-only.
   const canWrite = useAccess().can("station.write");
@@ -117,6 +121,7 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
               ) : null}
             </>
           )}
+          {allocation?.map((line) => <p key={line}>{line}</p>)}
         </TitledCard>
 
         <StationForm

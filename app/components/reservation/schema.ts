@@ -1,0 +1,7 @@
+// The new reservation form (issue 25): the API's own schema (api/schemas/reservation.ts), so the
+// browser, the action and the API give the same Spanish messages on the same fields. Loaded lazily.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { reservationInputSchema } from "#api/schemas/reservation";
+
+export const reservationFormSchema = reservationInputSchema;
+export const validateReservationForm = (formData: FormData) => parseWithZod(formData, { schema: reservationFormSchema });
