@@ -117,6 +117,10 @@ export interface StationDto {
   published: boolean;
   /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: "OPEN" | "KNOWN_TAGS";
+  /** Issue 23: drivers may prepay at the connectors' QR, between these amounts (centavos). */
+  qrPaymentEnabled: boolean;
+  qrMinCents: number;
+  qrMaxCents: number;
   chargerCount: number;
   connectorCount: number;
   /** Connectors per bucket (domain/ocpp-status), every bucket present. */

@@ -48,6 +48,10 @@ export default [
     // Issue 26: an invitation link (new, not in the spec's list).
     route("invitation", "routes/auth/invitation.tsx"),
   ]),
+  // Issue 23: drivers pay at the charger — public, no sign-in (the status page before the QR page:
+  // a static segment wins, so a charger cannot be called "pago").
+  route("cargar/pago/:paymentId", "routes/cargar/payment.tsx"),
+  route("cargar/:identity/:connector", "routes/cargar/connector.tsx"),
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),

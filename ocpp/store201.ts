@@ -26,6 +26,7 @@ import {
   type StatusPayload,
   type TagDecision,
   authorizeTag,
+  linkPaidSession,
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
 
@@ -459,6 +460,7 @@ async function createSession(
     })
     .onConflictDoNothing({ target: [chargingSessions.chargerId, chargingSessions.ocppTransactionId] })
     .returning();
+  if (row && accepted && p.idToken) await linkPaidSession(tx, ref, p.idToken.idToken, row.id);
   return row;
 }
 

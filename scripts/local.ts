@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startAuthEmulator, ensureVerifiedAccount, EMULATOR_PROJECT_ID } from "./emulator";
+import { startPaymentsEmulator } from "./payments-emulator";
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
@@ -19,6 +20,8 @@ const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 3000);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
+/** The payment providers' emulator: PAYMENTS_EMULATOR_PORT, else the app's port + 1000 (4000 beside 3000). */
+const paymentsEmulatorPort = Number(process.env.PAYMENTS_EMULATOR_PORT ?? port + 1000);
 const quiet = process.env.ENCHUFA_QUIET === "1";
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const started = Date.now();
@@ -78,7 +81,9 @@ async function run() {
 
   say("iniciando el emulador de Firebase Auth…");
   const emulator = await startAuthEmulator({ port: emulatorPort, dataDir: path.join(dataDir, "auth") });
-  const stopAll: (() => Promise<void>)[] = [() => emulator.stop()];
+  // Issue 23: Mercado Pago and Pagos360, emulated in this process (their checkout pages and signed webhooks).
+  const payments = await startPaymentsEmulator({ port: paymentsEmulatorPort, log: quiet ? undefined : (line) => say(line) });
+  const stopAll: (() => Promise<void>)[] = [() => emulator.stop(), () => payments.stop()];
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
@@ -114,6 +119,8 @@ async function run() {
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? secrets.encryptionKey,
       AUTO_APPROVE_BUSINESSES: "1",
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+      MERCADOPAGO_API_URL: payments.mercadoPagoUrl,
+      PAGOS360_API_URL: payments.pagos360Url,
     } as NodeJS.ProcessEnv;
     const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : [...SERVER_NODE_FLAGS, "--enable-source-maps", path.join(buildDir, "server.js")];
     const server = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
@@ -140,6 +147,7 @@ async function run() {
         `  Enchufá está listo en ${url}  (${seconds} s)`,
         "",
         `  Ingresá con  ${DEMO_EMAIL}  /  ${DEMO_PASSWORD}`,
+        `  Pagos        emulador de Mercado Pago y Pagos360 en ${payments.url}  (correos en ${url}/_local/inbox)`,
         `  Datos en     ${path.relative(root, dataDir) || dataDir}  (base embebida y cuentas del emulador)`,
         "  Ctrl-C detiene todo.",
         "",

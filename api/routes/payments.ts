@@ -64,7 +64,7 @@ export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: Pay
     let label: string;
     if (provider === "MERCADOPAGO") {
       const input = await readJson(c, mercadoPagoConnectSchema);
-      plain = JSON.stringify({ publicKey: input.publicKey, accessToken: input.accessToken });
+      plain = JSON.stringify({ publicKey: input.publicKey, accessToken: input.accessToken, ...(input.webhookSecret ? { webhookSecret: input.webhookSecret } : {}) });
       last4 = input.accessToken.slice(-4);
       label = input.accountLabel ?? DEFAULT_LABEL[provider];
     } else {
