@@ -25,7 +25,29 @@ import {
 } from "./helpers";
 
 /** Public: no token needed. */
-const PUBLIC = new Set(["GET /api/openapi.json", "GET /api/images/:file", "POST /api/Invitation/Lookup"]);
+const PUBLIC = new Set([
+  "GET /api/openapi.json",
+  "GET /api/images/:file",
+  "POST /api/Invitation/Lookup",
+  // Issue 23: drivers at a connector's QR and the providers' notifications.
+  "GET /api/Driver/Charge/:identity/:connector",
+  "POST /api/Driver/Charge/:identity/:connector",
+  "GET /api/Driver/Payment/:id",
+  "POST /api/Driver/Payment/:id/Stop",
+  "POST /api/Webhook/MercadoPago/:businessId",
+  "POST /api/Webhook/Pagos360/:businessId",
+]);
+/** What a public endpoint answers an anonymous call with the matrix's placeholder ids and bodies. */
+const PUBLIC_ANONYMOUS_STATUS: Record<string, number> = {
+  "POST /api/Invitation/Lookup": 422,
+  "GET /api/Driver/Charge/:identity/:connector": 404,
+  "POST /api/Driver/Charge/:identity/:connector": 404,
+  "GET /api/Driver/Payment/:id": 404,
+  "POST /api/Driver/Payment/:id/Stop": 422,
+  // Unsigned: refused, and nothing is read.
+  "POST /api/Webhook/MercadoPago/:businessId": 401,
+  "POST /api/Webhook/Pagos360/:businessId": 400,
+};
 /** The caller's own account and company: any company status (a pending company fixes its data). */
 const OWN_ACCOUNT = new Set([
   "GET /api/Account/Business",
@@ -187,7 +209,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints) {
       const r = await call(e, null);
       // The invitation preview answers a missing token with a validation error.
-      if (!auth(e)) expect(r.status, e.key).toBe(e.key === "POST /api/Invitation/Lookup" ? 422 : 200);
+      if (!auth(e)) expect(r.status, e.key).toBe(PUBLIC_ANONYMOUS_STATUS[e.key] ?? 200);
       else {
         expect(r.status, e.key).toBe(401);
         expect(r.type, e.key).toContain("application/problem+json");
