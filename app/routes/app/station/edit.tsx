@@ -31,7 +31,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       .then((res) => (res.ok ? readJson<Page<ChargerDto>>(res) : undefined))
       .catch(() => undefined),
   ]);
-  return { station, services, chargers: chargers ?? null };
+  // The form's starting values are computed here: their code stays off the page's JavaScript.
+  return { station, services, chargers: chargers ?? null, defaultValue: stationFormDefaults(station) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -41,7 +42,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { station, services, chargers } = loaderData;
+  const { station, services, chargers, defaultValue } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
   // Issue 26: a role without station.write sees the station, read-only.
   const canWrite = useAccess().can("station.write");
@@ -121,7 +122,7 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
 
         <StationForm
           id="station-edit"
-          defaultValue={stationFormDefaults(station)}
+          defaultValue={defaultValue}
           lastResult={actionData?.result}
           services={services}
           mapsKey={matches[0].loaderData.googleMapsApiKey}
