@@ -137,7 +137,7 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
   const driverViews = new RateLimiter("driver:ip:get", { limit: env.ENCHUFA_LOCAL ? 6_000 : 120, windowMs: 60_000 }, { hot: true });
   const driverPosts = new RateLimiter("driver:ip:post", { limit: env.ENCHUFA_LOCAL ? 1_000 : 20, windowMs: 60_000 }, { hot: true });
   app.use(async (req, res, next) => {
-    if (!req.path.startsWith("/cargar/")) return next();
+    if (req.path !== "/cargar" && !req.path.startsWith("/cargar/")) return next();
     const limiter = isSafeMethod(req.method) ? driverViews : driverPosts;
     const verdict = await limiter.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
     if (verdict.ok) return next();

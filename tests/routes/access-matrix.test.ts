@@ -59,6 +59,9 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/activity/export.csv", () => import("~/routes/app/activity-export")],
   ["/audit/export.csv", () => import("~/routes/app/audit-export")],
   ["/tag/export.csv", () => import("~/routes/app/tag/export")],
+  ["/charger/qr/:charger", () => import("~/routes/app/charger/qr")],
+  ["/charger/stickers/:charger", () => import("~/routes/app/charger/stickers")],
+  ["/station/stickers/:station", () => import("~/routes/app/station/stickers")],
 ];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];
@@ -200,8 +203,8 @@ describe("access matrix of the app routes", () => {
     walk(routeConfig as never, false);
     const matrix = ROUTES.map(([p]) => p.replace(/:\w+$/, ":id"));
     expect(paths.filter((p) => !matrix.includes(p)), "add these routes to ROUTES").toEqual([]);
-    for (const p of [...paths, ...RESOURCES.map(([r]) => r)]) expect(screenRuleFor(p.replace(":id", crypto.randomUUID())), p).toBeDefined();
-    const known = [...paths, ...RESOURCES.map(([r]) => r)];
+    for (const p of [...paths, ...RESOURCES.map(([r]) => r.replace(/:\w+$/, ":id"))]) expect(screenRuleFor(p.replace(":id", crypto.randomUUID())), p).toBeDefined();
+    const known = [...paths, ...RESOURCES.map(([r]) => r.replace(/:\w+$/, ":id"))];
     expect(SCREEN_RULES.map((r) => r.pattern).filter((p) => !known.includes(p))).toEqual([]);
   });
 

@@ -111,6 +111,9 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
                   ))}
                 </Table.Body>
               </DataTable>
+              <Text as="p" size="2" mt="3">
+                <a href={`/station/stickers/${station.id}`}>Imprimir los stickers QR de sus conectores (A4)</a>
+              </Text>
               {chargers.total > chargers.items.length ? (
                 <Text as="p" size="2" mt="3">
                   <Link to={`/charger?stationId=${station.id}`}>Ver los {formatInt(chargers.total)} cargadores</Link>
