@@ -10,6 +10,8 @@ import { startPaymentsEmulator } from "./payments-emulator";
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
+import { prepareQrDemo, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
+import { startSimCharger } from "./sim-charger";
 import { SERVER_NODE_FLAGS } from "../server/cluster";
 
 const DEMO_EMAIL = "demo@enchufa.local";
@@ -101,7 +103,10 @@ async function run() {
     // Migrate and seed before the server opens the same embedded database.
     const database = await openDatabase({ dataDir });
     await seedCatalogs(database.db);
-    await seedDemoOperator(database.db, { firebaseUid: uid, email: DEMO_EMAIL });
+    const seeded = await seedDemoOperator(database.db, { firebaseUid: uid, email: DEMO_EMAIL });
+    // Issue 23: one demo station takes QR payments, paid through the emulator, at a simulated charger.
+    const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
+    const qrDemo: QrDemo | null = process.argv.includes("--no-sim") ? null : await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey });
     await database.close();
 
     const env = {
@@ -140,6 +145,22 @@ async function run() {
     });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server);
+    let qrLine = "";
+    if (qrDemo) {
+      const sim = await startSimCharger({
+        endpoint: `ws://127.0.0.1:${port}/ocpp`,
+        identity: qrDemo.ocppIdentity,
+        password: SIM_CHARGER_PASSWORD,
+        log: quiet ? undefined : (line) => say(line),
+      }).catch((error: Error) => {
+        say(`no pudimos conectar el cargador simulado: ${error.message}`);
+        return null;
+      });
+      if (sim) {
+        stopAll.push(() => sim.close());
+        qrLine = `  Pagar con QR ${url}/cargar/${encodeURIComponent(qrDemo.ocppIdentity)}/${qrDemo.connectorId}  (${qrDemo.stationName}, cargador simulado)`;
+      }
+    }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       [
@@ -148,6 +169,7 @@ async function run() {
         "",
         `  Ingresá con  ${DEMO_EMAIL}  /  ${DEMO_PASSWORD}`,
         `  Pagos        emulador de Mercado Pago y Pagos360 en ${payments.url}  (correos en ${url}/_local/inbox)`,
+        ...(qrLine ? [qrLine] : []),
         `  Datos en     ${path.relative(root, dataDir) || dataDir}  (base embebida y cuentas del emulador)`,
         "  Ctrl-C detiene todo.",
         "",
