@@ -1,10 +1,13 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_AUTH_EMULATOR_PORT, E2E_PORT } from "./tests/e2e/ports";
+import { E2E_AUTH_EMULATOR_PORT, E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT } from "./tests/e2e/ports";
 
 // Browser tests run against a production build in local mode, with their own fresh data
 // directory and emulator ports, in two projects: JavaScript on and JavaScript off.
 // Free ports unless E2E_PORT / E2E_AUTH_EMULATOR_PORT say otherwise (tests/e2e/ports.ts).
-export { E2E_AUTH_EMULATOR_PORT, E2E_PORT };
+// Local mode also starts the payment providers' emulator (issue 23) on a port of the app's block,
+// and points MERCADOPAGO_API_URL / PAGOS360_API_URL at it: nothing goes to the internet. --no-sim:
+// no simulated charger on the demo company (the specs connect their own chargers).
+export { E2E_AUTH_EMULATOR_PORT, E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT };
 
 const chromiumArgs = [
   "--no-sandbox",
@@ -36,7 +39,7 @@ export default defineConfig({
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    command: "node --import tsx scripts/local.ts --fresh",
+    command: "node --import tsx scripts/local.ts --fresh --no-sim",
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -45,6 +48,7 @@ export default defineConfig({
     env: {
       PORT: String(E2E_PORT),
       AUTH_EMULATOR_PORT: String(E2E_AUTH_EMULATOR_PORT),
+      PAYMENTS_EMULATOR_PORT: String(E2E_PAYMENTS_EMULATOR_PORT),
       DATA_DIR: `tests/.e2e-data/${E2E_PORT}`,
       LOG_LEVEL: "warn",
       ENCHUFA_QUIET: "1",

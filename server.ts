@@ -17,6 +17,8 @@ import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
+import { createDriverPayments, startDriverPaymentSweep } from "./api/driver-payments";
+import { createKeyRing } from "./infra/crypto";
 
 export interface RunningServer {
   url: string;
@@ -47,7 +49,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const verifyToken = createTokenVerifier(env);
   const sendPush = createPushSender(env);
   // OCPP 1.6J central system: chargers connect on this same port at /ocpp/<identity>.
+  // Issue 23: drivers' prepaid charges react to their sessions (caps, refunds) as the charger reports.
+  let afterSession: (businessId: string, chargerId: string | undefined) => void = () => {};
   const ocpp = await createCentralSystem({
+    onSessionChange: (businessId, chargerId) => afterSession(businessId, chargerId),
     db: database.db,
     channels: database.channels,
     logger,
@@ -62,7 +67,23 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   if (env.MAIL_PROVIDER_URL) mailer = httpMailer({ url: env.MAIL_PROVIDER_URL, token: env.MAIL_PROVIDER_TOKEN, from: env.MAIL_FROM });
   else if (env.ENCHUFA_LOCAL || env.NODE_ENV !== "production") mailer = inbox = fileInbox(path.resolve(env.DATA_DIR, "inbox"), { from: env.MAIL_FROM });
   else logger.warn("MAIL_PROVIDER_URL no está configurada: las invitaciones al equipo no se pueden enviar");
+  const driverPayments = createDriverPayments({
+    db: database.db,
+    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    logger,
+    mailer,
+    appName: env.APP_NAME,
+    ocpp,
+    sendPush,
+    mercadoPagoUrl: env.MERCADOPAGO_API_URL,
+    pagos360Url: env.PAGOS360_API_URL,
+  });
+  afterSession = (_businessId, chargerId) => {
+    driverPayments.onSessionChange(chargerId).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: no se pudo seguir la carga"));
+  };
+  const stopPaymentSweep = startDriverPaymentSweep(driverPayments, logger, env.PAYMENTS_SWEEP_SECONDS * 1000);
   const api = createApi({
+    driverPayments,
     db: database.db,
     verifyToken,
     encryptionKeys: env.ENCRYPTION_KEY ?? [],
@@ -119,6 +140,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
       // says `Connection: close`); whatever still hangs after 8 s is cut so the process exits
       // within the orchestrator's 10 s.
       draining = true;
+      stopPaymentSweep();
       const sweep = setInterval(() => server.closeIdleConnections(), 200);
       const cut = setTimeout(() => server.closeAllConnections(), 8_000);
       await Promise.all([

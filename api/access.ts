@@ -35,6 +35,14 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /openapi.json": { permission: "public" },
   "GET /images/:file": { permission: "public" },
   "POST /Invitation/Lookup": { permission: "public" },
+  // Issue 23: drivers at a connector's QR (no account; the status page and the stop need the
+  // link's secret) and the payment providers' notifications (signed, or read back from the provider).
+  "GET /Driver/Charge/:identity/:connector": { permission: "public" },
+  "POST /Driver/Charge/:identity/:connector": { permission: "public" },
+  "GET /Driver/Payment/:id": { permission: "public" },
+  "POST /Driver/Payment/:id/Stop": { permission: "public" },
+  "POST /Webhook/MercadoPago/:businessId": { permission: "public" },
+  "POST /Webhook/Pagos360/:businessId": { permission: "public" },
 
   // The account itself: before (or without) a company
   "GET /Account/Business": { permission: "account" },

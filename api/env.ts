@@ -12,6 +12,7 @@ import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
 import type { EndpointRule } from "./access";
+import type { DriverPayments } from "./driver-payments";
 
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
@@ -66,6 +67,11 @@ export interface ApiDeps {
   mailer?: Mailer;
   /** Product name in e-mails (APP_NAME). */
   appName?: string;
+  /** Issue 23: drivers paying at the charger (made from the deps below when absent). */
+  driverPayments?: DriverPayments;
+  /** MERCADOPAGO_API_URL / PAGOS360_API_URL: the providers' APIs (the real ones when unset). */
+  mercadoPagoUrl?: string;
+  pagos360Url?: string;
 }
 
 /** What routes get: the deps with defaults filled in. */

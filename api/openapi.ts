@@ -28,6 +28,7 @@ import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppM
 import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
 import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
 import { stationInputSchema } from "./schemas/station";
+import { driverCheckoutSchema, driverTokenSchema } from "./schemas/driver";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
 import { ENDPOINT_RULES } from "./access";
 import { PERMISSIONS, type Permission } from "../domain/permissions";
@@ -216,6 +217,13 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Business/Audit/Export.csv", tag: "Auditoría", summary: "Exportar el registro de cambios (CSV UTF-8 con BOM, separador ;)", query: auditExportQuery, ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [422] },
   // Live updates
   { method: "get", path: "/Business/Live", tag: "En vivo", summary: "Eventos del servidor (text/event-stream): qué cambió (cargador, conector, carga) para recargar la página", ok: { status: 200, description: "Stream SSE de eventos `change` con `{ kind }`", content: "text/event-stream" } },
+  // Issue 23: drivers pay at the charger (public: no account; the status page and the stop need the link's secret `t`)
+  { method: "get", path: "/Driver/Charge/{identity}/{connector}", tag: "Conductores", summary: "Lo que muestra el QR de un conector: estación, conector, estado, tarifa, medios de pago y por qué no se puede cargar", public: true, ok: { status: 200, type: "ChargePointInfo" }, errors: [404] },
+  { method: "post", path: "/Driver/Charge/{identity}/{connector}", tag: "Conductores", summary: "Pagar por adelantado una carga: un pago por clave del formulario (requestKey), con la dirección del checkout del proveedor", public: true, body: driverCheckoutSchema, ok: { status: 201, description: "{ paymentId, token, checkoutUrl } (200 si la misma clave ya creó el pago)" }, errors: [404, 409, 422, 502] },
+  { method: "get", path: "/Driver/Payment/{id}", tag: "Conductores", summary: "El estado de un pago con QR y su carga (con ?t= el secreto del enlace)", public: true, ok: { status: 200, type: "PaymentView" }, errors: [404] },
+  { method: "post", path: "/Driver/Payment/{id}/Stop", tag: "Conductores", summary: "Detener la carga (con el secreto del enlace)", public: true, body: driverTokenSchema, ok: { status: 200, description: "{ ok, message }" }, errors: [409, 422] },
+  { method: "post", path: "/Webhook/MercadoPago/{businessId}", tag: "Conductores", summary: "Notificación de Mercado Pago (x-signature HMAC-SHA256 con la clave secreta de la empresa; data.id y type en la URL)", public: true, ok: { status: 200, description: "{ received }" }, errors: [400, 401] },
+  { method: "post", path: "/Webhook/Pagos360/{businessId}", tag: "Conductores", summary: "Notificación de Pagos360 (la solicitud de pago se vuelve a leer de Pagos360 antes de creerla)", public: true, ok: { status: 200, description: "{ received }" }, errors: [400] },
   // The contract itself
   { method: "get", path: "/openapi.json", tag: "Contrato", summary: "Este documento", public: true, ok: { status: 200, description: "OpenAPI 3.1" } },
 ];
@@ -238,6 +246,9 @@ export function buildOpenApiDocument(): Json {
   for (const op of OPERATIONS) {
     const parameters: Json[] = [];
     if (op.path.includes("{id}")) parameters.push(id);
+    for (const [, name] of op.path.matchAll(/\{(identity|connector|businessId)\}/g)) {
+      parameters.push({ name, in: "path", required: true, schema: name === "connector" ? { type: "integer", minimum: 1 } : name === "businessId" ? { type: "string", format: "uuid" } : { type: "string" } });
+    }
     if (op.path.includes("{file}")) parameters.push({ name: "file", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{64}\\.(jpg|png|gif)$" } });
     if (op.query) parameters.push(...queryParams(op.query));
     if (!op.public) {

@@ -6,6 +6,7 @@ import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
 import type { Role } from "../domain/permissions";
+import type { DriverStep } from "../domain/driver-payment";
 
 export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode, Role };
 
@@ -119,6 +120,10 @@ export interface StationDto {
   authorizationPolicy: "OPEN" | "KNOWN_TAGS";
   /** Issue 25 (ADR 0018): the grid capacity its charging connectors share (kW); null: no limit. */
   gridCapacityKw: number | null;
+  /** Issue 23: drivers may prepay at the connectors' QR, between these amounts (centavos). */
+  qrPaymentEnabled: boolean;
+  qrMinCents: number;
+  qrMaxCents: number;
   chargerCount: number;
   connectorCount: number;
   /** Connectors per bucket (domain/ocpp-status), every bucket present. */
@@ -392,6 +397,16 @@ export interface PaymentDto {
   currency: string;
   status: "PENDING" | "APPROVED" | "REJECTED" | "REFUNDED" | "CANCELLED";
   externalId: string | null;
+  /** Issue 23: SESSION (an amount a priced session owes) or QR (a driver's prepayment at a connector). */
+  origin: "SESSION" | "QR";
+  /** QR: where the driver's charge is (domain/driver-payment DRIVER_STEPS); null for SESSION. */
+  step: DriverStep | null;
+  /** QR: what the session cost, capped at the prepaid amount (null until it is priced). */
+  chargedCents: number | null;
+  /** What went back to the driver (a QR's unused balance or the whole payment). */
+  refundedCents: number;
+  /** What the company keeps: the approved amount less its refunds (0 while pending or if rejected). */
+  netCents: number;
   createdAt: string;
   updatedAt: string;
 }

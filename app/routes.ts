@@ -53,6 +53,15 @@ export default [
     // Issue 26: an invitation link (new, not in the spec's list).
     route("invitation", "routes/auth/invitation.tsx"),
   ]),
+  // Issue 23: drivers pay at the charger — public, no sign-in (the status page before the QR page:
+  // a static segment wins, so a charger cannot be called "pago").
+  route("cargar", "routes/cargar/index.tsx"),
+  route("cargar/pago/:paymentId", "routes/cargar/payment.tsx"),
+  route("cargar/:identity/:connector", "routes/cargar/connector.tsx"),
+  // Issue 23: a connector's QR (SVG) and the printable sheets of QR stickers (no JavaScript).
+  route("charger/qr/:id", "routes/app/charger/qr.ts"),
+  route("charger/stickers/:id", "routes/app/charger/stickers.ts"),
+  route("station/stickers/:id", "routes/app/station/stickers.ts"),
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),

@@ -32,6 +32,7 @@ import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
 import type { AuthorizationPolicy } from "../domain/authorization";
+import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
 
 // ---------------------------------------------------------------------------------------------
 // Shared column helpers
@@ -93,6 +94,7 @@ export const NOTIFICATION_TYPES = [
   "RESERVATION_NO_SHOW",
   "PAYMENT_RECEIVED",
   "PAYMENT_FAILED",
+  "PAYMENT_REFUNDED",
   "PAYMENT_ACCOUNT_ERROR",
   "SYSTEM",
 ] as const;
@@ -331,10 +333,16 @@ export const stations = pgTable(
     authorizationPolicy: text("authorization_policy").$type<AuthorizationPolicy>().notNull().default("OPEN"),
     /** Issue 25 (ADR 0018): the site's grid capacity in kW; set, the charging connectors share it (ocpp/load-balancing). */
     gridCapacityKw: numeric("grid_capacity_kw", { precision: 9, scale: 2, mode: "number" }),
+    /** Issue 23: drivers may pay at the connector's QR (prepaid through the company's provider account). */
+    qrPaymentEnabled: boolean("qr_payment_enabled").notNull().default(false),
+    /** The prepaid amount a driver may choose, in centavos (VAT included). */
+    qrMinCents: integer("qr_min_cents").notNull().default(DEFAULT_QR_MIN_CENTS),
+    qrMaxCents: integer("qr_max_cents").notNull().default(DEFAULT_QR_MAX_CENTS),
     ...timestamps,
   },
   (t) => [
     check("stations_grid_capacity_positive", sql`${t.gridCapacityKw} is null or ${t.gridCapacityKw} > 0`),
+    check("stations_qr_amounts", sql`${t.qrMinCents} > 0 and ${t.qrMaxCents} >= ${t.qrMinCents}`),
     check("stations_authorization_policy_known", sql`${t.authorizationPolicy} in ('OPEN', 'KNOWN_TAGS')`),
     // Lists sort by name case-insensitively (`lower(name)`, then id): the index serves that order.
     index("stations_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
@@ -1014,9 +1022,44 @@ export const payments = pgTable(
     status: paymentStatus("status").notNull().default("PENDING"),
     /** The provider's payment id; unique per provider so webhooks are idempotent. */
     externalId: text("external_id"),
+    // Issue 23: a driver's prepayment at a connector's QR (origin QR); SESSION rows are the
+    // amounts to collect that pricing records after a session (ocpp/store.ts finalizeSession).
+    origin: text("origin").$type<"SESSION" | "QR">().notNull().default("SESSION"),
+    /** QR: where the driver is walking through the flow (domain/driver-payment). */
+    step: text("step").$type<DriverStep>(),
+    stationId: uuid("station_id").references(() => stations.id, { onDelete: "set null" }),
+    chargerId: uuid("charger_id").references(() => chargers.id, { onDelete: "set null" }),
+    connectorNumber: integer("connector_number"),
+    /** The OCPP idTag the remote start carries (≤ 20 for 1.6); binds the session to this payment. */
+    idTag: varchar("id_tag", { length: 20 }).unique(),
+    /** The "Pagar" form's one-time key: a double click or a resubmission gives the same payment. */
+    requestKey: varchar("request_key", { length: 64 }).unique(),
+    /** SHA-256 (hex) of the secret in the driver's link: it lets them follow and stop the charge. */
+    accessTokenHash: varchar("access_token_hash", { length: 64 }),
+    driverEmail: text("driver_email"),
+    /** The provider's checkout: a Mercado Pago preference id or a Pagos360 payment request id, and its URL. */
+    checkoutId: text("checkout_id"),
+    checkoutUrl: text("checkout_url"),
+    /** What the session cost, capped at the prepaid amount; the rest goes back to the driver. */
+    chargedCents: integer("charged_cents"),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    startRequestedAt: tstz("start_requested_at"),
+    stopRequestedAt: tstz("stop_requested_at"),
+    finishedAt: tstz("finished_at"),
+    receiptSentAt: tstz("receipt_sent_at"),
+    /** Why the charge did not start, or why a refund is still owed (Spanish, shown to the driver). */
+    failureReason: text("failure_reason"),
     ...timestamps,
   },
   (t) => [
+    check("payments_origin_known", sql`${t.origin} in ('SESSION', 'QR')`),
+    check("payments_step_known", sql`${t.step} is null or ${t.step} in (${sql.raw(DRIVER_STEPS.map((s) => `'${s}'`).join(", "))})`),
+    check("payments_refund_range", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
+    // The driver payments that still need the server (start timeouts, price caps, refunds): a small partial index.
+    index("payments_qr_open_idx")
+      .on(t.step, t.updatedAt)
+      .where(sql`${t.step} in ('PAYING', 'STARTING', 'CHARGING', 'SETTLING', 'START_FAILED')`),
+    index("payments_charger_step_idx").on(t.chargerId, t.step),
     unique("payments_provider_external_key").on(t.provider, t.externalId),
     index("payments_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payments_session_idx").on(t.sessionId),

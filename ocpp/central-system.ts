@@ -105,6 +105,8 @@ export interface CentralSystemOptions {
   /** How many calls one charger may make (default DEFAULT_CALL_LIMIT, ocpp/limits.ts). */
   callLimit?: CallLimit;
   now?: () => Date;
+  /** After a charger's session changed (start, reading, stop) on this node: drivers' prepaid charges (issue 23). */
+  onSessionChange?: (businessId: string, chargerId: string | undefined) => void;
 }
 
 export interface CentralSystem {
@@ -216,6 +218,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     }
     live.publish(businessId, { kind, chargerId });
     if (created?.notifications.length) live.publish(businessId, { kind: "notification" });
+    if (kind === "session" || kind === "connector") options.onSessionChange?.(businessId, chargerId);
   };
 
   async function passwordMatches(row: { id: string; passwordHash: string | null }, password: string): Promise<boolean> {
@@ -370,8 +373,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     handle("MeterValues", async ({ params }) => {
       const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
       await seen();
-      if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
-      if (attached) balanceAfter(ref, "power");
+      if (attached) {
+        live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+        options.onSessionChange?.(ref.businessId, ref.id);
+        balanceAfter(ref, "power");
+      }
       return {};
     });
 
@@ -459,8 +465,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     handle("MeterValues", async ({ params }) => {
       const attached = await recordMeterValues(db, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
       await seen();
-      if (attached) live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
-      if (attached) balanceAfter(ref, "power");
+      if (attached) {
+        live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
+        options.onSessionChange?.(ref.businessId, ref.id);
+        balanceAfter(ref, "power");
+      }
       return {};
     });
 

@@ -26,6 +26,7 @@ import { queryRows } from "../infra/sql";
 import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagAnswer } from "../domain/authorization";
+import { chargedAmount, isPaymentIdTag } from "../domain/driver-payment";
 import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
 /** The OCPP subprotocols the central system speaks (negotiated per connection). */
@@ -264,6 +265,9 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     .limit(1);
   if (!row) return { status: "Blocked", groupRateId: null, standing: "Blocked", stationId: null };
   const stationId = row.stationId ?? null;
+  // Issue 23: a remote start paid at the connector's QR carries its payment's idTag, accepted at
+  // this charger while the payment waits for its start or charges (whatever the station's policy).
+  if (isPaymentIdTag(tagId)) return { status: await paidStartStatus(db, ref, tagId), groupRateId: null, standing: tagStatus(row), stationId };
   const tag: KnownTag | null =
     row.tagFound && tagId !== ""
       ? {
@@ -280,6 +284,27 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     today: localDate(now, row.timeZone ?? DEFAULT_TIME_ZONE),
   });
   return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null, standing: tagStatus(row), stationId };
+}
+
+async function paidStartStatus(db: Db, ref: ChargerRef, idTag: string): Promise<TagAnswer> {
+  const [row] = await db
+    .select({ enabled: chargers.enabled, businessStatus: businessUsers.status, step: payments.step })
+    .from(chargers)
+    .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
+    .leftJoin(payments, and(eq(payments.idTag, idTag), eq(payments.chargerId, chargers.id), eq(payments.businessId, chargers.businessId)))
+    .where(eq(chargers.id, ref.id))
+    .limit(1);
+  if (!row || tagStatus(row) === "Blocked") return "Blocked";
+  return row.step === "STARTING" || row.step === "CHARGING" ? "Accepted" : "Invalid";
+}
+
+/** Issue 23: the session a paid remote start began belongs to its payment, which is now charging. */
+export async function linkPaidSession(tx: Db, ref: ChargerRef, idTag: string, sessionId: string): Promise<void> {
+  if (!isPaymentIdTag(idTag)) return;
+  await tx
+    .update(payments)
+    .set({ sessionId, step: "CHARGING" })
+    .where(and(eq(payments.idTag, idTag), eq(payments.chargerId, ref.id), eq(payments.step, "STARTING")));
 }
 
 export async function authorizationStatus(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagAnswer> {
@@ -466,6 +491,7 @@ export async function startTransaction(
   const connectorId = found?.connectorId;
   if (!found?.stale || !connectorId) {
     const [row] = await insert(db);
+    if (status === "Accepted") await linkPaidSession(db, ref, p.idTag, row.id);
     return { transactionId: row.transactionId, sessionId: row.id, status, created: out };
   }
   const inserted = await db.transaction(async (tx) => {
@@ -481,6 +507,7 @@ export async function startTransaction(
       await finalizeSession(tx, out, closing, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
     }
     const [row] = await insert(tx);
+    if (status === "Accepted") await linkPaidSession(tx, ref, p.idTag, row.id);
     return row;
   });
   return { transactionId: inserted.transactionId, sessionId: inserted.id, status, created: out };
@@ -693,8 +720,20 @@ export async function finalizeSession(
     timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
   });
   const valid = session.status !== "INVALID";
-  const price = valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO;
-  const paymentStatus = price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
+  const price: SessionPrice = { ...(valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO) };
+  // Issue 23: a session prepaid at the QR is paid already: it costs its price up to what was
+  // prepaid, and the rest goes back to the driver (api/driver-payments.ts refunds it after commit).
+  const [prepaid] = await tx
+    .select({ id: payments.id, amountCents: payments.amountCents })
+    .from(payments)
+    .where(and(eq(payments.sessionId, session.id), eq(payments.origin, "QR"), eq(payments.step, "CHARGING")))
+    .for("update");
+  const settled = prepaid ? chargedAmount(price.totalCents, prepaid.amountCents) : null;
+  if (prepaid && settled) {
+    await tx.update(payments).set({ step: "SETTLING", chargedCents: settled.chargedCents }).where(eq(payments.id, prepaid.id));
+    price.totalCents = settled.chargedCents;
+  }
+  const paymentStatus = prepaid ? "PAID" : price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
 
   await tx
     .update(chargingSessions)
@@ -713,7 +752,7 @@ export async function finalizeSession(
     .where(eq(chargingSessions.id, session.id));
   if (!valid) return;
 
-  if (price.totalCents > 0) {
+  if (price.totalCents > 0 && !prepaid) {
     // The amount to collect goes to the company's payment account (Mercado Pago first).
     const [account] = await tx
       .select({ provider: paymentAccounts.provider })

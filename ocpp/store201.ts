@@ -25,6 +25,7 @@ import {
   type StatusPayload,
   type TagDecision,
   authorizeTag,
+  linkPaidSession,
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
 import { queryRows } from "../infra/sql";
@@ -561,6 +562,7 @@ async function createSession(
       await finalizeSession(tx, o.out, { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt }, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
     }
   }
+  if (row && accepted && p.idToken) await linkPaidSession(tx, ref, p.idToken.idToken, row.id);
   return row;
 }
 

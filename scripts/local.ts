@@ -6,9 +6,12 @@ import crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startAuthEmulator, ensureVerifiedAccount, EMULATOR_PROJECT_ID } from "./emulator";
+import { startPaymentsEmulator } from "./payments-emulator";
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
+import { prepareQrDemo, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
+import { startSimCharger } from "./sim-charger";
 import { SERVER_NODE_FLAGS } from "../server/cluster";
 
 const DEMO_EMAIL = "demo@enchufa.local";
@@ -19,6 +22,8 @@ const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? ".data");
 const port = Number(process.env.PORT ?? 3000);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
+/** The payment providers' emulator: PAYMENTS_EMULATOR_PORT, else the app's port + 1000 (4000 beside 3000). */
+const paymentsEmulatorPort = Number(process.env.PAYMENTS_EMULATOR_PORT ?? port + 1000);
 const quiet = process.env.ENCHUFA_QUIET === "1";
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const started = Date.now();
@@ -78,7 +83,9 @@ async function run() {
 
   say("iniciando el emulador de Firebase Auth…");
   const emulator = await startAuthEmulator({ port: emulatorPort, dataDir: path.join(dataDir, "auth") });
-  const stopAll: (() => Promise<void>)[] = [() => emulator.stop()];
+  // Issue 23: Mercado Pago and Pagos360, emulated in this process (their checkout pages and signed webhooks).
+  const payments = await startPaymentsEmulator({ port: paymentsEmulatorPort, log: quiet ? undefined : (line) => say(line) });
+  const stopAll: (() => Promise<void>)[] = [() => emulator.stop(), () => payments.stop()];
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
@@ -96,7 +103,10 @@ async function run() {
     // Migrate and seed before the server opens the same embedded database.
     const database = await openDatabase({ dataDir });
     await seedCatalogs(database.db);
-    await seedDemoOperator(database.db, { firebaseUid: uid, email: DEMO_EMAIL });
+    const seeded = await seedDemoOperator(database.db, { firebaseUid: uid, email: DEMO_EMAIL });
+    // Issue 23: one demo station takes QR payments, paid through the emulator, at a simulated charger.
+    const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
+    const qrDemo: QrDemo | null = process.argv.includes("--no-sim") ? null : await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey });
     await database.close();
 
     const env = {
@@ -114,6 +124,8 @@ async function run() {
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? secrets.encryptionKey,
       AUTO_APPROVE_BUSINESSES: "1",
       PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+      MERCADOPAGO_API_URL: payments.mercadoPagoUrl,
+      PAGOS360_API_URL: payments.pagos360Url,
     } as NodeJS.ProcessEnv;
     const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : [...SERVER_NODE_FLAGS, "--enable-source-maps", path.join(buildDir, "server.js")];
     const server = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
@@ -133,6 +145,22 @@ async function run() {
     });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server);
+    let qrLine = "";
+    if (qrDemo) {
+      const sim = await startSimCharger({
+        endpoint: `ws://127.0.0.1:${port}/ocpp`,
+        identity: qrDemo.ocppIdentity,
+        password: SIM_CHARGER_PASSWORD,
+        log: quiet ? undefined : (line) => say(line),
+      }).catch((error: Error) => {
+        say(`no pudimos conectar el cargador simulado: ${error.message}`);
+        return null;
+      });
+      if (sim) {
+        stopAll.push(() => sim.close());
+        qrLine = `  Pagar con QR ${url}/cargar/${encodeURIComponent(qrDemo.ocppIdentity)}/${qrDemo.connectorId}  (${qrDemo.stationName}, cargador simulado)`;
+      }
+    }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       [
@@ -140,6 +168,8 @@ async function run() {
         `  Enchufá está listo en ${url}  (${seconds} s)`,
         "",
         `  Ingresá con  ${DEMO_EMAIL}  /  ${DEMO_PASSWORD}`,
+        `  Pagos        emulador de Mercado Pago y Pagos360 en ${payments.url}  (correos en ${url}/_local/inbox)`,
+        ...(qrLine ? [qrLine] : []),
         `  Datos en     ${path.relative(root, dataDir) || dataDir}  (base embebida y cuentas del emulador)`,
         "  Ctrl-C detiene todo.",
         "",

@@ -70,6 +70,11 @@ const schema = z
      * Own TLS for a single node without a load balancer: PEM certificate (chain) and private key
      * files. With both, the server speaks HTTPS and chargers connect over wss:// on PORT.
      */
+    /** Issue 23: the payment providers' APIs (unset: the real ones). Local mode points them at its emulator. */
+    MERCADOPAGO_API_URL: z.url().optional(),
+    PAGOS360_API_URL: z.url().optional(),
+    /** How often drivers' payments no event moved are looked at (start timeouts, price caps, refunds, polls). */
+    PAYMENTS_SWEEP_SECONDS: z.coerce.number().min(1).max(300).default(5),
     TLS_CERT_FILE: z.string().optional(),
     TLS_KEY_FILE: z.string().optional(),
   })
@@ -97,6 +102,15 @@ const schema = z
         message: "más de un proceso necesita PostgreSQL (DATABASE_URL): la base embebida funciona dentro de un solo proceso",
       });
     }
+    // Production talks to the real providers only: an emulator (plain http, or this machine) is refused.
+    if (production && !env.ENCHUFA_LOCAL) {
+      for (const key of ["MERCADOPAGO_API_URL", "PAGOS360_API_URL"] as const) {
+        const value = env[key];
+        if (value && isEmulatorUrl(value)) {
+          ctx.addIssue({ code: "custom", path: [key], message: "no se permite un emulador en producción: tiene que ser https:// y no apuntar a esta máquina" });
+        }
+      }
+    }
     if (production && env.FIREBASE_AUTH_EMULATOR_HOST) {
       const loopback = !env.HOST || ["127.0.0.1", "localhost", "::1"].includes(env.HOST);
       if (!env.ENCHUFA_LOCAL || !loopback) {
@@ -109,6 +123,13 @@ const schema = z
       }
     }
   });
+
+/** A URL only an emulator would have: not https, or a loopback / private-looking local host. */
+export function isEmulatorUrl(value: string): boolean {
+  const url = new URL(value);
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return url.protocol !== "https:" || host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host) || host === "0.0.0.0" || host.endsWith(".local");
+}
 
 export type Env = Omit<z.output<typeof schema>, "HOST"> & { HOST: string };
 

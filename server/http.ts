@@ -14,7 +14,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import { getRequestListener } from "@hono/node-server";
 import type { ViteDevServer } from "vite";
 import { EnvError, type Env } from "./env";
-import { bodyLimit, crossSiteGuard, MAX_BODY_BYTES, refuse } from "./security";
+import { bodyLimit, crossSiteGuard, isSafeMethod, MAX_BODY_BYTES, refuse } from "./security";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { Logger } from "./logger";
 import { PageScope } from "../api/page-scope";
@@ -78,7 +78,8 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
           manifestSrc: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          formAction: ["'self'"],
+          // A "Pagar" form posted without JavaScript is redirected to the provider's checkout (issue 23).
+          formAction: ["'self'", ...paymentCheckoutOrigins(env)],
           frameAncestors: ["'none'"],
           ...(production && !env.ENCHUFA_LOCAL ? { upgradeInsecureRequests: [] } : {}),
         },
@@ -130,6 +131,19 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
   });
 
   if (inbox && env.ENCHUFA_LOCAL) app.use(localInboxRouter(inbox, env.APP_NAME));
+
+  // Issue 23: the public driver pages have no account to limit: per client address, pages and
+  // their data (GET) and the "Pagar" / "Detener carga" posts separately.
+  const driverViews = new RateLimiter("driver:ip:get", { limit: env.ENCHUFA_LOCAL ? 6_000 : 120, windowMs: 60_000 }, { hot: true });
+  const driverPosts = new RateLimiter("driver:ip:post", { limit: env.ENCHUFA_LOCAL ? 1_000 : 20, windowMs: 60_000 }, { hot: true });
+  app.use(async (req, res, next) => {
+    if (req.path !== "/cargar" && !req.path.startsWith("/cargar/")) return next();
+    const limiter = isSafeMethod(req.method) ? driverViews : driverPosts;
+    const verdict = await limiter.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
+    if (verdict.ok) return next();
+    res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
+    refuse(req, res, 429, rateLimitMessage(verdict.retryAfterMs), "rate-limited");
+  });
 
   const config: PublicConfig = {
     appName: env.APP_NAME,
@@ -221,6 +235,16 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
   });
 
   return app;
+}
+
+/**
+ * Where the providers' checkouts are: Mercado Pago's and Pagos360's sites, or the local emulator
+ * (its origin, only outside production — server/env.ts refuses an emulator URL there).
+ */
+export function paymentCheckoutOrigins(env: Pick<Env, "MERCADOPAGO_API_URL" | "PAGOS360_API_URL">): string[] {
+  const out = new Set(["https://www.mercadopago.com.ar", "https://sandbox.mercadopago.com.ar", "https://www.mercadopago.com", "https://checkout.pagos360.com"]);
+  for (const url of [env.MERCADOPAGO_API_URL, env.PAGOS360_API_URL]) if (url) out.add(new URL(url).origin);
+  return [...out];
 }
 
 /** URL paths of the files under the client build, outside the hashed `assets/` folder. */

@@ -3,6 +3,7 @@
 // leave the server: responses carry only their last 4 characters.
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
+import { alias } from "drizzle-orm/pg-core";
 import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "#db/schema";
 import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
@@ -64,7 +65,7 @@ export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: Pay
     let label: string;
     if (provider === "MERCADOPAGO") {
       const input = await readJson(c, mercadoPagoConnectSchema);
-      plain = JSON.stringify({ publicKey: input.publicKey, accessToken: input.accessToken });
+      plain = JSON.stringify({ publicKey: input.publicKey, accessToken: input.accessToken, ...(input.webhookSecret ? { webhookSecret: input.webhookSecret } : {}) });
       last4 = input.accessToken.slice(-4);
       label = input.accountLabel ?? DEFAULT_LABEL[provider];
     } else {
@@ -94,6 +95,8 @@ export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: Pay
 
 export function toPaymentDto(r: { payment: Payment; transactionId: number | null; stationName: string | null }): PaymentDto {
   const p = r.payment;
+  // A SESSION payment refunded is refunded whole; a QR one carries what went back (its unused balance).
+  const refundedCents = p.status === "REFUNDED" ? Math.max(p.refundedCents, p.amountCents) : p.refundedCents;
   return {
     id: p.id,
     sessionId: p.sessionId ?? null,
@@ -104,10 +107,18 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
     currency: p.currency,
     status: p.status,
     externalId: p.externalId ?? null,
+    origin: p.origin,
+    step: p.step ?? null,
+    chargedCents: p.chargedCents ?? null,
+    refundedCents,
+    netCents: p.status === "APPROVED" || p.status === "REFUNDED" ? p.amountCents - refundedCents : 0,
     createdAt: p.createdAt.toISOString(),
     updatedAt: iso(p.updatedAt)!,
   };
 }
+
+/** The station a QR payment was made at (payments.station_id), beside the one of its session. */
+const qrStations = alias(stations, "qr_station");
 
 const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
 
@@ -128,10 +139,12 @@ export function paymentRoutes({ db }: ApiServices) {
     const col = SORT_COLUMNS[key];
     const [rows, [totals]] = await Promise.all([
       db
-        .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: stations.name })
+        // A QR payment names its station itself (it has no session while paying, or if it never started).
+        .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: sql<string | null>`coalesce(${stations.name}, ${qrStations.name})` })
         .from(payments)
         .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, b.id)))
         .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+        .leftJoin(qrStations, and(eq(qrStations.id, payments.stationId), eq(qrStations.businessId, b.id)))
         .where(and(...where))
         .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(payments.id) : asc(payments.id))
         .limit(query.pageSize)
@@ -142,7 +155,8 @@ export function paymentRoutes({ db }: ApiServices) {
           amountCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number),
           approvedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'APPROVED'), 0)`.mapWith(Number),
           pendingCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'PENDING'), 0)`.mapWith(Number),
-          refundedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'REFUNDED'), 0)`.mapWith(Number),
+          // Whole refunds and the QR payments' partial ones (their unused balances).
+          refundedCents: sql<number>`coalesce(sum(case when ${payments.status} = 'REFUNDED' then greatest(${payments.amountCents}, ${payments.refundedCents}) else ${payments.refundedCents} end), 0)`.mapWith(Number),
         })
         .from(payments)
         .where(and(...where)),

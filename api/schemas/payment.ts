@@ -14,6 +14,13 @@ export const mercadoPagoConnectSchema = z
     publicKey: mpCredential,
     accessToken: mpCredential,
     accountLabel: text(80).optional(),
+    /** Issue 23: the webhook "secret signature" of the Mercado Pago application (verifies x-signature). */
+    webhookSecret: z
+      .string()
+      .trim()
+      .max(200, { error: MSG.tooLong(200) })
+      .regex(/^[A-Za-z0-9._-]*$/, { error: "La clave secreta solo tiene letras, números, puntos y guiones." })
+      .optional(),
   })
   .superRefine((v, ctx) => {
     const ok = MP_CREDENTIAL_RE.test(v.publicKey) && MP_CREDENTIAL_RE.test(v.accessToken);

@@ -1,4 +1,5 @@
 // Stations (OCPI Location). Pure: shared with the forms.
+import { QR_MAX_CENTS_LIMIT } from "#domain/driver-payment";
 import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
@@ -53,6 +54,8 @@ export const openingHours = z
   })
   .transform((oh) => (oh.twentyFourSeven ? { twentyFourSeven: true, periods: [] } : oh));
 
+const QR_AMOUNT_MESSAGE = "Ingresá un monto entre $ 1 y $ 1.000.000.";
+
 export const stationInputSchema = z.object({
   name: text(120, 2),
   address: text(200, 3),
@@ -78,5 +81,13 @@ export const stationInputSchema = z.object({
   authorizationPolicy: z.enum(AUTHORIZATION_POLICIES, { error: "Elegí quién puede cargar en la estación." }).default("OPEN"),
   /** Issue 25 (ADR 0018): the site's grid capacity in kW, shared by the connectors charging there; null: no limit. */
   gridCapacityKw: gridCapacityKw.nullable().default(null),
+  // Issue 23: drivers pay at the connectors' QR; absent on a PUT: left as they are.
+  qrPaymentEnabled: z.boolean({ error: MSG.invalid }).optional(),
+  qrMinCents: z.number({ error: QR_AMOUNT_MESSAGE }).int({ error: QR_AMOUNT_MESSAGE }).min(100, { error: QR_AMOUNT_MESSAGE }).max(QR_MAX_CENTS_LIMIT, { error: QR_AMOUNT_MESSAGE }).optional(),
+  qrMaxCents: z.number({ error: QR_AMOUNT_MESSAGE }).int({ error: QR_AMOUNT_MESSAGE }).min(100, { error: QR_AMOUNT_MESSAGE }).max(QR_MAX_CENTS_LIMIT, { error: QR_AMOUNT_MESSAGE }).optional(),
+}).superRefine((v, ctx) => {
+  if (v.qrMinCents !== undefined && v.qrMaxCents !== undefined && v.qrMaxCents < v.qrMinCents) {
+    ctx.addIssue({ code: "custom", path: ["qrMaxCents"], message: "El máximo no puede ser menor que el mínimo." });
+  }
 });
 export type StationInput = z.input<typeof stationInputSchema>;

@@ -31,7 +31,27 @@ const PUBLIC = new Set([
   "POST /api/Invitation/Lookup",
   // A charger's diagnostics upload: no account, the URL's one-time token (refused here: 401).
   ...["PUT", "POST"].flatMap((m) => [`${m} /api/ChargerUpload/:id/:token`, `${m} /api/ChargerUpload/:id/:token/:fileName`]),
+  // Issue 23: drivers at a connector's QR and the providers' notifications.
+  "GET /api/Driver/Charge/:identity/:connector",
+  "POST /api/Driver/Charge/:identity/:connector",
+  "GET /api/Driver/Payment/:id",
+  "POST /api/Driver/Payment/:id/Stop",
+  "POST /api/Webhook/MercadoPago/:businessId",
+  "POST /api/Webhook/Pagos360/:businessId",
 ]);
+/** What a public endpoint answers an anonymous call with the matrix's placeholder ids and bodies. */
+const PUBLIC_ANONYMOUS_STATUS: Record<string, number> = {
+  "POST /api/Invitation/Lookup": 422,
+  "GET /api/Driver/Charge/:identity/:connector": 404,
+  "POST /api/Driver/Charge/:identity/:connector": 404,
+  "GET /api/Driver/Payment/:id": 404,
+  "POST /api/Driver/Payment/:id/Stop": 422,
+  // Unsigned: refused, and nothing is read.
+  "POST /api/Webhook/MercadoPago/:businessId": 401,
+  "POST /api/Webhook/Pagos360/:businessId": 400,
+  // No valid upload token in the matrix's URL: refused.
+  ...Object.fromEntries(["PUT", "POST"].flatMap((m) => [`${m} /api/ChargerUpload/:id/:token`, `${m} /api/ChargerUpload/:id/:token/:fileName`]).map((k) => [k, 401])),
+};
 /** The caller's own account and company: any company status (a pending company fixes its data). */
 const OWN_ACCOUNT = new Set([
   "GET /api/Account/Business",
@@ -206,6 +226,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       const r = await call(e, null);
       // The invitation preview answers a missing token with a validation error.
       if (!auth(e)) expect(r.status, e.key).toBe(e.key === "POST /api/Invitation/Lookup" ? 422 : e.key.includes("/ChargerUpload/") ? 401 : 200);
+      if (!auth(e)) expect(r.status, e.key).toBe(PUBLIC_ANONYMOUS_STATUS[e.key] ?? 200);
       else {
         expect(r.status, e.key).toBe(401);
         expect(r.type, e.key).toContain("application/problem+json");

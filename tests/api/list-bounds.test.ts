@@ -65,6 +65,9 @@ const SINGLE = [
   "/api/Pagos360/BusinessUser",
   "/api/images/:file",
   "/api/openapi.json",
+  // Issue 23: one connector, one payment.
+  "/api/Driver/Charge/:identity/:connector",
+  "/api/Driver/Payment/:id",
 ];
 /** Server-sent events: carries only the kind of each change (no rows); the page reloads its own bounded data. */
 const STREAMS = ["/api/Business/Live"];

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { createApi } from "#api/app";
 import { createKeyRing, openPaymentCredentials } from "#infra/crypto";
 import { notifications, paymentAccounts, payments, pushRegistrations } from "#db/schema";
-import { callApi, createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, TEST_KEYS, testBackends, type Harness, type Tenant } from "./helpers";
+import { callApi, createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, stationInput, TEST_KEYS, testBackends, type Harness, type Tenant } from "./helpers";
 
 const MP = { publicKey: "APP_USR-1234abcd-5678-efgh-9012-ijklmnop", accessToken: "APP_USR-1111222233334444-010203-abcdefabcdefabcdef-98765" };
 
@@ -178,6 +178,43 @@ describe.each(testBackends())("notifications and payments ($name)", (backend) =>
       expect(sorted.items.map((p: { amountCents: number }) => p.amountCents)).toEqual([100_000, 50_000, 30_000, 20_000]);
       const p = await expectProblem(await h.call("GET", "/Business/Payments?provider=PAYPAL&sort=externalId", { token: t.token }), 422);
       expect(Object.keys(p.errors!).sort()).toEqual(["provider", "sort"]);
+    });
+  });
+
+  describe("/Business/Payments: drivers' QR payments (issue 23)", () => {
+    let q: Tenant;
+    let stationId: string;
+    beforeAll(async () => {
+      q = await createTenant(h, "np-qr");
+      stationId = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: q.token, body: stationInput({ name: "Estación QR" }) }), 201)).id;
+      const qr = (step: "FINISHED" | "REFUNDED" | "CHARGING", status: "APPROVED" | "REFUNDED", amountCents: number, chargedCents: number | null, refundedCents: number, day: number) => ({
+        businessId: q.businessId,
+        provider: "MERCADOPAGO" as const,
+        origin: "QR" as const,
+        step,
+        stationId,
+        connectorNumber: 1,
+        amountCents,
+        status,
+        chargedCents,
+        refundedCents,
+        externalId: `mp-qr-${day}`,
+        createdAt: new Date(Date.UTC(2025, 2, day, 15)),
+      });
+      await h.db.insert(payments).values([qr("FINISHED", "APPROVED", 500_000, 320_000, 180_000, 1), qr("REFUNDED", "REFUNDED", 200_000, null, 200_000, 2), qr("CHARGING", "APPROVED", 1_000_000, null, 0, 3)]);
+    });
+
+    it("each row: origin, step, charged, refunded and net, and its station without a session; totals count partial refunds", async () => {
+      const body = await expectStatus(await h.call("GET", "/Business/Payments?sort=createdAt", { token: q.token }), 200);
+      expect(body.items).toMatchObject([
+        { origin: "QR", step: "FINISHED", amountCents: 500_000, chargedCents: 320_000, refundedCents: 180_000, netCents: 320_000, stationName: "Estación QR", sessionId: null },
+        { origin: "QR", step: "REFUNDED", status: "REFUNDED", amountCents: 200_000, refundedCents: 200_000, netCents: 0, stationName: "Estación QR" },
+        { origin: "QR", step: "CHARGING", amountCents: 1_000_000, chargedCents: null, refundedCents: 0, netCents: 1_000_000 },
+      ]);
+      expect(body.totals).toMatchObject({ count: 3, refundedCents: 380_000 });
+      // Another company never sees them.
+      const other = await expectStatus(await h.call("GET", "/Business/Payments", { token: t.token }), 200);
+      expect(other.items.some((p: { origin: string }) => p.origin === "QR")).toBe(false);
     });
   });
 });

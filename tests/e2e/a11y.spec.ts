@@ -1,6 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import { E2E_PORT } from "../../playwright.config";
+import { EMULATOR_WEBHOOK_SECRET } from "../../scripts/payments-emulator";
+import { startSimCharger } from "../../scripts/sim-charger";
 import { expect, login, test } from "./fixtures";
+import { apiCall, qrOperator } from "./qr-setup";
 
 // WCAG 2.2 A/AA with axe-core on every route, as the demo operator and anonymously, at a
 // desktop width and on a 360 px phone, in both projects (JavaScript on and off). Also a few
@@ -189,6 +194,49 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
     await expect(page.getByRole("navigation", { name: "Menú principal" }).getByRole("link", { name: "Inicio" })).toBeVisible();
     const found = await auditor.audit(page, "360");
     expect(found, report(found)).toEqual([]);
+  });
+
+  // Issue 23: the driver's public pages (a connector offline and online, its form with errors, a
+  // payment's status page, the short-code page) and the operator's printable QR sticker sheets.
+  axeTest("the driver's pages at a charger's QR, and the QR sticker sheets", async ({ page, auditor }, testInfo) => {
+    const base = `http://127.0.0.1:${E2E_PORT}`;
+    const tag = `A11Y-${testInfo.project.name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+    const op = await qrOperator(base, { tag, prefix: "a11y-qr", rate: { sessionFeeCents: 50_000, pricePerKwhCents: 20_000 }, qr: { enabled: true } });
+    await apiCall(base, op.token, "PUT", "/MercadoPago/BusinessUser", { publicKey: "TEST-a11y-public-key-0001", accessToken: `TEST-a11y-access-${tag}`, webhookSecret: EMULATOR_WEBHOOK_SECRET });
+    const connector = `/cargar/${encodeURIComponent(op.identity)}/1`;
+    const offline = await auditor.routes(page, ["/cargar", "/cargar?codigo=no-es-un-codigo", connector, "/cargar/pago/00000000-0000-4000-8000-000000000000?t=x"]);
+
+    const charger = await startSimCharger({ endpoint: `ws://127.0.0.1:${E2E_PORT}/ocpp`, identity: op.identity, password: op.ocppPassword });
+    try {
+      await expect(async () => {
+        await page.goto(connector);
+        await expect(page.getByTestId("connector-state")).toHaveText("Disponible", { timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
+      // A payment waiting at the provider: its status page, as the driver's link opens it.
+      const created = await apiCall<{ paymentId: string; token: string }>(base, "", "POST", `/Driver/Charge/${encodeURIComponent(op.identity)}/1`, {
+        amountCents: 200_000,
+        email: "conductora@example.com",
+        provider: "MERCADOPAGO",
+        acceptTerms: true,
+        requestKey: randomUUID().replace(/-/g, ""),
+      });
+      const online = await auditor.routes(page, [connector, `/cargar/pago/${created.paymentId}?t=${created.token}`]);
+
+      // The form after a failed submit (no e-mail, terms not accepted).
+      await page.setViewportSize({ width: 360, height: 740 });
+      await page.goto(connector);
+      await page.getByRole("button", { name: "Pagar con Mercado Pago" }).click();
+      await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
+      const failed = await auditor.audit(page, "360");
+
+      await login(page, op.email, op.password);
+      await expect(page).toHaveURL(/\/home$/, { timeout: 30_000 });
+      const sheets = await auditor.routes(page, [`/charger/stickers/${op.chargerId}`, `/station/stickers/${op.stationId}`]);
+      const found = [...offline, ...online, ...failed, ...sheets];
+      expect(found, report(found)).toEqual([]);
+    } finally {
+      await charger.close();
+    }
   });
 
   axeTest("forms showing their errors after a failed submit", async ({ page, auditor }) => {

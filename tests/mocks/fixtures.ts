@@ -76,6 +76,9 @@ const station: StationDto = {
   published: true,
   authorizationPolicy: "OPEN",
   gridCapacityKw: null,
+  qrPaymentEnabled: false,
+  qrMinCents: 100_000,
+  qrMaxCents: 5_000_000,
   chargerCount: 1,
   connectorCount: 2,
   statusSummary: { available: 1, charging: 1, faulted: 0, offline: 0 },
@@ -260,7 +263,7 @@ const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccount
 
 const paymentsPage: PaymentPage = {
   ...page([
-    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", createdAt: T0, updatedAt: T0 },
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, netCents: 638_750, createdAt: T0, updatedAt: T0 },
   ]),
   totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0 },
 };

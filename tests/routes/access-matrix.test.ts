@@ -66,6 +66,9 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/charger/edit/:charger/messages.csv", () => import("~/routes/app/charger/messages-export")],
   // Its params are { id, diagnosticsId }: concrete() gives both.
   ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<unknown> as Promise<RouteModule>],
+  ["/charger/qr/:charger", () => import("~/routes/app/charger/qr")],
+  ["/charger/stickers/:charger", () => import("~/routes/app/charger/stickers")],
+  ["/station/stickers/:station", () => import("~/routes/app/station/stickers")],
 ];
 
 const SECRETS = ["Estacion-Propia", "Tarifa-Propia", "Cargador-Propio"];

@@ -27,6 +27,8 @@ const VALID = {
   "hours.mode": "ALWAYS",
   timeZone: "America/Argentina/Buenos_Aires",
   photoUrl: "",
+  "qr.min": "1000",
+  "qr.max": "50.000",
 };
 
 const args = <P extends Record<string, string>>(request: Request, ctx = context(), params = {} as P) => routeArgs(request, ctx, params);
@@ -147,6 +149,9 @@ describe("new station", () => {
       published: true,
       authorizationPolicy: "OPEN",
       gridCapacityKw: null,
+      qrPaymentEnabled: false,
+      qrMinCents: 100_000,
+      qrMaxCents: 5_000_000,
     });
     expect(await flashToast(res)).toMatchObject({ type: "success", message: "Creamos la estación «Estación Belgrano»." });
   });
@@ -270,6 +275,57 @@ describe("edit station", () => {
     expect(put.url.pathname).toBe(`/Business/ChargingStation/${IDS.station}`);
     expect(put.body).toMatchObject({ name: "Palermo Soho", photoUrl: photo, published: false });
     expect((await flashToast(res))?.message).toBe("Guardamos los cambios de la estación «Palermo Soho».");
+  });
+
+  it("starts the QR payment settings from the station (pesos), and a new station from the defaults", async () => {
+    const c = await cookie();
+    server.use(
+      http.get(apiUrl("/Business/ChargingStation/:id"), () =>
+        HttpResponse.json({ ...fixtures.stations.items[0], qrPaymentEnabled: true, qrMinCents: 250_050, qrMaxCents: 3_000_000 }),
+      ),
+    );
+    const edit = await run<Loose>(() => editStation.loader(args(get(`/station/edit/${IDS.station}`, c), context(), { id: IDS.station })));
+    expect(edit.data.defaultValue.qr).toEqual({ enabled: true, min: "2500,50", max: "30000" });
+    const fresh = await run<Loose>(() => newStation.loader(args(get("/station/new", c))));
+    expect(fresh.data.defaultValue.qr).toEqual({ enabled: false, min: "1000", max: "50000" });
+  });
+
+  it("saves 'Cobro con QR' and its limits typed in pesos", async () => {
+    const calls = record();
+    const c = await cookie();
+    const res = await run(() =>
+      editStation.action(
+        args(postForm(`/station/edit/${IDS.station}`, { ...VALID, "qr.enabled": "on", "qr.min": "$ 1.500,50", "qr.max": "20000" }, c), context(), { id: IDS.station }),
+      ),
+    );
+    expect(res.status).toBe(302);
+    const put = calls.find((x) => x.method === "PUT")!;
+    expect(put.body).toMatchObject({ qrPaymentEnabled: true, qrMinCents: 150_050, qrMaxCents: 2_000_000 });
+  });
+
+  it("refuses QR limits that are not amounts, out of bounds or a maximum under the minimum, on their fields", async () => {
+    const calls = record();
+    const c = await cookie();
+    const post = (qr: Record<string, string>) =>
+      run<Loose>(() => editStation.action(args(postForm(`/station/edit/${IDS.station}`, { ...VALID, ...qr }, c), context(), { id: IDS.station })));
+    const words = await post({ "qr.min": "mil", "qr.max": "" });
+    expect(words.status).toBe(400);
+    expect(words.data.result.error).toMatchObject({ "qr.min": ["Ingresá un monto en pesos, por ejemplo 5000 o 5.000,50."], "qr.max": ["Este campo es obligatorio."] });
+    const bounds = await post({ "qr.min": "0,50", "qr.max": "2.000.000" });
+    expect(bounds.data.result.error).toMatchObject({ "qr.min": ["Ingresá un monto entre $ 1 y $ 1.000.000."], "qr.max": ["Ingresá un monto entre $ 1 y $ 1.000.000."] });
+    const order = await post({ "qr.enabled": "on", "qr.min": "5000", "qr.max": "1000" });
+    expect(order.data.result.error).toEqual({ "qr.max": ["El máximo no puede ser menor que el mínimo."] });
+    // What was typed stays on the form; nothing was saved.
+    expect(order.data.result.initialValue).toMatchObject({ qr: { min: "5000", max: "1000" } });
+    expect(calls.filter((x) => x.method !== "GET")).toHaveLength(0);
+  });
+
+  it("the API's QR field errors land on the form's QR fields", async () => {
+    server.use(http.put(apiUrl("/Business/ChargingStation/:id"), () => problemJson(422, "Revisá los datos.", { qrMaxCents: ["El máximo no puede ser menor que el mínimo."] })));
+    const c = await cookie();
+    const res = await run<Loose>(() => editStation.action(args(postForm(`/station/edit/${IDS.station}`, VALID, c), context(), { id: IDS.station })));
+    expect(res.status).toBe(422);
+    expect(res.data.result.error["qr.max"]).toEqual(["El máximo no puede ser menor que el mínimo."]);
   });
 
   it("a station deleted meanwhile (PUT 404) is the 404 screen", async () => {

@@ -11,6 +11,7 @@ import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinute
 import {
   PAYMENT_STATUS_COLORS,
   PAYMENT_STATUS_LABELS,
+  QR_STEP_LABELS,
   PROVIDER_LABELS,
   SESSION_PAYMENT_COLORS,
   SESSION_PAYMENT_STATUS_LABELS,
@@ -113,6 +114,8 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
                   <Table.ColumnHeaderCell>Proveedor</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>Operación</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell className="num">Monto</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell className="num">Devuelto</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell className="num">Neto</Table.ColumnHeaderCell>
                   <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
                 </Table.Row>
               </Table.Header>
@@ -120,11 +123,17 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
                 {s.payments.map((p) => (
                   <Table.Row key={p.id}>
                     <Table.Cell>{formatDateTime(p.createdAt)}</Table.Cell>
-                    <Table.Cell>{PROVIDER_LABELS[p.provider]}</Table.Cell>
+                    <Table.Cell>
+                      {PROVIDER_LABELS[p.provider]}
+                      {p.origin === "QR" ? " (QR)" : ""}
+                    </Table.Cell>
                     <Table.Cell>{p.externalId ?? "—"}</Table.Cell>
                     <Table.Cell className="num">{formatArs(p.amountCents)}</Table.Cell>
+                    <Table.Cell className="num">{p.refundedCents ? formatArs(p.refundedCents) : "—"}</Table.Cell>
+                    <Table.Cell className="num">{formatArs(p.netCents)}</Table.Cell>
                     <Table.Cell>
                       <Badge color={PAYMENT_STATUS_COLORS[p.status]}>{PAYMENT_STATUS_LABELS[p.status]}</Badge>
+                      {p.step ? <div>{QR_STEP_LABELS[p.step]}</div> : null}
                     </Table.Cell>
                   </Table.Row>
                 ))}

@@ -37,4 +37,16 @@ export const PROVIDER_LABELS: Record<PaymentDto["provider"], string> = {
   PAGOS360: "Pagos360",
 };
 
+/** Issue 23: where a driver's QR charge is (PaymentDto.step). */
+export const QR_STEP_LABELS: Record<NonNullable<PaymentDto["step"]>, string> = {
+  PAYING: "Esperando el pago",
+  STARTING: "Iniciando la carga",
+  CHARGING: "Cargando",
+  SETTLING: "Devolviendo el saldo",
+  FINISHED: "Terminada",
+  START_FAILED: "No inició: devolviendo el total",
+  REFUNDED: "No inició: devuelto",
+  FAILED: "Pago no completado",
+};
+
 export const UNAVAILABLE = "No pudimos cargar los datos en este momento. Probá de nuevo en unos minutos.";

@@ -95,6 +95,7 @@ export function StationForm({
     ...VALIDATE_ON,
   });
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
+  const qr = fields.qr.getFieldset();
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="station-form">
@@ -133,6 +134,24 @@ export function StationForm({
                   ))}
                 </SelectField>
                 <Field meta={fields.gridCapacityKw} label="Capacidad de red (kW)" />
+              </Flex>
+            </section>
+          </Card>
+
+          <Card size="3" asChild>
+            <section aria-labelledby={`${id}-qr`}>
+              <Heading as="h2" size="4" mb="1" id={`${id}-qr`}>
+                Cobro con QR
+              </Heading>
+              <Text as="p" size="2" color="gray" mb="3">
+                Los conductores escanean el QR del conector y pagan por adelantado con la cuenta que conectaste en <Link to="/payment">Pagos</Link>; lo que no usan se les devuelve.
+              </Text>
+              <Flex direction="column" gap="4">
+                <CheckboxField meta={qr.enabled}>Cobrar con QR en esta estación (tiene que estar publicada)</CheckboxField>
+                <Grid columns={{ initial: "1", sm: "2" }} gap="4">
+                  <Field meta={qr.min} label="Pago mínimo ($)" hint="En pesos, IVA incluido." />
+                  <Field meta={qr.max} label="Pago máximo ($)" hint="Hasta $ 1.000.000." />
+                </Grid>
               </Flex>
             </section>
           </Card>

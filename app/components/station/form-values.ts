@@ -3,6 +3,7 @@
 import { WEEKDAY_LABELS } from "#api/schemas/constants";
 import type { OpeningHoursDto, StationDto } from "#api/types";
 import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
+import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS } from "#domain/driver-payment";
 
 export const MAX_PERIODS_PER_DAY = 3;
 export const OPENING_MODES = ["ALWAYS", "WEEKLY"] as const;
@@ -31,6 +32,11 @@ export function daysFromOpeningHours(oh: OpeningHoursDto | undefined): DayDefaul
   });
 }
 
+/** Centavos as the form shows them: pesos, a comma before the centavos when there are any ("5000", "5000,50"). */
+export function pesosField(cents: number): string {
+  return cents % 100 === 0 ? String(cents / 100) : `${Math.trunc(cents / 100)},${String(cents % 100).padStart(2, "0")}`;
+}
+
 /** The form's initial value: a new station, or the one being edited. */
 export function stationFormDefaults(station?: StationDto) {
   return {
@@ -52,5 +58,11 @@ export function stationFormDefaults(station?: StationDto) {
     published: station?.published ?? false,
     authorizationPolicy: station?.authorizationPolicy ?? "OPEN",
     gridCapacityKw: station?.gridCapacityKw != null ? String(station.gridCapacityKw).replace(".", ",") : "",
+    // Issue 23: drivers prepay at the connectors' QR, between these amounts (pesos).
+    qr: {
+      enabled: station?.qrPaymentEnabled ?? false,
+      min: pesosField(station?.qrMinCents ?? DEFAULT_QR_MIN_CENTS),
+      max: pesosField(station?.qrMaxCents ?? DEFAULT_QR_MAX_CENTS),
+    },
   };
 }

@@ -18,9 +18,11 @@ import { MSG } from "#api/schemas/messages";
 import type { OpeningHoursDto } from "#api/types";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { parseCoordinate } from "~/lib/maps";
+import { parsePesos, QR_MAX_CENTS_LIMIT } from "#domain/driver-payment";
 import { HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES } from "./form-values";
 
-export { daysFromOpeningHours, HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES, stationFormDefaults, type DayDefault, type OpeningMode } from "./form-values";
+// (Not re-exported here: this chunk loads lazily in the browser, and re-exporting the form's
+// starting values from it would keep their code in the page's first load — the loaders compute them.)
 
 const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -66,6 +68,29 @@ const hours = z
     if (!any) ctx.addIssue({ code: "custom", path: ["mode"], message: HOURS_MESSAGES.none });
   });
 
+export const QR_MESSAGES = {
+  amount: "Ingresá un monto en pesos, por ejemplo 5000 o 5.000,50.",
+  range: "Ingresá un monto entre $ 1 y $ 1.000.000.",
+  order: "El máximo no puede ser menor que el mínimo.",
+} as const;
+
+/** Pesos typed in the form ("5000", "5.000", "5000,50") as centavos, between $ 1 and $ 1.000.000. */
+const pesos = z.preprocess(
+  (v) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? undefined : typeof v === "string" ? (parsePesos(v) ?? Number.NaN) : v),
+  z
+    .number({ error: (issue) => (issue.input === undefined ? MSG.required : QR_MESSAGES.amount) })
+    .int({ error: QR_MESSAGES.amount })
+    .min(100, { error: QR_MESSAGES.range })
+    .max(QR_MAX_CENTS_LIMIT, { error: QR_MESSAGES.range }),
+);
+
+/** Issue 23: QR payment on/off and the prepay limits; checked on its own (as the hours). */
+const qr = z
+  .object({ enabled: z.boolean().default(false), min: pesos, max: pesos })
+  .superRefine((q, ctx) => {
+    if (q.max < q.min) ctx.addIssue({ code: "custom", path: ["max"], message: QR_MESSAGES.order });
+  });
+
 const api = stationInputSchema.shape;
 
 export const stationFormSchema = z.object({
@@ -90,6 +115,7 @@ export const stationFormSchema = z.object({
     const t = v.trim();
     return Number(t.includes(",") ? t.replace(/\./g, "").replace(",", ".") : t);
   }, gridCapacityKw.nullable()),
+  qr,
 });
 
 export type StationFormValue = z.output<typeof stationFormSchema>;
@@ -120,8 +146,14 @@ export function toStationInput(v: StationFormValue): StationInput {
     published: v.published,
     authorizationPolicy: v.authorizationPolicy,
     gridCapacityKw: v.gridCapacityKw ?? null,
+    qrPaymentEnabled: v.qr.enabled,
+    qrMinCents: v.qr.min,
+    qrMaxCents: v.qr.max,
   };
 }
+
+/** The API's names of the QR fields → the form's. */
+const QR_API_FIELDS: Record<string, string> = { qrPaymentEnabled: "qr.enabled", qrMinCents: "qr.min", qrMaxCents: "qr.max" };
 
 /**
  * Field errors of an API 422 mapped onto the form's names (`openingHours.periods` → the hours
@@ -133,6 +165,7 @@ export function mapApiErrors(errors: Record<string, string[]> | undefined): { fi
   const known = new Set(Object.keys(stationFormSchema.shape));
   for (const [key, messages] of Object.entries(errors ?? {})) {
     if (key.startsWith("openingHours")) fieldErrors["hours.mode"] = [...(fieldErrors["hours.mode"] ?? []), ...messages];
+    else if (key in QR_API_FIELDS) fieldErrors[QR_API_FIELDS[key]] = messages;
     else if (known.has(key.split(/[.[]/)[0])) fieldErrors[key] = messages;
     else formErrors.push(...messages);
   }

@@ -75,6 +75,7 @@ const TYPE_ICONS: Record<string, IconType> = {
   SESSION_COMPLETED: BiChip,
   PAYMENT_RECEIVED: BiMoney,
   PAYMENT_FAILED: BiCreditCard,
+  PAYMENT_REFUNDED: BiMoney,
   IDLE_FEE_APPLIED: BiTimeFive,
   BUSINESS_APPROVED: BiCheck,
 };

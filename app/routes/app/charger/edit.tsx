@@ -224,6 +224,32 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         </Flex>
       ) : null}
 
+      {/* Issue 23: each connector's QR (an <img> of a resource route: no QR code in this page's JavaScript). */}
+      <Flex direction="column" mt="6">
+        <TitledCard
+          title="Cobro con QR"
+          id="charger-qr"
+          actions={
+            <Button asChild size="2" variant="soft">
+              <a href={`/charger/stickers/${charger.id}`}>Imprimir stickers (A4)</a>
+            </Button>
+          }
+        >
+          <div className="qr-grid">
+            {charger.connectors.map((k) => (
+              <figure key={k.connectorId}>
+                <img src={`/charger/qr/${charger.id}?connector=${k.connectorId}`} alt={`QR del conector ${k.connectorId}`} width={160} height={160} />
+                <figcaption>
+                  Conector {k.connectorId} · código <code>{`${charger.ocppIdentity}-${k.connectorId}`}</code>
+                  <br />
+                  <a href={`/cargar/${encodeURIComponent(charger.ocppIdentity)}/${k.connectorId}`}>Ver la página del conductor</a>
+                </figcaption>
+              </figure>
+            ))}
+          </div>
+        </TitledCard>
+      </Flex>
+
       <Flex direction="column" mt="6">
         <TitledCard title="Lista local de tarjetas" id="charger-local-list">
           <Text as="p" size="2" mb="3" data-testid="local-list-version">

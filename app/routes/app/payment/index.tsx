@@ -10,7 +10,7 @@ import { InfoMessage } from "~/components/messages";
 import { FilterBar, Pagination, SortHeader, listParams } from "~/components/list";
 import { DataTable } from "~/components/table";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
-import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS, UNAVAILABLE } from "~/components/activity/labels";
+import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS, QR_STEP_LABELS, UNAVAILABLE } from "~/components/activity/labels";
 import { fetchJson, pickParams, createApiClient } from "~/lib/api.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatDateTime, formatInt } from "~/components/charts/format";
@@ -119,6 +119,8 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
                     <SortHeader field="amountCents" sort={d.sort}>
                       Monto
                     </SortHeader>
+                    <Table.ColumnHeaderCell className="num">Devuelto</Table.ColumnHeaderCell>
+                    <Table.ColumnHeaderCell className="num">Neto</Table.ColumnHeaderCell>
                     <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
                   </Table.Row>
                 </Table.Header>
@@ -133,8 +135,13 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
                             {p.stationName ? ` · ${p.stationName}` : ""}
                           </Link>
                         ) : (
-                          "—"
+                          (p.stationName ?? "—")
                         )}
+                        {p.origin === "QR" ? (
+                          <Text as="div" size="1" color="gray">
+                            Carga con QR{p.chargedCents != null ? ` · costó ${formatArs(p.chargedCents)}` : ""}
+                          </Text>
+                        ) : null}
                         {p.externalId ? (
                           <Text as="div" size="1" color="gray">
                             Operación {p.externalId}
@@ -143,8 +150,15 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
                       </Table.Cell>
                       <Table.Cell>{PROVIDER_LABELS[p.provider]}</Table.Cell>
                       <Table.Cell className="num nowrap">{formatArs(p.amountCents)}</Table.Cell>
+                      <Table.Cell className="num nowrap">{p.refundedCents ? formatArs(p.refundedCents) : "—"}</Table.Cell>
+                      <Table.Cell className="num nowrap">{formatArs(p.netCents)}</Table.Cell>
                       <Table.Cell>
                         <Badge color={PAYMENT_STATUS_COLORS[p.status]}>{PAYMENT_STATUS_LABELS[p.status]}</Badge>
+                        {p.step ? (
+                          <Text as="div" size="1" color="gray" data-testid="payment-step">
+                            {QR_STEP_LABELS[p.step]}
+                          </Text>
+                        ) : null}
                       </Table.Cell>
                     </Table.Row>
                   ))}

@@ -15,7 +15,7 @@ import type { Route } from "./+types/mercado-pago";
 
 export const meta = pageMeta("Mercado Pago");
 
-const FIELDS = ["publicKey", "accessToken", "accountLabel"] as const;
+const FIELDS = ["publicKey", "accessToken", "accountLabel", "webhookSecret"] as const;
 
 export const loader = ({ request, context }: Route.LoaderArgs) => providerLoader("MERCADOPAGO", request, context);
 export const action = ({ request, context }: Route.ActionArgs) => providerAction("MERCADOPAGO", mercadoPagoConnectSchema, FIELDS, request, context);
@@ -74,6 +74,13 @@ export default function MercadoPago({ loaderData, actionData }: Route.ComponentP
                   <Flex direction="column" gap="4">
                     <Field meta={fields.publicKey} label="Clave pública (public key)" autoComplete="off" hint="Empieza con APP_USR- o TEST-." />
                     <Field meta={fields.accessToken} label="Access token" type="password" autoComplete="off" hint="Empieza con APP_USR- o TEST-, del mismo entorno que la clave pública." />
+                    <Field
+                      meta={fields.webhookSecret}
+                      label="Clave secreta de webhooks (opcional)"
+                      type="password"
+                      autoComplete="off"
+                      hint="En Tus integraciones → Webhooks. Con ella confirmamos al instante los pagos con QR de tus cargadores."
+                    />
                     <Field meta={fields.accountLabel} label="Nombre para reconocer la cuenta (opcional)" autoComplete="off" placeholder="Por ejemplo: Cuenta principal" />
                     <Flex gap="2" align="center">
                       <BiLockAlt aria-hidden="true" />

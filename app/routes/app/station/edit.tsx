@@ -35,7 +35,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       .then((res) => (res.ok ? readJson<StationAllocationDto>(res) : undefined))
       .catch(() => undefined),
   ]);
-  return { station, services, chargers: chargers ?? null, allocation: allocationLines(allocation) };
+  // The form's starting values are computed here: their code stays off the page's JavaScript.
+  return { station, services, chargers: chargers ?? null, allocation: allocationLines(allocation), defaultValue: stationFormDefaults(station) };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -45,7 +46,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { station, services, chargers, allocation } = loaderData;
+  const { station, services, chargers, allocation, defaultValue } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
   // Issue 26: a role without station.write sees the station, read-only.
   const canWrite = useAccess().can("station.write");
@@ -114,6 +115,9 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
                   ))}
                 </Table.Body>
               </DataTable>
+              <Text as="p" size="2" mt="3">
+                <a href={`/station/stickers/${station.id}`}>Imprimir los stickers QR de sus conectores (A4)</a>
+              </Text>
               {chargers.total > chargers.items.length ? (
                 <Text as="p" size="2" mt="3">
                   <Link to={`/charger?stationId=${station.id}`}>Ver los {formatInt(chargers.total)} cargadores</Link>
@@ -126,7 +130,7 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
 
         <StationForm
           id="station-edit"
-          defaultValue={stationFormDefaults(station)}
+          defaultValue={defaultValue}
           lastResult={actionData?.result}
           services={services}
           mapsKey={matches[0].loaderData.googleMapsApiKey}

@@ -13,7 +13,8 @@ export const meta = pageMeta("Nueva estación");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
-  return { services: await loadServices(api), formToken: newFormToken() };
+  // The form's starting values are computed here: their code stays off the page's JavaScript.
+  return { services: await loadServices(api), formToken: newFormToken(), defaultValue: stationFormDefaults() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -21,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function NewStation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { services, formToken } = loaderData;
+  const { services, formToken, defaultValue } = loaderData;
   return (
     <>
       <PageHeader
@@ -38,7 +39,7 @@ export default function NewStation({ loaderData, actionData, matches }: Route.Co
       <StationForm
         id="station-new"
         formToken={formToken}
-        defaultValue={stationFormDefaults()}
+        defaultValue={defaultValue}
         lastResult={actionData?.result}
         services={services}
         mapsKey={matches[0].loaderData.googleMapsApiKey}

@@ -1,0 +1,19 @@
+// The public driver pages' calls (issue 23): a checkout at a connector and the stop. Pure: the
+// page's form uses the same rules.
+import { z } from "zod";
+
+export const DRIVER_EMAIL_MESSAGE = "Ingresá un correo válido para recibir el comprobante.";
+export const DRIVER_TERMS_MESSAGE = "Para pagar tenés que aceptar los términos.";
+
+/** POST /Driver/Charge/{identity}/{connector} */
+export const driverCheckoutSchema = z.object({
+  amountCents: z.coerce.number({ error: "Elegí un monto." }).int({ error: "Elegí un monto." }).positive({ error: "Elegí un monto." }),
+  email: z.email({ error: DRIVER_EMAIL_MESSAGE }).max(254, { error: DRIVER_EMAIL_MESSAGE }),
+  provider: z.enum(["MERCADOPAGO", "PAGOS360"], { error: "Elegí un medio de pago." }),
+  acceptTerms: z.literal(true, { error: DRIVER_TERMS_MESSAGE }),
+  requestKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "Volvé a cargar la página y probá de nuevo." }),
+});
+export type DriverCheckoutInput = z.input<typeof driverCheckoutSchema>;
+
+/** POST /Driver/Payment/{id}/Stop, and GET /Driver/Payment/{id}?t= */
+export const driverTokenSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "El enlace no es válido." }) });

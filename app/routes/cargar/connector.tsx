@@ -1,0 +1,152 @@
+// /cargar/{ocppIdentity}/{connectorId}: what a connector's QR opens (issue 23). Public, phone
+// first, plain HTML: the station, the connector and its state, the rate in plain words and the
+// "Cargar" form (works without JavaScript; the action answers a redirect to the provider's checkout).
+import { Form, isRouteErrorResponse, useNavigation } from "react-router";
+import { formatArs } from "#domain/money";
+import { checkoutAction, loadChargePoint, type ChargePointInfo, type CheckoutErrors } from "~/lib/driver.server";
+import { DriverShell } from "~/components/driver/DriverShell";
+import type { Route } from "./+types/connector";
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  const app = (matches.find((m) => m?.id === "root")?.data as { appName?: string } | undefined)?.appName ?? "Enchufá";
+  return [{ title: `${data ? `Cargar en ${data.info.stationName}` : "Cargar"} - ${app}` }];
+};
+
+export const loader = ({ params, context }: Route.LoaderArgs) => loadChargePoint(context, params.identity, params.connector);
+export const action = ({ params, context, request }: Route.ActionArgs) => checkoutAction(context, request, params.identity, params.connector);
+
+const PROVIDER_BUTTON: Record<string, string> = { MERCADOPAGO: "Pagar con Mercado Pago", PAGOS360: "Pagar con Pagos360" };
+
+function RateText({ rate }: { rate: NonNullable<ChargePointInfo["rate"]> }) {
+  const parts: string[] = [];
+  if (rate.pricePerKwhCents) parts.push(`${formatArs(rate.pricePerKwhCents)} por kWh`);
+  if (rate.pricePerMinuteCents) parts.push(`${formatArs(rate.pricePerMinuteCents)} por minuto de carga`);
+  if (rate.sessionFeeCents) parts.push(`${formatArs(rate.sessionFeeCents)} por carga`);
+  const vat = rate.vatIncluded ? "IVA incluido" : `más IVA (${(rate.vatRateBp / 100).toLocaleString("es-AR")} %)`;
+  return (
+    <div className="driver-rate">
+      <p>
+        <strong>{parts.length ? parts.join(" + ") : "Sin cargo por la energía"}</strong>, {vat}.
+      </p>
+      {rate.idlePricePerMinuteCents > 0 ? (
+        <p>
+          Si dejás el vehículo enchufado después de terminar la carga, a partir de los {rate.idleGraceMinutes} minutos se cobran{" "}
+          {formatArs(rate.idlePricePerMinuteCents)} por minuto{rate.idleMaxCents != null ? ` (hasta ${formatArs(rate.idleMaxCents)})` : ""}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function ChargeAtConnector({ loaderData, actionData }: Route.ComponentProps) {
+  const { info, requestKey } = loaderData;
+  const errors: CheckoutErrors = actionData?.errors ?? {};
+  const values = actionData?.values;
+  const busy = useNavigation().state !== "idle";
+  const chosen = values?.amount ?? (values?.customAmount ? "" : String(info.presets[0]));
+  return (
+    <DriverShell title={`Cargar en ${info.stationName}`}>
+      <section className="driver-card" aria-labelledby="station">
+        <h2 id="station">{info.stationName}</h2>
+        <p className="driver-muted">
+          {info.address}, {info.city}
+        </p>
+        <p>
+          {info.chargerName} · Conector {info.connectorNumber}: {info.connectorType}, hasta {info.maxPowerKw.toLocaleString("es-AR")} kW
+        </p>
+        <p>
+          Estado:{" "}
+          <strong className={`driver-state driver-state-${info.state.toLowerCase()}`} data-testid="connector-state">
+            {info.stateLabel}
+          </strong>
+        </p>
+        {info.rate ? <RateText rate={info.rate} /> : null}
+      </section>
+
+      {info.unavailable ? (
+        <p className="driver-alert" role="status" data-testid="unavailable">
+          {info.unavailable}
+        </p>
+      ) : (
+        <section className="driver-card" aria-labelledby="cargar">
+          <h2 id="cargar">Cargar</h2>
+          <p className="driver-muted">
+            Pagás por adelantado y te devolvemos lo que no uses. La carga se detiene sola al llegar al monto.
+          </p>
+          {errors.form ? (
+            <p className="driver-alert" role="alert" id="form-error">
+              {errors.form}
+            </p>
+          ) : null}
+          <Form method="post" noValidate>
+            <input type="hidden" name="requestKey" value={requestKey} />
+            <fieldset aria-describedby={errors.amount ? "amount-error" : undefined}>
+              <legend>Monto a pagar</legend>
+              <div className="driver-presets">
+                {info.presets.map((cents) => (
+                  <label key={cents} className="driver-preset">
+                    <input type="radio" name="amount" value={cents} defaultChecked={chosen === String(cents)} /> {formatArs(cents)}
+                  </label>
+                ))}
+              </div>
+              <label className="driver-field">
+                Otro monto en pesos (entre {formatArs(info.minCents)} y {formatArs(info.maxCents)})
+                <input name="customAmount" inputMode="decimal" autoComplete="off" defaultValue={values?.customAmount ?? ""} aria-invalid={errors.amount ? true : undefined} />
+              </label>
+              {errors.amount ? (
+                <p className="driver-error" id="amount-error">
+                  {errors.amount}
+                </p>
+              ) : null}
+            </fieldset>
+            <label className="driver-field">
+              Correo para el comprobante
+              <input
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                defaultValue={values?.email ?? ""}
+                aria-invalid={errors.email ? true : undefined}
+                aria-describedby={errors.email ? "email-error" : undefined}
+              />
+            </label>
+            {errors.email ? (
+              <p className="driver-error" id="email-error">
+                {errors.email}
+              </p>
+            ) : null}
+            <label className="driver-check">
+              <input type="checkbox" name="acceptTerms" defaultChecked={values?.acceptTerms} aria-describedby={errors.acceptTerms ? "terms-error" : undefined} /> Acepto los{" "}
+              <a href="/auth/terms-conditions">términos y condiciones</a> y la tarifa de la estación.
+            </label>
+            {errors.acceptTerms ? (
+              <p className="driver-error" id="terms-error">
+                {errors.acceptTerms}
+              </p>
+            ) : null}
+            {errors.provider ? <p className="driver-error">{errors.provider}</p> : null}
+            <div className="driver-actions">
+              {info.providers.map((p) => (
+                <button key={p} type="submit" name="provider" value={p} className="driver-button" disabled={busy}>
+                  {PROVIDER_BUTTON[p]}
+                </button>
+              ))}
+            </div>
+          </Form>
+        </section>
+      )}
+    </DriverShell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const message = isRouteErrorResponse(error) && typeof (error.data as { message?: unknown })?.message === "string" ? (error.data as { message: string }).message : "No pudimos mostrar el cargador.";
+  return (
+    <DriverShell title="Cargar">
+      <p className="driver-alert" role="alert">
+        {message}
+      </p>
+    </DriverShell>
+  );
+}

@@ -1,0 +1,82 @@
+// Drivers pay at the charger (issue 23): the steps of a prepaid charge, the amounts a driver may
+// prepay, and what a charge costs so far. Pure: shared by the API, the OCPP store and the pages.
+import { priceSession, usageFromSession, type RateSnapshot, type SessionPrice } from "./pricing";
+
+/** Prepay limits a new station starts with (centavos, VAT included): $ 1.000 to $ 50.000. */
+export const DEFAULT_QR_MIN_CENTS = 100_000;
+export const DEFAULT_QR_MAX_CENTS = 5_000_000;
+/** No station may ask for more than this per charge ($ 1.000.000). */
+export const QR_MAX_CENTS_LIMIT = 100_000_000;
+
+/**
+ * PAYING: the driver is at the provider's checkout; STARTING: approved, the remote start was
+ * sent; CHARGING: the charger started the session; SETTLING: the session is priced, the unused
+ * balance is being refunded; FINISHED: refunded and receipt sent. START_FAILED: the charger
+ * refused or never started, the whole amount is being refunded; REFUNDED: it was. FAILED: the
+ * provider rejected or cancelled the payment (nothing was charged).
+ */
+export const DRIVER_STEPS = ["PAYING", "STARTING", "CHARGING", "SETTLING", "FINISHED", "START_FAILED", "REFUNDED", "FAILED"] as const;
+export type DriverStep = (typeof DRIVER_STEPS)[number];
+
+/** How long a charger has, after accepting a remote start, to start the session. */
+export const START_TIMEOUT_MS = 2 * 60_000;
+
+/** The steps after which nothing else happens to the payment. */
+export const FINAL_STEPS: ReadonlySet<DriverStep> = new Set(["FINISHED", "REFUNDED", "FAILED"]);
+
+/** Preset amounts offered on the page (centavos), within the station's limits. */
+export function presetAmounts(minCents: number, maxCents: number): number[] {
+  const candidates = [200_000, 500_000, 1_000_000, 2_000_000];
+  const inside = candidates.filter((c) => c >= minCents && c <= maxCents);
+  return inside.length ? inside : [minCents];
+}
+
+/**
+ * A prepaid amount typed by a driver ("5000", "5.000", "5000,50"): centavos, or null when it is
+ * not a plain amount of pesos.
+ */
+export function parsePesos(input: string): number | null {
+  const s = input.trim().replace(/^\$\s*/, "");
+  if (!/^\d{1,3}(\.\d{3})*(,\d{1,2})?$|^\d+(,\d{1,2})?$/.test(s)) return null;
+  const [whole, decimals = ""] = s.replace(/\./g, "").split(",");
+  const cents = Number(whole) * 100 + Number(decimals.padEnd(2, "0"));
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** What a session has cost so far (or in total, once closed), by its rate snapshot, at `now`. */
+export function costSoFar(
+  rate: RateSnapshot | null,
+  s: { energyWh: number; startedAt: Date; chargingEndedAt: Date | null; stoppedAt: Date | null; unpluggedAt: Date | null },
+  now: Date,
+  timeZone?: string,
+): SessionPrice | null {
+  if (!rate) return null;
+  const end = s.unpluggedAt ?? now;
+  const usage = usageFromSession({
+    energyWh: s.energyWh,
+    startedAt: s.startedAt,
+    chargingEndedAt: s.chargingEndedAt ?? s.stoppedAt ?? (s.unpluggedAt ? s.unpluggedAt : null),
+    unpluggedAt: end < s.startedAt ? s.startedAt : end,
+    stoppedAt: s.stoppedAt,
+    timeZone,
+  });
+  if (!s.chargingEndedAt && !s.stoppedAt && !s.unpluggedAt) {
+    // Still charging: the whole time so far is charging time, none is idle.
+    usage.chargingMinutes = Math.floor(Math.max(0, end.getTime() - s.startedAt.getTime()) / 60_000);
+    usage.idleMinutes = 0;
+  }
+  return priceSession(rate, usage);
+}
+
+/** The amount charged for a session prepaid with `prepaidCents`: its price, never above what was paid. */
+export function chargedAmount(totalCents: number, prepaidCents: number): { chargedCents: number; refundCents: number } {
+  const chargedCents = Math.max(0, Math.min(totalCents, prepaidCents));
+  return { chargedCents, refundCents: prepaidCents - chargedCents };
+}
+
+/** The idTag a paid remote start carries: "QR" and 18 characters of the payment's own random key. */
+export function paymentIdTag(random: string): string {
+  return `QR${random.replace(/[^A-Za-z0-9]/g, "").toUpperCase().slice(0, 18)}`;
+}
+
+export const isPaymentIdTag = (idTag: string | null | undefined): boolean => typeof idTag === "string" && /^QR[A-Z0-9]{18}$/.test(idTag);

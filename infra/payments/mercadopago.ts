@@ -1,0 +1,191 @@
+// Mercado Pago, only what drivers paying at a charger need (issue 23), against a configurable
+// base URL (MERCADOPAGO_API_URL: the real API, or the local emulator in scripts/payments-emulator.ts).
+// Every call uses the operator's own access token, so the money goes to the operator's account.
+//
+// References (Mercado Pago Developers, Argentina):
+// - Checkout Pro preferences: POST /checkout/preferences
+//   https://www.mercadopago.com.ar/developers/es/reference/preferences/_checkout_preferences/post
+// - Payments: GET /v1/payments/{id}, GET /v1/payments/search?external_reference=…
+//   https://www.mercadopago.com.ar/developers/es/reference/payments/_payments_id/get
+//   https://www.mercadopago.com.ar/developers/es/reference/payments/_payments_search/get
+// - Refunds (total, or partial with `amount`): POST /v1/payments/{id}/refunds
+//   https://www.mercadopago.com.ar/developers/es/reference/chargebacks/_payments_id_refunds/post
+// - Webhooks and their x-signature: https://www.mercadopago.com.ar/developers/es/docs/your-integrations/notifications/webhooks
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export const MERCADOPAGO_DEFAULT_URL = "https://api.mercadopago.com";
+
+export interface MercadoPagoCredentials {
+  accessToken: string;
+  publicKey?: string;
+  /** The webhook "secret signature" from the operator's Mercado Pago application. */
+  webhookSecret?: string;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | "timeout" | "network",
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ProviderError";
+  }
+}
+
+export interface PreferenceInput {
+  externalReference: string;
+  title: string;
+  amountCents: number;
+  payerEmail?: string;
+  backUrl: string;
+  notificationUrl: string;
+}
+
+/** The fields of a preference we read. */
+export interface Preference {
+  id: string;
+  init_point: string;
+  sandbox_init_point?: string;
+}
+
+/** Mercado Pago payment statuses (approved, pending, in_process, rejected, cancelled, refunded…). */
+export interface MpPayment {
+  id: number | string;
+  status: string;
+  status_detail?: string;
+  external_reference?: string | null;
+  transaction_amount: number;
+  transaction_amount_refunded?: number;
+  currency_id?: string;
+}
+
+export interface MpRefund {
+  id: number | string;
+  amount: number;
+  status?: string;
+}
+
+const toPesos = (cents: number) => Math.round(cents) / 100;
+export const toCents = (pesos: number) => Math.round(pesos * 100);
+
+export function mercadoPagoClient(opts: { baseUrl?: string; accessToken: string; timeoutMs?: number; fetch?: typeof fetch }) {
+  const base = (opts.baseUrl ?? MERCADOPAGO_DEFAULT_URL).replace(/\/$/, "");
+  const doFetch = opts.fetch ?? fetch;
+
+  async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${opts.accessToken}`,
+          Accept: "application/json",
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          // Mercado Pago answers a repeated key with the first result (one refund for two calls).
+          ...(idempotencyKey ? { "X-Idempotency-Key": idempotencyKey } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      const timeout = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+      throw new ProviderError(timeout ? "Mercado Pago no respondió a tiempo." : "No pudimos comunicarnos con Mercado Pago.", timeout ? "timeout" : "network", { cause: err });
+    }
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new ProviderError(`Mercado Pago respondió ${res.status}.`, res.status);
+    }
+    return (await res.json()) as T;
+  }
+
+  return {
+    /** Checkout Pro: the page where the driver pays; `external_reference` is our payment id. */
+    createPreference(input: PreferenceInput, idempotencyKey: string): Promise<Preference> {
+      return call<Preference>(
+        "POST",
+        "/checkout/preferences",
+        {
+          items: [{ id: input.externalReference, title: input.title, quantity: 1, currency_id: "ARS", unit_price: toPesos(input.amountCents) }],
+          ...(input.payerEmail ? { payer: { email: input.payerEmail } } : {}),
+          external_reference: input.externalReference,
+          back_urls: { success: input.backUrl, pending: input.backUrl, failure: input.backUrl },
+          auto_return: "approved",
+          notification_url: input.notificationUrl,
+          binary_mode: true,
+        },
+        idempotencyKey,
+      );
+    },
+    getPayment(id: string): Promise<MpPayment> {
+      return call<MpPayment>("GET", `/v1/payments/${encodeURIComponent(id)}`);
+    },
+    /** The payments made for our payment id (the poll when no webhook came). */
+    async searchByExternalReference(externalReference: string): Promise<MpPayment[]> {
+      const page = await call<{ results?: MpPayment[] }>("GET", `/v1/payments/search?external_reference=${encodeURIComponent(externalReference)}&sort=date_created&criteria=desc`);
+      return page.results ?? [];
+    },
+    /** A refund: the whole payment without `amountCents`, part of it with. */
+    refund(paymentId: string, amountCents: number | undefined, idempotencyKey: string): Promise<MpRefund> {
+      return call<MpRefund>("POST", `/v1/payments/${encodeURIComponent(paymentId)}/refunds`, amountCents === undefined ? {} : { amount: toPesos(amountCents) }, idempotencyKey);
+    },
+  };
+}
+
+export type MercadoPagoClient = ReturnType<typeof mercadoPagoClient>;
+
+/** How old a signed notification may be (its `ts`) before it is refused as a replay. */
+export const SIGNATURE_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * Verifies a webhook's `x-signature` ("ts=…,v1=…"): HMAC-SHA256, keyed with the operator's
+ * secret, of the manifest `id:{data.id};request-id:{x-request-id};ts:{ts};` where data.id comes
+ * from the notification URL's query string (lower-cased when alphanumeric, as documented).
+ */
+export function verifyMercadoPagoSignature(
+  input: { signature: string | undefined; requestId: string | undefined; dataId: string | undefined; secret: string },
+  now: Date = new Date(),
+): boolean {
+  if (!input.signature || !input.dataId || !input.secret) return false;
+  const parts = Object.fromEntries(
+    input.signature.split(",").map((p) => {
+      const [k, ...v] = p.split("=");
+      return [k.trim(), v.join("=").trim()];
+    }),
+  );
+  const ts = parts.ts;
+  const v1 = parts.v1;
+  if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1) || !/^\d{1,16}$/.test(ts)) return false;
+  // ts is in seconds (milliseconds also seen in the wild): either way, not too old nor in the future.
+  const tsMs = ts.length > 11 ? Number(ts) : Number(ts) * 1000;
+  if (Math.abs(now.getTime() - tsMs) > SIGNATURE_MAX_AGE_MS) return false;
+  const expected = signMercadoPagoManifest(input.secret, input.dataId, input.requestId, ts);
+  return timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(v1.toLowerCase(), "hex"));
+}
+
+/** The manifest's HMAC (hex); the emulator signs with it too. */
+export function signMercadoPagoManifest(secret: string, dataId: string, requestId: string | undefined, ts: string): string {
+  const id = /^[a-z0-9]+$/i.test(dataId) ? dataId.toLowerCase() : dataId;
+  let manifest = `id:${id};`;
+  if (requestId) manifest += `request-id:${requestId};`;
+  manifest += `ts:${ts};`;
+  return createHmac("sha256", secret).update(manifest).digest("hex");
+}
+
+/** Mercado Pago's status, in our payments table's terms. */
+export function mpStatus(p: Pick<MpPayment, "status">): "PENDING" | "APPROVED" | "REJECTED" | "CANCELLED" | "REFUNDED" {
+  switch (p.status) {
+    case "approved":
+    case "authorized":
+      return "APPROVED";
+    case "rejected":
+      return "REJECTED";
+    case "cancelled":
+      return "CANCELLED";
+    case "refunded":
+    case "charged_back":
+      return "REFUNDED";
+    default:
+      return "PENDING";
+  }
+}

@@ -1,0 +1,63 @@
+// Local mode only (`npm start`, issue 23): makes the QR payment flow work offline end to end.
+// After the demo seed, it turns QR payment on for one published demo station, gives the demo
+// company Mercado Pago and Pagos360 accounts that the payments emulator accepts (Mercado Pago
+// with the emulator's webhook secret), and gives one of that station's chargers a known OCPP
+// password so scripts/sim-charger.ts can connect as it. Dev-only code: production never runs it.
+import { and, asc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { chargers, chargingSessions, connectors, paymentAccounts, stations } from "../db/schema";
+import { createKeyRing, hashOcppPassword, sealPaymentCredentials } from "../infra/crypto";
+import { EMULATOR_WEBHOOK_SECRET } from "./payments-emulator";
+
+/** The simulated charger's OCPP Basic-auth password (local mode only). */
+export const SIM_CHARGER_PASSWORD = "cargador-simulado-local-0001";
+
+export interface QrDemo {
+  stationName: string;
+  chargerId: string;
+  ocppIdentity: string;
+  connectorId: number;
+}
+
+export async function prepareQrDemo(db: Db, opts: { businessId: string; encryptionKey: string }): Promise<QrDemo | null> {
+  // A published station's charger with a priced connector and no charge in progress.
+  const busy = db.select({ id: chargingSessions.connectorId }).from(chargingSessions).where(inArray(chargingSessions.status, ["ACTIVE", "IDLE"]));
+  const [pick] = await db
+    .select({ stationId: stations.id, stationName: stations.name, chargerId: chargers.id, ocppIdentity: chargers.ocppIdentity, connectorId: connectors.connectorId })
+    .from(connectors)
+    .innerJoin(chargers, eq(chargers.id, connectors.chargerId))
+    .innerJoin(stations, eq(stations.id, chargers.stationId))
+    .where(and(eq(chargers.businessId, opts.businessId), eq(stations.published, true), isNotNull(connectors.rateId), notInArray(connectors.id, busy)))
+    .orderBy(asc(stations.name), asc(chargers.name), asc(connectors.connectorId))
+    .limit(1);
+  if (!pick) return null;
+
+  await db.update(stations).set({ qrPaymentEnabled: true }).where(eq(stations.id, pick.stationId));
+  await db.update(chargers).set({ ocppPasswordHash: await hashOcppPassword(SIM_CHARGER_PASSWORD), enabled: true }).where(eq(chargers.id, pick.chargerId));
+
+  // The emulator takes any TEST-/APP_USR- token; webhooks are signed with its secret.
+  const ring = createKeyRing(opts.encryptionKey.split(","));
+  const existing = await db.select({ provider: paymentAccounts.provider }).from(paymentAccounts).where(eq(paymentAccounts.businessId, opts.businessId));
+  const have = new Set(existing.map((a) => a.provider));
+  const accounts = [
+    {
+      provider: "MERCADOPAGO" as const,
+      plain: { accessToken: "TEST-0000000000000000-000000-demo0000000000000000000000-4821", publicKey: "TEST-demo-public-key", webhookSecret: EMULATOR_WEBHOOK_SECRET },
+      last4: "4821",
+      label: "Enchufá Demo (Mercado Pago, emulador)",
+    },
+    { provider: "PAGOS360" as const, plain: { apiKey: "demo-pagos360-api-key-7390" }, last4: "7390", label: "Enchufá Demo (Pagos360, emulador)" },
+  ];
+  for (const a of accounts) {
+    if (have.has(a.provider)) continue;
+    await db.insert(paymentAccounts).values({
+      businessId: opts.businessId,
+      provider: a.provider,
+      credentialsEncrypted: sealPaymentCredentials(ring, JSON.stringify(a.plain), { businessId: opts.businessId, provider: a.provider }),
+      credentialsLast4: a.last4,
+      accountLabel: a.label,
+      status: "CONNECTED",
+    });
+  }
+  return { stationName: pick.stationName, chargerId: pick.chargerId, ocppIdentity: pick.ocppIdentity, connectorId: pick.connectorId };
+}
