@@ -47,7 +47,8 @@ test("firmware, diagnostics and the OCPP messages of a charger", async ({ page }
 
     await page.getByTestId("charger-maintenance-link").click();
     await expect(page).toHaveURL(/\/maintenance$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Firmware y diagnóstico");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mantenimiento del cargador");
+    await expect(page.getByTestId("local-list-version")).toContainText("Todavía no sabemos qué lista tiene");
     await expect(page.getByTestId("firmware-state")).toContainText("1.8.1");
 
     // A URL that is not one: told on its field, nothing sent.

@@ -93,3 +93,27 @@ describe("Firmware y diagnóstico (issue 25)", () => {
     expect(pendingToast(context)).toEqual({ type: "error", message: "No pudimos enviar el pedido al cargador. Probá de nuevo." });
   });
 });
+
+describe("Mantenimiento: the local authorization list (issue 25, ADR 0018)", () => {
+  it("the loader says which list the charger holds; «Enviar la lista» and «Consultar versión» post to the API with the charger's answer as a toast", async () => {
+    const cookie = await operatorCookie();
+    const res = await run<Loose>(() => maintenance.loader(argsFor(getReq(`/charger/edit/${IDS.charger}/maintenance`, cookie), chargerContext())));
+    expect(res.data.localList).toMatch(/lista/);
+
+    server.use(
+      http.post(apiUrl("/Business/Charger/:id/LocalList"), () => HttpResponse.json({ outcome: "accepted", message: "El cargador aceptó la lista local versión 3 (12 tarjetas)." })),
+      http.post(apiUrl("/Business/Charger/:id/LocalList/Version"), () => HttpResponse.json({ outcome: "rejected", message: "El cargador no respondió a tiempo." })),
+    );
+    const seen = recordRequests();
+    const sent = chargerContext();
+    const ok = await run<Loose>(() => maintenance.action(argsFor(postForm(`/charger/edit/${IDS.charger}/maintenance`, { intent: "local-list" }, cookie), sent)));
+    expect(ok.data).toEqual({ localListDone: true });
+    expect(pendingToast(sent)).toEqual({ type: "success", message: "El cargador aceptó la lista local versión 3 (12 tarjetas)." });
+    expect(seen.some((r) => r.method === "POST" && r.path === `/Business/Charger/${IDS.charger}/LocalList`)).toBe(true);
+
+    const asked = chargerContext();
+    const version = await run<Loose>(() => maintenance.action(argsFor(postForm(`/charger/edit/${IDS.charger}/maintenance`, { intent: "local-list-version" }, cookie), asked)));
+    expect(version.data).toEqual({ localListDone: false });
+    expect(pendingToast(asked)).toEqual({ type: "error", message: "El cargador no respondió a tiempo." });
+  });
+});

@@ -3,7 +3,7 @@ import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiChip, BiErrorCircle, BiHistory, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
-import { loadFormOptions, localListLine, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
+import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireMember, requireUser } from "~/lib/auth.server";
@@ -13,7 +13,7 @@ import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/li
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#api/schemas/constants";
-import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto, LocalListResultDto } from "#api/types";
+import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#api/types";
 import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
 import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
@@ -57,7 +57,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
   ]);
   const reportStatus = events ? reportLine(events.lastReport) : "No pudimos leer si llegó un informe: recargá la página.";
-  return { charger, options, events, reportStatus, localList: localListLine(charger), defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -109,15 +109,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return result.outcome === "accepted" ? dataWithSuccess(context, { commandResult: result }, result.message) : dataWithError(context, { commandResult: result }, result.message);
   }
 
-  // Issue 25: the tags as the charger's local authorization list, or the version it holds.
-  if (intent === "local-list" || intent === "local-list-version") {
-    const response = await tryApi(() => api.post(`${path}/LocalList${intent === "local-list" ? "" : "/Version"}`));
-    if (response?.status === 404) notFound();
-    const answer = response ? await readJson<LocalListResultDto & ApiProblem>(response) : undefined;
-    const message = answer?.message ?? answer?.title ?? "No pudimos comunicarnos con el cargador. Probá de nuevo.";
-    return answer?.outcome === "accepted" ? dataWithSuccess(context, { localListDone: true }, message) : dataWithError(context, { localListDone: false }, message);
-  }
-
   if (intent === "delete") {
     // Its name, for the toast: the form does not carry it (a posted name is not to be trusted).
     const before = await tryApi(() => api.get(path));
@@ -148,7 +139,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, events, reportStatus, localList, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -178,10 +169,10 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
                 </Link>
               </Button>
             ) : null}
-            {/* Issue 25: firmware, diagnostics and the recent OCPP messages, on their own screens. */}
+            {/* Issue 25: firmware, diagnostics, the local list and the recent OCPP messages, on their own screens. */}
             <Button asChild size="3" variant="soft">
               <Link to={`/charger/edit/${charger.id}/maintenance`} data-testid="charger-maintenance-link">
-                <BiChip aria-hidden="true" /> Firmware y diagnóstico
+                <BiChip aria-hidden="true" /> Mantenimiento
               </Link>
             </Button>
             <Button asChild size="3" variant="soft">
@@ -247,26 +238,6 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
               </figure>
             ))}
           </div>
-        </TitledCard>
-      </Flex>
-
-      <Flex direction="column" mt="6">
-        <TitledCard title="Lista local de tarjetas" id="charger-local-list">
-          <Text as="p" size="2" mb="3" data-testid="local-list-version">
-            {localList}
-          </Text>
-          {access.can("charger.command") ? (
-            <Form method="post">
-              <Flex gap="3" wrap="wrap">
-                <Button type="submit" name="intent" value="local-list" size="3" disabled={busy}>
-                  Enviar la lista
-                </Button>
-                <Button type="submit" name="intent" value="local-list-version" size="3" variant="soft" disabled={busy}>
-                  Consultar versión
-                </Button>
-              </Flex>
-            </Form>
-          ) : null}
         </TitledCard>
       </Flex>
 

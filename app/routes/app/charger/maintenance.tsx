@@ -1,10 +1,10 @@
-// Firmware y diagnóstico (issue 25): a charger's firmware (version, the last update asked and
-// its progress, its model's chargers) with the form that sends UpdateFirmware to it or to its
-// whole model, and the diagnostics asked of it with their files. Its own screen, off the charger
-// screen (that route is at its JS budget); forms work without JavaScript.
-import { data, Link, useNavigation } from "react-router";
-import { Button, Flex } from "@radix-ui/themes";
-import type { ChargerDto, ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, Page } from "#api/types";
+// Mantenimiento (issue 25): a charger's firmware (version, the last update asked and its
+// progress, its model's chargers) with the form that sends UpdateFirmware to it or to its whole
+// model, the diagnostics asked of it with their files, and its local authorization list. Its own
+// screen, off the charger screen (that route is at its JS budget); forms work without JavaScript.
+import { data, Form, Link, useNavigation } from "react-router";
+import { Button, Flex, Text } from "@radix-ui/themes";
+import type { ChargerDto, ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, LocalListResultDto, Page } from "#api/types";
 import { UUID_RE } from "#api/schemas/constants";
 import { BiArrowBack, BiHistory } from "~/icons";
 import { PageHeader } from "~/components/Page";
@@ -13,12 +13,13 @@ import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { useAccess } from "~/lib/access";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { requireMember, requireUser } from "~/lib/auth.server";
-import { tryApi } from "~/lib/charger.server";
+import { localListLine, tryApi } from "~/lib/charger.server";
+import { TitledCard } from "~/components/Page";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/maintenance";
 
-export const meta = pageMeta("Firmware y diagnóstico");
+export const meta = pageMeta("Mantenimiento del cargador");
 
 function notFound(): never {
   throw new Response(null, { status: 404, statusText: "Not Found" });
@@ -39,6 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return data(
     {
       charger: dto ? { id: dto.id, name: dto.name, stationName: dto.stationName, online: dto.online } : { id: params.id, name: "", stationName: null, online: false },
+      localList: dto ? localListLine(dto) : "No pudimos leer qué lista local tiene el cargador. Recargá la página.",
       firmware: (firmware?.ok ? await readJson<ChargerFirmwareDto>(firmware) : undefined) ?? null,
       diagnostics: (diagnostics?.ok ? await readJson<Page<DiagnosticsDto>>(diagnostics) : undefined) ?? null,
     },
@@ -51,7 +53,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!UUID_RE.test(params.id)) notFound();
   const api = createApiClient(context, user.idToken);
   const formData = await request.formData();
-  const intent = formData.get("intent") === "diagnostics" ? "diagnostics" : "firmware";
+  // The tags as the charger's local authorization list, or the version it holds (ADR 0018).
+  const asked = formData.get("intent");
+  if (asked === "local-list" || asked === "local-list-version") {
+    const response = await tryApi(() => api.post(`/Business/Charger/${params.id}/LocalList${asked === "local-list" ? "" : "/Version"}`));
+    if (response?.status === 404) notFound();
+    const answer = response ? await readJson<LocalListResultDto & ApiProblem>(response) : undefined;
+    const message = answer?.message ?? answer?.title ?? "No pudimos comunicarnos con el cargador. Probá de nuevo.";
+    return answer?.outcome === "accepted" ? dataWithSuccess(context, { localListDone: true }, message) : dataWithError(context, { localListDone: false }, message);
+  }
+  const intent = asked === "diagnostics" ? "diagnostics" : "firmware";
   const submitted = Object.fromEntries((intent === "firmware" ? ["location", "retrieveAt", "allOfModel"] : ["from", "to"]).map((k) => [k, String(formData.get(k) ?? "").trim()]));
   const body =
     intent === "firmware"
@@ -84,7 +95,7 @@ export default function ChargerMaintenance({ loaderData: d, actionData }: Route.
   return (
     <>
       <PageHeader
-        title="Firmware y diagnóstico"
+        title="Mantenimiento del cargador"
         description={`${d.charger.name}${d.charger.stationName ? ` · ${d.charger.stationName}` : ""} · ${d.charger.online ? "Conectado" : "Sin conexión"}`}
         actions={
           <Flex gap="2" wrap="wrap">
@@ -102,6 +113,26 @@ export default function ChargerMaintenance({ loaderData: d, actionData }: Route.
         }
       />
       <MaintenanceCard chargerId={d.charger.id} firmware={d.firmware} diagnostics={d.diagnostics} canCommand={access.can("charger.command")} busy={busy} state={state} />
+
+      <Flex direction="column" mt="6">
+        <TitledCard title="Lista local de tarjetas" id="charger-local-list">
+          <Text as="p" size="2" mb="3" data-testid="local-list-version">
+            {d.localList}
+          </Text>
+          {access.can("charger.command") ? (
+            <Form method="post">
+              <Flex gap="3" wrap="wrap">
+                <Button type="submit" name="intent" value="local-list" size="3" disabled={busy}>
+                  Enviar la lista
+                </Button>
+                <Button type="submit" name="intent" value="local-list-version" size="3" variant="soft" disabled={busy}>
+                  Consultar versión
+                </Button>
+              </Flex>
+            </Form>
+          ) : null}
+        </TitledCard>
+      </Flex>
     </>
   );
 }
