@@ -87,6 +87,7 @@ test("firmware, diagnostics and the OCPP messages of a charger", async ({ page }
 
     // The recent OCPP messages: both directions, the update among them, and the CSV.
     await page.goto(chargerUrl);
+    await page.getByTestId("charger-maintenance-link").click();
     await page.getByTestId("charger-messages-link").click();
     await expect(page).toHaveURL(/\/messages$/);
     const rows = page.getByTestId("message-row");

@@ -148,7 +148,7 @@ export function CommandsCard({
       <Flex direction="column" gap="4">
         <Text as="p" size="2" color="gray">
           {charger.online
-            ? "Se envían al cargador por OCPP; su respuesta aparece acá en unos segundos."
+            ? "Su respuesta aparece acá en unos segundos."
             : "El cargador no está conectado: los comandos se podrán enviar cuando vuelva a conectarse."}
         </Text>
         {result ? (
@@ -209,7 +209,7 @@ export function CommandsCard({
             </Flex>
           </CommandForm>
           {v201 ? (
-            <CommandForm command="GetBaseReport" busy={busy} help="Pide el inventario completo del equipo (FullInventory). Llega en partes y queda en «Eventos del cargador».">
+            <CommandForm command="GetBaseReport" busy={busy} help="El inventario completo del equipo (FullInventory), en «Eventos del cargador».">
               <Text as="p" size="2" data-testid="command-report-status">
                 {reportStatus}
               </Text>

@@ -21,7 +21,7 @@ export function EventsCard({ events }: { events: ChargerEventPage | null }) {
         </Callout.Root>
       ) : events.items.length === 0 ? (
         <Text as="p" size="2" color="gray" data-testid="charger-events-empty">
-          Todavía no informó eventos. Acá aparecen los avisos de seguridad, del equipo, del firmware, de los registros y de los informes que envíe.
+          Todavía no informó eventos (avisos de seguridad, del equipo, del firmware e informes).
         </Text>
       ) : (
         <>

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiChip, BiErrorCircle, BiHistory, BiLineChart, BiTrash } from "~/icons";
+import { BiChip, BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
 import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
@@ -169,15 +169,10 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
                 </Link>
               </Button>
             ) : null}
-            {/* Issue 25: firmware, diagnostics, the local list and the recent OCPP messages, on their own screens. */}
+            {/* Issue 25: firmware, diagnostics, the local list and (from there) the recent OCPP messages, on their own screens. */}
             <Button asChild size="3" variant="soft">
               <Link to={`/charger/edit/${charger.id}/maintenance`} data-testid="charger-maintenance-link">
                 <BiChip aria-hidden="true" /> Mantenimiento
-              </Link>
-            </Button>
-            <Button asChild size="3" variant="soft">
-              <Link to={`/charger/edit/${charger.id}/messages`} data-testid="charger-messages-link">
-                <BiHistory aria-hidden="true" /> Mensajes OCPP
               </Link>
             </Button>
           </Flex>

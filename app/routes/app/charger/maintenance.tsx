@@ -105,7 +105,7 @@ export default function ChargerMaintenance({ loaderData: d, actionData }: Route.
               </Link>
             </Button>
             <Button asChild size="3" variant="soft">
-              <Link to={`/charger/edit/${d.charger.id}/messages`}>
+              <Link to={`/charger/edit/${d.charger.id}/messages`} data-testid="charger-messages-link">
                 <BiHistory aria-hidden="true" /> Mensajes OCPP
               </Link>
             </Button>
