@@ -27,7 +27,7 @@ describe("charger events card", () => {
   });
 
   it("no events yet, and events that could not be read, each say so", () => {
-    expect(renderToStaticMarkup(<EventsCard events={{ ...fixtures.chargerEvents, items: [], total: 0, lastReport: null }} />)).toContain("Todavía no informó eventos.");
+    expect(renderToStaticMarkup(<EventsCard events={{ ...fixtures.chargerEvents, items: [], total: 0, lastReport: null }} />)).toContain("Todavía no informó eventos (avisos de seguridad, del equipo, del firmware e informes).");
     const failed = renderToStaticMarkup(<EventsCard events={null} />);
     expect(failed).toContain('role="alert"');
     expect(failed).toContain("No pudimos cargar los eventos del cargador.");
