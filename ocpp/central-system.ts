@@ -196,6 +196,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   /** Charger id → its latest sign of life not yet written (see touchMany). */
   const signsOfLife = new Map<string, Date>();
   const messageLog = createMessageLog(db, now);
+  /** Identity → the offline mark of its socket that just closed, still being written. */
+  const closing_ = new Map<string, Promise<void>>();
   let closing = false;
 
   const rpc = new RPCServer({
@@ -286,15 +288,21 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
           .catch(() => {});
         return;
       }
-      markSocketClosed(db, ref, nodeId).then(
+      const closed = markSocketClosed(db, ref, nodeId).then(
         (created) => announce(ref.businessId, "charger", ref.id, created),
         (err) => logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la desconexión"),
       );
+      // A reconnection to this node waits for this offline mark, so it cannot land after the online one.
+      closing_.set(identity, closed);
+      void closed.finally(() => {
+        if (closing_.get(identity) === closed) closing_.delete(identity);
+      });
     });
 
     if (session.protocol === "ocpp2.0.1") register201(client, session);
     else register(client, session);
     try {
+      await closing_.get(identity);
       const created = await markOnline(db, ref, nodeId, now(), session.protocol);
       announce(ref.businessId, "charger", ref.id, created);
       logger.info({ identity, protocol: session.protocol }, "OCPP: cargador conectado");

@@ -3,9 +3,9 @@
 // providers' notifications. No token: every answer shows only what a driver needs, and the
 // webhooks believe nothing they are told without checking it (signature, or reading it back).
 import { Hono } from "hono";
-import type { AppEnv, ApiServices } from "../env";
+import type { AppEnv, ApiServices, Ctx } from "../env";
 import { readJson } from "../http";
-import { ApiError, notFound } from "../problem";
+import { ApiError, notFound, type ProblemKind } from "../problem";
 import { driverCheckoutSchema, driverTokenSchema } from "../schemas/driver";
 import type { DriverPayments } from "../driver-payments";
 
@@ -60,11 +60,19 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments | u
   return r;
 }
 
+/** A webhook's answer: 200 { received: true }, or a problem like the rest of the API (providers read only the status). */
+function webhookAnswer(c: Ctx, status: number) {
+  if (status === 200) return c.json({ received: true }, 200);
+  const title = status === 401 ? "Firma del aviso inválida." : status === 503 ? "El servicio de pagos no está disponible." : status === 404 ? "No existe." : "Aviso inválido.";
+  const kind: ProblemKind = status === 401 ? "unauthenticated" : status === 404 ? "not-found" : status >= 500 ? "internal" : "validation";
+  throw new ApiError(status, kind, title);
+}
+
 /** POST /Webhook/MercadoPago/{businessId}, POST /Webhook/Pagos360/{businessId} */
 export function webhookRoutes(payments: DriverPayments | undefined) {
   const r = new Hono<AppEnv>();
   r.post("/MercadoPago/:businessId", async (c) => {
-    if (!payments) return c.json({ received: false }, 503);
+    if (!payments) return webhookAnswer(c, 503);
     const url = new URL(c.req.url);
     let bodyType: string | undefined;
     let bodyId: string | undefined;
@@ -82,18 +90,18 @@ export function webhookRoutes(payments: DriverPayments | undefined) {
       signature: c.req.header("x-signature"),
       requestId: c.req.header("x-request-id"),
     });
-    return c.json({ received: status === 200 }, status);
+    return webhookAnswer(c, status);
   });
   r.post("/Pagos360/:businessId", async (c) => {
-    if (!payments) return c.json({ received: false }, 503);
+    if (!payments) return webhookAnswer(c, 503);
     let body: Record<string, unknown> = {};
     try {
       body = (await c.req.json()) as Record<string, unknown>;
     } catch {
-      return c.json({ received: false }, 400);
+      return webhookAnswer(c, 400);
     }
     const { status } = await payments.pagos360Webhook(c.req.param("businessId"), body);
-    return c.json({ received: status === 200 }, status);
+    return webhookAnswer(c, status);
   });
   return r;
 }

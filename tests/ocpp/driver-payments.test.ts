@@ -242,6 +242,8 @@ describe.each(testBackends())("drivers pay at the charger ($name)", (backend) =>
   });
 
   it("refuses a webhook with a wrong signature (401, logged) and changes nothing", async () => {
+    // The previous test's charger socket closes asynchronously: let its offline mark land first.
+    await eventually(async () => (await h.db.select({ online: chargers.online }).from(chargers).where(eq(chargers.id, f.chargerId)))[0], (r) => !r.online);
     await h.db.update(chargers).set({ online: true }).where(eq(chargers.id, f.chargerId));
     await h.db.update(connectors).set({ status: "Available" }).where(eq(connectors.chargerId, f.chargerId));
     const requestKey = randomUUID().replace(/-/g, "");
