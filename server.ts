@@ -15,6 +15,8 @@ import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
+import { createOcpiApp } from "./ocpi/app";
+import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 
@@ -96,7 +98,16 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken, inbox });
+  // OCPI roaming (issue 27, ADR 0020): partners are called over https, plain http only locally.
+  const ocpiApp = createOcpiApp({
+    db: database.db,
+    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logger,
+    client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+  });
+
+  const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
   const { server, protocol } = await listen(app, env, tls);
   server.keepAliveTimeout = 65_000;

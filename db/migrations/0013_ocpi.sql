@@ -1,0 +1,28 @@
+CREATE TABLE "ocpi_partners" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"business_id" uuid NOT NULL,
+	"status" text DEFAULT 'PENDING' NOT NULL,
+	"incoming_token_hash" text,
+	"incoming_token_kind" text DEFAULT 'A' NOT NULL,
+	"outgoing_token_encrypted" text,
+	"versions_url" text,
+	"version" text,
+	"endpoints" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"country_code" varchar(2),
+	"party_id" varchar(3),
+	"name" text,
+	"last_sync_at" timestamp with time zone,
+	"failures" integer DEFAULT 0 NOT NULL,
+	"last_error" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "ocpi_partners_incoming_token_hash_unique" UNIQUE("incoming_token_hash"),
+	CONSTRAINT "ocpi_partners_status_known" CHECK ("ocpi_partners"."status" in ('PENDING', 'REGISTERED', 'UNREGISTERED')),
+	CONSTRAINT "ocpi_partners_token_kind" CHECK ("ocpi_partners"."incoming_token_kind" in ('A', 'C'))
+);
+--> statement-breakpoint
+ALTER TABLE "business_users" ADD COLUMN "ocpi_party_id" varchar(3);--> statement-breakpoint
+ALTER TABLE "stations" ADD COLUMN "roaming_published" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "ocpi_partners" ADD CONSTRAINT "ocpi_partners_business_id_business_users_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."business_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "ocpi_partners_business_idx" ON "ocpi_partners" USING btree ("business_id","created_at","id");--> statement-breakpoint
+ALTER TABLE "business_users" ADD CONSTRAINT "business_users_ocpi_party_id_chars" CHECK ("business_users"."ocpi_party_id" ~ '^[A-Z0-9]{3}$');
