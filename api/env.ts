@@ -12,6 +12,8 @@ import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
 import type { EndpointRule } from "./access";
+import type { OcpiClientOptions } from "../ocpi/client";
+import type { OcpiServices } from "../ocpi/registration";
 
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
@@ -62,6 +64,8 @@ export interface ApiDeps {
   mailer?: Mailer;
   /** Product name in e-mails (APP_NAME). */
   appName?: string;
+  /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
+  ocpiClient?: OcpiClientOptions;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -77,6 +81,8 @@ export interface ApiServices {
   companyCache: CompanyCache;
   mailer: Mailer;
   appName: string;
+  /** OCPI roaming (issue 27): the handshake with partners (ocpi/registration.ts). */
+  ocpi: OcpiServices;
 }
 
 /** The caller's membership in the company the request acts for. */

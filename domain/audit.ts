@@ -4,7 +4,7 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session", "roaming_partner"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -18,6 +18,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   member: "Miembro",
   invitation: "Invitación",
   session: "Carga",
+  roaming_partner: "Socio de roaming",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -56,6 +57,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "invitation.resend": "Reenvió la invitación de",
   "invitation.revoke": "Revocó la invitación de",
   "session.close": "Cerró la carga que el cargador no cerró",
+  "station.roaming": "Cambió la publicación en roaming de la estación",
+  "roaming_partner.create": "Agregó el socio de roaming",
+  "roaming_partner.delete": "Dio de baja al socio de roaming",
 };
 
 export function auditActionLabel(action: string): string {
@@ -77,6 +81,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   timeZone: "Zona horaria",
   photoUrl: "Foto",
   published: "Publicada",
+  roamingPublished: "Publicada en roaming",
+  ocpiPartyId: "Party id OCPI",
+  partyId: "Party id",
+  countryCode: "País",
   station: "Estación",
   brand: "Marca",
   model: "Modelo",
