@@ -78,6 +78,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
+    // OCPI roaming partners (issue 27): https only, plain http locally (ADR 0020).
+    ocpiClient: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
   });
 
   const health = async () => {
