@@ -268,3 +268,89 @@ export const tariff = z.object({
 export type Tariff = z.infer<typeof tariff>;
 export type TariffElement = z.infer<typeof tariffElement>;
 export type PriceComponent = z.infer<typeof priceComponent>;
+
+// mod_tokens.asciidoc, mod_cdrs.asciidoc ------------------------------------------------------
+
+/** mod_tokens.asciidoc §TokenType enum. */
+export const tokenType = z.enum(["AD_HOC_USER", "APP_USER", "OTHER", "RFID"]);
+/** mod_cdrs.asciidoc §AuthMethod enum. */
+export const authMethod = z.enum(["AUTH_REQUEST", "COMMAND", "WHITELIST"]);
+/** mod_cdrs.asciidoc §CdrToken class. */
+export const cdrToken = z.object({
+  country_code: ciString(2),
+  party_id: ciString(3),
+  uid: ciString(36),
+  type: tokenType,
+  contract_id: ciString(36),
+});
+/** mod_cdrs.asciidoc §CdrDimensionType enum. */
+export const cdrDimensionType = z.enum([
+  "CURRENT",
+  "ENERGY",
+  "ENERGY_EXPORT",
+  "ENERGY_IMPORT",
+  "MAX_CURRENT",
+  "MIN_CURRENT",
+  "MAX_POWER",
+  "MIN_POWER",
+  "PARKING_TIME",
+  "POWER",
+  "RESERVATION_TIME",
+  "STATE_OF_CHARGE",
+  "TIME",
+]);
+/** mod_cdrs.asciidoc §CdrDimension class. */
+export const cdrDimension = z.object({ type: cdrDimensionType, volume: z.number() });
+/** mod_cdrs.asciidoc §ChargingPeriod class: a period ends when the next one starts. */
+export const chargingPeriod = z.object({ start_date_time: dateTime, dimensions: z.array(cdrDimension).min(1), tariff_id: ciString(36).optional() });
+/** mod_cdrs.asciidoc §CdrLocation class. */
+export const cdrLocation = z.object({
+  id: ciString(36),
+  name: ocpiString(255).optional(),
+  address: ocpiString(45),
+  city: ocpiString(45),
+  postal_code: ocpiString(10).optional(),
+  state: ocpiString(20).optional(),
+  country: ocpiString(3),
+  coordinates: geoLocation,
+  evse_uid: ciString(36),
+  evse_id: ciString(48),
+  connector_id: ciString(36),
+  connector_standard: connectorStandard,
+  connector_format: z.enum(["SOCKET", "CABLE"]),
+  connector_power_type: z.enum(["AC_1_PHASE", "AC_2_PHASE", "AC_2_PHASE_SPLIT", "AC_3_PHASE", "DC"]),
+});
+/** mod_cdrs.asciidoc §CDR object. */
+export const cdr = z.object({
+  country_code: ciString(2),
+  party_id: ciString(3),
+  id: ciString(39),
+  start_date_time: dateTime,
+  end_date_time: dateTime,
+  session_id: ciString(36).optional(),
+  cdr_token: cdrToken,
+  auth_method: authMethod,
+  authorization_reference: ciString(36).optional(),
+  cdr_location: cdrLocation,
+  meter_id: ocpiString(255).optional(),
+  currency: z.string().length(3),
+  tariffs: z.array(tariff).optional(),
+  charging_periods: z.array(chargingPeriod).min(1),
+  total_cost: price,
+  total_fixed_cost: price.optional(),
+  total_energy: z.number(),
+  total_energy_cost: price.optional(),
+  total_time: z.number(),
+  total_time_cost: price.optional(),
+  total_parking_time: z.number().optional(),
+  total_parking_cost: price.optional(),
+  total_reservation_cost: price.optional(),
+  remark: ocpiString(255).optional(),
+  invoice_reference_id: ciString(39).optional(),
+  credit: z.boolean().optional(),
+  credit_reference_id: ciString(39).optional(),
+  home_charging_compensation: z.boolean().optional(),
+  last_updated: dateTime,
+});
+export type Cdr = z.infer<typeof cdr>;
+export type CdrToken = z.infer<typeof cdrToken>;
