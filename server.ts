@@ -107,6 +107,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logger,
     client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    ocpp,
   });
 
   const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });

@@ -978,6 +978,38 @@ export const ocpiPartners = pgTable(
 
 export type OcpiPartner = typeof ocpiPartners.$inferSelect;
 
+/**
+ * A session a partner started with an OCPI command (mod_commands.asciidoc §START_SESSION): the
+ * token it gave, where, and — once the charger starts it — our session. STOP_SESSION only stops
+ * sessions linked here to the same partner.
+ */
+export const ocpiSessions = pgTable(
+  "ocpi_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    connectorNumber: integer("connector_number").notNull(),
+    /** The OCPI Token's uid: the idTag the charger is asked to start with. */
+    tokenUid: varchar("token_uid", { length: 36 }).notNull(),
+    /** mod_cdrs §CdrToken of the token (country, party, uid, type, contract id). */
+    token: jsonb("token").$type<{ country_code: string; party_id: string; uid: string; type: string; contract_id: string }>().notNull(),
+    authorizationReference: varchar("authorization_reference", { length: 36 }),
+    sessionId: uuid("session_id")
+      .unique()
+      .references(() => chargingSessions.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [index("ocpi_sessions_charger_idx").on(t.chargerId, t.connectorNumber, t.createdAt), index("ocpi_sessions_partner_idx").on(t.partnerId)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Payments
 

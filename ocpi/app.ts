@@ -14,6 +14,7 @@ import { envelope, OCPI_STATUS, OcpiError } from "./envelope";
 import { chargerToEvse, connectorToOcpi, rateToTariff, stationToLocation, type Party } from "./mapping";
 import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
 import { credentials as credentialsSchema } from "./schemas";
+import { receiveCommand, type CommandGateway } from "./commands";
 import { getLocation, listLocations, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
 import { hashCredentialsToken, tokensFromHeader } from "./tokens";
 
@@ -25,6 +26,8 @@ export interface OcpiDeps {
   now?: () => Date;
   /** How we call partners (fetch, timeout, plain http in tests and local mode). */
   client?: OcpiClientOptions;
+  /** The OCPP central system, for the Commands module; without it commands are NOT_SUPPORTED. */
+  ocpp?: CommandGateway;
 }
 
 type OcpiEnv = {
@@ -42,6 +45,7 @@ const MODULES: { identifier: string; role: "SENDER" | "RECEIVER"; path: string }
   { identifier: "credentials", role: "RECEIVER", path: "credentials" },
   { identifier: "locations", role: "SENDER", path: "locations" },
   { identifier: "tariffs", role: "SENDER", path: "tariffs" },
+  { identifier: "commands", role: "RECEIVER", path: "commands" },
 ];
 
 export function ocpiServices(deps: OcpiDeps): OcpiServices {
@@ -180,6 +184,18 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     const q = pageQuery(c);
     const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
     return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
+  });
+
+  // mod_commands.asciidoc §Receiver interface: POST {url}/{command}.
+  app.post(`/${SUPPORTED_VERSION}/commands/:command`, async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+    }
+    const { response } = await receiveCommand(svc, deps.ocpp, c.get("partner"), c.get("business"), c.req.param("command"), body);
+    return ok(c, response);
   });
 
   app.notFound((c) => c.json(envelope(svc.now(), undefined, OCPI_STATUS.CLIENT_ERROR, "Unknown OCPI endpoint."), 404));

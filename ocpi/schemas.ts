@@ -354,3 +354,52 @@ export const cdr = z.object({
 });
 export type Cdr = z.infer<typeof cdr>;
 export type CdrToken = z.infer<typeof cdrToken>;
+
+/** mod_tokens.asciidoc §Token object (as a START_SESSION carries it). */
+export const token = z.object({
+  country_code: ciString(2),
+  party_id: ciString(3),
+  uid: ciString(36),
+  type: tokenType,
+  contract_id: ciString(36),
+  visual_number: ocpiString(64).optional(),
+  issuer: ocpiString(64),
+  group_id: ciString(36).optional(),
+  valid: z.boolean(),
+  whitelist: z.enum(["ALWAYS", "ALLOWED", "ALLOWED_OFFLINE", "NEVER"]),
+  language: z.string().length(2).optional(),
+  default_profile_type: z.enum(["CHEAP", "FAST", "GREEN", "REGULAR"]).optional(),
+  energy_contract: z.object({ supplier_name: ocpiString(64), contract_id: ocpiString(64).optional() }).optional(),
+  last_updated: dateTime,
+});
+
+// mod_commands.asciidoc -----------------------------------------------------------------------
+
+/** §CommandType enum. */
+export const commandType = z.enum(["CANCEL_RESERVATION", "RESERVE_NOW", "START_SESSION", "STOP_SESSION", "UNLOCK_CONNECTOR"]);
+/** §StartSession object. */
+export const startSession = z.object({
+  response_url: url,
+  token,
+  location_id: ciString(36),
+  evse_uid: ciString(36).optional(),
+  connector_id: ciString(36).optional(),
+  authorization_reference: ciString(36).optional(),
+});
+/** §StopSession object. */
+export const stopSession = z.object({ response_url: url, session_id: ciString(36) });
+/** §UnlockConnector object. */
+export const unlockConnector = z.object({ response_url: url, location_id: ciString(36), evse_uid: ciString(36), connector_id: ciString(36) });
+/** §CommandResponse object: the immediate answer. */
+export const commandResponse = z.object({
+  result: z.enum(["NOT_SUPPORTED", "REJECTED", "ACCEPTED", "UNKNOWN_SESSION"]),
+  timeout: z.number().int(),
+  message: z.array(displayText).optional(),
+});
+/** §CommandResult object: posted later to response_url. */
+export const commandResult = z.object({
+  result: z.enum(["ACCEPTED", "CANCELED_RESERVATION", "EVSE_OCCUPIED", "EVSE_INOPERATIVE", "FAILED", "NOT_SUPPORTED", "REJECTED", "TIMEOUT", "UNKNOWN_RESERVATION"]),
+  message: z.array(displayText).optional(),
+});
+export type CommandResponse = z.infer<typeof commandResponse>;
+export type CommandResultBody = z.infer<typeof commandResult>;
