@@ -15,7 +15,8 @@ import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
-import { createOcpiApp } from "./ocpi/app";
+import { createOcpiApp, ocpiServices } from "./ocpi/app";
+import { startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
@@ -101,14 +102,17 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   }
 
   // OCPI roaming (issue 27, ADR 0020): partners are called over https, plain http only locally.
-  const ocpiApp = createOcpiApp({
+  const ocpiDeps = {
     db: database.db,
     keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
     publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logger,
     client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
     ocpp,
-  });
+  };
+  const ocpiApp = createOcpiApp(ocpiDeps);
+  // Sessions and CDRs of partners' drivers, pushed every few seconds (ocpi/push.ts).
+  startPushLoop(ocpiServices(ocpiDeps));
 
   const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.

@@ -1005,6 +1005,10 @@ export const ocpiSessions = pgTable(
     sessionId: uuid("session_id")
       .unique()
       .references(() => chargingSessions.id, { onDelete: "set null" }),
+    /** The session's updated_at last PUT to the partner's Sessions receiver (ocpi/push.ts). */
+    sessionPushedAt: tstz("session_pushed_at"),
+    /** When its CDR was accepted by the partner's CDRs receiver; null until then. */
+    cdrPushedAt: tstz("cdr_pushed_at"),
     ...timestamps,
   },
   (t) => [index("ocpi_sessions_charger_idx").on(t.chargerId, t.connectorNumber, t.createdAt), index("ocpi_sessions_partner_idx").on(t.partnerId)],

@@ -403,3 +403,30 @@ export const commandResult = z.object({
 });
 export type CommandResponse = z.infer<typeof commandResponse>;
 export type CommandResultBody = z.infer<typeof commandResult>;
+
+// mod_sessions.asciidoc -------------------------------------------------------------------------
+
+/** §SessionStatus enum. */
+export const sessionStatus = z.enum(["ACTIVE", "COMPLETED", "INVALID", "PENDING", "RESERVATION"]);
+/** §Session object. */
+export const session = z.object({
+  country_code: ciString(2),
+  party_id: ciString(3),
+  id: ciString(36),
+  start_date_time: dateTime,
+  end_date_time: dateTime.optional(),
+  kwh: z.number(),
+  cdr_token: cdrToken,
+  auth_method: authMethod,
+  authorization_reference: ciString(36).optional(),
+  location_id: ciString(36),
+  evse_uid: ciString(36),
+  connector_id: ciString(36),
+  meter_id: ocpiString(255).optional(),
+  currency: z.string().length(3),
+  charging_periods: z.array(chargingPeriod).optional(),
+  total_cost: price.optional(),
+  status: sessionStatus,
+  last_updated: dateTime,
+});
+export type OcpiSession = z.infer<typeof session>;

@@ -31,6 +31,8 @@ CREATE TABLE "ocpi_sessions" (
 	"token" jsonb NOT NULL,
 	"authorization_reference" varchar(36),
 	"session_id" uuid,
+	"session_pushed_at" timestamp with time zone,
+	"cdr_pushed_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "ocpi_sessions_session_id_unique" UNIQUE("session_id")
