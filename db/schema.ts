@@ -978,6 +978,29 @@ export const ocpiPartners = pgTable(
 
 export type OcpiPartner = typeof ocpiPartners.$inferSelect;
 
+/** A partner's token pushed to us (mod_tokens.asciidoc, CPO Receiver interface). */
+export const ocpiTokens = pgTable(
+  "ocpi_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    uid: varchar("uid", { length: 36 }).notNull(),
+    type: text("type").notNull(),
+    valid: boolean("valid").notNull(),
+    whitelist: text("whitelist").notNull(),
+    /** The whole Token object as the partner sent it (validated with ocpi/schemas). */
+    token: jsonb("token").$type<Record<string, unknown>>().notNull(),
+    lastUpdated: tstz("last_updated").notNull(),
+    ...timestamps,
+  },
+  (t) => [unique("ocpi_tokens_partner_uid_type_key").on(t.partnerId, t.uid, t.type), index("ocpi_tokens_business_uid_idx").on(t.businessId, t.uid)],
+);
+
 /**
  * A session a partner started with an OCPI command (mod_commands.asciidoc §START_SESSION): the
  * token it gave, where, and — once the charger starts it — our session. STOP_SESSION only stops

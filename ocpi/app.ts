@@ -15,6 +15,7 @@ import { chargerToEvse, connectorToOcpi, rateToTariff, stationToLocation, type P
 import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
 import { credentials as credentialsSchema } from "./schemas";
 import { receiveCommand, type CommandGateway } from "./commands";
+import { getToken, putToken } from "./tokens-module";
 import { getLocation, listLocations, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
 import { hashCredentialsToken, tokensFromHeader } from "./tokens";
 
@@ -46,6 +47,7 @@ const MODULES: { identifier: string; role: "SENDER" | "RECEIVER"; path: string }
   { identifier: "locations", role: "SENDER", path: "locations" },
   { identifier: "tariffs", role: "SENDER", path: "tariffs" },
   { identifier: "commands", role: "RECEIVER", path: "commands" },
+  { identifier: "tokens", role: "RECEIVER", path: "tokens" },
 ];
 
 export function ocpiServices(deps: OcpiDeps): OcpiServices {
@@ -185,6 +187,24 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
     return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
   });
+
+  // mod_tokens.asciidoc §CPO Receiver interface: {url}/{country_code}/{party_id}/{token_uid}[?type=].
+  const tokenPath = `/${SUPPORTED_VERSION}/tokens/:countryCode/:partyId/:uid`;
+  const pathOf = (c: OcpiCtx) => ({ ...c.req.param(), type: c.req.query("type") }) as { countryCode: string; partyId: string; uid: string; type?: string };
+  app.get(tokenPath, async (c) => ok(c, await getToken(svc, c.get("partner"), pathOf(c))));
+  const writeToken = (patch: boolean) => async (c: OcpiCtx) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+    }
+    const { created } = await putToken(svc, c.get("partner"), pathOf(c), body, patch);
+    // status_codes.asciidoc: 201 when created, 200 when updated.
+    return c.json(envelope(svc.now(), undefined), created ? 201 : 200);
+  };
+  app.put(tokenPath, writeToken(false));
+  app.patch(tokenPath, writeToken(true));
 
   // mod_commands.asciidoc §Receiver interface: POST {url}/{command}.
   app.post(`/${SUPPORTED_VERSION}/commands/:command`, async (c) => {

@@ -430,3 +430,16 @@ export const session = z.object({
   last_updated: dateTime,
 });
 export type OcpiSession = z.infer<typeof session>;
+
+/** mod_tokens.asciidoc §LocationReferences class. */
+export const locationReferences = z.object({ location_id: ciString(36), evse_uids: z.array(ciString(36)).optional() });
+/** mod_tokens.asciidoc §AuthorizationInfo object: the eMSP's real-time answer. */
+export const authorizationInfo = z.object({
+  allowed: z.enum(["ALLOWED", "BLOCKED", "EXPIRED", "NO_CREDIT", "NOT_ALLOWED"]),
+  token,
+  location: locationReferences.optional(),
+  authorization_reference: ciString(36).optional(),
+  info: displayText.optional(),
+});
+export type AuthorizationInfo = z.infer<typeof authorizationInfo>;
+export type OcpiToken = z.infer<typeof token>;

@@ -144,6 +144,7 @@ export class TestEmsp {
           { identifier: "credentials", role: "RECEIVER", url: `${this.base}/2.2.1/credentials` },
           { identifier: "sessions", role: "RECEIVER", url: `${this.base}/2.2.1/sessions` },
           { identifier: "cdrs", role: "RECEIVER", url: `${this.base}/2.2.1/cdrs` },
+          { identifier: "tokens", role: "SENDER", url: `${this.base}/2.2.1/tokens` },
         ],
       });
     }
