@@ -15,10 +15,12 @@ import { createPushSender } from "./server/push";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
+import { createOcpiApp, ocpiServices } from "./ocpi/app";
+import { startPushLoop } from "./ocpi/push";
+import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 import { createDriverPayments, startDriverPaymentSweep } from "./api/driver-payments";
-import { createKeyRing } from "./infra/crypto";
 
 export interface RunningServer {
   url: string;
@@ -97,6 +99,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
+    // OCPI roaming partners (issue 27): https only, plain http locally (ADR 0020).
+    ocpiClient: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
   });
 
   const health = async () => {
@@ -117,7 +121,20 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  const app = createHttpApp({ env, logger, api, health, dashboard, verifyIdToken: verifyToken, inbox });
+  // OCPI roaming (issue 27, ADR 0020): partners are called over https, plain http only locally.
+  const ocpiDeps = {
+    db: database.db,
+    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logger,
+    client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    ocpp,
+  };
+  const ocpiApp = createOcpiApp(ocpiDeps);
+  // Sessions and CDRs of partners' drivers, pushed every few seconds (ocpi/push.ts).
+  startPushLoop(ocpiServices(ocpiDeps));
+
+  const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
   const { server, protocol } = await listen(app, env, tls);
   server.keepAliveTimeout = 65_000;

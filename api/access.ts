@@ -136,6 +136,15 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "POST /Business/Tag/Import": { permission: "tag.write", audit: "handler" },
   "PUT /Business/Tag/:id": { permission: "tag.write", audit: { resource: "tag", action: "update" } },
   "DELETE /Business/Tag/:id": { permission: "tag.write", audit: { resource: "tag", action: "delete" } },
+
+  // Roaming (issue 27): the party id, OCPI partners and the stations offered to them.
+  "GET /Business/Roaming": read("roaming.read"),
+  "PUT /Business/Roaming": { permission: "roaming.write", audit: { resource: "profile", action: "update", id: "company" } },
+  "GET /Business/Roaming/Partner": read("roaming.read"),
+  "POST /Business/Roaming/Partner": { permission: "roaming.write", audit: { resource: "roaming_partner", action: "create", id: "response" } },
+  "DELETE /Business/Roaming/Partner/:id": { permission: "roaming.write", audit: { resource: "roaming_partner", action: "delete" } },
+  "GET /Business/Roaming/Station": read("roaming.read"),
+  "PUT /Business/Roaming/Station/:id": { permission: "roaming.write", audit: { resource: "station", action: "roaming" } },
   "GET /Business/AccessGroup": read("tag.read"),
   "GET /Business/AccessGroup/:id": read("tag.read"),
   "POST /Business/AccessGroup": { permission: "tag.write", audit: { resource: "access_group", action: "create", id: "response" } },

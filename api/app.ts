@@ -33,6 +33,8 @@ import { reservationRoutes } from "./routes/reservations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 import { createDriverPayments } from "./driver-payments";
 import { driverRoutes, webhookRoutes } from "./routes/driver";
+import { roamingRoutes } from "./routes/roaming";
+import { OcpiClient } from "../ocpi/client";
 
 export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
 
@@ -46,9 +48,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApi(deps: ApiDeps): Hono<AppEnv> {
+  const keyRing = createKeyRing(deps.encryptionKeys);
   const services: ApiServices = {
     db: deps.db,
-    keyRing: createKeyRing(deps.encryptionKeys),
+    keyRing,
     publicOrigin: deps.publicOrigin?.replace(/\/$/, ""),
     logger: deps.logger ?? consoleLogger,
     autoApproveBusinesses: deps.autoApproveBusinesses ?? false,
@@ -58,6 +61,14 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
     mailer: deps.mailer ?? disabledMailer,
     appName: deps.appName ?? "Enchufá",
+    ocpi: {
+      db: deps.db,
+      keyRing,
+      client: new OcpiClient(deps.ocpiClient),
+      publicOrigin: deps.publicOrigin?.replace(/\/$/, "") ?? "http://localhost",
+      now: deps.now ?? (() => new Date()),
+      logger: deps.logger ?? consoleLogger,
+    },
   };
   if (deps.channels && (deps.companyCacheMs ?? 0) > 0) {
     services.companyCache = sharedAcrossNodes(services.companyCache, deps.channels, (err) => services.logger.warn({ err }, "caché por empresa: aviso entre nodos fallido"));
@@ -170,6 +181,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Member", memberRoutes(services));
   mountActive("/Business/Invitation", invitationRoutes(services));
   mountActive("/Business/Audit", auditRoutes(services));
+  mountActive("/Business/Roaming", roamingRoutes(services));
 
   app.notFound((c) =>
     problemResponse({ type: problemType("not-found"), title: "La ruta no existe.", status: 404 }, { "X-Request-Id": c.get("requestId") ?? "" }),

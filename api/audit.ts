@@ -24,6 +24,7 @@ import {
   chargingSessions,
   connectors,
   connectorTypes,
+  ocpiPartners,
   paymentAccounts,
   rates,
   reservations,
@@ -89,7 +90,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .where(eq(stationServices.stationId, id))
         .orderBy(asc(serviceTable.code));
       return {
-        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "authorizationPolicy", "gridCapacityKw"]),
+        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "roamingPublished", "authorizationPolicy", "gridCapacityKw"]),
         services: codes.map((c) => c.code),
       };
     },
@@ -195,7 +196,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   profile: {
     async snapshot(db, businessId) {
       const [row] = await db.select().from(businessUsers).where(eq(businessUsers.id, businessId)).limit(1);
-      return row ? pick(row, ["businessName", "cuit", "businessAddress", "phoneNumber", "photoUrl", "status"]) : null;
+      return row ? pick(row, ["businessName", "cuit", "businessAddress", "phoneNumber", "photoUrl", "status", "ocpiPartyId"]) : null;
     },
     label: (s) => (s.businessName as string) ?? null,
   },
@@ -222,6 +223,17 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), status };
     },
     label: (s) => (s.email as string) ?? null,
+  },
+  roaming_partner: {
+    async snapshot(db, businessId, id) {
+      const [row] = await db
+        .select({ name: ocpiPartners.name, countryCode: ocpiPartners.countryCode, partyId: ocpiPartners.partyId, status: ocpiPartners.status, versionsUrl: ocpiPartners.versionsUrl })
+        .from(ocpiPartners)
+        .where(and(eq(ocpiPartners.id, id), eq(ocpiPartners.businessId, businessId)))
+        .limit(1);
+      return row ? { ...row } : null;
+    },
+    label: (s) => (s.partyId ? `${s.countryCode as string}*${s.partyId as string}${s.name ? ` · ${s.name as string}` : ""}` : "Invitación pendiente"),
   },
   session: {
     // Only closes are audited (details mode): the snapshot names the session in the log.

@@ -13,6 +13,8 @@ import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
 import type { EndpointRule } from "./access";
 import type { DriverPayments } from "./driver-payments";
+import type { OcpiClientOptions } from "../ocpi/client";
+import type { OcpiServices } from "../ocpi/registration";
 
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
@@ -72,6 +74,8 @@ export interface ApiDeps {
   /** MERCADOPAGO_API_URL / PAGOS360_API_URL: the providers' APIs (the real ones when unset). */
   mercadoPagoUrl?: string;
   pagos360Url?: string;
+  /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
+  ocpiClient?: OcpiClientOptions;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -87,6 +91,8 @@ export interface ApiServices {
   companyCache: CompanyCache;
   mailer: Mailer;
   appName: string;
+  /** OCPI roaming (issue 27): the handshake with partners (ocpi/registration.ts). */
+  ocpi: OcpiServices;
 }
 
 /** The caller's membership in the company the request acts for. */

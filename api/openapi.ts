@@ -29,6 +29,7 @@ import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
 import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
 import { stationInputSchema } from "./schemas/station";
 import { driverCheckoutSchema, driverTokenSchema } from "./schemas/driver";
+import { roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "./schemas/roaming";
 import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
 import { ENDPOINT_RULES } from "./access";
 import { PERMISSIONS, type Permission } from "../domain/permissions";
@@ -212,6 +213,14 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/Business/Invitation/{id}/Resend", tag: "Equipo", summary: "Reenviar una invitación (enlace nuevo; el anterior deja de valer)", ok: { status: 200, type: "InvitationDto" }, errors: [404, 502] },
   { method: "delete", path: "/Business/Invitation/{id}", tag: "Equipo", summary: "Revocar una invitación", ok: { status: 204 }, errors: [404] },
   { method: "post", path: "/Invitation/Lookup", tag: "Equipo", summary: "Qué ofrece el enlace de una invitación (empresa, rol, correo, estado)", public: true, body: invitationTokenSchema, ok: { status: 200, type: "InvitationPreviewDto" }, errors: [404, 422] },
+  // Roaming (issue 27): OCPI 2.2.1 partners; the OCPI interface itself is /ocpi (ADR 0020), outside this API.
+  { method: "get", path: "/Business/Roaming", tag: "Roaming", summary: "País, party id OCPI y URL de versiones para los socios", ok: { status: 200, type: "RoamingSettingsDto" } },
+  { method: "put", path: "/Business/Roaming", tag: "Roaming", summary: "Configurar el party id OCPI (3 letras o números; país AR)", body: roamingSettingsSchema, ok: { status: 200, type: "RoamingSettingsDto" }, errors: [422] },
+  { method: "get", path: "/Business/Roaming/Partner", tag: "Roaming", summary: "Listar socios de roaming con su estado (más nuevos primero)", query: roamingPartnerListQuery, ok: { status: 200, type: "Page<RoamingPartnerDto>" }, errors: [422] },
+  { method: "post", path: "/Business/Roaming/Partner", tag: "Roaming", summary: "Agregar un socio: sin datos, una invitación (la URL de versiones y el token A, que se muestra una sola vez); con la URL de versiones y el token del socio, el registro con él", body: roamingPartnerInputSchema, ok: { status: 201, type: "RoamingPartnerCreatedDto" }, errors: [422] },
+  { method: "delete", path: "/Business/Roaming/Partner/{id}", tag: "Roaming", summary: "Dar de baja un socio (se le avisa con DELETE en su módulo de credenciales)", ok: { status: 204 }, errors: [404] },
+  { method: "get", path: "/Business/Roaming/Station", tag: "Roaming", summary: "Estaciones y si están publicadas en roaming", query: roamingStationListQuery, ok: { status: 200, type: "Page<RoamingStationDto>" }, errors: [422] },
+  { method: "put", path: "/Business/Roaming/Station/{id}", tag: "Roaming", summary: "Publicar o no una estación en roaming", body: roamingStationSchema, ok: { status: 200, type: "RoamingStationDto" }, errors: [404, 422] },
   // Audit log
   { method: "get", path: "/Business/Audit", tag: "Auditoría", summary: "Registro de cambios de la empresa (más nuevos primero)", query: auditQuery, ok: { status: 200, type: "AuditPage" }, errors: [422] },
   { method: "get", path: "/Business/Audit/Export.csv", tag: "Auditoría", summary: "Exportar el registro de cambios (CSV UTF-8 con BOM, separador ;)", query: auditExportQuery, ok: { status: 200, description: "CSV", content: "text/csv" }, errors: [422] },

@@ -646,3 +646,47 @@ export interface StationAllocationDto {
     at: string | null;
   }[];
 }
+
+// ---- Roaming (issue 27) -----------------------------------------------------------------------
+
+/** The operator's OCPI identity and the versions URL partners are given. */
+export interface RoamingSettingsDto {
+  countryCode: "AR";
+  /** Null until set on the Roaming screen; partners cannot be added before. */
+  partyId: string | null;
+  versionsUrl: string;
+}
+
+export interface RoamingPartnerDto {
+  id: string;
+  /** PENDING: token A handed over, not registered yet; REGISTERED; UNREGISTERED: the partner left. */
+  status: "PENDING" | "REGISTERED" | "UNREGISTERED";
+  name: string | null;
+  countryCode: string | null;
+  partyId: string | null;
+  versionsUrl: string | null;
+  version: string | null;
+  /** The partner's modules (identifier and role), e.g. "cdrs RECEIVER". */
+  modules: string[];
+  lastSyncAt: string | null;
+  failures: number;
+  lastError: string | null;
+  createdAt: string;
+}
+
+/** POST /Business/Roaming/Partner: our versions URL and, for an invitation, the token A (shown once). */
+export interface RoamingPartnerCreatedDto {
+  /** The partner's id (as `partner.id`). */
+  id: string;
+  partner: RoamingPartnerDto;
+  versionsUrl: string;
+  /** Token A for the partner to register with; null when we registered with the partner. */
+  token: string | null;
+}
+
+export interface RoamingStationDto {
+  id: string;
+  name: string;
+  city: string;
+  roamingPublished: boolean;
+}

@@ -38,6 +38,8 @@ export default [
     // Issue 26: the team and the audit log (new screens, not in the spec's table).
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),
+    // Issue 27: OCPI roaming partners and the stations offered to them.
+    route("roaming", "routes/app/roaming.tsx"),
   ]),
   route("auth", "routes/auth/layout.tsx", [
     index("routes/auth/index.tsx"),

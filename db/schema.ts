@@ -122,10 +122,13 @@ export const businessUsers = pgTable(
     phoneNumber: text("phone_number"),
     photoUrl: text("photo_url"),
     status: businessStatus("status").notNull().default("PENDING"),
+    /** OCPI party id (issue 27): 3 characters, with country AR; set on the Roaming screen. */
+    ocpiPartyId: varchar("ocpi_party_id", { length: 3 }),
     ...timestamps,
   },
   (t) => [
     index("business_users_email_idx").on(t.email),
+    check("business_users_ocpi_party_id_chars", sql`${t.ocpiPartyId} ~ '^[A-Z0-9]{3}$'`),
     index("business_users_status_idx").on(t.status, t.createdAt),
     check("business_users_cuit_digits", sql`${t.cuit} ~ '^[0-9]{11}$'`),
   ],
@@ -329,6 +332,8 @@ export const stations = pgTable(
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     photoUrl: text("photo_url"),
     published: boolean("published").notNull().default(false),
+    /** Issue 27: offered to roaming partners (OCPI Locations) — independent of `published`. */
+    roamingPublished: boolean("roaming_published").notNull().default(false),
     /** Issue 25: OPEN accepts any tag; KNOWN_TAGS only the company's RFID tags (domain/authorization). */
     authorizationPolicy: text("authorization_policy").$type<AuthorizationPolicy>().notNull().default("OPEN"),
     /** Issue 25 (ADR 0018): the site's grid capacity in kW; set, the charging connectors share it (ocpp/load-balancing). */
@@ -983,6 +988,117 @@ export const pushRegistrations = pgTable(
     ...timestamps,
   },
   (t) => [index("push_registrations_business_idx").on(t.businessId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Roaming (issue 27): OCPI 2.2.1 partners (eMSPs) of a company, ADR 0020.
+
+export const OCPI_PARTNER_STATUSES = ["PENDING", "REGISTERED", "UNREGISTERED"] as const;
+export type OcpiPartnerStatus = (typeof OCPI_PARTNER_STATUSES)[number];
+
+/** An OCPI endpoint of a partner (version details, credentials.asciidoc §registration). */
+export interface OcpiEndpointRef {
+  identifier: string;
+  role: "SENDER" | "RECEIVER";
+  url: string;
+}
+
+export const ocpiPartners = pgTable(
+  "ocpi_partners",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** PENDING: token A handed over (or registration under way); REGISTERED; UNREGISTERED by the partner. */
+    status: text("status").$type<OcpiPartnerStatus>().notNull().default("PENDING"),
+    /**
+     * SHA-256 (hex) of the credentials token the partner uses with us: token A until it registers,
+     * then the token we issued (C when it registered with us, B when we registered with it).
+     * Tokens carry 256 random bits, so an unsalted hash is enough to find the partner by it.
+     */
+    incomingTokenHash: text("incoming_token_hash").unique(),
+    /** 'A' while only the registration token exists (it opens versions and credentials only). */
+    incomingTokenKind: text("incoming_token_kind").$type<"A" | "C">().notNull().default("A"),
+    /** The token we use with the partner, sealed with the key ring (infra/crypto) bound to this row. */
+    outgoingTokenEncrypted: text("outgoing_token_encrypted"),
+    versionsUrl: text("versions_url"),
+    version: text("version"),
+    endpoints: jsonb("endpoints").$type<OcpiEndpointRef[]>().notNull().default([]),
+    countryCode: varchar("country_code", { length: 2 }),
+    partyId: varchar("party_id", { length: 3 }),
+    name: text("name"),
+    lastSyncAt: tstz("last_sync_at"),
+    failures: integer("failures").notNull().default(0),
+    lastError: text("last_error"),
+    ...timestamps,
+  },
+  (t) => [
+    index("ocpi_partners_business_idx").on(t.businessId, t.createdAt, t.id),
+    check("ocpi_partners_status_known", sql`${t.status} in ('PENDING', 'REGISTERED', 'UNREGISTERED')`),
+    check("ocpi_partners_token_kind", sql`${t.incomingTokenKind} in ('A', 'C')`),
+  ],
+);
+
+export type OcpiPartner = typeof ocpiPartners.$inferSelect;
+
+/** A partner's token pushed to us (mod_tokens.asciidoc, CPO Receiver interface). */
+export const ocpiTokens = pgTable(
+  "ocpi_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    uid: varchar("uid", { length: 36 }).notNull(),
+    type: text("type").notNull(),
+    valid: boolean("valid").notNull(),
+    whitelist: text("whitelist").notNull(),
+    /** The whole Token object as the partner sent it (validated with ocpi/schemas). */
+    token: jsonb("token").$type<Record<string, unknown>>().notNull(),
+    lastUpdated: tstz("last_updated").notNull(),
+    ...timestamps,
+  },
+  (t) => [unique("ocpi_tokens_partner_uid_type_key").on(t.partnerId, t.uid, t.type), index("ocpi_tokens_business_uid_idx").on(t.businessId, t.uid)],
+);
+
+/**
+ * A session a partner started with an OCPI command (mod_commands.asciidoc §START_SESSION): the
+ * token it gave, where, and — once the charger starts it — our session. STOP_SESSION only stops
+ * sessions linked here to the same partner.
+ */
+export const ocpiSessions = pgTable(
+  "ocpi_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    connectorNumber: integer("connector_number").notNull(),
+    /** The OCPI Token's uid: the idTag the charger is asked to start with. */
+    tokenUid: varchar("token_uid", { length: 36 }).notNull(),
+    /** mod_cdrs §CdrToken of the token (country, party, uid, type, contract id). */
+    token: jsonb("token").$type<{ country_code: string; party_id: string; uid: string; type: string; contract_id: string }>().notNull(),
+    authorizationReference: varchar("authorization_reference", { length: 36 }),
+    sessionId: uuid("session_id")
+      .unique()
+      .references(() => chargingSessions.id, { onDelete: "set null" }),
+    /** The session's updated_at last PUT to the partner's Sessions receiver (ocpi/push.ts). */
+    sessionPushedAt: tstz("session_pushed_at"),
+    /** When its CDR was accepted by the partner's CDRs receiver; null until then. */
+    cdrPushedAt: tstz("cdr_pushed_at"),
+    ...timestamps,
+  },
+  (t) => [index("ocpi_sessions_charger_idx").on(t.chargerId, t.connectorNumber, t.createdAt), index("ocpi_sessions_partner_idx").on(t.partnerId)],
 );
 
 // ---------------------------------------------------------------------------------------------

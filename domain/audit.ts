@@ -4,7 +4,7 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session", "reservation"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session", "reservation", "roaming_partner"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -19,6 +19,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   invitation: "Invitación",
   session: "Carga",
   reservation: "Reserva",
+  roaming_partner: "Socio de roaming",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -61,6 +62,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "reservation.cancel": "Canceló la reserva",
   "charger.local_list": "Envió la lista local de tarjetas al cargador",
   "charger.local_list_version": "Consultó la versión de la lista local del cargador",
+  "station.roaming": "Cambió la publicación en roaming de la estación",
+  "roaming_partner.create": "Agregó el socio de roaming",
+  "roaming_partner.delete": "Dio de baja al socio de roaming",
 };
 
 export function auditActionLabel(action: string): string {
@@ -82,6 +86,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   timeZone: "Zona horaria",
   photoUrl: "Foto",
   published: "Publicada",
+  roamingPublished: "Publicada en roaming",
+  ocpiPartyId: "Party id OCPI",
+  partyId: "Party id",
+  countryCode: "País",
   station: "Estación",
   brand: "Marca",
   model: "Modelo",

@@ -65,6 +65,10 @@ export const PERMISSIONS = {
   "member.write": { roles: MANAGERS, label: "invitar, cambiar el rol o quitar miembros" },
   "member.transfer": { roles: ["OWNER"], label: "transferir la propiedad de la empresa" },
   "audit.read": { roles: MANAGERS, label: "ver la auditoría" },
+  // Issue 27: roaming partners see the company's stations and prices and bill its drivers' sessions:
+  // the managers decide who they are; the money side reads them.
+  "roaming.read": { roles: MONEY_READERS, label: "ver el roaming" },
+  "roaming.write": { roles: MANAGERS, label: "configurar el roaming, sus socios y las estaciones publicadas" },
 } as const satisfies Record<string, { roles: readonly Role[]; label: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;

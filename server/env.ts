@@ -57,6 +57,8 @@ const schema = z
     COMPANY_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(15),
     /** Business API over HTTP: requests per client address and minute. */
     API_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(1200),
+    /** OCPI interface (/ocpi, roaming partners' servers): requests per client address and minute. */
+    OCPI_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(600),
     /** Business API: authenticated requests per account and minute (every node together). */
     API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

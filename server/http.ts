@@ -28,6 +28,8 @@ export interface HttpDeps {
   logger: Logger;
   /** The Business API's fetch handler (embedded, mounted at /api); bindings: the page's scope and the client's address. */
   api: { fetch: (request: Request, bindings?: { pageScope?: PageScope; clientIp?: string }) => Response | Promise<Response> };
+  /** The OCPI interface (ocpi/app.ts, mounted at /ocpi): partners' servers, authenticated by OCPI tokens. */
+  ocpi?: { fetch: (request: Request) => Response | Promise<Response> };
   /** Local mode: the e-mails "sent", shown at /_local/inbox. */
   inbox?: Inbox;
   health: () => Promise<Record<string, "ok" | "down">>;
@@ -35,7 +37,7 @@ export interface HttpDeps {
   dashboard: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
 
-export function createHttpApp({ env, logger, api, health, dashboard, verifyIdToken, inbox }: HttpDeps) {
+export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verifyIdToken, inbox }: HttpDeps) {
   const app = express();
   const production = env.NODE_ENV === "production";
   const dev = "vite" in dashboard;
@@ -129,6 +131,25 @@ export function createHttpApp({ env, logger, api, health, dashboard, verifyIdTok
     if (req.path === "/api" || req.path.startsWith("/api/")) return void apiListener(req, res);
     next();
   });
+
+  // OCPI (issue 27): roaming partners' servers. Outside the Business API and its Firebase guard;
+  // its own limit per client address, its own body cap (ocpi/app.ts) and token authentication.
+  // The cross-site guard above lets it through: servers send neither Origin nor Sec-Fetch-Site.
+  if (ocpi) {
+    const ocpiPerIp = new RateLimiter("ocpi:ip", { limit: env.OCPI_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 }, { hot: true });
+    const ocpiListener = getRequestListener((request) => ocpi.fetch(request));
+    app.use(async (req, res, next) => {
+      if (!(req.path === "/ocpi" || req.path.startsWith("/ocpi/"))) return next();
+      const verdict = await ocpiPerIp.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
+      if (!verdict.ok) {
+        res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
+        // transport_and_format.asciidoc: every answer is an envelope; 2000 generic client error.
+        res.status(429).json({ status_code: 2000, status_message: "Too many requests.", timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z") });
+        return;
+      }
+      void ocpiListener(req, res);
+    });
+  }
 
   if (inbox && env.ENCHUFA_LOCAL) app.use(localInboxRouter(inbox, env.APP_NAME));
 

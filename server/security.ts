@@ -20,6 +20,8 @@ export const messages = {
 } as const;
 
 const isApi = (req: ExpressRequest) => req.path === "/api" || req.path.startsWith("/api/");
+/** The OCPI interface (ocpi/app.ts): read and capped by its own Hono app, like the API. */
+const isOcpi = (req: ExpressRequest) => req.path === "/ocpi" || req.path.startsWith("/ocpi/");
 
 /**
  * Answers a refusal in Spanish: problem+json for the API and single-fetch data requests, a
@@ -102,7 +104,7 @@ export function bodyLimit(max = MAX_BODY_BYTES) {
     const declaredTooLarge = declared !== undefined && !(Number(declared) <= max);
     // A charger's diagnostics upload is capped by its own route (DIAGNOSTICS_MAX_BYTES).
     if (req.path.startsWith("/api/ChargerUpload/")) return next();
-    if (isApi(req)) return declaredTooLarge ? tooLarge(req, res) : next();
+    if (isApi(req) || isOcpi(req)) return declaredTooLarge ? tooLarge(req, res) : next();
     if (declaredTooLarge && !(Number(declared) <= DRAIN_MAX_BYTES)) return tooLarge(req, res);
     const chunks: Buffer[] = [];
     let total = 0;

@@ -60,6 +60,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },
   { pattern: "/audit", read: "audit.read" },
   { pattern: "/audit/export.csv", read: "audit.read" },
+  { pattern: "/roaming", read: "roaming.read", write: "roaming.write" },
 ];
 
 const compiled = SCREEN_RULES.map((rule) => ({

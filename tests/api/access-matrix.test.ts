@@ -6,7 +6,7 @@
 // table (api/access.ts), so a new endpoint is covered (or fails the first tests until it is).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessMembers, chargerDiagnostics, chargingSessions, notifications, payments, reservations } from "#db/schema";
+import { businessMembers, chargerDiagnostics, chargingSessions, notifications, ocpiPartners, payments, reservations } from "#db/schema";
 import { ENDPOINT_RULES } from "#api/access";
 import { ROLES, can, type Permission, type Role } from "#domain/permissions";
 import {
@@ -62,12 +62,28 @@ const OWN_ACCOUNT = new Set([
   "DELETE /api/Business/Images/ProfilePicture",
 ]);
 /** Needs no company at all (registering one, joining one with an invitation, signing in). */
-const NO_COMPANY_OK = new Set(["GET /api/Account/Business", "POST /api/Account/Business", "POST /api/Account/SignIn", "POST /api/Business/Member"]);
+const NO_COMPANY_OK = new Set([
+  "GET /api/Account/Business",
+  "POST /api/Account/Business",
+  "POST /api/Account/SignIn",
+  "POST /api/Business/Member",
+]);
 /** Any company status: the account's own (joining another company, signing in). */
 const ACCOUNT = new Set([...NO_COMPANY_OK]);
 
 /** Texts only the owner's rows contain. */
-const OWNER_SECRETS = ["Secreta-Owner", "Tarifa-Owner", "Cargador-Owner", "OWNER-TAG", "Titular-Owner", "Grupo-Owner", "Aviso-Owner", "APP_USR-owner-secret", "owner-public"];
+const OWNER_SECRETS = [
+  "Secreta-Owner",
+  "Tarifa-Owner",
+  "Cargador-Owner",
+  "OWNER-TAG",
+  "Titular-Owner",
+  "Grupo-Owner",
+  "Aviso-Owner",
+  "APP_USR-owner-secret",
+  "owner-public",
+  "Socio-Owner",
+];
 
 interface Endpoint {
   method: string;
@@ -95,16 +111,60 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     rejected = await createTenant(h, "matrix-rejected", "REJECTED");
     suspended = await createTenant(h, "matrix-suspended", "SUSPENDED");
     const t = owner.token;
-    ids.station = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t, body: stationInput({ name: "Secreta-Owner" }) }), 201)).id;
-    ids.rate = (await expectStatus(await h.call("POST", "/Business/Fees", { token: t, body: rateInput({ name: "Tarifa-Owner" }) }), 201)).id;
+    ids.station = (
+      await expectStatus(
+        await h.call("POST", "/Business/ChargingStation", {
+          token: t,
+          body: stationInput({ name: "Secreta-Owner" }),
+        }),
+        201,
+      )
+    ).id;
+    ids.rate = (
+      await expectStatus(
+        await h.call("POST", "/Business/Fees", {
+          token: t,
+          body: rateInput({ name: "Tarifa-Owner" }),
+        }),
+        201,
+      )
+    ).id;
     const charger = await expectStatus(
-      await h.call("POST", "/Business/Charger", { token: t, body: chargerInput({ name: "Cargador-Owner", stationId: ids.station }) }),
+      await h.call("POST", "/Business/Charger", {
+        token: t,
+        body: chargerInput({ name: "Cargador-Owner", stationId: ids.station }),
+      }),
       201,
     );
     ids.charger = charger.id;
-    const group = { name: "Grupo-Owner", allStations: false, stationIds: [ids.station], rateId: ids.rate };
-    ids.group = (await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: t, body: group }), 201)).id;
-    ids.tag = (await expectStatus(await h.call("POST", "/Business/Tag", { token: t, body: { idTag: "MATRIX01", holderName: "Titular-Owner", groupId: ids.group } }), 201)).id;
+    const group = {
+      name: "Grupo-Owner",
+      allStations: false,
+      stationIds: [ids.station],
+      rateId: ids.rate,
+    };
+    ids.group = (
+      await expectStatus(
+        await h.call("POST", "/Business/AccessGroup", {
+          token: t,
+          body: group,
+        }),
+        201,
+      )
+    ).id;
+    ids.tag = (
+      await expectStatus(
+        await h.call("POST", "/Business/Tag", {
+          token: t,
+          body: {
+            idTag: "MATRIX01",
+            holderName: "Titular-Owner",
+            groupId: ids.group,
+          },
+        }),
+        201,
+      )
+    ).id;
     const [session] = await h.db
       .insert(chargingSessions)
       .values({
@@ -129,32 +189,93 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     ids.reservation = reservation.id;
     const [note] = await h.db.insert(notifications).values({ businessId: owner.businessId, type: "SYSTEM", title: "Aviso-Owner", body: "privado" }).returning();
     ids.notification = note.id;
-    await h.db.insert(payments).values({ businessId: owner.businessId, sessionId: ids.session, provider: "MERCADOPAGO", amountCents: 777, status: "APPROVED", externalId: "owner-ext" });
-    const photo = await expectStatus(await h.call("PATCH", "/Business/Images/ProfilePicture", { token: t, body: imageForm(PNG_1x1) }), 200);
+    await h.db
+      .insert(payments)
+      .values({
+        businessId: owner.businessId,
+        sessionId: ids.session,
+        provider: "MERCADOPAGO",
+        amountCents: 777,
+        status: "APPROVED",
+        externalId: "owner-ext",
+      });
+    const photo = await expectStatus(
+      await h.call("PATCH", "/Business/Images/ProfilePicture", {
+        token: t,
+        body: imageForm(PNG_1x1),
+      }),
+      200,
+    );
     ids.file = String(photo.photoUrl).split("/").pop()!;
-    await expectStatus(await h.call("PUT", "/MercadoPago/BusinessUser", { token: t, body: { publicKey: "APP_USR-owner-public", accessToken: "APP_USR-owner-secret-7777" } }), 200);
+    await expectStatus(
+      await h.call("PUT", "/MercadoPago/BusinessUser", {
+        token: t,
+        body: {
+          publicKey: "APP_USR-owner-public",
+          accessToken: "APP_USR-owner-secret-7777",
+        },
+      }),
+      200,
+    );
     staff.OWNER = { uid: owner.uid, token: owner.token };
     for (const role of ROLES.filter((r) => r !== "OWNER")) {
       const uid = `matrix-${role.toLowerCase()}`;
-      await h.db.insert(businessMembers).values({ businessId: owner.businessId, firebaseUid: uid, email: `${uid}@example.com`, role });
+      await h.db
+        .insert(businessMembers)
+        .values({
+          businessId: owner.businessId,
+          firebaseUid: uid,
+          email: `${uid}@example.com`,
+          role,
+        });
       staff[role] = { uid, token: mintToken(uid) };
     }
     const [victim] = await h.db
       .insert(businessMembers)
-      .values({ businessId: owner.businessId, firebaseUid: "matrix-victim", email: "matrix-victim@example.com", role: "READER" })
+      .values({
+        businessId: owner.businessId,
+        firebaseUid: "matrix-victim",
+        email: "matrix-victim@example.com",
+        role: "READER",
+      })
       .returning();
     ids.member = victim.id;
     ids.invitation = crypto.randomUUID();
     const [diagnostics] = await h.db
       .insert(chargerDiagnostics)
-      .values({ businessId: owner.businessId, chargerId: ids.charger, requestId: 1, tokenHash: "x", status: "UPLOADED", content: Buffer.from("Secreta-Owner diag"), sizeBytes: 18, requestedAt: new Date() })
+      .values({
+        businessId: owner.businessId,
+        chargerId: ids.charger,
+        requestId: 1,
+        tokenHash: "x",
+        status: "UPLOADED",
+        content: Buffer.from("Secreta-Owner diag"),
+        sizeBytes: 18,
+        requestedAt: new Date(),
+      })
       .returning();
     ids.diagnostics = diagnostics.id;
+    // A roaming partner (issue 27), registered: its name must not leak.
+    const [partner] = await h.db
+      .insert(ocpiPartners)
+      .values({
+        businessId: owner.businessId,
+        status: "REGISTERED",
+        name: "Socio-Owner",
+        partyId: "SOC",
+        countryCode: "NL",
+      })
+      .returning();
+    ids.partner = partner.id;
 
     const seen = new Set<string>();
     endpoints = h.api.routes
       .filter((r) => r.method !== "ALL")
-      .map((r) => ({ method: r.method, path: r.path, key: `${r.method} ${r.path}` }))
+      .map((r) => ({
+        method: r.method,
+        path: r.path,
+        key: `${r.method} ${r.path}`,
+      }))
       .filter((e) => !seen.has(e.key) && seen.add(e.key));
   });
   afterAll(() => h?.close());
@@ -163,7 +284,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
   function url(e: Endpoint): string {
     const base = e.path.replace(/^\/api/, "");
     if (!base.includes(":")) return base;
-    const kind = base.startsWith("/Business/ChargingStation")
+    const kind = base.startsWith("/Business/Roaming/Station")
       ? "station"
       : base.startsWith("/Business/Charger")
         ? "charger"
@@ -198,7 +319,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     const res = await h.call(e.method, url(e), { token, body: body(e) });
     const type = res.headers.get("content-type") ?? "";
     // Streams (live events) are only checked for their status.
-    const text = type.includes("event-stream") ? (await res.body?.cancel(), "") : await res.text();
+    const text = type.includes("event-stream")
+      ? (await res.body?.cancel(), "")
+      : await res.text();
     return { status: res.status, text, type };
   }
 
@@ -206,19 +329,32 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
 
   it("knows every endpoint", () => {
     expect(endpoints.length).toBeGreaterThan(40);
-    for (const e of endpoints) expect(e.path.startsWith("/api/"), e.key).toBe(true);
+    for (const e of endpoints)
+      expect(e.path.startsWith("/api/"), e.key).toBe(true);
   });
 
   it("every endpoint has a rule in the access table, and the table names only endpoints that exist", () => {
     const keys = endpoints.map((e) => e.key.replace(" /api/", " /"));
-    expect(keys.filter((k) => !ENDPOINT_RULES[k]), "give these endpoints a rule in api/access.ts").toEqual([]);
-    expect(Object.keys(ENDPOINT_RULES).filter((k) => !keys.includes(k)), "rules for endpoints that do not exist").toEqual([]);
+    expect(
+      keys.filter((k) => !ENDPOINT_RULES[k]),
+      "give these endpoints a rule in api/access.ts",
+    ).toEqual([]);
+    expect(
+      Object.keys(ENDPOINT_RULES).filter((k) => !keys.includes(k)),
+      "rules for endpoints that do not exist",
+    ).toEqual([]);
     // Writes say what they record in the audit log (a resource, "handler" or false): never forgotten.
     for (const [key, rule] of Object.entries(ENDPOINT_RULES)) {
       if (key.startsWith("GET ") || rule.permission === "public") continue;
-      expect("audit" in rule && rule.audit !== undefined, `${key}: declare its audit`).toBe(true);
+      expect(
+        "audit" in rule && rule.audit !== undefined,
+        `${key}: declare its audit`,
+      ).toBe(true);
     }
-    for (const e of endpoints) expect(PUBLIC.has(e.key), e.key).toBe(ENDPOINT_RULES[e.key.replace(" /api/", " /")]?.permission === "public");
+    for (const e of endpoints)
+      expect(PUBLIC.has(e.key), e.key).toBe(
+        ENDPOINT_RULES[e.key.replace(" /api/", " /")]?.permission === "public",
+      );
   });
 
   it("anonymous: 401 problem+json in Spanish on everything but the public contract and images", async () => {
@@ -229,16 +365,23 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       else {
         expect(r.status, e.key).toBe(401);
         expect(r.type, e.key).toContain("application/problem+json");
-        expect(JSON.parse(r.text).title, e.key).toBe("Sesión inválida o vencida.");
+        expect(JSON.parse(r.text).title, e.key).toBe(
+          "Sesión inválida o vencida.",
+        );
       }
     }
   });
 
   it("a malformed, forged or unsigned token: 401 everywhere", async () => {
-    const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const enc = (o: object) =>
+      Buffer.from(JSON.stringify(o)).toString("base64url");
     const unsigned = `${enc({ alg: "none" })}.${enc({ sub: owner.uid, user_id: owner.uid, email_verified: true })}.`;
     for (const token of ["nonsense", unsigned, `${owner.token}x`]) {
-      for (const e of endpoints.filter(auth)) expect((await call(e, token)).status, `${e.key} ${token.slice(0, 12)}`).toBe(401);
+      for (const e of endpoints.filter(auth))
+        expect(
+          (await call(e, token)).status,
+          `${e.key} ${token.slice(0, 12)}`,
+        ).toBe(401);
     }
   });
 
@@ -247,7 +390,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const e of endpoints.filter(auth)) {
       const r = await call(e, token);
       expect(r.status, e.key).toBe(403);
-      expect(JSON.parse(r.text).title, e.key).toBe("Por favor, verifique su casilla para validar su correo");
+      expect(JSON.parse(r.text).title, e.key).toBe(
+        "Por favor, verifique su casilla para validar su correo",
+      );
     }
   });
 
@@ -257,27 +402,38 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       const r = await call(e, token);
       if (NO_COMPANY_OK.has(e.key)) {
         // GET and sign-in answer { exists: false }; POST with an empty body is a validation error.
-        expect(r.status, e.key).toBe(e.method === "GET" || e.key.endsWith("SignIn") ? 200 : 422);
+        expect(r.status, e.key).toBe(
+          e.method === "GET" || e.key.endsWith("SignIn") ? 200 : 422,
+        );
       } else {
         expect(r.status, e.key).toBe(403);
-        expect(JSON.parse(r.text).type, e.key).toBe("urn:enchufa:problem:business-required");
+        expect(JSON.parse(r.text).type, e.key).toBe(
+          "urn:enchufa:problem:business-required",
+        );
       }
     }
   });
 
-  it.each(["pending", "rejected", "suspended"] as const)("company %s: own account and profile only, the back office answers 403", async (which) => {
-    const tenant = { pending, rejected, suspended }[which];
-    for (const e of endpoints.filter(auth)) {
-      const r = await call(e, tenant.token);
-      expect(r.status, e.key).toBeLessThan(500);
-      if (OWN_ACCOUNT.has(e.key) || ACCOUNT.has(e.key)) expect([401, 403], e.key).not.toContain(r.status);
-      else {
-        expect(r.status, e.key).toBe(403);
-        expect(JSON.parse(r.text).type, e.key).toBe("urn:enchufa:problem:business-not-active");
+  it.each(["pending", "rejected", "suspended"] as const)(
+    "company %s: own account and profile only, the back office answers 403",
+    async (which) => {
+      const tenant = { pending, rejected, suspended }[which];
+      for (const e of endpoints.filter(auth)) {
+        const r = await call(e, tenant.token);
+        expect(r.status, e.key).toBeLessThan(500);
+        if (OWN_ACCOUNT.has(e.key) || ACCOUNT.has(e.key))
+          expect([401, 403], e.key).not.toContain(r.status);
+        else {
+          expect(r.status, e.key).toBe(403);
+          expect(JSON.parse(r.text).type, e.key).toBe(
+            "urn:enchufa:problem:business-not-active",
+          );
+        }
+        for (const secret of OWNER_SECRETS)
+          expect(r.text, e.key).not.toContain(secret);
       }
-      for (const secret of OWNER_SECRETS) expect(r.text, e.key).not.toContain(secret);
-    }
-  });
+    },
+  );
 
   it("another tenant: the owner's ids answer 404, lists show none of the owner's rows, nothing is changed", async () => {
     for (const e of endpoints.filter(auth)) {
@@ -285,8 +441,10 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       expect(r.status, e.key).toBeLessThan(500);
       expect([401, 403], e.key).not.toContain(r.status);
       if (/:id/.test(e.path)) expect(r.status, e.key).toBe(404);
-      else if (e.key === "POST /api/Business/Member") expect(r.status, e.key).toBe(422);
-      for (const secret of OWNER_SECRETS) expect(r.text, e.key).not.toContain(secret);
+      else if (e.key === "POST /api/Business/Member")
+        expect(r.status, e.key).toBe(422);
+      for (const secret of OWNER_SECRETS)
+        expect(r.text, e.key).not.toContain(secret);
     }
     // The owner's rows are all still there.
     for (const [path, name] of [
@@ -294,9 +452,19 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       [`/Business/Fees/${ids.rate}`, "Tarifa-Owner"],
       [`/Business/Charger/${ids.charger}`, "Cargador-Owner"],
     ]) {
-      expect(JSON.stringify(await expectStatus(await h.call("GET", path, { token: owner.token }), 200))).toContain(name);
+      expect(
+        JSON.stringify(
+          await expectStatus(
+            await h.call("GET", path, { token: owner.token }),
+            200,
+          ),
+        ),
+      ).toContain(name);
     }
-    const [note] = await h.db.select().from(notifications).where(eq(notifications.id, ids.notification));
+    const [note] = await h.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.id, ids.notification));
     expect(note.readAt).toBeNull();
   });
 
@@ -308,54 +476,112 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
   /** A write to an id nobody has (404 proves the caller got past the role check) instead of the owner's rows. */
   const harmless = (e: Endpoint) => e.method !== "GET" && /:id/.test(e.path);
 
-  it.each(ROLES)("role %s: what the role holds answers (no 401/403, no 5xx); the rest is 403 in Spanish, and nothing leaks", async (role) => {
-    const { token } = staff[role];
-    for (const e of endpoints.filter(auth)) {
-      const permission = permissionOf(e);
-      const allowed = permission === null || can(role, permission);
-      const target = harmless(e) ? { ...e, path: e.path.replace(/:id/, crypto.randomUUID()) } : e;
-      const r = await call(target, token);
-      expect(r.status, `${role} ${e.key}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
-      if (allowed) {
-        expect([401, 403], `${role} ${e.key}: ${r.text.slice(0, 200)}`).not.toContain(r.status);
-        if (harmless(e)) expect(r.status, `${role} ${e.key}`).toBe(404);
-      } else {
-        expect(r.status, `${role} ${e.key}`).toBe(403);
-        const problem = JSON.parse(r.text);
-        expect(problem.type, `${role} ${e.key}`).toBe("urn:enchufa:problem:forbidden");
-        expect(problem.title, `${role} ${e.key}`).toMatch(/^Tu rol \((Dueño|Administrador|Técnico|Facturación|Lectura)\) no permite .+\.$/);
-        for (const secret of OWNER_SECRETS) expect(r.text, e.key).not.toContain(secret);
+  it.each(ROLES)(
+    "role %s: what the role holds answers (no 401/403, no 5xx); the rest is 403 in Spanish, and nothing leaks",
+    async (role) => {
+      const { token } = staff[role];
+      for (const e of endpoints.filter(auth)) {
+        const permission = permissionOf(e);
+        const allowed = permission === null || can(role, permission);
+        const target = harmless(e)
+          ? { ...e, path: e.path.replace(/:id/, crypto.randomUUID()) }
+          : e;
+        const r = await call(target, token);
+        expect(
+          r.status,
+          `${role} ${e.key}: ${r.text.slice(0, 200)}`,
+        ).toBeLessThan(500);
+        if (allowed) {
+          expect(
+            [401, 403],
+            `${role} ${e.key}: ${r.text.slice(0, 200)}`,
+          ).not.toContain(r.status);
+          if (harmless(e)) expect(r.status, `${role} ${e.key}`).toBe(404);
+        } else {
+          expect(r.status, `${role} ${e.key}`).toBe(403);
+          const problem = JSON.parse(r.text);
+          expect(problem.type, `${role} ${e.key}`).toBe(
+            "urn:enchufa:problem:forbidden",
+          );
+          expect(problem.title, `${role} ${e.key}`).toMatch(
+            /^Tu rol \((Dueño|Administrador|Técnico|Facturación|Lectura)\) no permite .+\.$/,
+          );
+          for (const secret of OWNER_SECRETS)
+            expect(r.text, e.key).not.toContain(secret);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("the roles' reach, spelled out: Técnico has no rates, payments, activity or team; Facturación and Lectura change nothing of stations, chargers or rates", () => {
-    const allowedKeys = (role: Role) => endpoints.filter((e) => auth(e) && (permissionOf(e) === null || can(role, permissionOf(e)!))).map((e) => e.key);
+    const allowedKeys = (role: Role) =>
+      endpoints
+        .filter(
+          (e) =>
+            auth(e) &&
+            (permissionOf(e) === null || can(role, permissionOf(e)!)),
+        )
+        .map((e) => e.key);
     const tech = allowedKeys("TECHNICIAN");
-    for (const prefix of ["/api/Business/Fees", "/api/Business/Payments", "/api/MercadoPago", "/api/Pagos360", "/api/Business/Activity", "/api/Business/Invitation", "/api/Business/Audit"]) {
-      expect(tech.filter((k) => k.split(" ")[1].startsWith(prefix)), prefix).toEqual([]);
+    for (const prefix of [
+      "/api/Business/Fees",
+      "/api/Business/Payments",
+      "/api/MercadoPago",
+      "/api/Pagos360",
+      "/api/Business/Activity",
+      "/api/Business/Invitation",
+      "/api/Business/Audit",
+    ]) {
+      expect(
+        tech.filter((k) => k.split(" ")[1].startsWith(prefix)),
+        prefix,
+      ).toEqual([]);
     }
     expect(tech).toContain("POST /api/Business/Charger/:id/Command");
     expect(tech).toContain("PUT /api/Business/ChargingStation/:id");
     for (const role of ["BILLING", "READER"] as const) {
-      const writes = allowedKeys(role).filter((k) => !k.startsWith("GET ") && /ChargingStation|Charger|Fees\/?(:id)?$|Fees$|BusinessUser|Member\/|Invitation|Images/.test(k));
+      const writes = allowedKeys(role).filter(
+        (k) =>
+          !k.startsWith("GET ") &&
+          /ChargingStation|Charger|Fees\/?(:id)?$|Fees$|BusinessUser|Member\/|Invitation|Images/.test(
+            k,
+          ),
+      );
       expect(writes, role).toEqual([]);
-      expect(allowedKeys(role)).toContain("GET /api/Business/Activity/Export.csv");
+      expect(allowedKeys(role)).toContain(
+        "GET /api/Business/Activity/Export.csv",
+      );
       expect(allowedKeys(role)).toContain("GET /api/Business/Fees");
     }
-    expect(allowedKeys("READER").filter((k) => !k.startsWith("GET ") && !ACCOUNT.has(k) && !k.endsWith("/PushRegistration") && !k.endsWith("/Preview"))).toEqual([]);
+    expect(
+      allowedKeys("READER").filter(
+        (k) =>
+          !k.startsWith("GET ") &&
+          !ACCOUNT.has(k) &&
+          !k.endsWith("/PushRegistration") &&
+          !k.endsWith("/Preview"),
+      ),
+    ).toEqual([]);
     expect(allowedKeys("ADMIN")).toContain("PATCH /api/Business/Member/:id");
     expect(allowedKeys("ADMIN")).toContain("GET /api/Business/Audit");
   });
 
   it("the owner: every endpoint answers (no 401/403, its own ids found, no 5xx); deletes last", async () => {
-    const ordered = [...endpoints.filter(auth).filter((e) => e.method !== "DELETE"), ...endpoints.filter((e) => e.method === "DELETE")];
+    const ordered = [
+      ...endpoints.filter(auth).filter((e) => e.method !== "DELETE"),
+      ...endpoints.filter((e) => e.method === "DELETE"),
+    ];
     for (const e of ordered) {
       const r = await call(e, owner.token);
       expect(r.status, `${e.key}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
       expect([401, 403], e.key).not.toContain(r.status);
       // The invitation id is made up (404); the others are the owner's rows.
-      if (/:id/.test(e.path) && e.method !== "DELETE" && !e.path.includes("/Invitation/")) expect(r.status, e.key).not.toBe(404);
+      if (
+        /:id/.test(e.path) &&
+        e.method !== "DELETE" &&
+        !e.path.includes("/Invitation/")
+      )
+        expect(r.status, e.key).not.toBe(404);
     }
   });
 });

@@ -25,6 +25,9 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Tag", MAX_PAGE_SIZE],
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
   ["/api/Business/Reservation", MAX_PAGE_SIZE],
+  // Roaming (issue 27): partners, and the stations with their roaming flag.
+  ["/api/Business/Roaming/Partner", MAX_PAGE_SIZE],
+  ["/api/Business/Roaming/Station", MAX_PAGE_SIZE],
   // One charger's events (`:id`: a seeded charger with more events than a page).
   ["/api/Business/Charger/:id/Event", MAX_PAGE_SIZE],
   // Its recent OCPP messages and its diagnostics (the same charger, seeded beyond a page).
@@ -60,6 +63,7 @@ const SINGLE = [
   "/api/Business/AccessGroup/:id",
   "/api/Business/Reservation/:id",
   "/api/Business/Graphic",
+  "/api/Business/Roaming",
   "/api/Business/Notification/UnreadCount",
   "/api/MercadoPago/BusinessUser",
   "/api/Pagos360/BusinessUser",
@@ -98,6 +102,7 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     await h.db.execute(sql`insert into audit_log (business_id, actor_uid, actor_email, actor_role, action, resource_type, resource_id)
       select ${businessId}::uuid, 'bench-operator', 'bench@enchufa.local', 'OWNER', 'rate.create', 'rate', gen_random_uuid()::text from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into access_groups (business_id, name) select ${businessId}::uuid, 'Grupo ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into ocpi_partners (business_id) select ${businessId}::uuid from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into rfid_tags (business_id, id_tag, holder_name) select ${businessId}::uuid, 'BENCH' || i, 'Titular ' || i from generate_series(1, ${ROWS}) i`);
     const [charger] = await queryRows(h.db, sql`select id from chargers where business_id = ${businessId}::uuid order by id limit 1`);
     chargerId = String(charger.id);

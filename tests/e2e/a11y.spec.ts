@@ -34,6 +34,7 @@ const APP_ROUTES = [
   "/payment/payments/pagos360",
   "/team",
   "/audit",
+  "/roaming",
   "/tag",
   "/tag/new",
   "/tag/import",

@@ -57,6 +57,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/payment/payments/pagos360", () => import("~/routes/app/payment/pagos360")],
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
+  ["/roaming", () => import("~/routes/app/roaming")],
 ];
 /** Resource routes outside the layout that need the same guard. */
 const RESOURCES: [string, () => Promise<RouteModule>][] = [

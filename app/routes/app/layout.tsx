@@ -1,7 +1,7 @@
 import { data, Form, Link, NavLink, Outlet, useLocation } from "react-router";
 import { useEffect } from "react";
 import { Button, Text } from "@radix-ui/themes";
-import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, BiIdCard, BiShieldQuarter, BiCalendar, type IconType } from "~/icons";
+import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, BiIdCard, BiShieldQuarter, BiTransfer, BiCalendar, type IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
 import { canVisit, memberAccess } from "~/lib/access.server";
 import { ROLE_LABELS } from "#domain/permissions";
@@ -23,6 +23,8 @@ const NAV: { to: string; label: string; icon: IconType }[] = [
   { to: "/reservation", label: "Reservas", icon: BiCalendar },
   { to: "/notification", label: "Notificaciones", icon: BiBell },
   { to: "/payment", label: "Pagos", icon: BiCreditCard },
+  // Issue 27: OCPI roaming.
+  { to: "/roaming", label: "Roaming", icon: BiTransfer },
   { to: "/user", label: "Mi perfil", icon: BiUser },
   // Issue 26: only for the roles that may see them (app/lib/access.server.ts), like every entry.
   { to: "/team", label: "Equipo", icon: BiGroup },

@@ -24,10 +24,15 @@ async function start(envOverrides: Record<string, string>, clientDir = "/nonexis
     fetch: async (req: Request) =>
       Response.json({ path: new URL(req.url).pathname, bytes: req.body ? (await req.arrayBuffer()).byteLength : 0 }),
   };
+  const ocpi = {
+    fetch: async (req: Request) =>
+      Response.json({ path: new URL(req.url).pathname, bytes: req.body ? (await req.arrayBuffer()).byteLength : 0 }),
+  };
   const app = createHttpApp({
     env,
     logger: createLogger("silent"),
     api,
+    ocpi,
     health: async () => ({ database: "ok", identity: "down" }),
     dashboard: { build, clientDir },
     verifyIdToken: async () => ({ uid: "x" }),
@@ -109,6 +114,32 @@ describe("guards in front of the API", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).title).toMatch(/^Demasiados intentos/);
     expect((await fetch(`${app.url}/api/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe("the OCPI interface at /ocpi (issue 27)", () => {
+  let app: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    setRateLimitStore(new MemoryRateLimitStore());
+    app = await start({ ...PROD, OCPI_REQUESTS_PER_IP_MINUTE: "3" });
+  });
+  afterAll(() => app.close());
+
+  it("a partner's server (no Origin, no Sec-Fetch-Site) reaches it with its body; a browser's cross-site write does not; its own per-IP limit answers an OCPI envelope", async () => {
+    const body = JSON.stringify({ token: "x".repeat(100) });
+    const res = await fetch(`${app.url}/ocpi/2.2.1/credentials`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ path: "/ocpi/2.2.1/credentials", bytes: body.length });
+    const crossSite = await fetch(`${app.url}/ocpi/2.2.1/credentials`, { method: "POST", headers: { Origin: "https://evil.example", "content-type": "application/json" }, body });
+    expect(crossSite.status).toBe(403);
+    const tooLarge = await fetch(`${app.url}/ocpi/2.2.1/credentials`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(1024 * 1024 + 1) });
+    expect(tooLarge.status).toBe(413);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${app.url}/ocpi/versions`)).status);
+    expect(statuses).toContain(429);
+    const refused = await fetch(`${app.url}/ocpi/versions`);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ status_code: 2000 });
   });
 });
 

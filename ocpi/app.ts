@@ -1,0 +1,253 @@
+// The OCPI 2.2.1 CPO interface (issue 27, ADR 0020): a Hono app mounted at /ocpi, beside the
+// Business API and outside its Firebase access guard. Every request is authenticated by an OCPI
+// credentials token (transport_and_format.asciidoc §Authorization header) that names one partner
+// of one company; everything answered is that company's. Answers are OCPI envelopes.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import type { Db } from "../db/client";
+import type { BusinessUser, OcpiPartner } from "../db/schema";
+import type { KeyRing } from "../infra/crypto";
+import type { Logger } from "../infra/logger";
+import { OcpiClient, SUPPORTED_VERSION, type OcpiClientOptions } from "./client";
+import { envelope, OCPI_STATUS, OcpiError } from "./envelope";
+import { chargerToEvse, connectorToOcpi, rateToTariff, stationToLocation, type Party } from "./mapping";
+import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
+import { credentials as credentialsSchema } from "./schemas";
+import { receiveCommand, type CommandGateway } from "./commands";
+import { getToken, putToken } from "./tokens-module";
+import { getLocation, listLocations, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
+import { hashCredentialsToken, tokensFromHeader } from "./tokens";
+
+export interface OcpiDeps {
+  db: Db;
+  keyRing: KeyRing;
+  publicOrigin: string;
+  logger: Logger;
+  now?: () => Date;
+  /** How we call partners (fetch, timeout, plain http in tests and local mode). */
+  client?: OcpiClientOptions;
+  /** The OCPP central system, for the Commands module; without it commands are NOT_SUPPORTED. */
+  ocpp?: CommandGateway;
+}
+
+type OcpiEnv = {
+  Variables: { partner: OcpiPartner; business: BusinessUser; token: string };
+};
+type OcpiCtx = Context<OcpiEnv>;
+
+/** Most objects a page carries (X-Limit, transport_and_format.asciidoc §Pagination). */
+export const OCPI_MAX_LIMIT = 100;
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** The modules we implement, as version details lists them (version_information_endpoint.asciidoc §Endpoint). */
+const MODULES: { identifier: string; role: "SENDER" | "RECEIVER"; path: string }[] = [
+  { identifier: "credentials", role: "SENDER", path: "credentials" },
+  { identifier: "credentials", role: "RECEIVER", path: "credentials" },
+  { identifier: "locations", role: "SENDER", path: "locations" },
+  { identifier: "tariffs", role: "SENDER", path: "tariffs" },
+  { identifier: "commands", role: "RECEIVER", path: "commands" },
+  { identifier: "tokens", role: "RECEIVER", path: "tokens" },
+];
+
+export function ocpiServices(deps: OcpiDeps): OcpiServices {
+  return {
+    db: deps.db,
+    keyRing: deps.keyRing,
+    client: new OcpiClient(deps.client),
+    publicOrigin: deps.publicOrigin.replace(/\/$/, ""),
+    now: deps.now ?? (() => new Date()),
+    logger: deps.logger,
+  };
+}
+
+export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
+  const svc = ocpiServices(deps);
+  const base = ocpiBaseUrl(svc.publicOrigin);
+  const versionBase = `${base}/${SUPPORTED_VERSION}`;
+  const ok = <T>(c: OcpiCtx, data: T) => c.json(envelope(svc.now(), data));
+
+  const app = new Hono<OcpiEnv>().basePath("/ocpi");
+
+  // transport_and_format.asciidoc §Request headers: X-Request-ID and X-Correlation-ID are echoed.
+  app.use(async (c, next) => {
+    await next();
+    const id = /^[A-Za-z0-9._:-]{1,64}$/;
+    const requestId = c.req.header("x-request-id");
+    const correlationId = c.req.header("x-correlation-id");
+    c.header("X-Request-ID", requestId && id.test(requestId) ? requestId : crypto.randomUUID());
+    if (correlationId && id.test(correlationId)) c.header("X-Correlation-ID", correlationId);
+    c.header("Cache-Control", "no-store");
+  });
+
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(envelope(svc.now(), undefined, OCPI_STATUS.CLIENT_ERROR, "Request body too large."), 413),
+    }),
+  );
+
+  // Authentication: the token's hash finds the partner. A token A opens only versions and
+  // credentials (transport_and_format.asciidoc §Authorization header: 401 otherwise).
+  app.use(async (c, next) => {
+    const hashes = tokensFromHeader(c.req.header("authorization")).map(hashCredentialsToken);
+    const found = await findPartnerByTokenHashes(svc.db, hashes);
+    if (!found || found.business.status !== "ACTIVE") throw new OcpiError(401, OCPI_STATUS.CLIENT_ERROR, "Unauthorized: missing or unknown credentials token.");
+    const path = new URL(c.req.url).pathname;
+    const registrationOnly = path === "/ocpi/versions" || path === `/ocpi/${SUPPORTED_VERSION}` || path === `/ocpi/${SUPPORTED_VERSION}/credentials`;
+    if (found.partner.incomingTokenKind === "A" && !registrationOnly) {
+      throw new OcpiError(401, OCPI_STATUS.CLIENT_ERROR, "Unauthorized: the registration token only opens versions and credentials.");
+    }
+    c.set("partner", found.partner);
+    c.set("business", found.business);
+    c.set("token", tokensFromHeader(c.req.header("authorization")).find((t) => hashCredentialsToken(t) === found.partner.incomingTokenHash) ?? "");
+    await next();
+  });
+
+  // version_information_endpoint.asciidoc ------------------------------------------------------
+  app.get("/versions", (c) => ok(c, [{ version: SUPPORTED_VERSION, url: versionBase }]));
+  app.get(`/${SUPPORTED_VERSION}`, (c) =>
+    ok(c, {
+      version: SUPPORTED_VERSION,
+      endpoints: MODULES.map((m) => ({ identifier: m.identifier, role: m.role, url: `${versionBase}/${m.path}` })),
+    }),
+  );
+
+  // credentials.asciidoc §Interfaces and endpoints ---------------------------------------------
+  const readCredentials = async (c: OcpiCtx) => {
+    let json: unknown;
+    try {
+      json = await c.req.json();
+    } catch {
+      // status_codes.asciidoc: not valid JSON → HTTP 400.
+      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+    }
+    const parsed = credentialsSchema.safeParse(json);
+    if (!parsed.success) throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "Invalid credentials object.");
+    return parsed.data;
+  };
+  const credentialsPath = `/${SUPPORTED_VERSION}/credentials`;
+  app.get(credentialsPath, (c) => ok(c, ourCredentials(svc, c.get("business"), c.get("token"))));
+  app.post(credentialsPath, async (c) => {
+    if (c.get("partner").incomingTokenKind !== "A") throw new OcpiError(405, OCPI_STATUS.CLIENT_ERROR, "Already registered: use PUT.");
+    const body = await readCredentials(c);
+    return ok(c, await acceptRegistration(svc, c.get("business"), c.get("partner"), body));
+  });
+  app.put(credentialsPath, async (c) => {
+    if (c.get("partner").incomingTokenKind !== "C") throw new OcpiError(405, OCPI_STATUS.CLIENT_ERROR, "Not registered: use POST.");
+    const body = await readCredentials(c);
+    return ok(c, await updateRegistration(svc, c.get("business"), c.get("partner"), body));
+  });
+  app.delete(credentialsPath, async (c) => {
+    await acceptUnregister(svc, c.get("partner"));
+    return c.json(envelope(svc.now(), undefined));
+  });
+
+  // Sender modules: paginated lists (transport_and_format.asciidoc §Pagination) ---------------
+  const party = (c: OcpiCtx): Party => ({
+    countryCode: OCPI_COUNTRY_CODE,
+    partyId: c.get("business").ocpiPartyId ?? "",
+    operatorName: c.get("business").businessName,
+  });
+  const page = <T>(c: OcpiCtx, module: string, q: PageQuery, total: number, data: T[]) => {
+    c.header("X-Total-Count", String(total));
+    c.header("X-Limit", String(OCPI_MAX_LIMIT));
+    if (q.offset + data.length < total) {
+      const next = new URLSearchParams({ offset: String(q.offset + data.length), limit: String(q.limit) });
+      const dateFrom = c.req.query("date_from");
+      const dateTo = c.req.query("date_to");
+      if (dateFrom) next.set("date_from", dateFrom);
+      if (dateTo) next.set("date_to", dateTo);
+      c.header("Link", `<${versionBase}/${module}?${next}>; rel="next"`);
+    }
+    return ok(c, data);
+  };
+
+  app.get(`/${SUPPORTED_VERSION}/locations`, async (c) => {
+    const q = pageQuery(c);
+    const { total, items } = await listLocations(svc.db, c.get("business").id, q);
+    return page(c, "locations", q, total, items.map((s) => stationToLocation(party(c), s)));
+  });
+  // mod_locations.asciidoc §GET Object: a location, one of its EVSEs or connectors.
+  app.get(`/${SUPPORTED_VERSION}/locations/:locationId/:evseUid?/:connectorId?`, async (c) => {
+    const { locationId, evseUid, connectorId } = c.req.param();
+    const station = await getLocation(svc.db, c.get("business").id, locationId);
+    if (!station) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown location.");
+    if (!evseUid) return ok(c, stationToLocation(party(c), station));
+    const charger = station.chargers.find((ch) => ch.id === evseUid && ch.connectors.length > 0);
+    if (!charger) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown EVSE.");
+    if (!connectorId) return ok(c, chargerToEvse(charger));
+    const connector = charger.connectors.find((k) => String(k.connectorId) === connectorId);
+    if (!connector) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown connector.");
+    return ok(c, connectorToOcpi(connector));
+  });
+
+  app.get(`/${SUPPORTED_VERSION}/tariffs`, async (c) => {
+    const q = pageQuery(c);
+    const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
+    return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
+  });
+
+  // mod_tokens.asciidoc §CPO Receiver interface: {url}/{country_code}/{party_id}/{token_uid}[?type=].
+  const tokenPath = `/${SUPPORTED_VERSION}/tokens/:countryCode/:partyId/:uid`;
+  const pathOf = (c: OcpiCtx) => ({ ...c.req.param(), type: c.req.query("type") }) as { countryCode: string; partyId: string; uid: string; type?: string };
+  app.get(tokenPath, async (c) => ok(c, await getToken(svc, c.get("partner"), pathOf(c))));
+  const writeToken = (patch: boolean) => async (c: OcpiCtx) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+    }
+    const { created } = await putToken(svc, c.get("partner"), pathOf(c), body, patch);
+    // status_codes.asciidoc: 201 when created, 200 when updated.
+    return c.json(envelope(svc.now(), undefined), created ? 201 : 200);
+  };
+  app.put(tokenPath, writeToken(false));
+  app.patch(tokenPath, writeToken(true));
+
+  // mod_commands.asciidoc §Receiver interface: POST {url}/{command}.
+  app.post(`/${SUPPORTED_VERSION}/commands/:command`, async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+    }
+    const { response } = await receiveCommand(svc, deps.ocpp, c.get("partner"), c.get("business"), c.req.param("command"), body);
+    return ok(c, response);
+  });
+
+  app.notFound((c) => c.json(envelope(svc.now(), undefined, OCPI_STATUS.CLIENT_ERROR, "Unknown OCPI endpoint."), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof OcpiError) return c.json(envelope(svc.now(), undefined, err.statusCode, err.message), err.httpStatus);
+    svc.logger.error({ path: new URL(c.req.url).pathname, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "ocpi: error inesperado");
+    return c.json(envelope(svc.now(), undefined, OCPI_STATUS.SERVER_ERROR, "Internal error."), 500);
+  });
+
+  return app;
+}
+
+const pageParams = z.object({
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).default(OCPI_MAX_LIMIT),
+  date_from: z.iso.datetime({ offset: true, local: true }).optional(),
+  date_to: z.iso.datetime({ offset: true, local: true }).optional(),
+});
+
+/** offset, limit (capped at X-Limit), date_from (inclusive) and date_to (exclusive); 2001 when malformed. */
+function pageQuery(c: OcpiCtx): PageQuery {
+  const parsed = pageParams.safeParse(c.req.query());
+  if (!parsed.success) throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "Invalid offset, limit, date_from or date_to.");
+  const { offset, limit, date_from: from, date_to: to } = parsed.data;
+  return {
+    offset,
+    limit: Math.min(limit, OCPI_MAX_LIMIT),
+    dateFrom: from ? utc(from) : undefined,
+    dateTo: to ? utc(to) : undefined,
+  };
+}
+
+/** types.asciidoc §DateTime is UTC: a value without a zone is read as UTC. */
+const utc = (value: string) => new Date(/(Z|[+-]\d{2}:\d{2})$/i.test(value) ? value : `${value}Z`);

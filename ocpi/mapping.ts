@@ -1,0 +1,237 @@
+// Our domain as OCPI 2.2.1 objects (ADR 0020): a station published to roaming is a Location, each
+// of its chargers an EVSE, their connectors Connectors; a rate is a Tariff with its idle penalty as
+// PARKING_TIME. Pure functions: the /ocpi modules and the pushes use them alike.
+import type { ChargePointStatus } from "../domain/ocpp-status";
+import type { OpeningHours } from "../db/schema";
+import { ocpiDateTime } from "./envelope";
+import type { Connector, Evse, Location, PriceComponent, Tariff, TariffElement } from "./schemas";
+
+export interface StationForOcpi {
+  id: string;
+  name: string;
+  address: string;
+  city: string;
+  postalCode: string | null;
+  country: string;
+  latitude: number;
+  longitude: number;
+  parkingType: Location["parking_type"] | null;
+  openingHours: OpeningHours;
+  timeZone: string;
+  lastUpdated: Date;
+  facilities: string[];
+  chargers: ChargerForOcpi[];
+}
+
+export interface ChargerForOcpi {
+  id: string;
+  enabled: boolean;
+  online: boolean;
+  updatedAt: Date;
+  connectors: ConnectorForOcpi[];
+}
+
+export interface ConnectorForOcpi {
+  connectorId: number;
+  standard: string;
+  format: "SOCKET" | "CABLE";
+  powerType: "AC_1_PHASE" | "AC_3_PHASE" | "DC";
+  maxPowerKw: number;
+  rateId: string | null;
+  status: ChargePointStatus;
+  updatedAt: Date;
+}
+
+export interface Party {
+  countryCode: string;
+  partyId: string;
+  operatorName: string;
+}
+
+const latest = (...dates: Date[]) => new Date(Math.max(...dates.map((d) => d.getTime())));
+
+/** OCPP 1.6 ChargePointStatus → mod_locations.asciidoc §Status. */
+export function evseStatusOf(status: ChargePointStatus): Evse["status"] {
+  switch (status) {
+    case "Available":
+      return "AVAILABLE";
+    case "Preparing":
+    case "Charging":
+    case "SuspendedEV":
+    case "SuspendedEVSE":
+    case "Finishing":
+      return "CHARGING";
+    case "Reserved":
+      return "RESERVED";
+    case "Faulted":
+      return "OUTOFORDER";
+    case "Unavailable":
+      return "INOPERATIVE";
+  }
+}
+
+/** One status for the charger: offline → UNKNOWN, disabled → INOPERATIVE, else the "best" of its connectors. */
+function chargerStatus(charger: ChargerForOcpi): Evse["status"] {
+  if (!charger.enabled) return "INOPERATIVE";
+  if (!charger.online) return "UNKNOWN";
+  const statuses = charger.connectors.map((c) => evseStatusOf(c.status));
+  for (const s of ["AVAILABLE", "CHARGING", "RESERVED", "OUTOFORDER"] as const) if (statuses.includes(s)) return s;
+  return "INOPERATIVE";
+}
+
+/**
+ * mod_locations.asciidoc §Connector: max_voltage is line to neutral for AC_3_PHASE. Our connectors
+ * record power only: 230 V for AC (the Argentine grid), 400 V assumed for DC; the amperage is
+ * what that power needs at that voltage (all phases), and max_electric_power the power itself.
+ */
+export function connectorToOcpi(c: ConnectorForOcpi): Connector {
+  const watts = Math.round(c.maxPowerKw * 1000);
+  const voltage = c.powerType === "DC" ? 400 : 230;
+  const phases = c.powerType === "AC_3_PHASE" ? 3 : 1;
+  return {
+    id: String(c.connectorId),
+    standard: c.standard as Connector["standard"],
+    format: c.format,
+    power_type: c.powerType,
+    max_voltage: voltage,
+    max_amperage: Math.ceil(watts / (voltage * phases)),
+    max_electric_power: watts,
+    ...(c.rateId ? { tariff_ids: [c.rateId] } : {}),
+    last_updated: ocpiDateTime(c.updatedAt),
+  };
+}
+
+export function chargerToEvse(charger: ChargerForOcpi): Evse {
+  const connectors = [...charger.connectors].sort((a, b) => a.connectorId - b.connectorId);
+  return {
+    uid: charger.id,
+    status: chargerStatus(charger),
+    capabilities: ["REMOTE_START_STOP_CAPABLE", "RFID_READER", "UNLOCK_CAPABLE"],
+    connectors: connectors.map(connectorToOcpi),
+    last_updated: ocpiDateTime(latest(charger.updatedAt, ...connectors.map((c) => c.updatedAt))),
+  };
+}
+
+/** mod_locations.asciidoc §GeoLocation: 5 to 7 decimals. */
+const coordinate = (value: number) => value.toFixed(6);
+
+export function stationToLocation(party: Party, s: StationForOcpi): Location {
+  const evses = s.chargers.filter((c) => c.connectors.length > 0).map(chargerToEvse);
+  return {
+    country_code: party.countryCode,
+    party_id: party.partyId,
+    id: s.id,
+    publish: true,
+    name: s.name.slice(0, 255),
+    address: s.address.slice(0, 45),
+    city: s.city.slice(0, 45),
+    ...(s.postalCode ? { postal_code: s.postalCode.slice(0, 10) } : {}),
+    country: s.country,
+    coordinates: { latitude: coordinate(s.latitude), longitude: coordinate(s.longitude) },
+    ...(s.parkingType ? { parking_type: s.parkingType } : {}),
+    evses,
+    operator: { name: party.operatorName.slice(0, 100) },
+    ...(s.facilities.length ? { facilities: s.facilities } : {}),
+    time_zone: s.timeZone,
+    opening_times: s.openingHours.twentyFourSeven
+      ? { twentyfourseven: true }
+      : {
+          twentyfourseven: false,
+          regular_hours: s.openingHours.periods.map((p) => ({ weekday: p.weekday, period_begin: p.begin, period_end: p.end })),
+        },
+    last_updated: ocpiDateTime(s.lastUpdated),
+  };
+}
+
+// Tariffs ----------------------------------------------------------------------------------------
+
+export interface RateForOcpi {
+  id: string;
+  name: string;
+  currency: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+  sessionFeeCents: number;
+  vatIncluded: boolean;
+  vatRateBp: number;
+  idleGraceMinutes: number;
+  idlePricePerMinuteCents: number;
+  idleMaxCents: number | null;
+  idleActiveFrom: string | null;
+  idleActiveTo: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * mod_tariffs.asciidoc §PriceComponent: `price` is excl. VAT and `vat` the percentage. Our rates
+ * carry prices with or without VAT (rates.vat_included); with it, the net is price / (1 + rate).
+ * Rounded to 4 decimals (types.asciidoc §number allows them).
+ */
+export function netPrice(rate: Pick<RateForOcpi, "vatIncluded" | "vatRateBp">, cents: number): number {
+  const net = rate.vatIncluded ? cents / (1 + rate.vatRateBp / 10_000) : cents;
+  return Math.round((net / 100) * 10_000) / 10_000;
+}
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * A rate as a Tariff (ADR 0020):
+ * - element 1: ENERGY per kWh (step 1 Wh), TIME per hour of charging (step 60 s: we bill whole
+ *   minutes), FLAT for the session fee; a free rate is ENERGY at 0 (price_components is 1..*).
+ * - element 2, only with an idle penalty: PARKING_TIME at the idle price per hour (step 60 s) —
+ *   never at the charging-time price. PARKING_TIME is "time not charging"
+ *   (§TariffDimensionType), which is our idle time. The grace period is its restriction
+ *   `min_duration` (§TariffRestrictions: the element becomes active once the session has lasted
+ *   that long): OCPI has no restriction counted from the end of charging, so the published
+ *   restriction is a lower bound and the CDR, which leaves the grace minutes out exactly, never
+ *   bills more than the tariff announces. The penalty's hours are start_time/end_time.
+ *   Elements are read in order and PARKING_TIME only appears in this one, so outside its
+ *   restrictions parking is free.
+ * - the idle cap (our rates.idle_max_cents) has no OCPI field per dimension: it is stated in
+ *   tariff_alt_text, with the grace, in Spanish and English.
+ */
+export function rateToTariff(party: Party, rate: RateForOcpi): Tariff {
+  const vat = rate.vatRateBp / 100;
+  const base: PriceComponent[] = [];
+  if (rate.pricePerKwhCents > 0) base.push({ type: "ENERGY", price: netPrice(rate, rate.pricePerKwhCents), vat, step_size: 1 });
+  if (rate.pricePerMinuteCents > 0) base.push({ type: "TIME", price: netPrice(rate, rate.pricePerMinuteCents * 60), vat, step_size: 60 });
+  if (rate.sessionFeeCents > 0) base.push({ type: "FLAT", price: netPrice(rate, rate.sessionFeeCents), vat, step_size: 1 });
+  if (base.length === 0) base.push({ type: "ENERGY", price: 0, vat, step_size: 1 });
+  const elements: TariffElement[] = [{ price_components: base }];
+  const altText: { language: string; text: string }[] = [];
+  if (rate.idlePricePerMinuteCents > 0) {
+    const restrictions: TariffElement["restrictions"] = {};
+    if (rate.idleGraceMinutes > 0) restrictions.min_duration = rate.idleGraceMinutes * 60;
+    if (rate.idleActiveFrom && rate.idleActiveTo) {
+      restrictions.start_time = rate.idleActiveFrom;
+      restrictions.end_time = rate.idleActiveTo;
+    }
+    elements.push({
+      price_components: [{ type: "PARKING_TIME", price: netPrice(rate, rate.idlePricePerMinuteCents * 60), vat, step_size: 60 }],
+      ...(Object.keys(restrictions).length ? { restrictions } : {}),
+    });
+    const cap = rate.idleMaxCents != null ? `, hasta ${rate.currency} ${money(rate.idleMaxCents)}` : "";
+    const capEn = rate.idleMaxCents != null ? `, up to ${rate.currency} ${money(rate.idleMaxCents)}` : "";
+    const hours = rate.idleActiveFrom && rate.idleActiveTo ? ` entre las ${rate.idleActiveFrom} y las ${rate.idleActiveTo}` : "";
+    const hoursEn = rate.idleActiveFrom && rate.idleActiveTo ? ` between ${rate.idleActiveFrom} and ${rate.idleActiveTo}` : "";
+    altText.push(
+      {
+        language: "es",
+        text: `Penalidad por inactividad: ${rate.currency} ${money(rate.idlePricePerMinuteCents)} por minuto${hours} después de ${rate.idleGraceMinutes} minutos de terminada la carga${cap}.`,
+      },
+      {
+        language: "en",
+        text: `Idle fee: ${rate.currency} ${money(rate.idlePricePerMinuteCents)} per minute${hoursEn} after ${rate.idleGraceMinutes} minutes from the end of charging${capEn}.`,
+      },
+    );
+  }
+  return {
+    country_code: party.countryCode,
+    party_id: party.partyId,
+    id: rate.id,
+    currency: rate.currency,
+    ...(altText.length ? { tariff_alt_text: altText } : {}),
+    elements,
+    last_updated: ocpiDateTime(rate.updatedAt),
+  };
+}

@@ -1,0 +1,130 @@
+// Database reads of the /ocpi sender modules. Every query is scoped to the company of the partner
+// that asks (the partner's token names it): a partner of one operator sees nothing of another's.
+import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { businessUsers, chargers, connectors, connectorTypes, ocpiPartners, rates, services, stationServices, stations } from "../db/schema";
+import type { ChargerForOcpi, RateForOcpi, StationForOcpi } from "./mapping";
+
+export interface PageQuery {
+  offset: number;
+  limit: number;
+  dateFrom?: Date;
+  dateTo?: Date;
+}
+
+/** The partner whose incoming token has one of these hashes, with its company. */
+export async function findPartnerByTokenHashes(db: Db, hashes: string[]) {
+  if (hashes.length === 0) return null;
+  const [row] = await db
+    .select({ partner: ocpiPartners, business: businessUsers })
+    .from(ocpiPartners)
+    .innerJoin(businessUsers, eq(businessUsers.id, ocpiPartners.businessId))
+    .where(inArray(ocpiPartners.incomingTokenHash, hashes))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A location's last_updated: the latest change of the station, its chargers and their connectors
+ * (a connector's status change moves it), as mod_locations.asciidoc §Location.last_updated asks.
+ */
+// Spelled with qualified names: drizzle drops the table prefix in a one-table select, and a bare
+// "id" inside the subquery would be the charger's.
+const locationLastUpdated = sql<Date>`greatest("stations"."updated_at", coalesce((
+  select max(greatest(c.updated_at, coalesce(k.updated_at, c.updated_at)))
+  from ${chargers} c left join ${connectors} k on k.charger_id = c.id
+  where c.station_id = "stations"."id"), "stations"."updated_at"))`;
+
+function dateFilters(column: SQL | typeof rates.updatedAt, q: PageQuery): SQL[] {
+  const where: SQL[] = [];
+  // transport_and_format.asciidoc §Pagination, mod_locations.asciidoc §GET: date_from inclusive, date_to exclusive.
+  if (q.dateFrom) where.push(sql`${column} >= ${q.dateFrom.toISOString()}::timestamptz`);
+  if (q.dateTo) where.push(sql`${column} < ${q.dateTo.toISOString()}::timestamptz`);
+  return where;
+}
+
+export async function listLocations(db: Db, businessId: string, q: PageQuery): Promise<{ total: number; items: StationForOcpi[] }> {
+  const where = and(eq(stations.businessId, businessId), eq(stations.roamingPublished, true), ...dateFilters(locationLastUpdated, q));
+  const [{ total }] = await db.select({ total: count() }).from(stations).where(where);
+  // Oldest first (§Pagination: "order the objects by creation date ascending"), id to break ties.
+  const rows = await db
+    .select({ station: stations, lastUpdated: locationLastUpdated })
+    .from(stations)
+    .where(where)
+    .orderBy(asc(stations.createdAt), asc(stations.id))
+    .offset(q.offset)
+    .limit(q.limit);
+  return { total, items: await withChargers(db, rows) };
+}
+
+export async function getLocation(db: Db, businessId: string, locationId: string): Promise<StationForOcpi | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(locationId)) return null;
+  const rows = await db
+    .select({ station: stations, lastUpdated: locationLastUpdated })
+    .from(stations)
+    .where(and(eq(stations.id, locationId), eq(stations.businessId, businessId), eq(stations.roamingPublished, true)));
+  const [item] = await withChargers(db, rows);
+  return item ?? null;
+}
+
+async function withChargers(db: Db, rows: { station: typeof stations.$inferSelect; lastUpdated: Date | string }[]): Promise<StationForOcpi[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.station.id);
+  const chargerRows = await db.select().from(chargers).where(inArray(chargers.stationId, ids)).orderBy(asc(chargers.createdAt), asc(chargers.id));
+  const connectorRows = chargerRows.length
+    ? await db
+        .select({ connector: connectors, standard: connectorTypes.code })
+        .from(connectors)
+        .innerJoin(connectorTypes, eq(connectorTypes.id, connectors.connectorTypeId))
+        .where(inArray(
+          connectors.chargerId,
+          chargerRows.map((c) => c.id),
+        ))
+    : [];
+  const facilityRows = await db
+    .select({ stationId: stationServices.stationId, code: services.code })
+    .from(stationServices)
+    .innerJoin(services, eq(services.id, stationServices.serviceId))
+    .where(and(inArray(stationServices.stationId, ids), eq(services.ocpi, true)));
+  const byCharger = new Map<string, ChargerForOcpi>();
+  for (const c of chargerRows) byCharger.set(c.id, { id: c.id, enabled: c.enabled, online: c.online, updatedAt: c.updatedAt, connectors: [] });
+  for (const { connector: k, standard } of connectorRows) {
+    byCharger.get(k.chargerId)?.connectors.push({
+      connectorId: k.connectorId,
+      standard,
+      format: k.format,
+      powerType: k.powerType,
+      maxPowerKw: k.maxPowerKw,
+      rateId: k.rateId,
+      status: k.status,
+      updatedAt: k.updatedAt,
+    });
+  }
+  return rows.map(({ station: s, lastUpdated }) => ({
+    id: s.id,
+    name: s.name,
+    address: s.address,
+    city: s.city,
+    postalCode: s.postalCode,
+    country: s.country,
+    latitude: s.latitude,
+    longitude: s.longitude,
+    parkingType: s.parkingType,
+    openingHours: s.openingHours,
+    timeZone: s.timeZone,
+    lastUpdated: new Date(lastUpdated),
+    facilities: facilityRows.filter((f) => f.stationId === s.id).map((f) => f.code),
+    chargers: chargerRows.filter((c) => c.stationId === s.id).map((c) => byCharger.get(c.id)!),
+  }));
+}
+
+/** The rates used by a connector of a station published to roaming: the tariffs partners see. */
+const rateInRoaming = sql`exists (select 1 from ${connectors} k join ${chargers} c on c.id = k.charger_id join ${stations} s on s.id = c.station_id
+    where k.rate_id = ${rates.id} and s.roaming_published and s.business_id = ${rates.businessId})`;
+
+export async function listTariffs(db: Db, businessId: string, q: PageQuery): Promise<{ total: number; items: RateForOcpi[] }> {
+  const where = and(eq(rates.businessId, businessId), rateInRoaming, ...dateFilters(rates.updatedAt, q));
+  const [{ total }] = await db.select({ total: count() }).from(rates).where(where);
+  const items = await db.select().from(rates).where(where).orderBy(asc(rates.createdAt), asc(rates.id)).offset(q.offset).limit(q.limit);
+  return { total, items };
+}
