@@ -160,6 +160,8 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
   const now = deps.now ?? (() => new Date());
   /** Payments this process is working on (refunds, starts): not twice at once here; other nodes are held off by the conditional updates and idempotency keys. */
   const busy = new Set<string>();
+  /** Chargers with a QR payment starting, charging or to be settled (refreshed by each tick). */
+  let watched = new Set<string>();
 
   // -------------------------------------------------------------------------------------------
   // Credentials and clients
@@ -416,6 +418,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
         .where(and(eq(payments.id, paymentId), eq(payments.step, "PAYING")))
         .returning();
       if (!moved) return;
+      if (moved.chargerId) watched.add(moved.chargerId);
       await notifyCompany(moved.businessId, "PAYMENT_RECEIVED", "Pago recibido", `${PROVIDER_NAMES[moved.provider]}: ${formatArs(moved.amountCents)} por una carga con QR.`, `/payment`);
       await remoteStart(moved);
     } else if (v.status === "REJECTED") {
@@ -733,6 +736,11 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
 
   async function tick(): Promise<void> {
     const t = now();
+    const active = await db
+      .selectDistinct({ chargerId: payments.chargerId })
+      .from(payments)
+      .where(inArray(payments.step, ["STARTING", "CHARGING", "SETTLING", "START_FAILED"]));
+    watched = new Set(active.flatMap((r) => (r.chargerId ? [r.chargerId] : [])));
     const open = await db
       .select()
       .from(payments)
@@ -760,7 +768,9 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
 
   /** After a charger's session changed (a reading, a start, a stop): caps and refunds at once. */
   async function onSessionChange(chargerId: string | undefined): Promise<void> {
-    if (!chargerId) return;
+    // Every reading of every charger comes here: only a charger with a QR payment under way costs
+    // a query (the set is refreshed by each tick, so payments taken on another node are seen too).
+    if (!chargerId || !watched.has(chargerId)) return;
     await enforceCaps(chargerId);
     const due = await db
       .select()

@@ -900,8 +900,10 @@ export const ocppMessages = pgTable(
     payload: text("payload").notNull(),
   },
   (t) => [
+    // No index on seq: rewriting a slot changes only unindexed columns, so PostgreSQL can update
+    // it in place (HOT, with the fillfactor the migration sets); a charger's ≤ 1,000 rows are
+    // sorted by seq when read.
     primaryKey({ name: "ocpp_messages_pk", columns: [t.chargerId, t.slot] }),
-    index("ocpp_messages_charger_seq_idx").on(t.chargerId, t.seq.desc()),
     check("ocpp_messages_direction_known", sql`${t.direction} in ('IN', 'OUT')`),
   ],
 );

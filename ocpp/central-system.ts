@@ -198,6 +198,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const messageLog = createMessageLog(db, now);
   /** Identity → the offline mark of its socket that just closed, still being written. */
   const closing_ = new Map<string, Promise<void>>();
+  /** Charger id → when its station was last found without a grid capacity (load balancing). */
+  const noCapacity = new Map<string, number>();
   let closing = false;
 
   const rpc = new RPCServer({
@@ -607,11 +609,17 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (reason === "power") {
       const t = Date.now();
       if (t - (lastPowerBalance.get(ref.id) ?? 0) < 60_000) return;
+      // Most stations have no capacity: a power report there asks again only every 10 minutes.
+      if (t - (noCapacity.get(ref.id) ?? 0) < 600_000) return;
       lastPowerBalance.set(ref.id, t);
     }
     setTimeout(() => {
       stationToBalance(db, ref.id)
-        .then((stationId) => (stationId ? rebalance(stationId) : undefined))
+        .then((stationId) => {
+          if (stationId) noCapacity.delete(ref.id);
+          else noCapacity.set(ref.id, Date.now());
+          return stationId ? rebalance(stationId) : undefined;
+        })
         .catch((err) => logger.error({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudo repartir la capacidad de la estación"));
     }, 0);
   }

@@ -64,8 +64,7 @@ function redactUrl(s: string): string {
 
 /** The stored text of a payload: redacted JSON, cut at OCPP_MESSAGE_PAYLOAD_MAX characters. */
 export function payloadText(payload: unknown): string {
-  const json = JSON.stringify(redact(payload ?? {})) ?? "{}";
-  return json.length > OCPP_MESSAGE_PAYLOAD_MAX ? `${json.slice(0, OCPP_MESSAGE_PAYLOAD_MAX)}… (recortado, ${json.length} caracteres)` : json;
+  return cut(JSON.stringify(redact(payload ?? {})) ?? "{}");
 }
 
 /**
@@ -74,6 +73,8 @@ export function payloadText(payload: unknown): string {
  * that a result is filed under the call it answers.
  */
 export function readFrame(raw: string, direction: MessageDirection, pending: Map<string, string>): Omit<LoggedMessage, "chargerId" | "businessId" | "at"> | null {
+  const quick = readFrameQuickly(raw, direction, pending);
+  if (quick) return quick;
   let frame: unknown;
   try {
     frame = JSON.parse(raw);
@@ -98,6 +99,39 @@ export function readFrame(raw: string, direction: MessageDirection, pending: Map
   if (messageType === 4) return { direction, messageType, messageId, action, payload: payloadText({ errorCode: frame[2], errorDescription: frame[3], errorDetails: frame[4] }) };
   return null;
 }
+
+/** What may hold a secret or a URL: such payloads go through the full parse and redact(). */
+const MAY_HOLD_SECRET = /password|authorizationkey|secret|privatekey|:\/\//i;
+const CALL_HEAD = /^\[\s*2\s*,\s*"([^"\\]{1,64})"\s*,\s*"([A-Za-z0-9]{1,64})"\s*,([\s\S]*)\]\s*$/;
+const RESULT_HEAD = /^\[\s*3\s*,\s*"([^"\\]{1,64})"\s*,([\s\S]*)\]\s*$/;
+
+/**
+ * Most frames (readings, heartbeats, their answers) hold nothing to redact: their head is read
+ * with a regular expression and the payload is stored as it came, without parsing it — the log
+ * sees every frame of every charger, and JSON.parse + stringify of each was its main cost.
+ * Anything that might hold a secret or a URL, or does not look like a plain call or result,
+ * returns null and takes the full path.
+ */
+function readFrameQuickly(raw: string, direction: MessageDirection, pending: Map<string, string>): Omit<LoggedMessage, "chargerId" | "businessId" | "at"> | null {
+  if (MAY_HOLD_SECRET.test(raw)) return null;
+  const call = CALL_HEAD.exec(raw);
+  const key = (dir: MessageDirection, id: string) => `${dir}:${id}`;
+  if (call) {
+    const [, messageId, action, body] = call;
+    if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
+    pending.set(key(direction, messageId), action);
+    return { direction, messageType: 2, messageId, action, payload: cut(body.trim()) };
+  }
+  const result = RESULT_HEAD.exec(raw);
+  if (!result) return null;
+  const [, messageId, body] = result;
+  const callKey = key(direction === "IN" ? "OUT" : "IN", messageId);
+  const action = pending.get(callKey) ?? null;
+  pending.delete(callKey);
+  return { direction, messageType: 3, messageId, action, payload: cut(body.trim()) };
+}
+
+const cut = (json: string) => (json.length > OCPP_MESSAGE_PAYLOAD_MAX ? `${json.slice(0, OCPP_MESSAGE_PAYLOAD_MAX)}… (recortado, ${json.length} caracteres)` : json);
 
 export interface MessageLog {
   /** A socket's frame (ocpp-rpc's 'message' event), noted for the next batch. */

@@ -41,4 +41,5 @@ ALTER TABLE "charger_diagnostics" ADD CONSTRAINT "charger_diagnostics_charger_id
 ALTER TABLE "ocpp_messages" ADD CONSTRAINT "ocpp_messages_charger_id_chargers_id_fk" FOREIGN KEY ("charger_id") REFERENCES "public"."chargers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ocpp_messages" ADD CONSTRAINT "ocpp_messages_business_id_business_users_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."business_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "charger_diagnostics_charger_requested_idx" ON "charger_diagnostics" USING btree ("charger_id","requested_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "ocpp_messages_charger_seq_idx" ON "ocpp_messages" USING btree ("charger_id","seq" DESC NULLS LAST);
+-- Slots are rewritten in place (HOT updates): leave room on each page for the new versions.
+ALTER TABLE "ocpp_messages" SET (fillfactor = 50);

@@ -48,6 +48,20 @@ describe("readFrame", () => {
     expect(pending.size).toBe(0);
   });
 
+  it("stores plain frames as they came, and sends anything that may hold a secret through the redaction", () => {
+    const pending = new Map<string, string>();
+    expect(readFrame('[2, "m1", "MeterValues", {"connectorId":1,"meterValue":[]}]', "IN", pending)).toMatchObject({ action: "MeterValues", payload: '{"connectorId":1,"meterValue":[]}' });
+    const key = readFrame('[2,"k1","ChangeConfiguration",{"key":"AuthorizationKey","value":"s3cret-0123456789"}]', "OUT", pending)!;
+    expect(key.payload).not.toContain("s3cret");
+    expect(key.payload).toContain("•••");
+    const url = readFrame('[2,"u1","UpdateFirmware",{"location":"ftp://user:pass@fw.example.com/a.bin","retrieveDate":"2030-01-01T00:00:00Z"}]', "OUT", pending)!;
+    expect(url.payload).toBe('{"location":"ftp://•••@fw.example.com/a.bin","retrieveDate":"2030-01-01T00:00:00Z"}');
+    // A result that names a password (a charger echoing its configuration) is redacted too.
+    const echo = readFrame('[3,"k1",{"configurationKey":[{"key":"AuthorizationKey","value":"s3cret-0123456789","readonly":false}]}]', "IN", pending)!;
+    expect(echo).toMatchObject({ messageType: 3, action: "ChangeConfiguration" });
+    expect(echo.payload).not.toContain("s3cret");
+  });
+
   it("keeps a frame that is not JSON as text; ignores JSON that is not a frame", () => {
     expect(readFrame("{not json", "IN", new Map())).toMatchObject({ messageType: 0, payload: "{not json" });
     expect(readFrame('{"a":1}', "IN", new Map())).toBeNull();
