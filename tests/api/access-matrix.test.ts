@@ -286,7 +286,11 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     if (!base.includes(":")) return base;
     const kind = base.startsWith("/Business/Roaming/Station")
       ? "station"
-      : base.startsWith("/Business/Charger")
+      : base.startsWith("/Business/Roaming/Partner")
+        ? "partner"
+        : base.startsWith("/Business/ChargingStation")
+          ? "station"
+          : base.startsWith("/Business/Charger")
         ? "charger"
         : base.startsWith("/Business/Fees")
           ? "rate"
