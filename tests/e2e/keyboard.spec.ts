@@ -153,7 +153,8 @@ test.describe("keyboard only", () => {
 
     // A failed submit first: the focus goes to the first invalid field.
     const submit = page.getByRole("button", { name: "Crear estación" });
-    await tabTo(page, submit, { javaScriptEnabled, max: 120 });
+    // The form has grown (capacity, QR payment): many stops without JavaScript (the hours, the map fallback).
+    await tabTo(page, submit, { javaScriptEnabled, max: 200 });
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("name-error")).toBeVisible();
     await expect(page.getByLabel("Nombre")).toBeFocused();
@@ -175,7 +176,7 @@ test.describe("keyboard only", () => {
     await tabTo(page, page.getByLabel("Wi-Fi"), { javaScriptEnabled });
     await page.keyboard.press("Space");
     await expect(page.getByLabel("Wi-Fi")).toBeChecked();
-    await tabTo(page, submit, { javaScriptEnabled, max: 120 });
+    await tabTo(page, submit, { javaScriptEnabled, max: 200 });
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/station$/);
     await expect(page.getByTestId("toast")).toContainText(`Creamos la estación «${name}».`);
