@@ -10,10 +10,10 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import ocppRpc from "ocpp-rpc";
 import type { Channels, Db } from "../db/client";
-import { chargers } from "../db/schema";
+import { chargers, connectors } from "../db/schema";
 import { verifyOcppPassword } from "../infra/crypto";
 import { pushNotification, type SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
@@ -307,6 +307,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       await closing_.get(identity);
       const created = await markOnline(db, ref, nodeId, now(), session.protocol);
       announce(ref.businessId, "charger", ref.id, created);
+      reapplyLimits(ref);
       logger.info({ identity, protocol: session.protocol }, "OCPP: cargador conectado");
     } catch (err) {
       logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la conexión");
@@ -605,6 +606,22 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   }
   /** After a charger's start, stop or power report: its station is rebalanced once the answer is out. */
   const lastPowerBalance = new Map<string, number>();
+  /**
+   * A charger that (re)connects at a station with a grid capacity gets its connectors' limits
+   * again (ADR 0018): a reboot or a lost connection may have dropped its TxProfiles, and until they
+   * are back it could draw its maximum. Its allocations are marked unsent, so the rebalance sends
+   * them even when they did not change; other chargers are not asked anything.
+   */
+  function reapplyLimits(ref: ChargerRef) {
+    stationToBalance(db, ref.id)
+      .then(async (stationId) => {
+        if (!stationId) return;
+        await db.update(connectors).set({ allocationStatus: null }).where(and(eq(connectors.chargerId, ref.id), isNotNull(connectors.allocatedKw)));
+        await rebalance(stationId);
+      })
+      .catch((err) => logger.error({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudieron reenviar los límites de potencia al reconectarse"));
+  }
+
   function balanceAfter(ref: ChargerRef, reason: "session" | "power") {
     if (reason === "power") {
       const t = Date.now();

@@ -107,6 +107,33 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
     }
   });
 
+  it("a charger that reconnects mid-session is sent its limit again at once, without asking the others", async () => {
+    await setCapacity(11);
+    const limits: Limits = new Map();
+    const a = await connect(f, f.chargerId, limits, "A");
+    const b = await connect(second, second.id, limits, "B");
+    let again: RPCClient | undefined;
+    try {
+      const now = () => new Date().toISOString();
+      const s1 = (await a.call("StartTransaction", { connectorId: 1, idTag: "LB-R1", meterStart: 0, timestamp: now() })) as { transactionId: number };
+      const s2 = (await b.call("StartTransaction", { connectorId: 1, idTag: "LB-R2", meterStart: 0, timestamp: now() })) as { transactionId: number };
+      await soon(async () => [limits.get("A1"), limits.get("B1")], ([x, y]) => x === 5.5 && y === 5.5);
+      // The first charger drops its connection (a reboot would also drop its TxProfile) and comes back.
+      await a.close({ force: true });
+      await eventually(() => h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>), (c) => !c.online);
+      limits.clear();
+      again = await connect(f, f.chargerId, limits, "R");
+      await soon(async () => limits.get("R1"), (v) => v === 5.5);
+      expect(limits.has("B1")).toBe(false); // the other charger's limit did not change: it is not asked again
+      await again.call("StopTransaction", { transactionId: s1.transactionId, meterStop: 100, timestamp: now(), reason: "EVDisconnected" });
+      await b.call("StopTransaction", { transactionId: s2.transactionId, meterStop: 100, timestamp: now(), reason: "EVDisconnected" });
+      await soon(allocation, (x) => x.connectors.length === 0);
+    } finally {
+      await again?.close();
+      await b.close();
+    }
+  });
+
   it("a charger that refuses profiles is counted at its maximum; one that does not answer is recorded as such", async () => {
     await setCapacity(11);
     const limits: Limits = new Map();
