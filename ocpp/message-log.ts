@@ -65,6 +65,20 @@ export function payloadText(payload: unknown): string {
   return cut(JSON.stringify(redact(payload ?? {})) ?? "{}");
 }
 
+/** A call seen going `direction`: its answer, coming the other way, is filed under its action. */
+function rememberCall(pending: Map<string, string>, direction: MessageDirection, messageId: string, action: string) {
+  if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
+  pending.set(`${direction}:${messageId}`, action);
+}
+
+/** The action of the call an answer going `direction` replies to (it went the other way), forgotten once read. */
+function answeredCall(pending: Map<string, string>, direction: MessageDirection, messageId: string): string | null {
+  const key = `${direction === "IN" ? "OUT" : "IN"}:${messageId}`;
+  const action = pending.get(key) ?? null;
+  pending.delete(key);
+  return action;
+}
+
 /**
  * One OCPP-J frame read for the log, or null when it is not one (a garbled frame is still
  * answered by ocpp-rpc; the log keeps what it can read). `pending` maps call ids to actions so
@@ -82,17 +96,12 @@ export function readFrame(raw: string, direction: MessageDirection, pending: Map
   if (!Array.isArray(frame) || typeof frame[0] !== "number") return null;
   const messageType = frame[0];
   const messageId = String(frame[1] ?? "");
-  // The answer to a call goes the other way: the call's direction is the opposite of this one's.
-  const key = (dir: MessageDirection) => `${dir}:${messageId}`;
   if (messageType === 2) {
     const action = String(frame[2] ?? "");
-    if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
-    pending.set(key(direction), action);
+    rememberCall(pending, direction, messageId, action);
     return { direction, messageType, messageId, action, payload: payloadText(frame[3]) };
   }
-  const callKey = key(direction === "IN" ? "OUT" : "IN");
-  const action = pending.get(callKey) ?? null;
-  pending.delete(callKey);
+  const action = answeredCall(pending, direction, messageId);
   if (messageType === 3) return { direction, messageType, messageId, action, payload: payloadText(frame[2]) };
   if (messageType === 4) return { direction, messageType, messageId, action, payload: payloadText({ errorCode: frame[2], errorDescription: frame[3], errorDetails: frame[4] }) };
   return null;
@@ -113,20 +122,15 @@ const RESULT_HEAD = /^\[\s*3\s*,\s*"([^"\\]{1,64})"\s*,([\s\S]*)\]\s*$/;
 function readFrameQuickly(raw: string, direction: MessageDirection, pending: Map<string, string>): Omit<LoggedMessage, "chargerId" | "businessId" | "at"> | null {
   if (MAY_HOLD_SECRET.test(raw)) return null;
   const call = CALL_HEAD.exec(raw);
-  const key = (dir: MessageDirection, id: string) => `${dir}:${id}`;
   if (call) {
     const [, messageId, action, body] = call;
-    if (pending.size >= PENDING_MAX) pending.delete(pending.keys().next().value as string);
-    pending.set(key(direction, messageId), action);
+    rememberCall(pending, direction, messageId, action);
     return { direction, messageType: 2, messageId, action, payload: cut(body.trim()) };
   }
   const result = RESULT_HEAD.exec(raw);
   if (!result) return null;
   const [, messageId, body] = result;
-  const callKey = key(direction === "IN" ? "OUT" : "IN", messageId);
-  const action = pending.get(callKey) ?? null;
-  pending.delete(callKey);
-  return { direction, messageType: 3, messageId, action, payload: cut(body.trim()) };
+  return { direction, messageType: 3, messageId, action: answeredCall(pending, direction, messageId), payload: cut(body.trim()) };
 }
 
 const cut = (json: string) => (json.length > OCPP_MESSAGE_PAYLOAD_MAX ? `${json.slice(0, OCPP_MESSAGE_PAYLOAD_MAX)}… (recortado, ${json.length} caracteres)` : json);
