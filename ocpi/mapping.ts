@@ -2,6 +2,7 @@
 // of its chargers an EVSE, their connectors Connectors; a rate is a Tariff with its idle penalty as
 // PARKING_TIME. Pure functions: the /ocpi modules and the pushes use them alike.
 import type { ChargePointStatus } from "../domain/ocpp-status";
+import type { RateRow } from "../domain/pricing";
 import type { OpeningHours } from "../db/schema";
 import { ocpiDateTime } from "./envelope";
 import type { Connector, Evse, Location, PriceComponent, Tariff, TariffElement } from "./schemas";
@@ -145,22 +146,8 @@ export function stationToLocation(party: Party, s: StationForOcpi): Location {
 
 // Tariffs ----------------------------------------------------------------------------------------
 
-export interface RateForOcpi {
-  id: string;
-  name: string;
-  currency: string;
-  pricePerKwhCents: number;
-  pricePerMinuteCents: number;
-  sessionFeeCents: number;
-  vatIncluded: boolean;
-  vatRateBp: number;
-  idleGraceMinutes: number;
-  idlePricePerMinuteCents: number;
-  idleMaxCents: number | null;
-  idleActiveFrom: string | null;
-  idleActiveTo: string | null;
-  updatedAt: Date;
-}
+/** A rate as priced (domain/pricing's row, less the no-show fee OCPI has no element for), with its last change. */
+export type RateForOcpi = Omit<RateRow, "noShowFeeCents"> & { updatedAt: Date };
 
 /**
  * mod_tariffs.asciidoc §PriceComponent: `price` is excl. VAT and `vat` the percentage. Our rates
