@@ -92,6 +92,15 @@ function originOf(c: Ctx, publicOrigin: string | undefined): string {
 export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }: ApiServices) {
   const r = new Hono<AppEnv>();
 
+  /** The company's chargers of the same brand and model as `current` (it among them), by name, at most FIRMWARE_MODEL_MAX. */
+  const modelChargers = (businessId: string, current: { brandId: number | null; model: string | null }) =>
+    db
+      .select()
+      .from(chargers)
+      .where(and(eq(chargers.businessId, businessId), sameModel(current)))
+      .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
+      .limit(FIRMWARE_MODEL_MAX);
+
   // The recent OCPP messages, newest first (at most OCPP_MESSAGES_KEPT exist per charger).
   r.get("/:id/Message", async (c) => {
     const b = tenant(c);
@@ -140,14 +149,7 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
   r.get("/:id/Firmware", async (c) => {
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
-    const siblings = current.model
-      ? await db
-          .select()
-          .from(chargers)
-          .where(and(eq(chargers.businessId, b.id), sameModel(current)))
-          .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
-          .limit(FIRMWARE_MODEL_MAX)
-      : [current];
+    const siblings = current.model ? await modelChargers(b.id, current) : [current];
     const row = (x: typeof chargers.$inferSelect) => ({
       id: x.id,
       name: x.name,
@@ -173,14 +175,7 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
     if (input.allOfModel && !current.model) {
       throw new ApiError(422, "validation", "Revisá los datos.", { errors: { allOfModel: ["Este cargador no tiene modelo: cargalo en sus datos para actualizar a todos los de su modelo."] } });
     }
-    const targets = input.allOfModel
-      ? await db
-          .select({ id: chargers.id, name: chargers.name, ocppIdentity: chargers.ocppIdentity, enabled: chargers.enabled })
-          .from(chargers)
-          .where(and(eq(chargers.businessId, b.id), sameModel(current)))
-          .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
-          .limit(FIRMWARE_MODEL_MAX)
-      : [{ id: current.id, name: current.name, ocppIdentity: current.ocppIdentity, enabled: current.enabled }];
+    const targets = input.allOfModel ? await modelChargers(b.id, current) : [current];
     const retrieveAt = input.retrieveAt ?? now();
     const results: FirmwareUpdateDto["results"] = [];
     for (const t of targets) {
