@@ -142,6 +142,8 @@ export interface MessageLog {
   flush(): Promise<void>;
   /** Forgets a charger's counter (its socket closed: another node may take it next). */
   forget(chargerId: string): void;
+  /** Forgets a deleted charger altogether, with what it sent since the last flush. */
+  discard(chargerId: string): void;
 }
 
 /**
@@ -151,6 +153,7 @@ export interface MessageLog {
  */
 export function createMessageLog(db: Db, now: () => Date): MessageLog {
   let noted: LoggedMessage[] = [];
+  let inFlight: Promise<void> | null = null;
   const counters = new Map<string, number>();
 
   async function loadCounters(ids: string[]) {
@@ -170,36 +173,52 @@ export function createMessageLog(db: Db, now: () => Date): MessageLog {
       if (read) noted.push({ chargerId: charger.id, businessId: charger.businessId, at: now(), ...read });
     },
     async flush() {
+      // One flush at a time: a slow one (a busy database) makes the next wait and take what
+      // piled up meanwhile, instead of two statements racing for the same chargers' slots.
+      while (inFlight) await inFlight.catch(() => {});
       if (noted.length === 0) return;
       const batch = noted;
       noted = [];
-      await loadCounters([...new Set(batch.map((m) => m.chargerId))].filter((id) => !counters.has(id)));
-      // One row per ring slot: within a batch a later message takes the slot of an earlier one.
-      const bySlot = new Map<string, typeof ocppMessages.$inferInsert>();
-      for (const m of batch) {
-        const seq = (counters.get(m.chargerId) ?? 0) + 1;
-        counters.set(m.chargerId, seq);
-        const slot = seq % OCPP_MESSAGES_KEPT;
-        bySlot.set(`${m.chargerId}:${slot}`, { ...m, seq, slot });
+      inFlight = write(batch);
+      try {
+        await inFlight;
+      } finally {
+        inFlight = null;
       }
-      const rows = [...bySlot.values()];
-      // One statement with one array per column (unnest): building a thousand-row VALUES list
-      // with drizzle blocked the event loop for tens of milliseconds every second under load.
-      // sql.param: one array parameter (a bare array would be spread into a list of parameters).
-      const col = <K extends keyof (typeof rows)[number]>(k: K) => sql.param(rows.map((r) => r[k]));
-      await db.execute(sql`
-        insert into ocpp_messages (charger_id, slot, business_id, seq, at, direction, message_type, message_id, action, payload)
-        select * from unnest(
-          ${col("chargerId")}::uuid[], ${col("slot")}::smallint[], ${col("businessId")}::uuid[], ${col("seq")}::bigint[],
-          ${sql.param(rows.map((r) => (r.at as Date).toISOString()))}::timestamptz[], ${col("direction")}::text[], ${col("messageType")}::smallint[],
-          ${col("messageId")}::text[], ${col("action")}::text[], ${col("payload")}::text[]
-        )
-        on conflict (charger_id, slot) do update set
-          business_id = excluded.business_id, seq = excluded.seq, at = excluded.at, direction = excluded.direction,
-          message_type = excluded.message_type, message_id = excluded.message_id, action = excluded.action, payload = excluded.payload`);
     },
     forget(chargerId) {
       counters.delete(chargerId);
     },
+    discard(chargerId) {
+      counters.delete(chargerId);
+      noted = noted.filter((m) => m.chargerId !== chargerId);
+    },
   };
+
+  async function write(batch: LoggedMessage[]): Promise<void> {
+    await loadCounters([...new Set(batch.map((m) => m.chargerId))].filter((id) => !counters.has(id)));
+    // One row per ring slot: within a batch a later message takes the slot of an earlier one.
+    const bySlot = new Map<string, typeof ocppMessages.$inferInsert>();
+    for (const m of batch) {
+      const seq = (counters.get(m.chargerId) ?? 0) + 1;
+      counters.set(m.chargerId, seq);
+      const slot = seq % OCPP_MESSAGES_KEPT;
+      bySlot.set(`${m.chargerId}:${slot}`, { ...m, seq, slot });
+    }
+    const rows = [...bySlot.values()];
+    // One statement with one array per column (unnest): building a thousand-row VALUES list
+    // with drizzle blocked the event loop for tens of milliseconds every second under load.
+    // sql.param: one array parameter (a bare array would be spread into a list of parameters).
+    const col = <K extends keyof (typeof rows)[number]>(k: K) => sql.param(rows.map((r) => r[k]));
+    await db.execute(sql`
+      insert into ocpp_messages (charger_id, slot, business_id, seq, at, direction, message_type, message_id, action, payload)
+      select * from unnest(
+        ${col("chargerId")}::uuid[], ${col("slot")}::smallint[], ${col("businessId")}::uuid[], ${col("seq")}::bigint[],
+        ${sql.param(rows.map((r) => (r.at as Date).toISOString()))}::timestamptz[], ${col("direction")}::text[], ${col("messageType")}::smallint[],
+        ${col("messageId")}::text[], ${col("action")}::text[], ${col("payload")}::text[]
+      )
+      on conflict (charger_id, slot) do update set
+        business_id = excluded.business_id, seq = excluded.seq, at = excluded.at, direction = excluded.direction,
+        message_type = excluded.message_type, message_id = excluded.message_id, action = excluded.action, payload = excluded.payload`);
+  }
 }

@@ -165,17 +165,26 @@ export async function sweepSilentChargers(db: Db, now: Date): Promise<{ created:
 /**
  * Any message proves the charger is alive (OCPP lets busy chargers skip heartbeats). Signs of
  * life are written in batches — one statement for many chargers — so thousands of heartbeats
- * do not each take a pool connection (the central system flushes them every second).
+ * do not each take a pool connection (the central system flushes them every second). Answers the
+ * chargers it found: one that is missing was deleted while its socket was open.
  */
-export async function touchMany(db: Db, seen: ReadonlyArray<readonly [chargerId: string, at: Date]>): Promise<void> {
+export async function touchMany(db: Db, seen: ReadonlyArray<readonly [chargerId: string, at: Date]>): Promise<Set<string>> {
+  const found = new Set<string>();
   for (let i = 0; i < seen.length; i += 1000) {
-    const values = sql.join(
-      seen.slice(i, i + 1000).map(([id, at]) => sql`(${id}::uuid, ${at.toISOString()}::timestamptz)`),
-      sql`, `,
+    const part = seen.slice(i, i + 1000);
+    // One array per column (unnest), not a VALUES list built by drizzle: thousands of chargers
+    // report every second, and building that list blocked the event loop (as it did the message
+    // log's). greatest(): a batch never moves a later sign of life (markOnline's) back.
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`update chargers c set last_heartbeat_at = greatest(c.last_heartbeat_at, v.at)
+          from unnest(${sql.param(part.map(([id]) => id))}::uuid[], ${sql.param(part.map(([, at]) => at.toISOString()))}::timestamptz[]) as v(id, at)
+          where c.id = v.id
+          returning c.id`,
     );
-    // greatest(): a batch never moves a later sign of life (markOnline's) back.
-    await db.execute(sql`update chargers c set last_heartbeat_at = greatest(c.last_heartbeat_at, v.at) from (values ${values}) as v(id, at) where c.id = v.id`);
+    for (const r of rows) found.add(r.id);
   }
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,7 +452,7 @@ export async function startTransaction(
   ref: ChargerRef,
   p: StartPayload,
   now: Date,
-): Promise<{ transactionId: number; sessionId: string | null; status: TagAnswer; created: Created }> {
+): Promise<{ transactionId: number; sessionId: string | null; status: TagAnswer; reserved: boolean; created: Created }> {
   const at = messageTime(p.timestamp, now);
   const out: Created = { notifications: [] };
   const decision = await authorizeTag(db, ref, p.idTag, now);
@@ -457,6 +466,8 @@ export async function startTransaction(
         where s.charger_id = ${ref.id} and s.connector_number = ${p.connectorId}
           and s.started_at = ${at.toISOString()}::timestamptz and s.meter_start_wh = ${p.meterStart} limit 1)`.mapWith((v) => (v == null ? null : Number(v))),
       stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
+      // Whether the charger holds a reservation: only then is the start matched against it.
+      reserved: sql<boolean>`exists (select 1 from reservations r where r.charger_id = ${ref.id} and r.status = 'ACTIVE')`.mapWith(Boolean),
     })
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
@@ -465,7 +476,8 @@ export async function startTransaction(
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${decision.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
   const status = found ? decision.status : "Blocked";
-  if (found?.again != null) return { transactionId: found.again, sessionId: null, status, created: out };
+  const reserved = found?.reserved ?? false;
+  if (found?.again != null) return { transactionId: found.again, sessionId: null, status, reserved, created: out };
 
   const rate = found?.rate ?? null;
   const insert = (tx: Db) =>
@@ -492,7 +504,7 @@ export async function startTransaction(
   if (!found?.stale || !connectorId) {
     const [row] = await insert(db);
     if (status === "Accepted") await linkPaidSession(db, ref, p.idTag, row.id);
-    return { transactionId: row.transactionId, sessionId: row.id, status, created: out };
+    return { transactionId: row.transactionId, sessionId: row.id, status, reserved, created: out };
   }
   const inserted = await db.transaction(async (tx) => {
     // A session left open on this connector (its stop never arrived) is closed now.
@@ -510,7 +522,7 @@ export async function startTransaction(
     if (status === "Accepted") await linkPaidSession(tx, ref, p.idTag, row.id);
     return row;
   });
-  return { transactionId: inserted.transactionId, sessionId: inserted.id, status, created: out };
+  return { transactionId: inserted.transactionId, sessionId: inserted.id, status, reserved, created: out };
 }
 
 // ---------------------------------------------------------------------------------------------

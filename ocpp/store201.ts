@@ -361,7 +361,13 @@ async function recordEventInTransaction(
           .for("update")
       )[0] as ChargingSession | undefined;
 
-    const create = () => createSession(tx, ref, p, { at, connectorNumber: p.evse?.id ?? 0, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
+    // Whether a reservation may match this start: known when this event creates the session.
+    let reservable = true;
+    const create = async () => {
+      const made = await createSession(tx, ref, p, { at, connectorNumber: p.evse?.id ?? 0, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
+      if (made) reservable = made.reserved;
+      return made?.session;
+    };
     // A Started event is normally the transaction's first: create, and look the session up only
     // when it is there already (a repeat, or events that arrived before it). Any other event
     // normally finds it.
@@ -435,7 +441,7 @@ async function recordEventInTransaction(
       }
     }
     // The reserving tag's session uses its reservation (issue 25, ADR 0018).
-    if (p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
+    if (reservable && p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
       const connector = session.connectorNumber || connectorNumber;
       await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
     }
@@ -514,7 +520,7 @@ async function createSession(
   ref: ChargerRef,
   p: TransactionEvent201,
   o: { at: Date; connectorNumber: number; status: TagAnswer; groupRateId: string | null; stationId: string | null; out: Created },
-): Promise<ChargingSession | undefined> {
+): Promise<{ session: ChargingSession; reserved: boolean } | undefined> {
   const [conn] =
     o.connectorNumber > 0
       ? await tx
@@ -522,6 +528,8 @@ async function createSession(
             id: connectors.id,
             rate: rates,
             stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
+            // Whether the charger holds a reservation: only then is the start matched against it.
+            reserved: sql<boolean>`exists (select 1 from reservations r where r.charger_id = ${ref.id} and r.status = 'ACTIVE')`.mapWith(Boolean),
           })
           .from(connectors)
           // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
@@ -563,7 +571,8 @@ async function createSession(
     }
   }
   if (row && accepted && p.idToken) await linkPaidSession(tx, ref, p.idToken.idToken, row.id);
-  return row;
+  // Without a connector (evse 0) nothing was asked: the reservation is looked for.
+  return row ? { session: row, reserved: conn?.reserved ?? true } : undefined;
 }
 
 /** MeterValues outside a transaction event: attached to the EVSE's session while it charges. */

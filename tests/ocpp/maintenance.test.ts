@@ -107,6 +107,35 @@ describe.each(testBackends())("a charger's maintenance ($name)", (backend) => {
       expect((await messages(f)).total).toBe(OCPP_MESSAGES_KEPT);
       await cli.close();
     });
+
+    it("a deleted charger takes its messages with it (no foreign key, a trigger); connected, it is disconnected at the next flush and leaves nothing behind", async () => {
+      const f = await createFixture(h, `log-deleted-${backend.name}`);
+      const kept = await createFixture(h, `log-kept-${backend.name}`);
+      const cli = chargerClient(h, f);
+      const other = chargerClient(h, kept);
+      await cli.connect();
+      await other.connect();
+      await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
+      await other.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
+      await h.central.flushMessageLog();
+      const count = async (id: string) => (await h.db.select().from(ocppMessages).where(eq(ocppMessages.chargerId, id))).length;
+      expect(await count(f.chargerId)).toBe(2);
+
+      await expectStatus(await h.call("DELETE", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }), 204);
+      expect(await count(f.chargerId)).toBe(0);
+      expect(await count(kept.chargerId)).toBe(2);
+
+      // Still connected: what it sends now is dropped with its socket when its sign of life finds no charger.
+      const closed = new Promise<{ code: number }>((resolve) => cli.once("close", resolve));
+      await cli.call("Heartbeat", {});
+      await other.call("Heartbeat", {});
+      await h.central.flushSignsOfLife();
+      expect((await closed).code).toBe(1008);
+      await h.central.flushMessageLog();
+      expect(await count(f.chargerId)).toBe(0);
+      expect(await count(kept.chargerId)).toBe(4);
+      await other.close();
+    });
   });
 
   describe("firmware", () => {
