@@ -56,6 +56,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const ocpp = await createCentralSystem({
     onSessionChange: (businessId, chargerId) => afterSession(businessId, chargerId),
     db: database.db,
+    telemetryDb: database.telemetry,
     channels: database.channels,
     logger,
     sendPush,

@@ -33,6 +33,11 @@ export interface Channels {
 
 export interface Database {
   db: Db;
+  /**
+   * For readings only (meter values, signs of life, the OCPP message log): on PostgreSQL a pool
+   * whose commits do not wait for the disk (synchronous_commit off, ADR 0023); PGlite: `db`.
+   */
+  telemetry: Db;
   kind: "pglite" | "postgres";
   channels: Channels;
   /** Resolves when the database answers; throws when it cannot be reached. */
@@ -89,6 +94,7 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
   let closed = false;
   return {
     db,
+    telemetry: db,
     kind: "pglite",
     channels: inProcessChannels(),
     async ping() {
@@ -104,37 +110,49 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
 }
 
 async function openPostgres(url: string, onError?: (err: Error) => void, poolMax = 10, preparedStatements = DEFAULT_PREPARED_STATEMENTS): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolMax,
-    // Fail fast instead of hanging a request when the server is down or saturated.
-    connectionTimeoutMillis: 10_000,
-    idleTimeoutMillis: 30_000,
-    application_name: "enchufa",
-  });
-  // An idle client whose server connection drops emits 'error' on the pool; without a
-  // listener Node would crash the process. The pool discards that client and carries on.
-  pool.on("error", (err) => (onError ?? defaultOnError)(err));
-  // A client checked out for a transaction gets no such listener from the pool: when its
-  // connection drops mid-transaction, the query in flight rejects (the request gets its error
-  // and the transaction is rolled back by PostgreSQL) and the client also emits 'error', which
-  // must not crash the process either. The pool drops the broken client when it is released.
-  pool.on("connect", (client) => {
-    client.on("error", (err) => (onError ?? defaultOnError)(err));
-    if (preparedStatements > 0) preparePerConnection(client, preparedStatements);
-  });
+  const openPool = (max: number, extra: Partial<pg.PoolConfig> = {}) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      // Fail fast instead of hanging a request when the server is down or saturated.
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 30_000,
+      application_name: "enchufa",
+      ...extra,
+    });
+    // An idle client whose server connection drops emits 'error' on the pool; without a
+    // listener Node would crash the process. The pool discards that client and carries on.
+    pool.on("error", (err) => (onError ?? defaultOnError)(err));
+    // A client checked out for a transaction gets no such listener from the pool: when its
+    // connection drops mid-transaction, the query in flight rejects (the request gets its error
+    // and the transaction is rolled back by PostgreSQL) and the client also emits 'error', which
+    // must not crash the process either. The pool drops the broken client when it is released.
+    pool.on("connect", (client) => {
+      client.on("error", (err) => (onError ?? defaultOnError)(err));
+      if (preparedStatements > 0) preparePerConnection(client, preparedStatements);
+    });
+    return pool;
+  };
+  const pool = openPool(poolMax);
+  // Readings: commits that do not wait for the WAL flush (ADR 0023). A database crash may lose
+  // the last fraction of a second of them — never a start, a stop, a price or an operator's edit,
+  // which all go through `pool` — and never leaves the database inconsistent.
+  const telemetryPool = openPool(Math.max(2, Math.ceil(poolMax / 2)), { application_name: "enchufa-telemetry", options: "-c synchronous_commit=off" });
 
   const db = drizzleNodePg({ client: pool, schema });
+  const telemetry = drizzleNodePg({ client: telemetryPool, schema });
   try {
     await withAdvisoryLock(pool, () => migrateNodePg(db, { migrationsFolder: migrationsFolder() }));
   } catch (err) {
     await pool.end().catch(() => {});
+    await telemetryPool.end().catch(() => {});
     throw err;
   }
   let closed = false;
   const channels = postgresChannels(url, pool, onError ?? defaultOnError);
   return {
     db,
+    telemetry,
     kind: "postgres",
     channels,
     async ping() {
@@ -145,6 +163,7 @@ async function openPostgres(url: string, onError?: (err: Error) => void, poolMax
       closed = true;
       await channels.close();
       await pool.end();
+      await telemetryPool.end();
     },
   };
 }

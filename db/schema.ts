@@ -576,6 +576,9 @@ export const connectors = pgTable(
     unique("connectors_charger_connector_key").on(t.chargerId, t.connectorId),
     index("connectors_rate_idx").on(t.rateId),
     index("connectors_type_idx").on(t.connectorTypeId),
+    // The few connectors holding a load-balancing allocation: every start and stop asks whether its
+    // station still has one to clear, which without this read every connector of the station.
+    index("connectors_allocated_idx").on(t.chargerId).where(sql`${t.allocatedKw} is not null`),
     check("connectors_connector_id_positive", sql`${t.connectorId} >= 1`),
     check("connectors_max_power_positive", sql`${t.maxPowerKw} > 0`),
   ],
@@ -882,7 +885,7 @@ export const ocppMessages = pgTable(
   {
     // No foreign keys: checking them cost as much as the rest of a flush (~1,200 rows a second
     // under the 5,000-charger bench), and one deleted charger made a whole batch fail. A charger's
-    // rows go with it through the trigger `ocpp_messages_forget_chargers` (migration 0013), as a
+    // rows go with it through the trigger `ocpp_messages_forget_chargers` (migration 0013_ocpp_hot_path), as a
     // cascade would; business_id is the charger's, copied for the scoped reads.
     chargerId: uuid("charger_id").notNull(),
     slot: smallint("slot").notNull(),

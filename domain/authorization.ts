@@ -70,8 +70,17 @@ export function sessionRateId(tag: KnownTag | null, stationId: string | null, co
 }
 
 /** YYYY-MM-DD of `now` in a time zone. */
+/** One formatter per time zone: building an Intl.DateTimeFormat is far costlier than using one, and every Authorize asks. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function localDate(now: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    // Time zones are the stations' (a short list); the cap only guards against a flood of odd ones.
+    if (dayFormats.size < 1_000) dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }

@@ -93,6 +93,11 @@ const MESSAGE_LOG_FLUSH_MS = 250;
 
 export interface CentralSystemOptions {
   db: Db;
+  /**
+   * Where readings are written (meter values, periodic transaction events, signs of life, the
+   * message log): commits that do not wait for the disk on PostgreSQL (ADR 0023). Default: db.
+   */
+  telemetryDb?: Db;
   channels: Channels;
   logger: Logger;
   sendPush?: SendPush;
@@ -180,6 +185,7 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
 export async function createCentralSystem(options: CentralSystemOptions): Promise<CentralSystem> {
   const { db, channels, logger, sendPush } = options;
+  const telemetry = options.telemetryDb ?? db;
   const nodeId = options.nodeId ?? randomUUID();
   const now = options.now ?? (() => new Date());
   const idleMaxMinutes = options.idleMaxMinutes ?? 240;
@@ -197,7 +203,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const verified = new Map<string, { hash: string; digest: Buffer }>();
   /** Charger id → its latest sign of life not yet written (see touchMany). */
   const signsOfLife = new Map<string, Date>();
-  const messageLog = createMessageLog(db, now);
+  const messageLog = createMessageLog(telemetry, now);
   /** Identity → the offline mark of its socket that just closed, still being written. */
   const closing_ = new Map<string, Promise<void>>();
   /** Charger id → when its station was last found without a grid capacity (load balancing). */
@@ -384,7 +390,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     });
 
     handle("MeterValues", async ({ params }) => {
-      const attached = await recordMeterValues(db, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
+      const attached = await recordMeterValues(telemetry, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
       await seen();
       if (attached) {
         live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
@@ -460,7 +466,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("TransactionEvent", async ({ params }) => {
       const p = params as TransactionEvent201;
-      const result = await recordTransactionEvent(db, ref, p, now());
+      const result = await recordTransactionEvent({ db, telemetry }, ref, p, now());
       await seen();
       if (result.duplicate) logger.info({ identity: ref.ocppIdentity, transactionId: p.transactionInfo.transactionId, seqNo: p.seqNo }, "OCPP: TransactionEvent repetido, ignorado");
       else balanceAfter(ref, p.eventType === "Updated" ? "power" : "session");
@@ -476,7 +482,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     });
 
     handle("MeterValues", async ({ params }) => {
-      const attached = await recordMeterValues(db, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
+      const attached = await recordMeterValues(telemetry, ref, meterValuesPayload(params as { evseId: number; meterValue: MeterValue201[] }), now());
       await seen();
       if (attached) {
         live.publish(ref.businessId, { kind: "session", chargerId: ref.id });
@@ -757,7 +763,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (signsOfLife.size === 0) return;
     const batch = [...signsOfLife];
     signsOfLife.clear();
-    const found = await touchMany(db, batch);
+    const found = await touchMany(telemetry, batch);
     if (found.size === batch.length) return;
     const gone = new Set(batch.flatMap(([id]) => (found.has(id) ? [] : [id])));
     for (const [identity, client] of connections) {

@@ -261,12 +261,16 @@ const registerRange = (values: MeterValue[]) => {
  * An Ended event stops the session as 1.6 StopTransaction does: priced at once when the vehicle
  * is gone, otherwise IDLE until the unplug.
  */
-export async function recordTransactionEvent(db: Db, ref: ChargerRef, p: TransactionEvent201, now: Date): Promise<TransactionEventResult> {
+/**
+ * `telemetry` takes the periodic readings (commits that do not wait for the disk, ADR 0023);
+ * everything that can start, stop or price a session goes through `db`.
+ */
+export async function recordTransactionEvent({ db, telemetry }: { db: Db; telemetry: Db }, ref: ChargerRef, p: TransactionEvent201, now: Date): Promise<TransactionEventResult> {
   const at = messageTime(p.timestamp, now);
   const values = (p.meterValue ?? []).map(meterValue16);
   const range = registerRange(values);
   if (isPlainUpdate(p)) {
-    const fast = await recordPlainUpdate(db, ref, p, { at, values, range, now });
+    const fast = await recordPlainUpdate(telemetry, ref, p, { at, values, range, now });
     if (fast) return fast;
   }
   return recordEventInTransaction(db, ref, p, { at, values, range, now });

@@ -100,7 +100,7 @@ async function main() {
   const { identities, hashMs } = await prepare();
 
   // As production runs it: the V8 flags, and one process per core with PostgreSQL (WEB_CONCURRENCY to change it).
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(buildDir, "server.js")], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), path.join(buildDir, "server.js")], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: {

@@ -31,6 +31,7 @@ export async function openOcppHarness(backend: TestBackend, opts: { commandTimeo
   };
   const centralOptions = {
     db: database.db,
+    telemetryDb: database.telemetry,
     channels: database.channels,
     logger,
     sweepIntervalMs: 3_600_000, // tests run the sweep themselves
