@@ -99,8 +99,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
-    // OCPI roaming partners (issue 27): https only, plain http locally (ADR 0020).
-    ocpiClient: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    // OCPI roaming partners (issue 27): https and public addresses only; locally, anything (ADR 0021).
+    ocpiClient: { local: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
   });
 
   const health = async () => {
@@ -121,13 +121,13 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  // OCPI roaming (issue 27, ADR 0020): partners are called over https, plain http only locally.
+  // OCPI roaming (issue 27, ADR 0020 and 0021): partners are called over https on public addresses, anything locally.
   const ocpiDeps = {
     db: database.db,
     keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
     publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logger,
-    client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    client: { local: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
     ocpp,
   };
   const ocpiApp = createOcpiApp(ocpiDeps);

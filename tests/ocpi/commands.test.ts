@@ -53,7 +53,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     f = await createFixture(h, `ocpi-cmd-${backend.name}`, { idleGraceMinutes: 1 });
     const [business] = await h.db.update(businessUsers).set({ ocpiPartyId: "ENC" }).where(eq(businessUsers.id, f.tenant.businessId)).returning();
     [{ id: stationId }] = await h.db.update(stations).set({ roamingPublished: true }).where(eq(stations.businessId, f.tenant.businessId)).returning({ id: stations.id });
-    const deps = (origin: string) => ({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { allowHttp: true }, ocpp: h.central });
+    const deps = (origin: string) => ({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { local: true }, ocpp: h.central });
     cpo = await serveLate((origin) => createOcpiApp(deps(origin)));
     emsp = await new TestEmsp("EMS", "NL").start();
     emsp.extra = (req) => {
@@ -134,7 +134,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
   });
 
   it("the session is pushed while it runs and when it ends, then its CDR: PARKING_TIME after the grace at the idle price", async () => {
-    const svc = ocpiServices({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: silent, client: { allowHttp: true } });
+    const svc = ocpiServices({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: silent, client: { local: true } });
     expect(await pushSessionsAndCdrs(svc)).toEqual({ sessions: 1, cdrs: 0, failures: 0 });
     const running = sessionSchema.parse(pushed[0].body);
     expect(pushed[0]).toMatchObject({ method: "PUT", path: `/ocpi/2.2.1/sessions/AR/ENC/${sessionId}` });

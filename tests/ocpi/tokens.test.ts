@@ -51,7 +51,7 @@ describe.each(testBackends())("OCPI Tokens ($name)", (backend) => {
     stationId = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t.token, body: stationInput() }), 201)).id;
     await h.db.update(stations).set({ roamingPublished: true }).where(eq(stations.id, stationId));
     cpo = await serveLate((origin) => {
-      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { allowHttp: true } };
+      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { local: true } };
       svc = ocpiServices(deps);
       return createOcpiApp(deps);
     });
