@@ -50,6 +50,18 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
 
   const verifyToken = createTokenVerifier(env);
   const sendPush = createPushSender(env);
+  // OCPI roaming (issue 27, ADR 0020 and 0021): partners are called over https on public
+  // addresses only; locally and in development (the test eMSP on 127.0.0.1), plain http and
+  // private addresses too — the same notion of mode as the payment providers' emulators.
+  const partnersLocal = env.ENCHUFA_LOCAL || env.NODE_ENV !== "production";
+  const ocpiBase = {
+    db: database.db,
+    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logger,
+    client: { local: partnersLocal },
+  };
+  const ocpiSvc = ocpiServices(ocpiBase);
   // OCPP 1.6J central system: chargers connect on this same port at /ocpp/<identity>.
   // Issue 23: drivers' prepaid charges react to their sessions (caps, refunds) as the charger reports.
   let afterSession: (businessId: string, chargerId: string | undefined) => void = () => {};
@@ -100,7 +112,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     mailer,
     appName: env.APP_NAME,
     // OCPI roaming partners (issue 27): https and public addresses only; locally, anything (ADR 0021).
-    ocpiClient: { local: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    ocpiClient: { local: partnersLocal },
   });
 
   const health = async () => {
@@ -121,18 +133,9 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  // OCPI roaming (issue 27, ADR 0020 and 0021): partners are called over https on public addresses, anything locally.
-  const ocpiDeps = {
-    db: database.db,
-    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
-    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-    logger,
-    client: { local: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
-    ocpp,
-  };
-  const ocpiApp = createOcpiApp(ocpiDeps);
-  // Sessions and CDRs of partners' drivers, pushed every few seconds (ocpi/push.ts).
-  startPushLoop(ocpiServices(ocpiDeps));
+  const ocpiApp = createOcpiApp({ ...ocpiBase, ocpp });
+  // Sessions, CDRs and location changes, pushed every few seconds by one node per partner (ocpi/push.ts).
+  const stopOcpiPush = startPushLoop(ocpiSvc);
 
   const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
@@ -158,6 +161,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
       // within the orchestrator's 10 s.
       draining = true;
       stopPaymentSweep();
+      stopOcpiPush();
       const sweep = setInterval(() => server.closeIdleConnections(), 200);
       const cut = setTimeout(() => server.closeAllConnections(), 8_000);
       await Promise.all([
