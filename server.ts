@@ -16,6 +16,7 @@ import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
 import { createOcpiApp, ocpiServices } from "./ocpi/app";
+import { createChargerAuthorizer } from "./ocpi/charger-authorization";
 import { startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
@@ -74,6 +75,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     nodeId: env.NODE_ID,
     idleMaxMinutes: env.OCPP_IDLE_MAX_MINUTES,
     sweepIntervalMs: env.OCPP_SWEEP_SECONDS * 1000,
+    // Partners' drivers' tokens at the chargers of stations published to roaming (ADR 0021).
+    roaming: createChargerAuthorizer(ocpiSvc),
   });
   // E-mail (team invitations): the provider; in local mode (or development without one) the local inbox.
   let mailer: Mailer = disabledMailer;
