@@ -16,6 +16,7 @@ import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
 import { createOcpiApp, ocpiServices } from "./ocpi/app";
+import { createChargerAuthorizer } from "./ocpi/charger-authorization";
 import { startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
@@ -50,6 +51,18 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
 
   const verifyToken = createTokenVerifier(env);
   const sendPush = createPushSender(env);
+  // OCPI roaming (issue 27, ADR 0020 and 0021): partners are called over https on public
+  // addresses only; locally and in development (the test eMSP on 127.0.0.1), plain http and
+  // private addresses too — the same notion of mode as the payment providers' emulators.
+  const partnersLocal = env.ENCHUFA_LOCAL || env.NODE_ENV !== "production";
+  const ocpiBase = {
+    db: database.db,
+    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logger,
+    client: { local: partnersLocal },
+  };
+  const ocpiSvc = ocpiServices(ocpiBase);
   // OCPP 1.6J central system: chargers connect on this same port at /ocpp/<identity>.
   // Issue 23: drivers' prepaid charges react to their sessions (caps, refunds) as the charger reports.
   let afterSession: (businessId: string, chargerId: string | undefined) => void = () => {};
@@ -63,6 +76,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     nodeId: env.NODE_ID,
     idleMaxMinutes: env.OCPP_IDLE_MAX_MINUTES,
     sweepIntervalMs: env.OCPP_SWEEP_SECONDS * 1000,
+    // Partners' drivers' tokens at the chargers of stations published to roaming (ADR 0021).
+    roaming: createChargerAuthorizer(ocpiSvc),
   });
   // E-mail (team invitations): the provider; in local mode (or development without one) the local inbox.
   let mailer: Mailer = disabledMailer;
@@ -100,8 +115,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
-    // OCPI roaming partners (issue 27): https only, plain http locally (ADR 0020).
-    ocpiClient: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
+    // OCPI roaming partners (issue 27): https and public addresses only; locally, anything (ADR 0021).
+    ocpiClient: { local: partnersLocal },
   });
 
   const health = async () => {
@@ -122,18 +137,9 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     dashboard = { build, clientDir: path.join(buildDir, "client") };
   }
 
-  // OCPI roaming (issue 27, ADR 0020): partners are called over https, plain http only locally.
-  const ocpiDeps = {
-    db: database.db,
-    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
-    publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-    logger,
-    client: { allowHttp: env.ENCHUFA_LOCAL || env.NODE_ENV !== "production" },
-    ocpp,
-  };
-  const ocpiApp = createOcpiApp(ocpiDeps);
-  // Sessions and CDRs of partners' drivers, pushed every few seconds (ocpi/push.ts).
-  startPushLoop(ocpiServices(ocpiDeps));
+  const ocpiApp = createOcpiApp({ ...ocpiBase, ocpp });
+  // Sessions, CDRs and location changes, pushed every few seconds by one node per partner (ocpi/push.ts).
+  const stopOcpiPush = startPushLoop(ocpiSvc);
 
   const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
@@ -159,6 +165,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
       // within the orchestrator's 10 s.
       draining = true;
       stopPaymentSweep();
+      stopOcpiPush();
       const sweep = setInterval(() => server.closeIdleConnections(), 200);
       const cut = setTimeout(() => server.closeAllConnections(), 8_000);
       await Promise.all([

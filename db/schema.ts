@@ -1036,6 +1036,12 @@ export const ocpiPartners = pgTable(
     lastSyncAt: tstz("last_sync_at"),
     failures: integer("failures").notNull().default(0),
     lastError: text("last_error"),
+    /**
+     * One pusher across nodes (ocpi/push.ts, ADR 0021): the node whose pass holds the partner
+     * (a random id per pass) and until when; another node's pass skips the partner meanwhile.
+     */
+    pushClaim: uuid("push_claim"),
+    pushClaimedUntil: tstz("push_claimed_until"),
     ...timestamps,
   },
   (t) => [
@@ -1094,6 +1100,11 @@ export const ocpiSessions = pgTable(
     /** mod_cdrs §CdrToken of the token (country, party, uid, type, contract id). */
     token: jsonb("token").$type<{ country_code: string; party_id: string; uid: string; type: string; contract_id: string }>().notNull(),
     authorizationReference: varchar("authorization_reference", { length: 36 }),
+    /**
+     * mod_sessions §AuthMethod: COMMAND (START_SESSION), WHITELIST (the partner's stored token,
+     * decided locally), AUTH_REQUEST (the eMSP answered in real time).
+     */
+    authMethod: text("auth_method").$type<OcpiAuthMethod>().notNull().default("COMMAND"),
     sessionId: uuid("session_id")
       .unique()
       .references(() => chargingSessions.id, { onDelete: "set null" }),
@@ -1103,7 +1114,42 @@ export const ocpiSessions = pgTable(
     cdrPushedAt: tstz("cdr_pushed_at"),
     ...timestamps,
   },
-  (t) => [index("ocpi_sessions_charger_idx").on(t.chargerId, t.connectorNumber, t.createdAt), index("ocpi_sessions_partner_idx").on(t.partnerId)],
+  (t) => [
+    index("ocpi_sessions_charger_idx").on(t.chargerId, t.connectorNumber, t.createdAt),
+    index("ocpi_sessions_partner_idx").on(t.partnerId),
+    check("ocpi_sessions_auth_method_known", sql`${t.authMethod} in ('COMMAND', 'WHITELIST', 'AUTH_REQUEST')`),
+  ],
+);
+
+export type OcpiAuthMethod = "COMMAND" | "WHITELIST" | "AUTH_REQUEST";
+
+/**
+ * What a partner's Locations receiver last got of a station (mod_locations.asciidoc §Receiver
+ * interface, ocpi/locations-push.ts): the Location object as pushed, so a pass compares the
+ * station with it and sends only what changed — a PATCH of an EVSE's status, a PUT of the
+ * location when the station itself changed. No foreign key on the station: a deleted station's
+ * row is how the partner learns its EVSEs are REMOVED.
+ */
+export const ocpiLocationPushes = pgTable(
+  "ocpi_location_pushes",
+  {
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    stationId: uuid("station_id").notNull(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** The Location object the partner holds (null: nothing pushed yet). */
+    location: jsonb("location").$type<Record<string, unknown>>(),
+    /** Last push of any kind: a station is pushed at most every few seconds (flapping chargers). */
+    pushedAt: tstz("pushed_at"),
+    /** The station's changes up to here were compared with `location` (minus a margin for clocks). */
+    syncedAt: tstz("synced_at"),
+    /** A change waits: held back by the interval, or its push failed. */
+    pending: boolean("pending").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.stationId] })],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -2,9 +2,14 @@
 // request carries our credentials token (Base64, §Authorization header), X-Request-ID and
 // X-Correlation-ID (§Request headers), and every answer is parsed as the response envelope and its
 // data validated with the schema given. Base URLs come from the partner's versions URL and
-// version details, never from configuration.
+// version details, never from configuration — so they are typed by operators and partners, and
+// in production they must be https and public (ADR 0021): the host, every address its name
+// resolves to, and the address actually connected to (infra/public-address.ts).
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
 import { z } from "zod";
+import { AddressNotPublicError, assertPublicHost, publicOnlyLookup } from "../infra/public-address";
 import { envelope as envelopeSchema, type endpoint, versionDetails, versionList } from "./schemas";
 import { authorizationHeader } from "./tokens";
 import { OCPI_STATUS } from "./envelope";
@@ -15,8 +20,14 @@ export interface OcpiClientOptions {
   fetch?: Fetch;
   /** Milliseconds before a partner's answer is given up (default 10 s). */
   timeoutMs?: number;
-  /** Plain http:// partner URLs (tests, local mode); production requires https (ADR 0020). */
-  allowHttp?: boolean;
+  /**
+   * Local mode, development and tests (not production, as for the payment emulators): partners
+   * may use plain http:// and private addresses (the test eMSP listens on 127.0.0.1). Production
+   * requires https and public addresses (ADR 0021).
+   */
+  local?: boolean;
+  /** How a host name is checked (tests); default: assertPublicHost with the system resolver. */
+  checkHost?: (host: string) => Promise<void>;
 }
 
 /** A partner's platform could not be used: unreachable, an HTTP error, a bad envelope or a non-1xxx status. */
@@ -31,42 +42,109 @@ export class PartnerError extends Error {
   }
 }
 
+/** The field message of a partner URL refused by the address rule (the Roaming screen shows it as is). */
+export const PARTNER_ADDRESS_MESSAGE = "La dirección del socio tiene que ser pública y usar https.";
+
+/** A partner URL that is not https or not public, in production (ADR 0021). */
+export class PartnerAddressError extends PartnerError {
+  override name = "PartnerAddressError";
+  constructor() {
+    super(PARTNER_ADDRESS_MESSAGE);
+  }
+}
+
+/** Most bytes read of a partner's answer (ours are envelopes of a few objects). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * fetch over node:http(s) with the connection's DNS lookup given: in production
+ * publicOnlyLookup, so no answer of the partner's DNS can point the socket at a private address
+ * after the URL was checked. No redirects are followed (a 3xx is returned as is), answers are
+ * read up to MAX_ANSWER_BYTES.
+ */
+export function partnerFetch(lookup?: typeof publicOnlyLookup): Fetch {
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const body = typeof init.body === "string" ? init.body : undefined;
+      const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
+      if (body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(body));
+      const request = (url.protocol === "https:" ? https : http).request(
+        url,
+        { method: init.method ?? "GET", headers, lookup, signal: init.signal ?? undefined },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_ANSWER_BYTES) request.destroy(new Error("answer too large"));
+            else chunks.push(chunk);
+          });
+          res.on("error", reject);
+          res.on("end", () => {
+            const status = res.statusCode ?? 502;
+            const out = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(", ") : value);
+            const empty = status === 204 || status === 205 || status === 304 || status < 200;
+            resolve(new Response(empty ? null : Buffer.concat(chunks), { status: status < 200 || status > 599 ? 502 : status, headers: out }));
+          });
+        },
+      );
+      request.on("error", reject);
+      request.end(body);
+    });
+}
+
 export const SUPPORTED_VERSION = "2.2.1";
 
 export class OcpiClient {
   private readonly fetch: Fetch;
   private readonly timeoutMs: number;
-  private readonly allowHttp: boolean;
+  private readonly local: boolean;
+  private readonly checkHost: (host: string) => Promise<void>;
 
   constructor(opts: OcpiClientOptions = {}) {
-    this.fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.local = opts.local ?? false;
+    this.fetch = opts.fetch ?? partnerFetch(this.local ? undefined : publicOnlyLookup);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.allowHttp = opts.allowHttp ?? false;
+    this.checkHost = opts.checkHost ?? ((host) => assertPublicHost(host));
   }
 
-  checkUrl(raw: string): URL {
+  /**
+   * A partner URL we may call: valid, no credentials in it, and — in production — https on a
+   * public address (the literal host, or every address its name resolves to). PartnerAddressError
+   * when the address rule refuses it (its message is the Roaming screen's field message).
+   */
+  async checkUrl(raw: string): Promise<URL> {
     let parsed: URL;
     try {
       parsed = new URL(raw);
     } catch {
       throw new PartnerError("La URL del socio no es válida.");
     }
-    if (parsed.protocol !== "https:" && !(this.allowHttp && parsed.protocol === "http:")) {
-      throw new PartnerError("La URL del socio tiene que usar https.");
-    }
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new PartnerError("La URL del socio no es válida.");
     if (parsed.username || parsed.password) throw new PartnerError("La URL del socio no puede llevar usuario ni contraseña.");
+    if (this.local) return parsed;
+    if (parsed.protocol !== "https:") throw new PartnerAddressError();
+    try {
+      await this.checkHost(parsed.hostname);
+    } catch (err) {
+      if (err instanceof AddressNotPublicError) throw new PartnerAddressError();
+      throw new PartnerError(`No pudimos encontrar la dirección del socio (${(err as NodeJS.ErrnoException).code ?? (err as Error).name}).`);
+    }
     return parsed;
   }
 
-  /** One request; `data` validated with `schema` when the status code is 1xxx. */
+  /** One request; `data` validated with `schema` when the status code is 1xxx. `timeoutMs` overrides the client's. */
   async request<T extends z.ZodTypeAny>(
     method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
     target: string,
     token: string,
     schema: T,
     body?: unknown,
+    opts: { timeoutMs?: number } = {},
   ): Promise<{ data: z.infer<T>; headers: Headers }> {
-    const at = this.checkUrl(target);
+    const at = await this.checkUrl(target);
     const headers: Record<string, string> = {
       Authorization: authorizationHeader(token),
       "X-Request-ID": randomUUID(),
@@ -81,11 +159,14 @@ export class OcpiClient {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: "error",
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
       });
     } catch (err) {
+      if (err instanceof AddressNotPublicError || (err as { cause?: unknown }).cause instanceof AddressNotPublicError) throw new PartnerAddressError();
       throw new PartnerError(`No pudimos conectar con el socio (${(err as Error).name}).`);
     }
+    // Redirects are not followed: the next address would not have been checked.
+    if (res.status >= 300 && res.status < 400) throw new PartnerError(`El socio respondió ${res.status} (una redirección, que no seguimos).`, res.status);
     let json: unknown;
     try {
       json = await res.json();
@@ -112,6 +193,11 @@ export class OcpiClient {
     const chosen = versions.find((v) => v.version === SUPPORTED_VERSION);
     if (!chosen) throw new PartnerError("El socio no ofrece OCPI 2.2.1.", undefined, OCPI_STATUS.UNSUPPORTED_VERSION);
     const { data: details } = await this.request("GET", chosen.url, token, versionDetails);
+    // Every endpoint the partner gives is a URL we will call: each host is checked now, so a
+    // partner listing a private address is refused at registration, not at its first push.
+    const hosts = new Map<string, string>();
+    for (const e of details.endpoints) hosts.set(new URL(e.url).host, e.url);
+    for (const url of hosts.values()) await this.checkUrl(url);
     return { version: SUPPORTED_VERSION, endpoints: details.endpoints };
   }
 }

@@ -8,6 +8,7 @@ import { and, desc, eq, lte } from "drizzle-orm";
 import { z } from "zod";
 import { chargers, chargingSessions, connectors, ocpiSessions, stations, type BusinessUser, type OcpiPartner } from "../db/schema";
 import type { ChargerCommand, CommandResult } from "../ocpp/commands";
+import { PartnerError } from "./client";
 import { OCPI_STATUS, OcpiError } from "./envelope";
 import { partnerToken, type OcpiServices } from "./registration";
 import { commandType, startSession, stopSession, unlockConnector, type CommandResponse, type CommandResultBody } from "./schemas";
@@ -95,8 +96,17 @@ export async function receiveCommand(
   if (command.data === "RESERVE_NOW" || command.data === "CANCEL_RESERVATION") return reply("NOT_SUPPORTED", "Reservations are not supported.");
   if (!gateway) return reply("NOT_SUPPORTED", "Commands are not available.");
   const invalid = () => new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, `Invalid ${command.data} object.`);
+  // The result goes to response_url: the partners' address rule applies to it (ADR 0021), checked
+  // before anything is recorded or sent.
+  const checkResponseUrl = async (responseUrl: string) => {
+    try {
+      await svc.client.checkUrl(responseUrl);
+    } catch (err) {
+      if (err instanceof PartnerError) throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "response_url is not an address we can call.");
+      throw err;
+    }
+  };
   const later = (responseUrl: string, run: () => Promise<CommandResult>) => {
-    svc.client.checkUrl(responseUrl);
     const done = run()
       .then((r) => postResult(svc, partner, responseUrl, commandResultOf(r)))
       .catch((err) => {
@@ -114,6 +124,7 @@ export async function receiveCommand(
     const target = await findTarget(svc, business.id, p.location_id, p.evse_uid, p.connector_id);
     // status_codes.asciidoc: 2003 "Command: START_SESSION with unknown location".
     if (!target) throw new OcpiError(200, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown location, EVSE or connector.");
+    await checkResponseUrl(p.response_url);
     if (!p.token.valid || p.token.uid.length > ID_TAG_MAX) return reply("REJECTED", p.token.valid ? "Token uid too long for the charge point (20 characters at most)." : "Token not valid.");
     await svc.db.insert(ocpiSessions).values({
       businessId: business.id,
@@ -130,6 +141,7 @@ export async function receiveCommand(
   if (command.data === "STOP_SESSION") {
     const parsed = stopSession.safeParse(body);
     if (!parsed.success) throw invalid();
+    await checkResponseUrl(parsed.data.response_url);
     const session = await partnerSession(svc, partner, parsed.data.session_id);
     if (!session) return reply("UNKNOWN_SESSION");
     if (session.status !== "ACTIVE" && session.status !== "IDLE") return reply("REJECTED", "The session has ended.");
@@ -140,6 +152,7 @@ export async function receiveCommand(
   if (!parsed.success) throw invalid();
   const target = await findTarget(svc, business.id, parsed.data.location_id, parsed.data.evse_uid, parsed.data.connector_id);
   if (!target) throw new OcpiError(200, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown location, EVSE or connector.");
+  await checkResponseUrl(parsed.data.response_url);
   return later(parsed.data.response_url, () => gateway.sendCommand(target.charger, { command: "UnlockConnector", connectorId: target.connectorNumber }));
 }
 

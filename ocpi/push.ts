@@ -1,22 +1,42 @@
-// Sessions and CDRs pushed to the partner that started them (mod_sessions.asciidoc §Receiver
-// interface PUT {url}/{country_code}/{party_id}/{session_id}; mod_cdrs.asciidoc §Receiver
-// interface POST {url}), ADR 0020. A sync pass, not a queue: each pass links the sessions partners
-// started by command, PUTs every linked session changed since its last push, and POSTs the CDR of
-// every completed one not yet accepted. A failed push is retried by the next pass and counted on
-// the partner (failures, last error); a success records the last sync. server.ts runs a pass on a
-// timer; tests run it directly.
+// What partners are sent (ADR 0020, 0021): the sessions and CDRs of their drivers
+// (mod_sessions.asciidoc §Receiver interface PUT {url}/{country_code}/{party_id}/{session_id};
+// mod_cdrs.asciidoc §Receiver interface POST {url}) and the changes of the stations published
+// to them (ocpi/locations-push.ts). A sync pass, not a queue: each pass links the sessions
+// partners started by command, then, partner by partner, PUTs every linked session changed since
+// its last push, POSTs the CDR of every completed one not yet accepted, and pushes location
+// changes. A failed push is retried by a later pass and counted on the partner (failures, last
+// error); a success records the last sync. server.ts runs a pass on a timer; tests run it directly.
+//
+// One pusher across nodes (ADR 0021): every node runs the timer, but a pass only works for the
+// partners it claims — a conditional UPDATE of ocpi_partners over rows locked with FOR UPDATE
+// SKIP LOCKED (as the OCPP sweeps claim chargers), holding each for CLAIM_SECONDS, renewed before
+// each request and released at the end. Another node's pass skips a held partner, so a CDR is
+// POSTed by one node once (a node that dies mid-pass leaves its partners to the next pass after
+// the hold runs out).
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiSessions, stations, type OcpiPartner } from "../db/schema";
+import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiSessions, stations, type OcpiAuthMethod, type OcpiPartner } from "../db/schema";
 import { endpointUrl, PartnerError } from "./client";
 import { sessionToCdr, type CdrPlace } from "./cdr";
 import { ocpiDateTime } from "./envelope";
+import { pushLocationChanges } from "./locations-push";
 import { OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
 import type { CdrToken, OcpiSession } from "./schemas";
 import type { Party } from "./mapping";
 
-/** Rows handled per pass (the next pass takes the rest). */
+/** Sessions handled per partner and pass (the next pass takes the rest). */
 const PASS_LIMIT = 200;
+/** Partners a pass claims at most. */
+const PARTNERS_PER_PASS = 100;
+/**
+ * How long a pass holds a partner. Renewed before each request once RENEW_AFTER_MS have passed,
+ * so the hold always outlasts the request under way (10 s timeout) by a wide margin.
+ */
+const CLAIM_SECONDS = 60;
+const RENEW_AFTER_MS = 15_000;
+/** A partner that failed this often in a pass is left for the next one (it is probably down). */
+const FAILURES_PER_PASS = 3;
 
 /** Links START_SESSION commands to the sessions their chargers then started (same charger, connector and idTag, after the command). */
 async function linkStartedSessions(svc: OcpiServices): Promise<void> {
@@ -32,20 +52,95 @@ async function linkStartedSessions(svc: OcpiServices): Promise<void> {
 export interface PushReport {
   sessions: number;
   cdrs: number;
+  /** Requests to partners' Locations receivers (PUT of a location, PATCH of an EVSE or a location). */
+  locations: number;
   failures: number;
 }
 
-export async function pushSessionsAndCdrs(svc: OcpiServices): Promise<PushReport> {
-  await linkStartedSessions(svc);
+/** The registered partners no other pass holds, now held by this one (`claim`). */
+async function claimPartners(svc: OcpiServices, claim: string): Promise<OcpiPartner[]> {
+  return svc.db
+    .update(ocpiPartners)
+    .set({ pushClaim: claim, pushClaimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, updatedAt: sql`${ocpiPartners.updatedAt}` })
+    .where(
+      sql`${ocpiPartners.id} in (select id from ocpi_partners
+            where status = 'REGISTERED' and (push_claimed_until is null or push_claimed_until < now())
+            order by push_claimed_until nulls first, id
+            limit ${PARTNERS_PER_PASS}
+            for update skip locked)`,
+    )
+    .returning();
+}
+
+/** Renews this pass's hold on the partner; false when another pass holds it now. */
+async function renewClaim(svc: OcpiServices, partnerId: string, claim: string): Promise<boolean> {
   const rows = await svc.db
-    .select({ link: ocpiSessions, session: chargingSessions, partner: ocpiPartners, partyId: businessUsers.ocpiPartyId, operatorName: businessUsers.businessName })
+    .update(ocpiPartners)
+    .set({ pushClaimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`, updatedAt: sql`${ocpiPartners.updatedAt}` })
+    .where(and(eq(ocpiPartners.id, partnerId), eq(ocpiPartners.pushClaim, claim)))
+    .returning({ id: ocpiPartners.id });
+  return rows.length > 0;
+}
+
+async function releaseClaim(svc: OcpiServices, partnerId: string, claim: string): Promise<void> {
+  await svc.db
+    .update(ocpiPartners)
+    .set({ pushClaim: null, pushClaimedUntil: null, updatedAt: sql`${ocpiPartners.updatedAt}` })
+    .where(and(eq(ocpiPartners.id, partnerId), eq(ocpiPartners.pushClaim, claim)));
+}
+
+/** One pass: the partners this node claims get their sessions, CDRs and location changes. */
+export async function pushToPartners(svc: OcpiServices): Promise<PushReport> {
+  await linkStartedSessions(svc);
+  const claim = randomUUID();
+  const partners = await claimPartners(svc, claim);
+  const report: PushReport = { sessions: 0, cdrs: 0, locations: 0, failures: 0 };
+  for (const partner of partners) {
+    let renewedAt = Date.now();
+    const stillMine = async () => {
+      if (Date.now() - renewedAt < RENEW_AFTER_MS) return true;
+      renewedAt = Date.now();
+      return renewClaim(svc, partner.id, claim);
+    };
+    try {
+      const [business] = await svc.db
+        .select({ partyId: businessUsers.ocpiPartyId, operatorName: businessUsers.businessName })
+        .from(businessUsers)
+        .where(eq(businessUsers.id, partner.businessId));
+      if (!business) continue;
+      const party: Party = { countryCode: OCPI_COUNTRY_CODE, partyId: business.partyId ?? "", operatorName: business.operatorName };
+      const failuresBefore = report.failures;
+      await pushSessions(svc, partner, party, stillMine, report);
+      if (report.failures - failuresBefore >= FAILURES_PER_PASS) continue;
+      try {
+        const sent = await pushLocationChanges(svc, partner, party, stillMine);
+        report.locations += sent;
+        if (sent > 0) await markSynced(svc, partner);
+      } catch (err) {
+        report.failures++;
+        await recordFailure(svc, partner, err);
+      }
+    } finally {
+      await releaseClaim(svc, partner.id, claim);
+    }
+  }
+  return report;
+}
+
+async function markSynced(svc: OcpiServices, partner: OcpiPartner) {
+  await svc.db.update(ocpiPartners).set({ lastSyncAt: svc.now(), failures: 0, lastError: null }).where(eq(ocpiPartners.id, partner.id));
+}
+
+/** The partner's sessions and CDRs, counted in `report`. */
+async function pushSessions(svc: OcpiServices, partner: OcpiPartner, party: Party, stillMine: () => Promise<boolean>, report: PushReport): Promise<void> {
+  const rows = await svc.db
+    .select({ link: ocpiSessions, session: chargingSessions })
     .from(ocpiSessions)
     .innerJoin(chargingSessions, eq(chargingSessions.id, ocpiSessions.sessionId))
-    .innerJoin(ocpiPartners, and(eq(ocpiPartners.id, ocpiSessions.partnerId), eq(ocpiPartners.businessId, ocpiSessions.businessId)))
-    .innerJoin(businessUsers, eq(businessUsers.id, ocpiSessions.businessId))
     .where(
       and(
-        eq(ocpiPartners.status, "REGISTERED"),
+        eq(ocpiSessions.partnerId, partner.id),
+        eq(ocpiSessions.businessId, partner.businessId),
         or(
           isNull(ocpiSessions.sessionPushedAt),
           gt(chargingSessions.updatedAt, ocpiSessions.sessionPushedAt),
@@ -55,18 +150,20 @@ export async function pushSessionsAndCdrs(svc: OcpiServices): Promise<PushReport
     )
     .orderBy(asc(chargingSessions.updatedAt))
     .limit(PASS_LIMIT);
-  const report: PushReport = { sessions: 0, cdrs: 0, failures: 0 };
-  for (const { link, session, partner, partyId, operatorName } of rows) {
-    const party: Party = { countryCode: OCPI_COUNTRY_CODE, partyId: partyId ?? "", operatorName };
-    const token = partnerToken(svc, partner);
+  const token = partnerToken(svc, partner);
+  if (!token) return;
+  let delivered = false;
+  let failures = 0;
+  for (const { link, session } of rows) {
     const place = await placeOf(svc, session);
-    if (!token || !place) continue;
+    if (!place) continue;
+    if (!(await stillMine())) break;
     try {
       const pushSession = link.sessionPushedAt === null || session.updatedAt > link.sessionPushedAt;
       if (pushSession) {
         const url = endpointUrl(partner.endpoints, "sessions", "RECEIVER");
         if (url) {
-          const body = sessionObject(party, session, place, link.token as CdrToken, link.authorizationReference);
+          const body = sessionObject(party, session, place, link.token as CdrToken, link.authorizationReference, link.authMethod);
           await svc.client.request("PUT", `${url.replace(/\/$/, "")}/${party.countryCode}/${party.partyId}/${session.id}`, token, z.unknown(), body);
           report.sessions++;
         }
@@ -76,26 +173,30 @@ export async function pushSessionsAndCdrs(svc: OcpiServices): Promise<PushReport
         const url = endpointUrl(partner.endpoints, "cdrs", "RECEIVER");
         if (url) {
           const cdr = sessionToCdr(party, { ...session, rateSnapshot: session.rateSnapshot ?? null }, place, link.token as CdrToken, {
-            authMethod: "COMMAND",
+            authMethod: link.authMethod,
             authorizationReference: link.authorizationReference ?? undefined,
           });
+          // Held by this pass until well after this request ends (renewed just before if needed): no other node posts it meanwhile.
+          if (!(await stillMine())) break;
           await svc.client.request("POST", url, token, z.unknown(), cdr);
           report.cdrs++;
         }
         await svc.db.update(ocpiSessions).set({ cdrPushedAt: svc.now() }).where(eq(ocpiSessions.id, link.id));
       }
-      await svc.db.update(ocpiPartners).set({ lastSyncAt: svc.now(), failures: 0, lastError: null }).where(eq(ocpiPartners.id, partner.id));
+      delivered = true;
     } catch (err) {
       report.failures++;
-      const message = err instanceof PartnerError ? err.message : "Error inesperado al enviar al socio.";
-      await recordFailure(svc, partner, message);
-      if (!(err instanceof PartnerError)) svc.logger.error({ partnerId: partner.id, err: (err as Error).message }, "ocpi: envío de sesión o CDR fallido");
+      await recordFailure(svc, partner, err);
+      if (++failures >= FAILURES_PER_PASS) break;
     }
   }
-  return report;
+  // A pass without failures clears the partner's count; one with failures leaves it raised.
+  if (delivered && failures === 0) await markSynced(svc, partner);
 }
 
-async function recordFailure(svc: OcpiServices, partner: OcpiPartner, message: string) {
+async function recordFailure(svc: OcpiServices, partner: OcpiPartner, err: unknown) {
+  const message = err instanceof PartnerError ? err.message : "Error inesperado al enviar al socio.";
+  if (!(err instanceof PartnerError)) svc.logger.error({ partnerId: partner.id, err: (err as Error).message }, "ocpi: envío al socio fallido");
   await svc.db
     .update(ocpiPartners)
     .set({ failures: sql`${ocpiPartners.failures} + 1`, lastError: message.slice(0, 300) })
@@ -121,7 +222,14 @@ async function placeOf(svc: OcpiServices, session: typeof chargingSessions.$infe
 }
 
 /** mod_sessions §Session object: our session as the partner sees it while it runs and once it ends. */
-export function sessionObject(party: Party, s: typeof chargingSessions.$inferSelect, place: CdrPlace, token: CdrToken, authorizationReference: string | null): OcpiSession {
+export function sessionObject(
+  party: Party,
+  s: typeof chargingSessions.$inferSelect,
+  place: CdrPlace,
+  token: CdrToken,
+  authorizationReference: string | null,
+  authMethod: OcpiAuthMethod = "COMMAND",
+): OcpiSession {
   const ended = s.status === "COMPLETED" || s.status === "INVALID";
   const end = s.unpluggedAt ?? s.stoppedAt ?? s.chargingEndedAt;
   return {
@@ -132,7 +240,7 @@ export function sessionObject(party: Party, s: typeof chargingSessions.$inferSel
     ...(ended && end ? { end_date_time: ocpiDateTime(end) } : {}),
     kwh: Math.round(s.energyWh) / 1000,
     cdr_token: token,
-    auth_method: "COMMAND",
+    auth_method: authMethod,
     ...(authorizationReference ? { authorization_reference: authorizationReference } : {}),
     location_id: place.station.id,
     evse_uid: place.chargerId,
@@ -150,7 +258,7 @@ export function startPushLoop(svc: OcpiServices, intervalMs = 5_000): () => void
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    pushSessionsAndCdrs(svc)
+    pushToPartners(svc)
       .catch((err) => svc.logger.error({ err: (err as Error).message }, "ocpi: pasada de envíos fallida"))
       .finally(() => (running = false));
   }, intervalMs);

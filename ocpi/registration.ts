@@ -79,7 +79,7 @@ export async function createInvitation(svc: OcpiServices, business: BusinessUser
  * its token C. On failure nothing is kept and PartnerError is thrown.
  */
 export async function registerWithPartner(svc: OcpiServices, business: BusinessUser, input: { versionsUrl: string; token: string }): Promise<OcpiPartner> {
-  svc.client.checkUrl(input.versionsUrl);
+  await svc.client.checkUrl(input.versionsUrl);
   const discovered = await svc.client.discover(input.versionsUrl, input.token);
   const credentialsUrl = endpointUrl(discovered.endpoints, "credentials", "SENDER") ?? endpointUrl(discovered.endpoints, "credentials", "RECEIVER");
   if (!credentialsUrl) throw new PartnerError("El socio no ofrece el módulo de credenciales.", undefined, OCPI_STATUS.NO_MATCHING_ENDPOINTS);

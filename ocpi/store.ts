@@ -67,6 +67,19 @@ export async function getLocation(db: Db, businessId: string, locationId: string
   return item ?? null;
 }
 
+/**
+ * Stations of the company by id as OCPI sees them, published or not: the location pushes compare
+ * them with what each partner holds (ocpi/locations-push.ts). Missing ids were deleted.
+ */
+export async function stationsForOcpi(db: Db, businessId: string, ids: string[]): Promise<StationForOcpi[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ station: stations, lastUpdated: locationLastUpdated })
+    .from(stations)
+    .where(and(eq(stations.businessId, businessId), inArray(stations.id, ids)));
+  return withChargers(db, rows);
+}
+
 async function withChargers(db: Db, rows: { station: typeof stations.$inferSelect; lastUpdated: Date | string }[]): Promise<StationForOcpi[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.station.id);

@@ -1,9 +1,10 @@
-// Tokens receiver and real-time authorization (mod_tokens.asciidoc), ADR 0020. Partners push
-// their drivers' tokens (PUT, PATCH; GET returns what we hold); a token is decided locally when
-// its whitelist allows it (ALWAYS; ALLOWED and ALLOWED_OFFLINE when the eMSP cannot be reached)
+// Tokens receiver and real-time authorization (mod_tokens.asciidoc), ADR 0020 and 0021. Partners
+// push their drivers' tokens (PUT, PATCH; GET returns what we hold); a token is decided locally
+// when its whitelist allows it (ALWAYS, ALLOWED; ALLOWED_OFFLINE when the eMSP cannot be reached)
 // and otherwise — or when unknown — at the eMSP in real time (§Real-time authorization: POST
-// {tokens_url}/{token_uid}/authorize, answered with an AuthorizationInfo).
-import { and, eq } from "drizzle-orm";
+// {tokens_url}/{token_uid}/authorize, answered with an AuthorizationInfo). The chargers ask
+// through ocpi/charger-authorization.ts.
+import { and, asc, eq, sql } from "drizzle-orm";
 import { ocpiPartners, ocpiTokens, type OcpiPartner } from "../db/schema";
 import { endpointUrl, PartnerError } from "./client";
 import { OCPI_STATUS, OcpiError } from "./envelope";
@@ -77,55 +78,81 @@ export interface AuthorizationDecision {
   source: "LOCAL" | "REAL_TIME";
 }
 
-async function askPartner(svc: OcpiServices, partner: OcpiPartner, uid: string, type: string, location?: { locationId: string; evseUid?: string }): Promise<AuthorizationInfo | null> {
+/** Seconds an eMSP has to answer a real-time authorization: a driver waits at the charger (ADR 0021). */
+export const REAL_TIME_TIMEOUT_MS = 5_000;
+
+type Asked = { kind: "answer"; info: AuthorizationInfo } | { kind: "unknown" } | { kind: "unreachable" };
+
+async function askPartner(
+  svc: OcpiServices,
+  partner: OcpiPartner,
+  uid: string,
+  type: string,
+  location: { locationId: string; evseUid?: string } | undefined,
+  timeoutMs: number,
+): Promise<Asked> {
   const url = endpointUrl(partner.endpoints, "tokens", "SENDER");
   const credentials = partnerToken(svc, partner);
-  if (!url || !credentials) return null;
+  if (!url || !credentials) return { kind: "unknown" };
   const body = location ? { location_id: location.locationId, ...(location.evseUid ? { evse_uids: [location.evseUid] } : {}) } : undefined;
   try {
-    const { data } = await svc.client.request("POST", `${url.replace(/\/$/, "")}/${encodeURIComponent(uid)}/authorize?type=${type}`, credentials, authorizationInfo, body);
-    return data;
+    const target = `${url.replace(/\/$/, "")}/${encodeURIComponent(uid)}/authorize?type=${type}`;
+    const { data } = await svc.client.request("POST", target, credentials, authorizationInfo, body, { timeoutMs });
+    return { kind: "answer", info: data };
   } catch (err) {
-    // 2004: not this eMSP's token; anything else: it could not answer.
-    if (err instanceof PartnerError && err.statusCode === OCPI_STATUS.UNKNOWN_TOKEN) return null;
-    throw err;
+    // 2004: not this eMSP's token; anything else (timeout included): it could not answer.
+    if (err instanceof PartnerError && err.statusCode === OCPI_STATUS.UNKNOWN_TOKEN) return { kind: "unknown" };
+    svc.logger.warn({ partnerId: partner.id, err: (err as Error).message }, "ocpi: autorización en tiempo real sin respuesta");
+    return { kind: "unreachable" };
   }
 }
 
 /**
- * May this token charge at this location (a station of the company)? Its stored copy decides when
- * the whitelist allows it; else the eMSP that owns it (the one that pushed it, or — unknown — each
- * registered partner with a Tokens sender in turn) is asked. Null: nobody knows the token.
+ * May this token charge at this location (a station of the company)? mod_tokens.asciidoc
+ * §WhitelistType decides a stored token: not valid → BLOCKED; ALWAYS and ALLOWED → allowed
+ * locally (ALLOWED lets the CPO choose: locally costs the driver no wait); ALLOWED_OFFLINE → asked
+ * in real time, allowed when the eMSP cannot answer; NEVER → only in real time. A token nobody
+ * pushed is asked of every registered eMSP with a Tokens sender at once (§Real-time
+ * authorization), the first in registration order that claims it deciding. Every question waits
+ * at most `timeoutMs` (5 s). Null: nobody knows the token. `type` narrows the stored token's type
+ * (default: any, RFID first) and is the type asked in real time (default RFID).
  */
 export async function authorizeToken(
   svc: OcpiServices,
   businessId: string,
   uid: string,
-  opts: { type?: string; location?: { locationId: string; evseUid?: string } } = {},
+  opts: { type?: string; location?: { locationId: string; evseUid?: string }; timeoutMs?: number } = {},
 ): Promise<AuthorizationDecision | null> {
-  const type = typeOf(opts.type);
-  const partners = await svc.db.select().from(ocpiPartners).where(and(eq(ocpiPartners.businessId, businessId), eq(ocpiPartners.status, "REGISTERED")));
-  const known = await svc.db.select().from(ocpiTokens).where(and(eq(ocpiTokens.businessId, businessId), eq(ocpiTokens.uid, uid), eq(ocpiTokens.type, type))).limit(1);
-  const mine = known[0] ? partners.find((p) => p.id === known[0].partnerId) : undefined;
-  if (known[0] && mine) {
-    const t = known[0].token as OcpiToken;
-    if (!known[0].valid) return { allowed: "BLOCKED", partnerId: mine.id, token: t, source: "LOCAL" };
-    if (known[0].whitelist === "ALWAYS") return { allowed: "ALLOWED", partnerId: mine.id, token: t, source: "LOCAL" };
-    try {
-      const info = await askPartner(svc, mine, uid, type, opts.location);
-      if (info) return { allowed: info.allowed, partnerId: mine.id, token: info.token, authorizationReference: info.authorization_reference, source: "REAL_TIME" };
-    } catch (err) {
-      svc.logger.warn({ partnerId: mine.id, err: (err as Error).message }, "ocpi: autorización en tiempo real sin respuesta");
-    }
-    // The eMSP could not answer: a whitelist ALLOWED or ALLOWED_OFFLINE token may charge (§WhitelistType).
-    return known[0].whitelist === "NEVER" ? { allowed: "NOT_ALLOWED", partnerId: mine.id, token: t, source: "LOCAL" } : { allowed: "ALLOWED", partnerId: mine.id, token: t, source: "LOCAL" };
+  const type = opts.type === undefined ? undefined : typeOf(opts.type);
+  const timeoutMs = opts.timeoutMs ?? REAL_TIME_TIMEOUT_MS;
+  const [known] = await svc.db
+    .select({ row: ocpiTokens, partner: ocpiPartners })
+    .from(ocpiTokens)
+    .innerJoin(ocpiPartners, and(eq(ocpiPartners.id, ocpiTokens.partnerId), eq(ocpiPartners.businessId, ocpiTokens.businessId)))
+    .where(and(eq(ocpiTokens.businessId, businessId), sql`lower(${ocpiTokens.uid}) = lower(${uid})`, eq(ocpiPartners.status, "REGISTERED"), type ? eq(ocpiTokens.type, type) : undefined))
+    .orderBy(sql`${ocpiTokens.type} = 'RFID' desc`, asc(ocpiTokens.createdAt))
+    .limit(1);
+  if (known) {
+    const { row, partner } = known;
+    const t = row.token as OcpiToken;
+    const local = (allowed: AuthorizationDecision["allowed"]): AuthorizationDecision => ({ allowed, partnerId: partner.id, token: t, source: "LOCAL" });
+    if (!row.valid) return local("BLOCKED");
+    if (row.whitelist === "ALWAYS" || row.whitelist === "ALLOWED") return local("ALLOWED");
+    const asked = await askPartner(svc, partner, row.uid, row.type, opts.location, timeoutMs);
+    if (asked.kind === "answer") return { allowed: asked.info.allowed, partnerId: partner.id, token: asked.info.token, authorizationReference: asked.info.authorization_reference, source: "REAL_TIME" };
+    // The eMSP cannot be reached: ALLOWED_OFFLINE may charge, NEVER may not (§WhitelistType).
+    return local(asked.kind === "unreachable" && row.whitelist === "ALLOWED_OFFLINE" ? "ALLOWED" : "NOT_ALLOWED");
   }
-  for (const partner of partners) {
-    try {
-      const info = await askPartner(svc, partner, uid, type, opts.location);
-      if (info) return { allowed: info.allowed, partnerId: partner.id, token: info.token, authorizationReference: info.authorization_reference, source: "REAL_TIME" };
-    } catch (err) {
-      svc.logger.warn({ partnerId: partner.id, err: (err as Error).message }, "ocpi: autorización en tiempo real sin respuesta");
+  const partners = await svc.db
+    .select()
+    .from(ocpiPartners)
+    .where(and(eq(ocpiPartners.businessId, businessId), eq(ocpiPartners.status, "REGISTERED")))
+    .orderBy(asc(ocpiPartners.createdAt), asc(ocpiPartners.id));
+  const askable = partners.filter((p) => endpointUrl(p.endpoints, "tokens", "SENDER"));
+  const answers = await Promise.all(askable.map((p) => askPartner(svc, p, uid, type ?? "RFID", opts.location, timeoutMs)));
+  for (const [i, asked] of answers.entries()) {
+    if (asked.kind === "answer") {
+      return { allowed: asked.info.allowed, partnerId: askable[i].id, token: asked.info.token, authorizationReference: asked.info.authorization_reference, source: "REAL_TIME" };
     }
   }
   return null;

@@ -67,6 +67,7 @@ import {
   type StopPayload,
 } from "./store";
 import { createMessageLog } from "./message-log";
+import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import { maintenanceCall, maintenanceResult, recordDiagnosticsStatus, recordFirmwareStatus, unansweredMaintenance, type MaintenanceRequest, type MaintenanceResult } from "./maintenance";
 import {
   bootPayload,
@@ -114,6 +115,8 @@ export interface CentralSystemOptions {
   now?: () => Date;
   /** After a charger's session changed (start, reading, stop) on this node: drivers' prepaid charges (issue 23). */
   onSessionChange?: (businessId: string, chargerId: string | undefined) => void;
+  /** Roaming partners' tokens (OCPI, ADR 0021): asked about tags the company does not know at stations published to roaming. */
+  roaming?: RoamingAuthorizer;
 }
 
 export interface CentralSystem {
@@ -222,6 +225,16 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     wssOptions: { maxPayload: OCPP_MAX_FRAME_BYTES },
   });
   rpc.on("error", (err: Error) => logger.warn({ err: err.message }, "OCPP: error del servidor WebSocket"));
+
+  const { roaming } = options;
+  /** A partner's token started the session: it is the partner's (its Sessions and CDR are pushed to it). */
+  async function partnerSession(grant: RoamingGrant, session: { id: string; chargerId: string; connectorNumber: number }) {
+    try {
+      await roaming?.sessionStarted(grant, session);
+    } catch (err) {
+      logger.error({ sessionId: session.id, err: err instanceof Error ? err.message : String(err) }, "OCPP: no se pudo asignar la carga al socio de roaming");
+    }
+  }
 
   /** After a commit: push the notifications and tell the dashboards. */
   const announce = (businessId: string, kind: LiveKind, chargerId: string | undefined, created?: Created) => {
@@ -375,12 +388,13 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("Authorize", async ({ params }) => {
       await seen();
-      return { idTagInfo: { status: await authorizationStatus(db, ref, (params as { idTag?: string }).idTag, now()) } };
+      return { idTagInfo: { status: await authorizationStatus(db, ref, (params as { idTag?: string }).idTag, now(), roaming) } };
     });
 
     handle("StartTransaction", async ({ params }) => {
       const p = params as StartPayload;
-      const { transactionId, sessionId, status, reserved, created } = await startTransaction(db, ref, p, now());
+      const { transactionId, sessionId, status, reserved, created, roaming: grant } = await startTransaction(db, ref, p, now(), roaming);
+      if (sessionId && grant) await partnerSession(grant, { id: sessionId, chargerId: ref.id, connectorNumber: p.connectorId });
       // The reserving tag's session uses its reservation (issue 25, ADR 0018).
       if (sessionId && status === "Accepted" && reserved) await claimReservation(db, ref, { connectorNumber: p.connectorId, idTag: p.idTag, reservationId: p.reservationId, sessionId, at: now() });
       if (sessionId && status === "Accepted") balanceAfter(ref, "session");
@@ -461,12 +475,17 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     handle("Authorize", async ({ params }) => {
       await seen();
-      return { idTokenInfo: { status: await authorizationStatus(db, ref, (params as { idToken?: { idToken?: string } }).idToken?.idToken, now()) } };
+      const { idToken } = params as { idToken?: { idToken?: string; type?: string } };
+      return { idTokenInfo: { status: await authorizationStatus(db, ref, idToken?.idToken, now(), roaming, idToken?.type) } };
     });
 
     handle("TransactionEvent", async ({ params }) => {
       const p = params as TransactionEvent201;
-      const result = await recordTransactionEvent({ db, telemetry }, ref, p, now());
+      const result = await recordTransactionEvent({ db, telemetry }, ref, p, now(), roaming);
+      if (result.roamingStart) {
+        const { grant, sessionId, connectorNumber } = result.roamingStart;
+        await partnerSession(grant, { id: sessionId, chargerId: ref.id, connectorNumber });
+      }
       await seen();
       if (result.duplicate) logger.info({ identity: ref.ocppIdentity, transactionId: p.transactionInfo.transactionId, seqNo: p.seqNo }, "OCPP: TransactionEvent repetido, ignorado");
       else balanceAfter(ref, p.eventType === "Updated" ? "power" : "session");

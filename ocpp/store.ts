@@ -27,6 +27,7 @@ import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagAnswer } from "../domain/authorization";
 import { chargedAmount, isPaymentIdTag } from "../domain/driver-payment";
+import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
 /** The OCPP subprotocols the central system speaks (negotiated per connection). */
@@ -240,20 +241,34 @@ export interface TagDecision {
   /** The charger's standing alone (enabled, company in good standing), whatever the tag. */
   standing: "Accepted" | "Blocked";
   stationId: string | null;
+  /** A roaming partner decided (its token, ADR 0021): the session it starts is the partner's. */
+  roaming: RoamingGrant | null;
 }
 
 /**
  * What a tag may do at this charger (issue 25): one read of the charger's standing, its station's
  * policy and time zone, and the company's tag (case-insensitive) with its group; the decision is
  * domain/authorization's. Used by Authorize and by the starts of both protocols.
+ *
+ * A tag the company does not know, at a station published to roaming, is asked of `roaming`
+ * (ADR 0021): a partner's answer for its token decides, whatever the station's policy; when no
+ * partner claims the tag the policy decides as before. Known tags never get there.
  */
-export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagDecision> {
+export async function authorizeTag(
+  db: Db,
+  ref: ChargerRef,
+  idTag: string | null | undefined,
+  now: Date,
+  roaming?: RoamingAuthorizer,
+  idTokenType?: string,
+): Promise<TagDecision> {
   const tagId = (idTag ?? "").trim();
   const [row] = await db
     .select({
       enabled: chargers.enabled,
       businessStatus: businessUsers.status,
       stationId: chargers.stationId,
+      roamingPublished: stations.roamingPublished,
       policy: stations.authorizationPolicy,
       timeZone: stations.timeZone,
       tagFound: sql<boolean>`${rfidTags.id} is not null`.mapWith(Boolean),
@@ -272,11 +287,15 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     .leftJoin(rates, and(eq(rates.id, accessGroups.rateId), eq(rates.businessId, chargers.businessId)))
     .where(eq(chargers.id, ref.id))
     .limit(1);
-  if (!row) return { status: "Blocked", groupRateId: null, standing: "Blocked", stationId: null };
+  if (!row) return { status: "Blocked", groupRateId: null, standing: "Blocked", stationId: null, roaming: null };
   const stationId = row.stationId ?? null;
   // Issue 23: a remote start paid at the connector's QR carries its payment's idTag, accepted at
   // this charger while the payment waits for its start or charges (whatever the station's policy).
-  if (isPaymentIdTag(tagId)) return { status: await paidStartStatus(db, ref, tagId), groupRateId: null, standing: tagStatus(row), stationId };
+  if (isPaymentIdTag(tagId)) return { status: await paidStartStatus(db, ref, tagId), groupRateId: null, standing: tagStatus(row), stationId, roaming: null };
+  if (roaming && tagId !== "" && !row.tagFound && stationId && row.roamingPublished && tagStatus(row) === "Accepted") {
+    const grant = await roaming.authorize({ businessId: ref.businessId, stationId, chargerId: ref.id, idTag: tagId, idTokenType });
+    if (grant) return { status: grant.status, groupRateId: null, standing: "Accepted", stationId, roaming: grant };
+  }
   const tag: KnownTag | null =
     row.tagFound && tagId !== ""
       ? {
@@ -292,7 +311,7 @@ export async function authorizeTag(db: Db, ref: ChargerRef, idTag: string | null
     tag,
     today: localDate(now, row.timeZone ?? DEFAULT_TIME_ZONE),
   });
-  return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null, standing: tagStatus(row), stationId };
+  return { status, groupRateId: status === "Accepted" ? sessionRateId(tag, stationId, null) : null, standing: tagStatus(row), stationId, roaming: null };
 }
 
 async function paidStartStatus(db: Db, ref: ChargerRef, idTag: string): Promise<TagAnswer> {
@@ -316,8 +335,8 @@ export async function linkPaidSession(tx: Db, ref: ChargerRef, idTag: string, se
     .where(and(eq(payments.idTag, idTag), eq(payments.chargerId, ref.id), eq(payments.step, "STARTING")));
 }
 
-export async function authorizationStatus(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date): Promise<TagAnswer> {
-  return (await authorizeTag(db, ref, idTag, now)).status;
+export async function authorizationStatus(db: Db, ref: ChargerRef, idTag: string | null | undefined, now: Date, roaming?: RoamingAuthorizer, idTokenType?: string): Promise<TagAnswer> {
+  return (await authorizeTag(db, ref, idTag, now, roaming, idTokenType)).status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,10 +471,11 @@ export async function startTransaction(
   ref: ChargerRef,
   p: StartPayload,
   now: Date,
-): Promise<{ transactionId: number; sessionId: string | null; status: TagAnswer; reserved: boolean; created: Created }> {
+  roaming?: RoamingAuthorizer,
+): Promise<{ transactionId: number; sessionId: string | null; status: TagAnswer; reserved: boolean; created: Created; roaming: RoamingGrant | null }> {
   const at = messageTime(p.timestamp, now);
   const out: Created = { notifications: [] };
-  const decision = await authorizeTag(db, ref, p.idTag, now);
+  const decision = await authorizeTag(db, ref, p.idTag, now, roaming);
   const [found] = await db
     .select({
       stationId: chargers.stationId,
@@ -477,7 +497,9 @@ export async function startTransaction(
     .where(eq(chargers.id, ref.id));
   const status = found ? decision.status : "Blocked";
   const reserved = found?.reserved ?? false;
-  if (found?.again != null) return { transactionId: found.again, sessionId: null, status, reserved, created: out };
+  // A repeated start gets its first answer; its session was given to the partner then.
+  if (found?.again != null) return { transactionId: found.again, sessionId: null, status, reserved, created: out, roaming: null };
+  const grant = status === "Accepted" ? decision.roaming : null;
 
   const rate = found?.rate ?? null;
   const insert = (tx: Db) =>
@@ -504,7 +526,7 @@ export async function startTransaction(
   if (!found?.stale || !connectorId) {
     const [row] = await insert(db);
     if (status === "Accepted") await linkPaidSession(db, ref, p.idTag, row.id);
-    return { transactionId: row.transactionId, sessionId: row.id, status, reserved, created: out };
+    return { transactionId: row.transactionId, sessionId: row.id, status, reserved, created: out, roaming: grant };
   }
   const inserted = await db.transaction(async (tx) => {
     // A session left open on this connector (its stop never arrived) is closed now.
@@ -522,7 +544,7 @@ export async function startTransaction(
     if (status === "Accepted") await linkPaidSession(tx, ref, p.idTag, row.id);
     return row;
   });
-  return { transactionId: inserted.transactionId, sessionId: inserted.id, status, reserved, created: out };
+  return { transactionId: inserted.transactionId, sessionId: inserted.id, status, reserved, created: out, roaming: grant };
 }
 
 // ---------------------------------------------------------------------------------------------

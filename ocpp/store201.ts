@@ -30,6 +30,7 @@ import {
 import type { TagAnswer } from "../domain/authorization";
 import { queryRows } from "../infra/sql";
 import { claimReservation } from "./reservations";
+import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 
 // ---------------------------------------------------------------------------------------------
 // Payloads (validated by ocpp-rpc's strict mode against the 2.0.1 schemas before they get here)
@@ -235,6 +236,8 @@ export interface TransactionEventResult {
   /** The 1.6 status the connector moves to after the commit (recordStatus), if any. */
   connectorStatus: { connectorId: number; status: ChargePointStatus; at: Date } | null;
   created: Created;
+  /** A roaming partner's token started (or was given to) this session: handed to the partner after the commit (ADR 0021). */
+  roamingStart?: { grant: RoamingGrant; sessionId: string; connectorNumber: number };
 }
 
 /** A transaction_events row as the raw statement answers it. */
@@ -260,12 +263,17 @@ const registerRange = (values: MeterValue[]) => {
  * energy recomputed from the whole log, so late and out-of-order events land where they belong.
  * An Ended event stops the session as 1.6 StopTransaction does: priced at once when the vehicle
  * is gone, otherwise IDLE until the unplug.
- */
-/**
+ *
  * `telemetry` takes the periodic readings (commits that do not wait for the disk, ADR 0023);
  * everything that can start, stop or price a session goes through `db`.
  */
-export async function recordTransactionEvent({ db, telemetry }: { db: Db; telemetry: Db }, ref: ChargerRef, p: TransactionEvent201, now: Date): Promise<TransactionEventResult> {
+export async function recordTransactionEvent(
+  { db, telemetry }: { db: Db; telemetry: Db },
+  ref: ChargerRef,
+  p: TransactionEvent201,
+  now: Date,
+  roaming?: RoamingAuthorizer,
+): Promise<TransactionEventResult> {
   const at = messageTime(p.timestamp, now);
   const values = (p.meterValue ?? []).map(meterValue16);
   const range = registerRange(values);
@@ -273,7 +281,7 @@ export async function recordTransactionEvent({ db, telemetry }: { db: Db; teleme
     const fast = await recordPlainUpdate(telemetry, ref, p, { at, values, range, now });
     if (fast) return fast;
   }
-  return recordEventInTransaction(db, ref, p, { at, values, range, now });
+  return recordEventInTransaction(db, ref, p, { at, values, range, now, roaming });
 }
 
 /**
@@ -343,7 +351,7 @@ async function recordEventInTransaction(
   db: Db,
   ref: ChargerRef,
   p: TransactionEvent201,
-  { at, values, range, now }: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date },
+  { at, values, range, now, roaming }: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date; roaming?: RoamingAuthorizer },
 ): Promise<TransactionEventResult> {
   const txId = p.transactionInfo.transactionId;
   const out: Created = { notifications: [] };
@@ -351,7 +359,8 @@ async function recordEventInTransaction(
   // The idToken's answer (issue 25: the station's policy, the company's tags); an event without
   // one (a cable plugged in before authorizing) only depends on the charger's standing. Read
   // before the transaction: it is configuration, and the transaction's round trips hold a lock.
-  const read = await authorizeTag(db, ref, p.idToken?.idToken, now);
+  // A partner's token is asked here too (ADR 0021): never inside the transaction below.
+  const read = await authorizeTag(db, ref, p.idToken?.idToken, now, p.idToken ? roaming : undefined, p.idToken?.type);
   const decision: TagDecision = p.idToken ? read : { ...read, status: read.standing, groupRateId: null };
   const tokenStatus = decision.status;
 
@@ -444,10 +453,13 @@ async function recordEventInTransaction(
         session = { ...session, ...rateColumns };
       }
     }
-    // The reserving tag's session uses its reservation (issue 25, ADR 0018).
-    if (reservable && p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
+    // The reserving tag's session uses its reservation (issue 25, ADR 0018); a partner's token
+    // gives the session to the partner (after the commit: ADR 0021).
+    let roamingStart: TransactionEventResult["roamingStart"];
+    if (p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
       const connector = session.connectorNumber || connectorNumber;
-      await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
+      if (reservable) await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
+      if (decision.roaming) roamingStart = { grant: decision.roaming, sessionId: session.id, connectorNumber: connector };
     }
     const updated: ChargingSession = {
       ...session,
@@ -491,7 +503,7 @@ async function recordEventInTransaction(
 
     const status = replay.statusOf.get(p.seqNo) ?? null;
     const connectorStatus = status && updated.connectorNumber > 0 ? { connectorId: updated.connectorNumber, status, at } : null;
-    return { tokenStatus, duplicate: false, connectorStatus, created: out };
+    return { tokenStatus, duplicate: false, connectorStatus, created: out, roamingStart };
   });
 }
 

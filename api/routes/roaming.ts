@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { businessUsers, ocpiPartners, stations, type OcpiPartner } from "#db/schema";
-import { PartnerError } from "../../ocpi/client";
+import { PartnerAddressError, PartnerError } from "../../ocpi/client";
 import { createInvitation, OCPI_COUNTRY_CODE, ocpiVersionsUrl, registerWithPartner, removePartner } from "../../ocpi/registration";
 import { OcpiError } from "../../ocpi/envelope";
 import { tenant, type ApiServices, type AppEnv } from "../env";
@@ -67,6 +67,8 @@ export function roamingRoutes(services: ApiServices) {
         const body: RoamingPartnerCreatedDto = { id: partner.id, partner: partnerDto(partner), versionsUrl, token: null };
         return c.json(body, 201);
       } catch (err) {
+        // A private or plain-http address in production (ADR 0021): the rule itself is the message.
+        if (err instanceof PartnerAddressError) throw fieldError("versionsUrl", err.message);
         if (err instanceof PartnerError || err instanceof OcpiError) throw fieldError("versionsUrl", `No pudimos registrarnos con el socio: ${err.message}`);
         throw err;
       }

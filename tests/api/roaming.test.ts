@@ -26,8 +26,8 @@ describe.each(testBackends())("Business API: roaming ($name)", (backend) => {
   beforeAll(async () => {
     const late: { app?: ReturnType<typeof createOcpiApp> } = {};
     cpo = await serveLate(() => ({ fetch: (request: Request) => late.app!.fetch(request) }));
-    h = await openHarness(backend, { publicOrigin: cpo.origin, ocpiClient: { allowHttp: true } });
-    late.app = createOcpiApp({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: { info: () => {}, warn: () => {}, error: () => {} }, client: { allowHttp: true } });
+    h = await openHarness(backend, { publicOrigin: cpo.origin, ocpiClient: { local: true } });
+    late.app = createOcpiApp({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: { info: () => {}, warn: () => {}, error: () => {} }, client: { local: true } });
     t = await createTenant(h, "roaming-owner");
     other = await createTenant(h, "roaming-other");
     emsp = await new TestEmsp("EMS", "NL").start();
@@ -123,5 +123,45 @@ describe.each(testBackends())("Business API: roaming ($name)", (backend) => {
     const list = await expectStatus(await h.call("GET", "/Business/Roaming/Partner", { token: t.token }), 200);
     expect(list.items.map((p: { id: string }) => p.id)).toEqual([invitedId]);
     await expectProblem(await h.call("DELETE", `/Business/Roaming/Partner/${registeredId}`, { token: t.token }), 404);
+  });
+});
+
+// Production (ADR 0021): partners' URLs must be https and public. The test eMSP is live on
+// 127.0.0.1, and still it is never called: the address is refused first, with the field message
+// the Roaming screen shows under "URL de versiones del socio".
+describe.each(testBackends())("Business API: roaming partners' addresses in production ($name)", (backend) => {
+  let h: Harness;
+  let t: Tenant;
+  let emsp: TestEmsp;
+
+  beforeAll(async () => {
+    h = await openHarness(backend, { publicOrigin: "https://enchufa.test" });
+    t = await createTenant(h, "roaming-ssrf");
+    await expectStatus(await h.call("PUT", "/Business/Roaming", { token: t.token, body: { partyId: "SRF" } }), 200);
+    emsp = await new TestEmsp("EMS", "NL").start();
+  });
+  afterAll(async () => {
+    await emsp?.stop();
+    await h?.close();
+  });
+
+  it.each([
+    ["the test eMSP on this machine (plain http)", () => emsp.versionsUrl],
+    ["the same over https", () => emsp.versionsUrl.replace("http:", "https:")],
+    ["localhost", () => "https://localhost/ocpi/versions"],
+    ["a private network", () => "https://10.1.2.3/ocpi/versions"],
+    ["172.16/12", () => "https://172.20.1.1/ocpi/versions"],
+    ["192.168/16", () => "https://192.168.0.10/ocpi/versions"],
+    ["the metadata service", () => "https://169.254.169.254/latest/meta-data/"],
+    ["CGNAT", () => "https://100.64.0.1/ocpi/versions"],
+    ["IPv6 loopback", () => "https://[::1]/ocpi/versions"],
+    ["IPv6 unique local", () => "https://[fd00::1]/ocpi/versions"],
+    ["IPv6 link-local", () => "https://[fe80::1]/ocpi/versions"],
+  ])("refuses %s with a Spanish field message, and calls nobody", async (_label, url) => {
+    const tokenA = emsp.issueTokenA();
+    const p = await expectProblem(await h.call("POST", "/Business/Roaming/Partner", { token: t.token, body: { versionsUrl: url(), token: tokenA } }), 422);
+    expect(p.errors).toEqual({ versionsUrl: ["La dirección del socio tiene que ser pública y usar https."] });
+    expect(emsp.received).toEqual([]);
+    expect((await expectStatus(await h.call("GET", "/Business/Roaming/Partner", { token: t.token }), 200)).total).toBe(0);
   });
 });

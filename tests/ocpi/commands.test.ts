@@ -12,7 +12,7 @@ import { createKeyRing } from "#infra/crypto";
 import { createOcpiApp, ocpiServices } from "../../ocpi/app";
 import { createInvitation } from "../../ocpi/registration";
 import { cdr as cdrSchema, commandResponse, commandResult, session as sessionSchema } from "../../ocpi/schemas";
-import { pushSessionsAndCdrs } from "../../ocpi/push";
+import { pushToPartners } from "../../ocpi/push";
 import { ocpiPartners } from "#db/schema";
 import { TEST_KEYS, testBackends } from "../api/helpers";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "../ocpp/harness";
@@ -53,7 +53,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     f = await createFixture(h, `ocpi-cmd-${backend.name}`, { idleGraceMinutes: 1 });
     const [business] = await h.db.update(businessUsers).set({ ocpiPartyId: "ENC" }).where(eq(businessUsers.id, f.tenant.businessId)).returning();
     [{ id: stationId }] = await h.db.update(stations).set({ roamingPublished: true }).where(eq(stations.businessId, f.tenant.businessId)).returning({ id: stations.id });
-    const deps = (origin: string) => ({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { allowHttp: true }, ocpp: h.central });
+    const deps = (origin: string) => ({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { local: true }, ocpp: h.central });
     cpo = await serveLate((origin) => createOcpiApp(deps(origin)));
     emsp = await new TestEmsp("EMS", "NL").start();
     emsp.extra = (req) => {
@@ -134,13 +134,13 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
   });
 
   it("the session is pushed while it runs and when it ends, then its CDR: PARKING_TIME after the grace at the idle price", async () => {
-    const svc = ocpiServices({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: silent, client: { allowHttp: true } });
-    expect(await pushSessionsAndCdrs(svc)).toEqual({ sessions: 1, cdrs: 0, failures: 0 });
+    const svc = ocpiServices({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: silent, client: { local: true } });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 0, locations: 0, failures: 0 });
     const running = sessionSchema.parse(pushed[0].body);
     expect(pushed[0]).toMatchObject({ method: "PUT", path: `/ocpi/2.2.1/sessions/AR/ENC/${sessionId}` });
     expect(running).toMatchObject({ status: "ACTIVE", location_id: stationId, evse_uid: f.chargerId, connector_id: "1", auth_method: "COMMAND", authorization_reference: "AUTH-1", cdr_token: { uid: "EMSP-APP-0001" } });
     // Nothing changed: nothing is sent again.
-    expect(await pushSessionsAndCdrs(svc)).toEqual({ sessions: 0, cdrs: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, failures: 0 });
 
     // The charger stops after a minute of charging and is unplugged three minutes later.
     const [s] = await h.db.select().from(chargingSessions).where(eq(chargingSessions.id, sessionId));
@@ -153,7 +153,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     // 3 idle minutes, 1 of grace: 2 minutes at $20 (rateInput), VAT included.
     expect(done.idleCents).toBe(4000);
 
-    expect(await pushSessionsAndCdrs(svc)).toEqual({ sessions: 1, cdrs: 1, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 1, locations: 0, failures: 0 });
     const ended = sessionSchema.parse(pushed[1].body);
     expect(ended).toMatchObject({ status: "COMPLETED", kwh: 20, total_cost: { incl_vat: done.totalCents / 100 } });
     expect(pushed[2]).toMatchObject({ method: "POST", path: "/ocpi/2.2.1/cdrs" });
@@ -167,7 +167,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     expect(cdr.total_parking_cost).toEqual({ excl_vat: round(40 / 1.21, 2), incl_vat: 40 });
     expect(cdr.total_parking_time).toBe(round(3 / 60));
     // Sent once: the next pass sends nothing; the partner shows its last sync.
-    expect(await pushSessionsAndCdrs(svc)).toEqual({ sessions: 0, cdrs: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, failures: 0 });
     const [partner] = await h.db.select().from(ocpiPartners).where(eq(ocpiPartners.businessId, f.tenant.businessId));
     expect(partner).toMatchObject({ failures: 0, lastError: null });
     expect(partner.lastSyncAt).not.toBeNull();

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { z } from "zod";
-import { credentials, envelope, versionDetails, versionList, type Credentials } from "../../ocpi/schemas";
+import { credentials, envelope, location, versionDetails, versionList, type Credentials } from "../../ocpi/schemas";
 
 export interface Received {
   method: string;
@@ -57,9 +57,16 @@ export class TestEmsp {
   cpoCredentials: Credentials | null = null;
   registered = false;
   /** Extra routes of a test (e.g. the receivers of sessions and CDRs): answered before the defaults. */
-  extra?: (req: Received) => { status?: number; body: unknown } | undefined;
+  extra?: (req: Received) => { status?: number; body: unknown } | undefined | Promise<{ status?: number; body: unknown } | undefined>;
+  /** What the CPO pushed to our Locations receiver (with `locationsReceiver`), in order. */
+  readonly locationPushes: Received[] = [];
 
-  constructor(readonly partyId = "EMS", readonly countryCode = "NL") {}
+  constructor(
+    readonly partyId = "EMS",
+    readonly countryCode = "NL",
+    /** locationsReceiver: our version details list a Locations receiver (mod_locations §Receiver interface). */
+    readonly options: { locationsReceiver?: boolean } = {},
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -132,7 +139,7 @@ export class TestEmsp {
     const decoded = token ? Buffer.from(token, "base64").toString("utf8") : "";
     if (!this.tokensForCpo.has(decoded)) return send(401, { status_code: 2000, status_message: "Unauthorized", timestamp: new Date().toISOString() });
 
-    const extra = this.extra?.(received);
+    const extra = await this.extra?.(received);
     if (extra) return send(extra.status ?? 200, extra.body);
 
     if (received.path === "/ocpi/versions") return ok([{ version: "2.2.1", url: `${this.base}/2.2.1` }]);
@@ -145,8 +152,17 @@ export class TestEmsp {
           { identifier: "sessions", role: "RECEIVER", url: `${this.base}/2.2.1/sessions` },
           { identifier: "cdrs", role: "RECEIVER", url: `${this.base}/2.2.1/cdrs` },
           { identifier: "tokens", role: "SENDER", url: `${this.base}/2.2.1/tokens` },
+          ...(this.options.locationsReceiver ? [{ identifier: "locations", role: "RECEIVER", url: `${this.base}/2.2.1/locations` }] : []),
         ],
       });
+    }
+    // mod_locations §Receiver interface: PUT a Location, PATCH a Location or an EVSE (validated).
+    if (this.options.locationsReceiver && received.path.startsWith("/ocpi/2.2.1/locations/") && (received.method === "PUT" || received.method === "PATCH")) {
+      const parts = received.path.split("/").slice(4);
+      if (received.method === "PUT" && parts.length === 3) location.parse(received.body);
+      if (received.method === "PATCH") z.object({ last_updated: z.string() }).passthrough().parse(received.body);
+      this.locationPushes.push(received);
+      return ok();
     }
     if (received.path === "/ocpi/2.2.1/credentials") {
       if (received.method === "POST" || received.method === "PUT") {

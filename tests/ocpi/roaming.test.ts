@@ -42,7 +42,7 @@ describe.each(testBackends())("OCPI 2.2.1 CPO interface ($name)", (backend) => {
     [business] = await h.db.update(businessUsers).set({ ocpiPartyId: "ENC" }).where(eq(businessUsers.id, t.businessId)).returning();
     [otherBusiness] = await h.db.update(businessUsers).set({ ocpiPartyId: "OTR" }).where(eq(businessUsers.id, other.businessId)).returning();
     cpo = await serveLate((origin) => {
-      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { allowHttp: true } };
+      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { local: true } };
       svc = ocpiServices(deps);
       return createOcpiApp(deps);
     });

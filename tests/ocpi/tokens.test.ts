@@ -51,7 +51,7 @@ describe.each(testBackends())("OCPI Tokens ($name)", (backend) => {
     stationId = (await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t.token, body: stationInput() }), 201)).id;
     await h.db.update(stations).set({ roamingPublished: true }).where(eq(stations.id, stationId));
     cpo = await serveLate((origin) => {
-      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { allowHttp: true } };
+      const deps = { db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: origin, logger: silent, client: { local: true } };
       svc = ocpiServices(deps);
       return createOcpiApp(deps);
     });
@@ -104,8 +104,14 @@ describe.each(testBackends())("OCPI Tokens ($name)", (backend) => {
     expect(asked).toEqual([]);
   });
 
-  it("a stored token with whitelist ALLOWED is asked in real time, with the location; an invalid one is BLOCKED", async () => {
-    await ocpiCall("PUT", url("CARD-0003"), emsp.cpoToken, z.unknown(), tokenOf("CARD-0003"));
+  it("a stored token with whitelist ALLOWED is allowed locally too (§WhitelistType: the CPO chooses)", async () => {
+    await ocpiCall("PUT", url("CARD-0005"), emsp.cpoToken, z.unknown(), tokenOf("CARD-0005"));
+    expect(await authorizeToken(svc, business.id, "card-0005")).toMatchObject({ allowed: "ALLOWED", source: "LOCAL", token: { uid: "CARD-0005" } });
+    expect(asked).toEqual([]);
+  });
+
+  it("a stored token with whitelist ALLOWED_OFFLINE is asked in real time, with the location; an invalid one is BLOCKED", async () => {
+    await ocpiCall("PUT", url("CARD-0003"), emsp.cpoToken, z.unknown(), tokenOf("CARD-0003", { whitelist: "ALLOWED_OFFLINE" }));
     answers.set("CARD-0003", "NO_CREDIT");
     const decision = await authorizeToken(svc, business.id, "CARD-0003", { location: { locationId: stationId, evseUid: "e1" } });
     expect(decision).toMatchObject({ allowed: "NO_CREDIT", source: "REAL_TIME", authorizationReference: "REF-CARD-0003" });

@@ -9,6 +9,7 @@ import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
 import type { CallLimit } from "#ocpp/limits";
+import type { RoamingAuthorizer } from "#ocpp/roaming";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
 
@@ -20,7 +21,10 @@ export interface OcppHarness extends Harness {
   secondNode(): Promise<CentralSystem>;
 }
 
-export async function openOcppHarness(backend: TestBackend, opts: { commandTimeoutMs?: number; idleMaxMinutes?: number; callLimit?: CallLimit } = {}): Promise<OcppHarness> {
+export async function openOcppHarness(
+  backend: TestBackend,
+  opts: { commandTimeoutMs?: number; idleMaxMinutes?: number; callLimit?: CallLimit; roaming?: (db: Database["db"]) => RoamingAuthorizer } = {},
+): Promise<OcppHarness> {
   const database: Database = await backend.open();
   await seedCatalogs(database.db);
   const logs: LogEntry[] = [];
@@ -38,6 +42,7 @@ export async function openOcppHarness(backend: TestBackend, opts: { commandTimeo
     commandTimeoutMs: opts.commandTimeoutMs ?? 1_500,
     idleMaxMinutes: opts.idleMaxMinutes ?? 240,
     callLimit: opts.callLimit,
+    roaming: opts.roaming?.(database.db),
   };
   const central = await createCentralSystem({ ...centralOptions, nodeId: "node-a" });
   const api = createApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });
