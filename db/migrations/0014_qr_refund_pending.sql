@@ -1,0 +1,3 @@
+ALTER TABLE "payments" DROP CONSTRAINT "payments_step_known";--> statement-breakpoint
+CREATE INDEX "payments_refund_pending_idx" ON "payments" USING btree ("business_id","created_at") WHERE "payments"."step" = 'REFUND_PENDING';--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_step_known" CHECK ("payments"."step" is null or "payments"."step" in ('PAYING', 'STARTING', 'CHARGING', 'SETTLING', 'FINISHED', 'START_FAILED', 'REFUNDED', 'FAILED', 'REFUND_PENDING'));
