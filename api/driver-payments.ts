@@ -571,7 +571,8 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
   async function refundOwedByHand(payment: Payment, owed: number, full: boolean): Promise<void> {
     const [pending] = await db
       .update(payments)
-      .set({ step: "REFUND_PENDING", ...(payment.step === "SETTLING" ? { failureReason: null } : {}) })
+      // A start that failed keeps its reason; its refund is the station's now (rows from before this step said "Te devolvemos").
+      .set({ step: "REFUND_PENDING", failureReason: payment.step === "SETTLING" ? null : (payment.failureReason?.replace(/ Te devolvemos el total\.$/, ` La estación te devuelve el total por ${PROVIDER_NAMES[payment.provider]}.`) ?? null) })
       .where(and(eq(payments.id, payment.id), eq(payments.step, payment.step!)))
       .returning();
     if (!pending) return;

@@ -300,6 +300,28 @@ describe.each(testBackends())("drivers pay at the charger with Pagos360 ($name)"
     }
   });
 
+  it("payments the first cut left retrying (SETTLING / START_FAILED with Pagos360) become refunds owed at the next sweep, without calling Pagos360", async () => {
+    const [station] = await h.db.select({ id: stations.id }).from(stations).where(eq(stations.businessId, f.tenant.businessId));
+    const base = { businessId: f.tenant.businessId, provider: "PAGOS360" as const, status: "APPROVED" as const, origin: "QR" as const, stationId: station.id, chargerId: f.chargerId, connectorNumber: 1, driverEmail: "antes@example.com" };
+    const [settling] = await h.db
+      .insert(payments)
+      .values({ ...base, amountCents: 400_000, step: "SETTLING", chargedCents: 150_000, externalId: `old-${backend.name}-1`, failureReason: "Pagos360 no permite reintegros automáticos: la estación te lo devuelve a mano." })
+      .returning();
+    const [failed] = await h.db
+      .insert(payments)
+      .values({ ...base, amountCents: 200_000, step: "START_FAILED", chargedCents: 0, externalId: `old-${backend.name}-2`, failureReason: "El cargador no inició la carga en 2 minutos. Te devolvemos el total." })
+      .returning();
+    const callsBefore = providerCalls.length;
+    await dp.tick();
+    await dp.tick();
+    expect(providerCalls.slice(callsBefore)).toEqual([]);
+    expect(await payment(settling.id)).toMatchObject({ step: "REFUND_PENDING", failureReason: null, refundedCents: 0 });
+    expect(await payment(failed.id)).toMatchObject({ step: "REFUND_PENDING", failureReason: "El cargador no inició la carga en 2 minutos. La estación te devuelve el total por Pagos360." });
+    const notices = (await noticesOf("PAYMENT_REFUND_PENDING")).filter((n) => n.link?.endsWith(settling.id) || n.link?.endsWith(failed.id));
+    expect(notices).toHaveLength(2);
+    expect(inbox.messages.filter((m) => m.to === "antes@example.com" && m.kind === "receipt")).toHaveLength(2);
+  });
+
   it("nothing to record: a Mercado Pago payment (it refunds by itself), a session's payment, an unknown id", async () => {
     const [mp] = await h.db
       .insert(payments)

@@ -172,6 +172,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
           {d.totals && d.filters.step !== "REFUND_PENDING" ? (
             <RefundsOwedBanner count={d.totals.refundPendingCount} owedCents={d.totals.refundOwedCents} listHref="/payment?step=REFUND_PENDING" />
           ) : null}
+          {d.refund && !canRefund ? <InfoMessage color="sky">Las devoluciones las registra el Dueño o un Administrador.</InfoMessage> : null}
           {d.refund && canRefund ? (
             d.refund.payment ? (
               <RefundConfirm payment={d.refund.payment} cancelHref={cancelHref} formToken={d.refund.formToken} reply={actionData ?? undefined} busy={busy} />
