@@ -171,6 +171,8 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
 
   // Payments (credentials are never recorded: only provider, label, last 4 and status)
   "GET /Business/Payments": read("payment.read"),
+  // Issue 23 (ADR 0017): a refund made by hand (Pagos360) recorded; the log keeps the amounts and step before → after.
+  "POST /Business/Payments/:id/Refund": { permission: "payment.refund", audit: { resource: "payment", action: "refund" } },
   "GET /MercadoPago/BusinessUser": read("payment.read"),
   "PUT /MercadoPago/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "connect", id: { fixed: "MERCADOPAGO" } } },
   "DELETE /MercadoPago/BusinessUser": { permission: "payment.write", audit: { resource: "payment_account", action: "disconnect", id: { fixed: "MERCADOPAGO" } } },

@@ -175,7 +175,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Graphic", graphicRoutes(services));
   mountActive("/Business/Notification", notificationRoutes(services));
   mountActive("/Business/Live", liveRoutes(services));
-  mountActive("/Business/Payments", paymentRoutes(services));
+  mountActive("/Business/Payments", paymentRoutes(services, driverPayments));
   mountActive("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
   mountActive("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
   mountActive("/Business/Member", memberRoutes(services));

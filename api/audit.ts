@@ -26,6 +26,7 @@ import {
   connectorTypes,
   ocpiPartners,
   paymentAccounts,
+  payments,
   rates,
   reservations,
   services as serviceTable,
@@ -35,6 +36,8 @@ import {
 } from "../db/schema";
 import type { AuditResource } from "../domain/audit";
 import { DEFAULT_TIME_ZONE } from "../domain/pricing";
+import { refundOwed } from "../domain/driver-payment";
+import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
 
 export type { AuditResource };
@@ -192,6 +195,35 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return row ? { ...row } : null;
     },
     label: (s) => ({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" })[s.provider as string] ?? null,
+  },
+  // A driver's QR payment (issue 23): only a refund recorded by hand is audited (Pagos360, ADR 0017).
+  payment: {
+    async snapshot(db, businessId, id) {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      const [row] = await db
+        .select({ p: payments, station: stations.name })
+        .from(payments)
+        .leftJoin(stations, and(eq(stations.id, payments.stationId), eq(stations.businessId, businessId)))
+        .where(and(eq(payments.id, id), eq(payments.businessId, businessId)))
+        .limit(1);
+      if (!row) return null;
+      const p = row.p;
+      return {
+        provider: p.provider,
+        externalId: p.externalId ?? null,
+        station: row.station ?? null,
+        amountCents: p.amountCents,
+        chargedCents: p.chargedCents ?? null,
+        refundedCents: p.refundedCents,
+        refundOwedCents: p.step === "REFUND_PENDING" ? refundOwed(p) : 0,
+        status: p.status,
+        step: p.step ?? null,
+      };
+    },
+    label: (s) =>
+      [({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" } as Record<string, string>)[s.provider as string], typeof s.amountCents === "number" ? formatArs(s.amountCents) : null, s.station as string | null]
+        .filter(Boolean)
+        .join(" · ") || null,
   },
   profile: {
     async snapshot(db, businessId) {

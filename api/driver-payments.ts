@@ -5,6 +5,13 @@
 //     │                                                   │ charger refuses / 2 min           │ stop (driver, cap, charger)
 //     ▼ cancelled                                         ▼                                   ▼ priced (ocpp/store finalizeSession)
 //   FAILED                                  START_FAILED ─(full refund)─▶ REFUNDED          SETTLING ─(partial refund, receipt)─▶ FINISHED
+//                                                 │                  ▲                          │                                    ▲
+//                                                 └──(Pagos360: no refund call; receipt)──▶ REFUND_PENDING ──(the operator records it)─┘
+//
+// Pagos360 documents no refund call for payment requests, so what a Pagos360 driver is owed
+// cannot go back by API: the payment waits in REFUND_PENDING (receipt sent with "A devolver",
+// the operator notified) until the operator refunds it by hand and records it in Pagos
+// (recordRefund: POST /Business/Payments/{id}/Refund). The sweep never retries it.
 //
 // Every transition is a conditional UPDATE on the step it leaves, so a webhook delivered twice,
 // a reloaded return page or two nodes sweeping at once move a payment once. Provider calls are
@@ -27,7 +34,7 @@ import {
   type NotificationType,
   type Payment,
 } from "../db/schema";
-import { costSoFar, FINAL_STEPS, paymentIdTag, presetAmounts, START_TIMEOUT_MS, type DriverStep } from "../domain/driver-payment";
+import { costSoFar, FINAL_STEPS, paymentIdTag, presetAmounts, refundOwed, START_TIMEOUT_MS, type DriverStep } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { formatCuit } from "../domain/cuit";
 import { rateSnapshotFromRow, type RateSnapshot, type SessionPrice } from "../domain/pricing";
@@ -128,9 +135,16 @@ export interface Receipt {
   prepaidCents: number;
   chargedCents: number;
   refundedCents: number;
+  /** Still owed to the driver, to be refunded by the operator by hand (Pagos360: REFUND_PENDING); 0 otherwise. */
+  pendingRefundCents: number;
   provider: PaymentProviderCode;
   providerPaymentId: string | null;
 }
+
+/** What recording a refund made by hand answers (POST /Business/Payments/{id}/Refund). */
+export type RecordRefundResult =
+  | { ok: true; payment: Payment }
+  | { ok: false; status: 404 | 409 | 422; message: string; field?: "amountCents" };
 
 export type CheckoutResult =
   | { ok: true; paymentId: string; token: string; checkoutUrl: string; created: boolean }
@@ -148,6 +162,15 @@ export interface CheckoutInput {
 }
 
 const PROVIDER_NAMES: Record<PaymentProviderCode, string> = { MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" };
+
+/**
+ * Whether the provider gives money back through its API (Mercado Pago: POST /v1/payments/{id}/refunds).
+ * Pagos360 documents no refund call for payment requests: the operator refunds by hand (ADR 0017).
+ */
+export const refundsAutomatically = (provider: PaymentProviderCode) => provider === "MERCADOPAGO";
+
+/** The driver's line about a refund the station owes them (receipt, e-mail, status page). */
+export const pendingRefundLine = (cents: number) => `A devolver: ${formatArs(cents)} — la estación te lo devuelve por Pagos360`;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 /** The driver's link secret: derived from the form's one-time key, so a resubmission gets the same link. */
@@ -453,9 +476,12 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
   }
 
   async function startFailed(paymentId: string, reason: string): Promise<void> {
+    const [current] = await db.select({ provider: payments.provider }).from(payments).where(eq(payments.id, paymentId));
+    if (!current) return;
+    const then = refundsAutomatically(current.provider) ? "Te devolvemos el total." : `La estación te devuelve el total por ${PROVIDER_NAMES[current.provider]}.`;
     const [moved] = await db
       .update(payments)
-      .set({ step: "START_FAILED", failureReason: `${reason} Te devolvemos el total.`, chargedCents: 0 })
+      .set({ step: "START_FAILED", failureReason: `${reason} ${then}`, chargedCents: 0 })
       .where(and(eq(payments.id, paymentId), eq(payments.step, "STARTING")))
       .returning();
     if (moved) await refund(moved);
@@ -504,16 +530,16 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       const charged = payment.chargedCents ?? 0;
       const owed = payment.amountCents - charged - payment.refundedCents;
       const full = charged === 0;
+      if (owed > 0 && !refundsAutomatically(payment.provider)) {
+        // No refund call to make (Pagos360): owed by the operator, once — never retried by the sweep.
+        await refundOwedByHand(payment, owed, full);
+        return;
+      }
       if (owed > 0) {
         if (!payment.externalId) throw new ProviderError("El pago no tiene id del proveedor.", 502);
         const creds = await account(payment.businessId, payment.provider);
         if (!creds) throw new ProviderError("La cuenta del proveedor ya no está conectada.", 409);
-        if (payment.provider === "MERCADOPAGO") {
-          await mp(creds as unknown as MercadoPagoCredentials).refund(payment.externalId, full ? undefined : owed, `enchufa-refund-${payment.id}`);
-        } else {
-          // Pagos360 documents no refund call for payment requests: the operator refunds by hand.
-          throw new ProviderError("Pagos360 no permite reintegros automáticos: la estación te lo devuelve a mano.", 501);
-        }
+        await mp(creds as unknown as MercadoPagoCredentials).refund(payment.externalId, full ? undefined : owed, `enchufa-refund-${payment.id}`);
       }
       const next: DriverStep = payment.step === "START_FAILED" ? "REFUNDED" : "FINISHED";
       const refunded = payment.refundedCents + Math.max(0, owed);
@@ -528,7 +554,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       }
       await sendReceipt(done);
     } catch (err) {
-      const message = err instanceof ProviderError && err.status === 501 ? err.message : "No pudimos hacer el reintegro todavía: lo volvemos a intentar en unos minutos.";
+      const message = "No pudimos hacer el reintegro todavía: lo volvemos a intentar en unos minutos.";
       logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: reintegro pendiente");
       await db.update(payments).set({ failureReason: message }).where(eq(payments.id, payment.id));
     } finally {
@@ -536,8 +562,113 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
     }
   }
 
+  /**
+   * SETTLING / START_FAILED → REFUND_PENDING for a provider without a refund call (Pagos360): the
+   * receipt goes out with what is owed, and the operator is told to refund it by hand and record
+   * it. A conditional update on the step it leaves: one notification and one receipt, whatever
+   * the nodes and sweeps; REFUND_PENDING is not swept, so the provider is never asked again.
+   */
+  async function refundOwedByHand(payment: Payment, owed: number, full: boolean): Promise<void> {
+    const [pending] = await db
+      .update(payments)
+      // A start that failed keeps its reason; its refund is the station's now (rows from before this step said "Te devolvemos").
+      .set({ step: "REFUND_PENDING", failureReason: payment.step === "SETTLING" ? null : (payment.failureReason?.replace(/ Te devolvemos el total\.$/, ` La estación te devuelve el total por ${PROVIDER_NAMES[payment.provider]}.`) ?? null) })
+      .where(and(eq(payments.id, payment.id), eq(payments.step, payment.step!)))
+      .returning();
+    if (!pending) return;
+    logger.info({ paymentId: pending.id, owedCents: owed }, "pago con QR: devolución pendiente, a cargo de la empresa");
+    const [place] = await db.select({ stationName: stations.name }).from(stations).where(eq(stations.id, pending.stationId ?? "00000000-0000-0000-0000-000000000000"));
+    const provider = PROVIDER_NAMES[pending.provider];
+    await notifyCompany(
+      pending.businessId,
+      "PAYMENT_REFUND_PENDING",
+      "Devolución pendiente",
+      `Tenés que devolver ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)} con ${provider}${pending.externalId ? ` (operación ${pending.externalId})` : ""} por una carga con QR${place?.stationName ? ` en ${place.stationName}` : ""}${full ? " que no pudo iniciar" : ""}. ${provider} no hace devoluciones automáticas: devolvéselo desde ${provider} y registralo en Pagos.`,
+      `/payment?step=REFUND_PENDING&refund=${pending.id}`,
+    );
+    await sendReceipt(pending);
+  }
+
+  /**
+   * The operator refunded a driver by hand (Pagos360) and records it: REFUND_PENDING → FINISHED
+   * (REFUNDED when nothing was charged), the refunded amount (what is owed unless said otherwise:
+   * more than 0 and at most what is owed), an e-mail to the driver, a notification. Scoped to the
+   * company; a second call finds nothing owed (409), so a retry cannot record it twice.
+   */
+  async function recordRefund(businessId: string, paymentId: string, amountCents?: number): Promise<RecordRefundResult> {
+    const notFound = { ok: false, status: 404, message: "El pago no existe." } as const;
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentId)) return notFound;
+    const [payment] = await db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.businessId, businessId)));
+    if (!payment) return notFound;
+    if (payment.origin === "QR" && refundsAutomatically(payment.provider)) {
+      return { ok: false, status: 409, message: `${PROVIDER_NAMES[payment.provider]} devuelve los saldos automáticamente: no hay nada que registrar.` };
+    }
+    const owed = refundOwed(payment);
+    if (payment.origin !== "QR" || payment.step !== "REFUND_PENDING" || owed <= 0) {
+      return { ok: false, status: 409, message: "Este pago no tiene una devolución pendiente." };
+    }
+    const amount = amountCents ?? owed;
+    if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, status: 422, field: "amountCents", message: "Ingresá el monto que devolviste: tiene que ser mayor que cero." };
+    if (amount > owed) return { ok: false, status: 422, field: "amountCents", message: `No podés registrar más de lo que se debe: ${formatArs(owed)}.` };
+    const refunded = payment.refundedCents + amount;
+    const [done] = await db
+      .update(payments)
+      .set({
+        step: (payment.chargedCents ?? 0) === 0 && !payment.sessionId ? "REFUNDED" : "FINISHED",
+        refundedCents: refunded,
+        status: refunded >= payment.amountCents ? "REFUNDED" : "APPROVED",
+        finishedAt: now(),
+      })
+      .where(and(eq(payments.id, payment.id), eq(payments.businessId, businessId), eq(payments.step, "REFUND_PENDING"), eq(payments.refundedCents, payment.refundedCents)))
+      .returning();
+    if (!done) return { ok: false, status: 409, message: "Este pago no tiene una devolución pendiente." };
+    logger.info({ paymentId: done.id, refundedCents: amount }, "pago con QR: devolución registrada por la empresa");
+    await notifyCompany(
+      done.businessId,
+      "PAYMENT_REFUNDED",
+      "Devolución registrada",
+      `Registraste la devolución de ${formatArs(amount)} de un pago de ${formatArs(done.amountCents)} con ${PROVIDER_NAMES[done.provider]}${done.externalId ? ` (operación ${done.externalId})` : ""} por una carga con QR.`,
+      `/payment`,
+    );
+    await sendRefundMail(done, amount);
+    return { ok: true, payment: done };
+  }
+
+  /** "Te devolvimos $X": the driver hears that the station refunded them by hand. Not retried (the refund itself is recorded). */
+  async function sendRefundMail(payment: Payment, amount: number): Promise<void> {
+    if (!payment.driverEmail) return;
+    const [row] = await db
+      .select({ companyName: businessUsers.businessName, cuit: businessUsers.cuit, stationName: stations.name })
+      .from(businessUsers)
+      .leftJoin(stations, eq(stations.id, payment.stationId ?? "00000000-0000-0000-0000-000000000000"))
+      .where(eq(businessUsers.id, payment.businessId));
+    const provider = PROVIDER_NAMES[payment.provider];
+    const lines = [
+      `${row?.companyName ?? ""}${row?.cuit ? ` · CUIT ${formatCuit(row.cuit)}` : ""}`,
+      `Carga con QR${row?.stationName ? ` en ${row.stationName}` : ""}`,
+      "",
+      `Te devolvimos ${formatArs(amount)} por ${provider}${payment.externalId ? ` (operación ${payment.externalId})` : ""}.`,
+      `Pagaste por adelantado: ${formatArs(payment.amountCents)}`,
+      `Cobrado: ${formatArs(payment.chargedCents ?? 0)}`,
+      `Devuelto: ${formatArs(payment.refundedCents)}`,
+      "",
+      `Según tu medio de pago, puede tardar unos días hábiles en verse en tu cuenta.`,
+    ];
+    try {
+      await deps.mailer.send({
+        to: payment.driverEmail,
+        subject: `Te devolvimos ${formatArs(amount)}${row?.stationName ? `: tu carga en ${row.stationName}` : ""}`,
+        text: `${deps.appName}\n\n${lines.join("\n")}\n`,
+        html: `<h1>Te devolvimos ${escapeHtml(formatArs(amount))}</h1>${lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : "")).join("")}`,
+        kind: "refund",
+      });
+    } catch (err) {
+      logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: no se pudo avisar la devolución al conductor");
+    }
+  }
+
   async function receiptOf(payment: Payment): Promise<Receipt | null> {
-    if (payment.step !== "FINISHED" && payment.step !== "REFUNDED") return null;
+    if (payment.step !== "FINISHED" && payment.step !== "REFUNDED" && payment.step !== "REFUND_PENDING") return null;
     const [row] = await db
       .select({ business: businessUsers, station: stations, chargerName: chargers.name, session: chargingSessions })
       .from(payments)
@@ -572,6 +703,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       prepaidCents: payment.amountCents,
       chargedCents: payment.chargedCents ?? 0,
       refundedCents: payment.refundedCents,
+      pendingRefundCents: payment.step === "REFUND_PENDING" ? refundOwed(payment) : 0,
       provider: payment.provider,
       providerPaymentId: payment.externalId,
     };
@@ -601,8 +733,14 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       `Pagaste por adelantado: ${formatArs(r.prepaidCents)} (${PROVIDER_NAMES[r.provider]}${r.providerPaymentId ? `, operación ${r.providerPaymentId}` : ""})`,
       `Cobrado: ${formatArs(r.chargedCents)}`,
       `Devuelto: ${formatArs(r.refundedCents)}`,
+      ...(r.pendingRefundCents > 0 ? [pendingRefundLine(r.pendingRefundCents), "Pagos360 no hace devoluciones automáticas: la estación te lo devuelve en unos días hábiles y te avisamos por correo."] : []),
     ];
-    const subject = r.chargedCents > 0 ? `Tu carga en ${r.stationName}: ${formatArs(r.chargedCents)}` : `Te devolvimos ${formatArs(r.refundedCents)}: la carga en ${r.stationName} no inició`;
+    const subject =
+      r.chargedCents > 0
+        ? `Tu carga en ${r.stationName}: ${formatArs(r.chargedCents)}`
+        : r.pendingRefundCents > 0
+          ? `La carga en ${r.stationName} no inició: la estación te devuelve ${formatArs(r.pendingRefundCents)}`
+          : `Te devolvimos ${formatArs(r.refundedCents)}: la carga en ${r.stationName} no inició`;
     try {
       await deps.mailer.send({
         to: payment.driverEmail,
@@ -787,6 +925,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
     stop,
     mercadoPagoWebhook,
     pagos360Webhook,
+    recordRefund,
     tick,
     onSessionChange,
     /** Tests: the payment row. */

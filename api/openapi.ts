@@ -5,7 +5,7 @@ import { deleteProfilePictureSchema, registerBusinessSchema, updateBusinessUserS
 import { assignChargersSchema, chargerInputSchema } from "./schemas/charger";
 import { commandSchema } from "../ocpp/commands";
 import { pushRegistrationSchema } from "./schemas/notification";
-import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "./schemas/payment";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "./schemas/payment";
 import {
   activityExportQuery,
   activityQuery,
@@ -175,7 +175,17 @@ export const OPERATIONS: Op[] = [
   { method: "get", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Estado de la cuenta de Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
   { method: "put", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Conectar Pagos360", body: pagos360ConnectSchema, ok: { status: 200, type: "PaymentAccountDto" }, errors: [422] },
   { method: "delete", path: "/Pagos360/BusinessUser", tag: "Pagos", summary: "Desconectar Pagos360", ok: { status: 200, type: "PaymentAccountDto" } },
-  { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  { method: "get", path: "/Business/Payments", tag: "Pagos", summary: "Listar pagos con totales (step=REFUND_PENDING: las devoluciones que la empresa debe hacer a mano)", query: paymentListQuery, ok: { status: 200, type: "PaymentPage" }, errors: [422] },
+  {
+    method: "post",
+    path: "/Business/Payments/{id}/Refund",
+    tag: "Pagos",
+    summary:
+      "Registrar la devolución que la empresa hizo a mano de un pago con QR de Pagos360 (Pagos360 no tiene una llamada de devolución): amountCents (por defecto, todo lo que se debe; mayor que 0 y no más de lo que se debe). El pago termina y se avisa al conductor por correo. 409 si no se debe nada o si el proveedor devuelve solo (Mercado Pago).",
+    body: paymentRefundSchema,
+    ok: { status: 200, type: "PaymentDto" },
+    errors: [404, 409, 422],
+  },
   // RFID tags and access groups (issue 25)
   { method: "get", path: "/Business/Tag", tag: "Tarjetas RFID", summary: "Listar tarjetas RFID (buscar por idTag o titular)", query: tagListQuery, ok: { status: 200, type: "Page<TagDto>" }, errors: [422] },
   { method: "post", path: "/Business/Tag", tag: "Tarjetas RFID", summary: "Crear tarjeta (idTag único en la empresa, sin distinguir mayúsculas)", body: tagInputSchema, ok: { status: 201, type: "TagDto" }, errors: [409, 422] },

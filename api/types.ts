@@ -405,6 +405,8 @@ export interface PaymentDto {
   chargedCents: number | null;
   /** What went back to the driver (a QR's unused balance or the whole payment). */
   refundedCents: number;
+  /** QR, step REFUND_PENDING: what the company still owes the driver and refunds by hand (Pagos360); 0 otherwise. */
+  refundOwedCents: number;
   /** What the company keeps: the approved amount less its refunds (0 while pending or if rejected). */
   netCents: number;
   createdAt: string;
@@ -412,7 +414,8 @@ export interface PaymentDto {
 }
 
 export interface PaymentPage extends Page<PaymentDto> {
-  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number };
+  /** refundPendingCount / refundOwedCents: QR payments in REFUND_PENDING and what the company owes their drivers (Pagos360, refunded by hand). */
+  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number };
 }
 
 // ---- Team (issue 26) ---------------------------------------------------------------------------

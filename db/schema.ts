@@ -95,6 +95,8 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_RECEIVED",
   "PAYMENT_FAILED",
   "PAYMENT_REFUNDED",
+  // Issue 23 (ADR 0017): a driver is owed money that the provider cannot give back by API (Pagos360).
+  "PAYMENT_REFUND_PENDING",
   "PAYMENT_ACCOUNT_ERROR",
   "SYSTEM",
 ] as const;
@@ -1227,6 +1229,10 @@ export const payments = pgTable(
       .on(t.step, t.updatedAt)
       .where(sql`${t.step} in ('PAYING', 'STARTING', 'CHARGING', 'SETTLING', 'START_FAILED')`),
     index("payments_charger_step_idx").on(t.chargerId, t.step),
+    // Refunds the operator owes by hand (Pagos360): the Pagos screen lists them per company.
+    index("payments_refund_pending_idx")
+      .on(t.businessId, t.createdAt)
+      .where(sql`${t.step} = 'REFUND_PENDING'`),
     unique("payments_provider_external_key").on(t.provider, t.externalId),
     index("payments_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payments_session_idx").on(t.sessionId),

@@ -4,7 +4,7 @@
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "profile", "member", "invitation", "session", "reservation", "roaming_partner"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -14,6 +14,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   tag: "Tarjeta RFID",
   access_group: "Grupo de acceso",
   payment_account: "Cuenta de pago",
+  payment: "Pago",
   profile: "Perfil de la empresa",
   member: "Miembro",
   invitation: "Invitación",
@@ -47,6 +48,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "access_group.delete": "Eliminó el grupo de acceso",
   "payment_account.connect": "Conectó la cuenta de pago",
   "payment_account.disconnect": "Desconectó la cuenta de pago",
+  "payment.refund": "Registró la devolución del pago",
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",
@@ -150,6 +152,12 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   closedBy: "Cerrada por",
   chargerStatus: "Respuesta del cargador",
   gridCapacityKw: "Capacidad de la red (kW)",
+  amountCents: "Monto",
+  chargedCents: "Cobrado",
+  refundedCents: "Devuelto",
+  refundOwedCents: "A devolver",
+  externalId: "Operación del proveedor",
+  step: "Etapa",
   version: "Versión",
 };
 
@@ -173,13 +181,30 @@ const VALUE_LABELS: Record<string, string> = {
   PAGOS360: "Pagos360",
 };
 
+/** A QR payment's steps (field `step`, issue 23). */
+const STEP_LABELS: Record<string, string> = {
+  PAYING: "Esperando el pago",
+  STARTING: "Iniciando la carga",
+  CHARGING: "Cargando",
+  SETTLING: "Devolviendo el saldo",
+  FINISHED: "Terminada",
+  START_FAILED: "No inició",
+  REFUNDED: "Devuelto",
+  FAILED: "Pago no completado",
+  REFUND_PENDING: "Devolución pendiente",
+};
+/** A payment's statuses (field `status` of the resource `payment`). */
+const PAYMENT_STATUS_VALUES: Record<string, string> = { APPROVED: "Aprobado", REFUNDED: "Devuelto", PENDING: "Pendiente", REJECTED: "Rechazado", CANCELLED: "Cancelado" };
+
 /** A recorded value as text: money in pesos, yes/no, roles and statuses by name, dates in Buenos Aires, lists joined, "—" for none. */
 export function formatAuditValue(field: string, value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "Sí" : "No";
   if (typeof value === "string" && ISO_INSTANT.test(value)) return instant.format(new Date(value)).replace(",", "");
   if (field === "cuit" && typeof value === "string") return formatCuit(value);
+  if (field === "step" && typeof value === "string" && STEP_LABELS[value]) return STEP_LABELS[value];
   if ((field === "status" || field === "provider") && typeof value === "string" && VALUE_LABELS[value]) return VALUE_LABELS[value];
+  if (field === "status" && typeof value === "string" && PAYMENT_STATUS_VALUES[value]) return PAYMENT_STATUS_VALUES[value];
   if (typeof value === "number" && /Cents$/.test(field)) return money.format(value / 100);
   if (field === "vatRateBp" && typeof value === "number") return `${(value / 100).toLocaleString("es-AR")} %`;
   if (field === "role" && isRole(value)) return ROLE_LABELS[value];

@@ -13,9 +13,13 @@ export const QR_MAX_CENTS_LIMIT = 100_000_000;
  * sent; CHARGING: the charger started the session; SETTLING: the session is priced, the unused
  * balance is being refunded; FINISHED: refunded and receipt sent. START_FAILED: the charger
  * refused or never started, the whole amount is being refunded; REFUNDED: it was. FAILED: the
- * provider rejected or cancelled the payment (nothing was charged).
+ * provider rejected or cancelled the payment (nothing was charged). REFUND_PENDING: what the
+ * driver is owed (the unused balance, or all of it when the charge never started) cannot go back
+ * through the provider's API (Pagos360 documents no refund call): the receipt is sent, and the
+ * operator refunds it by hand and records it in Pagos (→ FINISHED, or REFUNDED when nothing was
+ * charged). The sweep leaves it alone (ADR 0017).
  */
-export const DRIVER_STEPS = ["PAYING", "STARTING", "CHARGING", "SETTLING", "FINISHED", "START_FAILED", "REFUNDED", "FAILED"] as const;
+export const DRIVER_STEPS = ["PAYING", "STARTING", "CHARGING", "SETTLING", "FINISHED", "START_FAILED", "REFUNDED", "FAILED", "REFUND_PENDING"] as const;
 export type DriverStep = (typeof DRIVER_STEPS)[number];
 
 /** How long a charger has, after accepting a remote start, to start the session. */
@@ -23,6 +27,11 @@ export const START_TIMEOUT_MS = 2 * 60_000;
 
 /** The steps after which nothing else happens to the payment. */
 export const FINAL_STEPS: ReadonlySet<DriverStep> = new Set(["FINISHED", "REFUNDED", "FAILED"]);
+
+/** What is still owed to the driver of a prepaid charge: the prepaid amount less what was charged and what already went back. */
+export function refundOwed(p: { amountCents: number; chargedCents: number | null; refundedCents: number }): number {
+  return Math.max(0, p.amountCents - (p.chargedCents ?? 0) - p.refundedCents);
+}
 
 /** Preset amounts offered on the page (centavos), within the station's limits. */
 export function presetAmounts(minCents: number, maxCents: number): number[] {

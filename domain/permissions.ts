@@ -56,6 +56,8 @@ export const PERMISSIONS = {
   "session.close": { roles: MANAGERS, label: "cerrar cargas que el cargador no cerró" },
   "payment.read": { roles: MONEY_READERS, label: "ver los pagos" },
   "payment.write": { roles: MANAGERS, label: "conectar o desconectar cuentas de pago" },
+  // Issue 23 (ADR 0017): recording a refund made by hand (Pagos360) closes a driver's payment: a money decision, the managers'.
+  "payment.refund": { roles: MANAGERS, label: "registrar devoluciones de pagos" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },
   "notification.write": { roles: ["OWNER", "ADMIN", "TECHNICIAN", "BILLING"], label: "marcar notificaciones como leídas" },
   "push.register": { roles: ALL, label: "recibir notificaciones en este navegador" },

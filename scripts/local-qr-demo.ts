@@ -9,6 +9,9 @@ import { chargers, chargingSessions, connectors, paymentAccounts, stations } fro
 import { createKeyRing, hashOcppPassword, sealPaymentCredentials } from "../infra/crypto";
 import { EMULATOR_WEBHOOK_SECRET } from "./payments-emulator";
 
+/** The demo company's Pagos360 API key (the demo seed's, accepted by the payments emulator). */
+export const DEMO_PAGOS360_API_KEY = "demo-pagos360-api-key-7390";
+
 /** The simulated charger's OCPP Basic-auth password (local mode only). */
 export const SIM_CHARGER_PASSWORD = "cargador-simulado-local-0001";
 
@@ -46,7 +49,7 @@ export async function prepareQrDemo(db: Db, opts: { businessId: string; encrypti
       last4: "4821",
       label: "Enchufá Demo (Mercado Pago, emulador)",
     },
-    { provider: "PAGOS360" as const, plain: { apiKey: "demo-pagos360-api-key-7390" }, last4: "7390", label: "Enchufá Demo (Pagos360, emulador)" },
+    { provider: "PAGOS360" as const, plain: { apiKey: DEMO_PAGOS360_API_KEY }, last4: "7390", label: "Enchufá Demo (Pagos360, emulador)" },
   ];
   for (const a of accounts) {
     if (have.has(a.provider)) continue;

@@ -10,7 +10,7 @@ import { startPaymentsEmulator } from "./payments-emulator";
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
-import { prepareQrDemo, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
+import { DEMO_PAGOS360_API_KEY, prepareQrDemo, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
 import { startSimCharger } from "./sim-charger";
 import { SERVER_NODE_FLAGS } from "../server/cluster";
 
@@ -108,6 +108,9 @@ async function run() {
     const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
     const qrDemo: QrDemo | null = process.argv.includes("--no-sim") ? null : await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey });
     await database.close();
+    const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
+    // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.
+    payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${seeded.businessId}`);
 
     const env = {
       ...process.env,
@@ -123,7 +126,7 @@ async function run() {
       SESSION_SECRET: process.env.SESSION_SECRET ?? secrets.sessionSecret,
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? secrets.encryptionKey,
       AUTO_APPROVE_BUSINESSES: "1",
-      PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`,
+      PUBLIC_URL: publicUrl,
       MERCADOPAGO_API_URL: payments.mercadoPagoUrl,
       PAGOS360_API_URL: payments.pagos360Url,
     } as NodeJS.ProcessEnv;

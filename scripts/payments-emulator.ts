@@ -1,15 +1,22 @@
 // Payment providers' emulator (issue 23) — dev-only, never part of the production image: local
 // mode (`npm start`) and the browser tests start it so the whole driver flow runs offline. It
 // implements exactly the subset of Mercado Pago and Pagos360 that infra/payments/* calls, plus
-// the pages a driver sees at the provider (approve or reject), and it delivers Mercado Pago's
-// webhooks signed with x-signature as Mercado Pago documents it.
+// the pages a driver sees at the provider (approve or reject), and it delivers both providers'
+// notifications: Mercado Pago's webhooks signed with x-signature as Mercado Pago documents it, to
+// the preference's notification_url; Pagos360's `{ entity_name: "PaymentRequest", type,
+// entity_id, created_at }` (unsigned: Enchufá reads the request back) to the webhook URL of the
+// account — Pagos360 configures it per account in its panel, not per payment request, so the
+// emulator has that panel too.
 //
 //   Mercado Pago  {base}/mercadopago   POST /checkout/preferences · GET /v1/payments/{id}
 //                                     GET /v1/payments/search · POST /v1/payments/{id}/refunds
 //                                     GET|POST /checkout/{preferenceId} (the checkout page)
 //   Pagos360      {base}/pagos360      POST /payment-request · GET /payment-request/{id}
 //                                     GET|POST /checkout/{id} (the checkout page)
-//   Inspection    {base}/_emulator/state (JSON: preferences, payments, refunds, webhooks)
+//                                     GET|POST /panel (the account's webhook URL, by API key;
+//                                     PUT /panel/webhook { url } with the key as Bearer, for scripts)
+//   Inspection    {base}/_emulator/state (JSON: preferences, payments, refunds, Pagos360
+//                 requests, webhook deliveries of both providers, API calls per path)
 //
 // Every account's webhook secret is EMULATOR_WEBHOOK_SECRET (the demo operator's account is
 // seeded with it; type it in Pagos → Mercado Pago to connect another one).
@@ -60,9 +67,13 @@ interface P360Request {
   checkout_url: string;
 }
 interface Delivery {
+  provider: "MERCADOPAGO" | "PAGOS360";
   url: string;
   status: number | "error";
   at: string;
+  /** Pagos360: the payment request notified and its new state. */
+  entityId?: number;
+  type?: string;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -80,6 +91,13 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   app.disable("x-powered-by");
   app.use(express.json({ limit: "64kb" }));
   app.use(express.urlencoded({ extended: false, limit: "8kb" }));
+  app.use((req, _res, next) => {
+    if (req.get("authorization")) {
+      const key = `${req.method} ${req.path.replace(/\/\d+(?=\/|$)/g, "/{id}").replace(/\/\d+-[0-9a-f-]{36}(?=\/|$)/g, "/{id}")}`;
+      apiCalls[key] = (apiCalls[key] ?? 0) + 1;
+    }
+    next();
+  });
   let base = "";
 
   const preferences = new Map<string, Preference>();
@@ -87,6 +105,10 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   const refunds: Refund[] = [];
   const p360 = new Map<number, P360Request>();
   const deliveries: Delivery[] = [];
+  /** Pagos360: each account's webhook URL (its panel's setting), by API key. */
+  const p360Webhooks = new Map<string, string>();
+  /** How many API calls each path got (the checkout pages and the panel are not API calls). */
+  const apiCalls: Record<string, number> = {};
   const idempotent = new Map<string, unknown>();
   let nextId = 1_000_000_000 + Math.floor(Math.random() * 1_000_000);
 
@@ -191,7 +213,7 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
     } catch {
       status = "error";
     }
-    deliveries.push({ url: url.toString(), status, at: new Date().toISOString() });
+    deliveries.push({ provider: "MERCADOPAGO", url: url.toString(), status, at: new Date().toISOString() });
     opts.log?.(`webhook Mercado Pago → ${url.pathname}: ${status}`);
   }
 
@@ -281,18 +303,89 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
       ),
     );
   });
-  app.post("/pagos360/checkout/:id", (req, res) => {
+  app.post("/pagos360/checkout/:id", async (req, res) => {
     const r = p360.get(Number(req.params.id));
     if (!r) return void res.status(404).send("not found");
     const approve = (req.body as { decision?: string }).decision === "approve";
     r.state = approve ? "paid" : "rejected";
+    // Like Mercado Pago's, the notification is delivered before the driver is sent back.
+    await deliverPagos360(r);
     res.redirect(303, (approve ? r.back_url_success : r.back_url_rejected) ?? base);
+  });
+
+  /**
+   * A notification as Pagos360 documents it: a POST of { entity_name, type, entity_id,
+   * created_at } to the webhook URL configured in the account, unsigned. Without a URL in the
+   * account, nothing is sent (Enchufá polls).
+   */
+  async function deliverPagos360(r: P360Request) {
+    const url = p360Webhooks.get(r.owner);
+    if (!url) return;
+    let status: Delivery["status"] = "error";
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ entity_name: "PaymentRequest", type: r.state, entity_id: r.id, created_at: new Date().toISOString() }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      status = res.status;
+      await res.body?.cancel().catch(() => {});
+    } catch {
+      status = "error";
+    }
+    deliveries.push({ provider: "PAGOS360", url, status, at: new Date().toISOString(), entityId: r.id, type: r.state });
+    opts.log?.(`webhook Pagos360 → ${new URL(url).pathname}: ${status}`);
+  }
+
+  /** The account's webhook URL: http(s) only, as a person would type it in the panel. */
+  function setPagos360Webhook(apiKey: string, url: string): boolean {
+    const key = apiKey.trim();
+    if (!key) return false;
+    if (url.trim() === "") {
+      p360Webhooks.delete(key);
+      return true;
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+    } catch {
+      return false;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+    p360Webhooks.set(key, parsed.toString());
+    return true;
+  }
+
+  // The panel where a Pagos360 account sets its webhook URL (Configuración → Webhooks).
+  const panel = (message = "") =>
+    page(
+      "Pagos360 (emulador): webhooks",
+      `<h1>Pagos360 <small>(emulador)</small></h1><div class="box"><h2>Webhooks de la cuenta</h2>
+<p class="note">Pagos360 envía sus notificaciones a la URL configurada en la cuenta. En Enchufá: <code>{PUBLIC_URL}/api/Webhook/Pagos360/{id de la empresa}</code>.</p>
+${message ? `<p role="status">${esc(message)}</p>` : ""}
+<form method="post"><p><label>API key de la cuenta<br><input name="apiKey" required autocomplete="off" style="width:100%"></label></p>
+<p><label>URL del webhook (vacía: no enviar)<br><input name="url" type="url" style="width:100%"></label></p>
+<button class="ok">Guardar</button></form></div>`,
+    );
+  app.get("/pagos360/panel", (_req, res) => void res.type("html").send(panel()));
+  app.post("/pagos360/panel", (req, res) => {
+    const b = req.body as { apiKey?: string; url?: string };
+    const ok = setPagos360Webhook(String(b.apiKey ?? ""), String(b.url ?? ""));
+    res.status(ok ? 200 : 400).type("html").send(panel(ok ? "Guardado." : "Revisá la API key y la URL."));
+  });
+  app.put("/pagos360/panel/webhook", (req, res) => {
+    const owner = auth(req, res);
+    if (!owner) return;
+    const ok = setPagos360Webhook(owner, String((req.body as { url?: unknown }).url ?? ""));
+    if (!ok) return void res.status(422).json({ message: "invalid url" });
+    res.json({ url: p360Webhooks.get(owner) ?? null });
   });
 
   // --- Inspection ---------------------------------------------------------------------------
 
   app.get("/_emulator/state", (_req, res) => {
-    res.json({ preferences: [...preferences.values()].map(({ owner: _o, ...p }) => p), payments: [...mpPayments.values()].map(publicPayment), refunds, pagos360: [...p360.values()].map(({ owner: _o, ...r }) => r), deliveries });
+    res.json({ preferences: [...preferences.values()].map(({ owner: _o, ...p }) => p), payments: [...mpPayments.values()].map(publicPayment), refunds, pagos360: [...p360.values()].map(({ owner: _o, ...r }) => r), deliveries, apiCalls });
   });
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -305,6 +398,8 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
     url: base,
     mercadoPagoUrl: `${base}/mercadopago`,
     pagos360Url: `${base}/pagos360`,
+    /** Pagos360: the webhook URL of the account with this API key (its panel's setting); "" removes it. */
+    setPagos360Webhook,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

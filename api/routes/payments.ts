@@ -1,14 +1,18 @@
-// Payment-provider accounts (/MercadoPago/BusinessUser, /Pagos360/BusinessUser) and the
-// payments list (/Business/Payments). Credentials are sealed with the key ring and never
-// leave the server: responses carry only their last 4 characters.
+// Payment-provider accounts (/MercadoPago/BusinessUser, /Pagos360/BusinessUser), the payments
+// list (/Business/Payments) and the refunds a company makes by hand (POST
+// /Business/Payments/{id}/Refund: Pagos360 has no refund call, ADR 0017). Credentials are sealed
+// with the key ring and never leave the server: responses carry only their last 4 characters.
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import { alias } from "drizzle-orm/pg-core";
 import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "#db/schema";
 import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "#infra/crypto";
+import { refundOwed } from "#domain/driver-payment";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
-import { mercadoPagoConnectSchema, pagos360ConnectSchema } from "../schemas/payment";
+import { ApiError, notFound } from "../problem";
+import type { DriverPayments } from "../driver-payments";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "../schemas/payment";
 import { paymentListQuery } from "../schemas/queries";
 import type { PaymentAccountDto, PaymentDto, PaymentPage } from "../types";
 
@@ -111,6 +115,7 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
     step: p.step ?? null,
     chargedCents: p.chargedCents ?? null,
     refundedCents,
+    refundOwedCents: p.step === "REFUND_PENDING" ? refundOwed(p) : 0,
     netCents: p.status === "APPROVED" || p.status === "REFUNDED" ? p.amountCents - refundedCents : 0,
     createdAt: p.createdAt.toISOString(),
     updatedAt: iso(p.updatedAt)!,
@@ -122,8 +127,8 @@ const qrStations = alias(stations, "qr_station");
 
 const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
 
-/** GET /Business/Payments */
-export function paymentRoutes({ db }: ApiServices) {
+/** GET /Business/Payments, POST /Business/Payments/{id}/Refund */
+export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPayments) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -132,6 +137,7 @@ export function paymentRoutes({ db }: ApiServices) {
     const where: SQL[] = [eq(payments.businessId, b.id)];
     if (query.provider) where.push(eq(payments.provider, query.provider));
     if (query.status) where.push(eq(payments.status, query.status));
+    if (query.step) where.push(eq(payments.step, query.step));
     if (query.sessionId) where.push(eq(payments.sessionId, query.sessionId));
     if (query.from) where.push(gte(payments.createdAt, query.from));
     if (query.to) where.push(lt(payments.createdAt, query.to));
@@ -157,6 +163,9 @@ export function paymentRoutes({ db }: ApiServices) {
           pendingCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'PENDING'), 0)`.mapWith(Number),
           // Whole refunds and the QR payments' partial ones (their unused balances).
           refundedCents: sql<number>`coalesce(sum(case when ${payments.status} = 'REFUNDED' then greatest(${payments.amountCents}, ${payments.refundedCents}) else ${payments.refundedCents} end), 0)`.mapWith(Number),
+          // Issue 23: what the company owes drivers and must refund by hand (Pagos360).
+          refundPendingCount: sql<number>`count(*) filter (where ${payments.step} = 'REFUND_PENDING')`.mapWith(Number),
+          refundOwedCents: sql<number>`coalesce(sum(greatest(0, ${payments.amountCents} - coalesce(${payments.chargedCents}, 0) - ${payments.refundedCents})) filter (where ${payments.step} = 'REFUND_PENDING'), 0)`.mapWith(Number),
         })
         .from(payments)
         .where(and(...where)),
@@ -169,6 +178,29 @@ export function paymentRoutes({ db }: ApiServices) {
       totals,
     };
     return c.json(body);
+  });
+
+  // A refund the company made by hand (Pagos360: no refund call) and records here: what is owed
+  // unless it says less; the payment ends, the driver gets an e-mail. Another company's payment
+  // is a 404; one with nothing owed, or of a provider that refunds by itself, a 409.
+  r.post("/:id/Refund", async (c) => {
+    const b = tenant(c);
+    const input = await readJson(c, paymentRefundSchema);
+    if (!driverPayments) throw new ApiError(503, "internal", "Los pagos con QR no están disponibles en este momento.");
+    const result = await driverPayments.recordRefund(b.id, c.req.param("id"), input.amountCents);
+    if (!result.ok) {
+      if (result.status === 404) throw notFound("El pago");
+      if (result.status === 422) throw new ApiError(422, "validation", result.message, { errors: { amountCents: [result.message] } });
+      throw new ApiError(409, "conflict", result.message);
+    }
+    const [row] = await db
+      .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: sql<string | null>`coalesce(${stations.name}, ${qrStations.name})` })
+      .from(payments)
+      .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, b.id)))
+      .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+      .leftJoin(qrStations, and(eq(qrStations.id, payments.stationId), eq(qrStations.businessId, b.id)))
+      .where(and(eq(payments.id, result.payment.id), eq(payments.businessId, b.id)));
+    return c.json(toPaymentDto(row ?? { payment: result.payment, transactionId: null, stationName: null }));
   });
 
   return r;

@@ -46,3 +46,20 @@ export const pagos360ConnectSchema = z.object({
   accountName: text(80),
 });
 export type Pagos360ConnectInput = z.input<typeof pagos360ConnectSchema>;
+
+export const REFUND_AMOUNT_MESSAGE = "Ingresá el monto que devolviste: tiene que ser mayor que cero.";
+
+/**
+ * POST /Business/Payments/{id}/Refund (issue 23, ADR 0017): a refund the company made by hand
+ * (Pagos360 has no refund call), in centavos; without it, all that is owed. The API checks it
+ * against what is owed.
+ */
+export const paymentRefundSchema = z.object({
+  amountCents: z
+    .number({ error: REFUND_AMOUNT_MESSAGE })
+    .int({ error: REFUND_AMOUNT_MESSAGE })
+    .positive({ error: REFUND_AMOUNT_MESSAGE })
+    .max(100_000_000, { error: "El monto es demasiado grande." })
+    .optional(),
+});
+export type PaymentRefundInput = z.input<typeof paymentRefundSchema>;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
 import { STATUS_BUCKETS } from "#domain/ocpp-status";
+import { DRIVER_STEPS } from "#domain/driver-payment";
 import { id, isoDate, isoDateEnd, optionsPageQuery, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";
 import {
@@ -123,6 +124,8 @@ export const paymentListQuery = z
   .object({
     provider: z.enum(PAYMENT_PROVIDERS, { error: MSG.invalidOption }).optional(),
     status: z.enum(PAYMENT_STATUSES, { error: MSG.invalidOption }).optional(),
+    /** A QR payment's step, e.g. REFUND_PENDING: the refunds the company owes by hand (issue 23). */
+    step: z.enum(DRIVER_STEPS, { error: MSG.invalidOption }).optional(),
     sessionId: id.optional(),
     from: isoDate.optional(),
     to: isoDateEnd.optional(),

@@ -54,7 +54,8 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/reservation/new", read: "charger.command", write: "charger.command" },
   { pattern: "/notification", read: "notification.read", write: { "push-register": "push.register", "*": "notification.write" } },
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
-  { pattern: "/payment", read: "payment.read" },
+  // Issue 23: recording a refund made by hand (Pagos360) is the one action of the overview.
+  { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund" } },
   { pattern: "/payment/payments/mercadoPago", read: "payment.read", write: "payment.write" },
   { pattern: "/payment/payments/pagos360", read: "payment.read", write: "payment.write" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },

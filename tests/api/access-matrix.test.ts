@@ -189,7 +189,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     ids.reservation = reservation.id;
     const [note] = await h.db.insert(notifications).values({ businessId: owner.businessId, type: "SYSTEM", title: "Aviso-Owner", body: "privado" }).returning();
     ids.notification = note.id;
-    await h.db
+    const [payment] = await h.db
       .insert(payments)
       .values({
         businessId: owner.businessId,
@@ -198,7 +198,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
         amountCents: 777,
         status: "APPROVED",
         externalId: "owner-ext",
-      });
+      })
+      .returning();
+    ids.payment = payment.id;
     const photo = await expectStatus(
       await h.call("PATCH", "/Business/Images/ProfilePicture", {
         token: t,
@@ -308,7 +310,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
                       ? "group"
                       : base.startsWith("/Business/Reservation")
                         ? "reservation"
-                        : "file";
+                        : base.startsWith("/Business/Payments")
+                          ? "payment"
+                          : "file";
     return base.replace(/:id|:file/, ids[kind]).replace(":diagnosticsId", ids.diagnostics);
   }
 
@@ -530,6 +534,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     for (const prefix of [
       "/api/Business/Fees",
       "/api/Business/Payments",
+      "/api/Business/Payments/",
       "/api/MercadoPago",
       "/api/Pagos360",
       "/api/Business/Activity",

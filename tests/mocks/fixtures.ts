@@ -15,6 +15,7 @@ import type {
   OcppMessageDto,
   Page,
   PaymentAccountDto,
+  PaymentDto,
   PaymentPage,
   RateDto,
   ServiceDto,
@@ -34,6 +35,7 @@ export const IDS = {
   session: "0d5e6f7a-8b9c-4d0e-8f1a-4b5c6d7e8f9a",
   notification: "1e6f7a8b-9c0d-4e1f-8a2b-5c6d7e8f9a0b",
   payment: "2f7a8b9c-0d1e-4f2a-8b3c-6d7e8f9a0b1c",
+  refundPayment: "3a8b9c0d-1e2f-4a3b-9c4d-7e8f9a0b1c2d",
 } as const;
 
 const businessUser: BusinessUserDto = {
@@ -263,9 +265,34 @@ const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccount
 
 const paymentsPage: PaymentPage = {
   ...page([
-    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, netCents: 638_750, createdAt: T0, updatedAt: T0 },
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, netCents: 638_750, createdAt: T0, updatedAt: T0 },
   ]),
-  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0 },
+  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0 },
+};
+
+/** Issue 23: a driver's Pagos360 prepayment whose unused balance the company owes by hand (REFUND_PENDING). */
+const refundPendingPayment: PaymentDto = {
+  id: IDS.refundPayment,
+  sessionId: IDS.session,
+  transactionId: 1002,
+  stationName: station.name,
+  provider: "PAGOS360",
+  amountCents: 500_000,
+  currency: "ARS",
+  status: "APPROVED",
+  externalId: "1000456",
+  origin: "QR",
+  step: "REFUND_PENDING",
+  chargedCents: 120_000,
+  refundedCents: 0,
+  refundOwedCents: 380_000,
+  netCents: 500_000,
+  createdAt: T0,
+  updatedAt: T0,
+};
+const refundPendingPage: PaymentPage = {
+  ...page([refundPendingPayment]),
+  totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000 },
 };
 
 const services: ServiceDto[] = [
@@ -377,6 +404,8 @@ export const fixtures = {
   notifications,
   paymentAccount,
   payments: paymentsPage,
+  refundPendingPayment,
+  refundPendingPage,
   services,
   chargerBrands,
   connectorTypes,

@@ -135,5 +135,14 @@ export const handlers = [
   http.delete(apiUrl("/Pagos360/BusinessUser"), () =>
     HttpResponse.json({ ...fixtures.paymentAccount("PAGOS360"), connected: false, status: "DISCONNECTED", last4: null, accountLabel: null, connectedAt: null, updatedAt: null }),
   ),
-  http.get(apiUrl("/Business/Payments"), () => HttpResponse.json(fixtures.payments)),
+  http.get(apiUrl("/Business/Payments"), ({ request }) =>
+    HttpResponse.json(new URL(request.url).searchParams.get("step") === "REFUND_PENDING" ? fixtures.refundPendingPage : fixtures.payments),
+  ),
+  // Issue 23: recording a refund made by hand (Pagos360): the payment, finished.
+  http.post(apiUrl("/Business/Payments/:id/Refund"), async ({ params, request }) => {
+    if (params.id !== IDS.refundPayment) return problemResponse(404, "El pago no existe.");
+    const body = await jsonBody(request);
+    const amount = typeof body.amountCents === "number" ? body.amountCents : fixtures.refundPendingPayment.refundOwedCents;
+    return HttpResponse.json({ ...fixtures.refundPendingPayment, step: "FINISHED", refundedCents: amount, refundOwedCents: 0, netCents: fixtures.refundPendingPayment.amountCents - amount });
+  }),
 ];

@@ -7,7 +7,7 @@ import * as mercadoPago from "~/routes/app/payment/mercado-pago";
 import * as pagos360 from "~/routes/app/payment/pagos360";
 import { MP_CREDENTIAL_MESSAGE } from "#api/schemas/payment";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
-import { fixtures } from "../mocks/fixtures";
+import { fixtures, IDS } from "../mocks/fixtures";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
 import { pendingToast } from "~/lib/context";
 
@@ -161,5 +161,107 @@ describe("Pagos360 form", () => {
     const res = await run(() => pagos360.action(args(post(P360, { intent: "connect", apiKey: "p360-test-0123456789abcdef", accountName: "Cargas del Sur" }, cookie), ctx())));
     expect(res.location).toBe("/payment");
     expect(puts).toEqual([{ apiKey: "p360-test-0123456789abcdef", accountName: "Cargas del Sur" }]);
+  });
+});
+
+// Issue 23 (ADR 0017): Pagos360 has no refund call, so what its drivers are owed waits as
+// "Devolución pendiente" in Pagos until the operator refunds it there and records it here.
+describe("recording a refund made by hand (Pagos360)", () => {
+  const PID = fixtures.refundPendingPayment.id;
+  const PENDING = `/payment?step=REFUND_PENDING&refund=${PID}`;
+
+  /** Answer POST …/Refund like the API and keep what it was sent. */
+  function recordRefunds(answer?: () => Response) {
+    const seen: { path: string; body: unknown; key: string | null }[] = [];
+    server.use(
+      http.post(apiUrl("/Business/Payments/:id/Refund"), async ({ request, params }) => {
+        seen.push({ path: new URL(request.url).pathname, body: await request.json(), key: request.headers.get("idempotency-key") });
+        return answer ? answer() : HttpResponse.json({ ...fixtures.refundPendingPayment, step: "FINISHED", refundedCents: 380_000, refundOwedCents: 0, id: params.id });
+      }),
+    );
+    return seen;
+  }
+
+  it("the overview counts what is owed, and ?refund= asks to confirm one, with a one-time form token", async () => {
+    const { cookie } = await signedIn();
+    const res = await run<Loose>(() => payments.loader(args(get(PENDING, cookie), ctx())));
+    expect(res.status).toBe(200);
+    expect(res.data.filters.step).toBe("REFUND_PENDING");
+    expect(res.data.totals).toMatchObject({ refundPendingCount: 1, refundOwedCents: 380_000 });
+    expect(res.data.refund.payment).toMatchObject({ id: PID, step: "REFUND_PENDING", refundOwedCents: 380_000, provider: "PAGOS360" });
+    expect(res.data.refund.formToken).toMatch(/^[0-9a-f-]{36}$/);
+    // One not in the list (already recorded, or another company's): nothing to confirm.
+    const gone = await run<Loose>(() => payments.loader(args(get(`/payment?step=REFUND_PENDING&refund=${IDS.payment}`, cookie), ctx())));
+    expect(gone.data.refund).toMatchObject({ id: IDS.payment, payment: null });
+  });
+
+  it("records the amount typed in pesos with the form's token as Idempotency-Key, then back to the list with a toast", async () => {
+    const { cookie } = await signedIn();
+    const seen = recordRefunds();
+    const token = crypto.randomUUID();
+    const res = await run(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "3.800,00", formToken: token }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/payment?step=REFUND_PENDING");
+    expect(res.headers.get("Set-Cookie")).toMatch(/toast/);
+    expect(seen).toEqual([{ path: `/Business/Payments/${PID}/Refund`, body: { amountCents: 380_000 }, key: token }]);
+  });
+
+  it("an empty amount records what is owed (the API decides it)", async () => {
+    const { cookie } = await signedIn();
+    const seen = recordRefunds();
+    await run(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "" }, cookie), ctx())));
+    expect(seen.map((s) => s.body)).toEqual([{}]);
+  });
+
+  it.each([
+    ["abc", "Ingresá un monto en pesos, por ejemplo 3.800 o 3800,50."],
+    ["12,345", "Ingresá un monto en pesos, por ejemplo 3.800 o 3800,50."],
+    ["0", "Ingresá el monto que devolviste: tiene que ser mayor que cero."],
+    ["-5", "Ingresá el monto que devolviste: tiene que ser mayor que cero."],
+  ])("a bad amount (%s) is a Spanish field error, kept as typed, without calling the API", async (amount, message) => {
+    const { cookie } = await signedIn();
+    const seen = recordRefunds();
+    const context = ctx();
+    const res = await run<Loose>(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount }, cookie), context)));
+    expect(res.status).toBe(422);
+    expect(res.data).toEqual({ refundError: message, amount });
+    expect(pendingToast(context)?.type).toBe("error");
+    expect(seen).toEqual([]);
+  });
+
+  it("the API's field error (more than is owed) lands on the amount", async () => {
+    const { cookie } = await signedIn();
+    const message = "No podés registrar más de lo que se debe: $ 3.800,00.";
+    recordRefunds(() => problemResponse(422, message, { errors: { amountCents: [message] } }));
+    const res = await run<Loose>(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "4.000" }, cookie), ctx())));
+    expect(res.status).toBe(422);
+    expect(res.data).toEqual({ refundError: message, amount: "4.000" });
+  });
+
+  it("nothing owed any more (409) or no such payment (404): back to the list with the reason", async () => {
+    const { cookie } = await signedIn();
+    recordRefunds(() => problemResponse(409, "Este pago no tiene una devolución pendiente."));
+    const conflict = await run(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "" }, cookie), ctx())));
+    expect(conflict.status).toBe(302);
+    expect(conflict.location).toBe("/payment?step=REFUND_PENDING");
+    recordRefunds(() => problemResponse(404, "El pago no existe."));
+    const missing = await run(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "" }, cookie), ctx())));
+    expect(missing.status).toBe(302);
+  });
+
+  it("the API unreachable: 503 with a Spanish message, the amount kept", async () => {
+    const { cookie } = await signedIn();
+    recordRefunds(() => HttpResponse.error() as unknown as Response);
+    const res = await run<Loose>(() => payments.action(args(post(PENDING, { intent: "refund", paymentId: PID, amount: "3.800" }, cookie), ctx())));
+    expect(res.status).toBe(503);
+    expect(res.data).toEqual({ refundError: "No pudimos registrar la devolución en este momento. Probá de nuevo en unos minutos.", amount: "3.800" });
+  });
+
+  it("anything else posted to Pagos is not understood", async () => {
+    const { cookie } = await signedIn();
+    const seen = recordRefunds();
+    const res = await run(() => payments.action(args(post("/payment", { intent: "refund", paymentId: "nope", amount: "1" }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    expect(seen).toEqual([]);
   });
 });

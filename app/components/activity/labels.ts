@@ -47,6 +47,7 @@ export const QR_STEP_LABELS: Record<NonNullable<PaymentDto["step"]>, string> = {
   START_FAILED: "No inició: devolviendo el total",
   REFUNDED: "No inició: devuelto",
   FAILED: "Pago no completado",
+  REFUND_PENDING: "Devolución pendiente",
 };
 
 export const UNAVAILABLE = "No pudimos cargar los datos en este momento. Probá de nuevo en unos minutos.";

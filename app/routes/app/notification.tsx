@@ -76,6 +76,7 @@ const TYPE_ICONS: Record<string, IconType> = {
   PAYMENT_RECEIVED: BiMoney,
   PAYMENT_FAILED: BiCreditCard,
   PAYMENT_REFUNDED: BiMoney,
+  PAYMENT_REFUND_PENDING: BiMoney,
   IDLE_FEE_APPLIED: BiTimeFive,
   BUSINESS_APPROVED: BiCheck,
 };

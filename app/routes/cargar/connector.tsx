@@ -16,6 +16,8 @@ export const loader = ({ params, context }: Route.LoaderArgs) => loadChargePoint
 export const action = ({ params, context, request }: Route.ActionArgs) => checkoutAction(context, request, params.identity, params.connector);
 
 const PROVIDER_BUTTON: Record<string, string> = { MERCADOPAGO: "Pagar con Mercado Pago", PAGOS360: "Pagar con Pagos360" };
+/** Pagos360 has no refund call (ADR 0017): the driver is told before paying, next to its button. */
+const PAGOS360_REFUND_NOTE = "Con Pagos360, lo que no uses no vuelve automáticamente: te lo devuelve la estación por Pagos360 dentro de unos días hábiles.";
 
 function RateText({ rate }: { rate: NonNullable<ChargePointInfo["rate"]> }) {
   const parts: string[] = [];
@@ -128,11 +130,24 @@ export default function ChargeAtConnector({ loaderData, actionData }: Route.Comp
             {errors.provider ? <p className="driver-error">{errors.provider}</p> : null}
             <div className="driver-actions">
               {info.providers.map((p) => (
-                <button key={p} type="submit" name="provider" value={p} className="driver-button" disabled={busy}>
+                <button
+                  key={p}
+                  type="submit"
+                  name="provider"
+                  value={p}
+                  className="driver-button"
+                  disabled={busy}
+                  aria-describedby={p === "PAGOS360" ? "pagos360-refund-note" : undefined}
+                >
                   {PROVIDER_BUTTON[p]}
                 </button>
               ))}
             </div>
+            {info.providers.includes("PAGOS360") ? (
+              <p className="driver-muted" id="pagos360-refund-note" data-testid="pagos360-refund-note">
+                {PAGOS360_REFUND_NOTE}
+              </p>
+            ) : null}
           </Form>
         </section>
       )}

@@ -9,7 +9,8 @@ import { loadPayment, stopAction, type PaymentView } from "~/lib/driver.server";
 import { DriverShell } from "~/components/driver/DriverShell";
 import type { Route } from "./+types/payment";
 
-const FINAL = new Set(["FINISHED", "REFUNDED", "FAILED"]);
+// The final steps, and a refund the station owes by hand (it waits days for a person): the page stops reloading itself.
+const SETTLED_STEPS = new Set(["FINISHED", "REFUNDED", "FAILED", "REFUND_PENDING"]);
 const REFRESH_SECONDS = 4;
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -33,7 +34,19 @@ const STEP_TEXT: Record<string, { title: string; text: string }> = {
   START_FAILED: { title: "La carga no pudo iniciar", text: "Te estamos devolviendo el total." },
   REFUNDED: { title: "La carga no pudo iniciar", text: "Te devolvimos el total del pago." },
   FAILED: { title: "El pago no se completó", text: "No te cobramos nada." },
+  // Pagos360 documents no refund call (ADR 0017): the station refunds by hand; the page says so plainly.
+  REFUND_PENDING: { title: "Carga terminada", text: "Te enviamos el comprobante por correo." },
 };
+
+/** What the driver is owed when the station refunds it by hand (Pagos360), in plain words. */
+function pendingRefundText(p: PaymentView): { title: string; text: string } {
+  const owed = formatArs(p.receipt?.pendingRefundCents ?? p.amountCents);
+  const started = (p.receipt?.chargedCents ?? 0) > 0 || p.session !== null;
+  return {
+    title: started ? "Carga terminada: la estación te debe una devolución" : "La carga no pudo iniciar: la estación te debe el total",
+    text: `Pagos360 no hace devoluciones automáticas: la estación te devuelve ${owed} por Pagos360 en unos días hábiles. Te avisamos por correo cuando lo haga.`,
+  };
+}
 
 const kwh = (wh: number) => `${(wh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh`;
 const when = (iso: string) => new Date(iso).toLocaleString("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
@@ -79,6 +92,12 @@ function ReceiptView({ p }: { p: PaymentView }) {
         <dd data-testid="charged">{formatArs(r.chargedCents)}</dd>
         <dt>Devuelto</dt>
         <dd data-testid="refunded">{formatArs(r.refundedCents)}</dd>
+        {r.pendingRefundCents > 0 ? (
+          <>
+            <dt>A devolver</dt>
+            <dd data-testid="pending-refund">{formatArs(r.pendingRefundCents)} — la estación te lo devuelve por Pagos360</dd>
+          </>
+        ) : null}
       </dl>
     </section>
   );
@@ -86,7 +105,8 @@ function ReceiptView({ p }: { p: PaymentView }) {
 
 export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   const { payment: p, token } = loaderData;
-  const final = FINAL.has(p.step);
+  // A refund owed by the station waits for a person (days): the page stops reloading itself there too.
+  const final = SETTLED_STEPS.has(p.step);
   const revalidator = useRevalidator();
   const busy = useNavigation().state !== "idle";
   useEffect(() => {
@@ -96,7 +116,12 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
     }, REFRESH_SECONDS * 1000);
     return () => window.clearInterval(timer);
   }, [final, revalidator]);
-  const step = STEP_TEXT[p.step] ?? STEP_TEXT.PAYING;
+  const step =
+    p.step === "REFUND_PENDING"
+      ? pendingRefundText(p)
+      : p.step === "REFUNDED" && p.refundedCents < p.amountCents
+        ? { title: STEP_TEXT.REFUNDED.title, text: `Te devolvimos ${formatArs(p.refundedCents)} de los ${formatArs(p.amountCents)} que pagaste.` }
+        : (STEP_TEXT[p.step] ?? STEP_TEXT.PAYING);
   return (
     <DriverShell title="Tu carga">
       {final ? null : (

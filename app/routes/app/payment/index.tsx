@@ -1,9 +1,10 @@
-import { data, Link } from "react-router";
+import { data, Link, useNavigation } from "react-router";
 import { Badge, Card, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCreditCard } from "~/icons";
-import type { PaymentAccountDto, PaymentPage } from "#api/types";
-import { PAYMENT_PROVIDERS, PAYMENT_STATUSES } from "#api/schemas/constants";
+import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#api/types";
+import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, UUID_RE } from "#api/schemas/constants";
+import { parseArsInput } from "#domain/money";
 import { paymentListQuery } from "#api/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
@@ -11,17 +12,20 @@ import { FilterBar, Pagination, SortHeader, listParams } from "~/components/list
 import { DataTable } from "~/components/table";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
 import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS, QR_STEP_LABELS, UNAVAILABLE } from "~/components/activity/labels";
-import { fetchJson, pickParams, createApiClient } from "~/lib/api.server";
+import { fetchJson, pickParams, createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatDateTime, formatInt } from "~/components/charts/format";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
+import { idempotencyInit, newFormToken } from "~/lib/form-token";
+import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { RefundConfirm, RefundsOwedBanner, type RefundReply } from "~/components/payment/RefundPending";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Pagos");
 
-const FILTER_KEYS = ["provider", "status", "from", "to"] as const;
+const FILTER_KEYS = ["provider", "status", "step", "from", "to"] as const;
 const LIST_KEYS = [...FILTER_KEYS, "sort", "page", "pageSize"] as const;
 const DEFAULT_SORT = "-createdAt";
 
@@ -34,6 +38,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const query = new URLSearchParams();
   for (const [k, v] of raw) if (!errors[k]) query.set(k, v);
   const { page, pageSize } = listParams(url);
+  // Issue 23: ?refund={id} asks to confirm recording a refund made by hand (Pagos360).
+  const refundId = url.searchParams.get("refund");
 
   const [mp, p360, list] = await Promise.all([
     fetchJson<PaymentAccountDto>(api, "/MercadoPago/BusinessUser"),
@@ -52,13 +58,81 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     totals: list.ok ? list.data.totals : null,
     error: list.ok ? null : UNAVAILABLE,
     filtered: FILTER_KEYS.some((k) => raw.has(k)),
+    refund: refundId
+      ? {
+          id: refundId,
+          payment: (list.ok ? list.data.items : []).find((p) => p.id === refundId && p.step === "REFUND_PENDING" && p.refundOwedCents > 0) ?? null,
+          formToken: newFormToken(),
+        }
+      : null,
   });
 }
 
-export default function Payments({ loaderData }: Route.ComponentProps) {
+const REFUND_FAILED = "No pudimos registrar la devolución en este momento. Probá de nuevo en unos minutos.";
+
+/** Where the list was (its filters, sort and page), without the refund being confirmed. */
+function listHref(search: URLSearchParams | string): string {
+  const params = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const k of LIST_KEYS) {
+    const v = params.get(k);
+    if (v) kept.set(k, v);
+  }
+  return `/payment${kept.size ? `?${kept}` : ""}`;
+}
+
+/**
+ * Issue 23 (ADR 0017): record a refund the company made by hand (Pagos360 has no refund call).
+ * The amount is typed in pesos (what is owed unless changed); the API checks it against what is owed.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const id = String(form.get("paymentId") ?? "");
+  const back = listHref(new URL(request.url).search);
+  if (form.get("intent") !== "refund" || !UUID_RE.test(id)) return redirectWithError(back, "No entendimos qué querías hacer. Probá de nuevo.");
+  const raw = String(form.get("amount") ?? "").trim().slice(0, 40);
+  const cents = raw === "" ? undefined : parseArsInput(raw);
+  if (cents === null || (cents !== undefined && cents <= 0)) {
+    const message = cents === null ? "Ingresá un monto en pesos, por ejemplo 3.800 o 3800,50." : "Ingresá el monto que devolviste: tiene que ser mayor que cero.";
+    return dataWithError(context, { refundError: message, amount: raw } satisfies RefundReply, message, { status: 422 });
+  }
+  let res: Response;
+  try {
+    res = await createApiClient(context, user.idToken).post(`/Business/Payments/${id}/Refund`, cents === undefined ? {} : { amountCents: cents }, idempotencyInit(form));
+  } catch {
+    return dataWithError(context, { refundError: REFUND_FAILED, amount: raw } satisfies RefundReply, REFUND_FAILED, { status: 503 });
+  }
+  if (res.ok) {
+    const payment = await readJson<PaymentDto>(res);
+    const amount = cents ?? payment?.refundedCents ?? 0;
+    return redirectWithSuccess(back, `Registramos la devolución de ${formatArs(amount)}. Le avisamos al conductor por correo.`);
+  }
+  const problem = await readJson<ApiProblem>(res);
+  if (res.status === 404) return redirectWithError(back, "Ese pago no existe.");
+  if (res.status === 409) return redirectWithError(back, problem?.title ?? "Este pago no tiene una devolución pendiente.");
+  const message = problem?.errors?.amountCents?.[0] ?? problem?.title ?? REFUND_FAILED;
+  return dataWithError(context, { refundError: message, amount: raw } satisfies RefundReply, message, { status: res.status >= 500 ? 502 : res.status });
+}
+
+export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   // Issue 26: Facturación and Lectura see the accounts without managing them.
-  const canManage = useAccess().can("payment.write");
+  const { can } = useAccess();
+  const canManage = can("payment.write");
+  const canRefund = can("payment.refund");
+  const busy = useNavigation().state === "submitting";
+  const here = new URLSearchParams();
+  for (const k of LIST_KEYS) {
+    const v = k === "sort" ? (d.sort !== DEFAULT_SORT ? d.sort : "") : k === "page" ? (d.page > 1 ? String(d.page) : "") : k === "pageSize" ? "" : (d.filters as Record<string, string>)[k];
+    if (v) here.set(k, v);
+  }
+  const cancelHref = `/payment${here.size ? `?${here}` : ""}`;
+  const refundHref = (id: string) => {
+    const next = new URLSearchParams(here);
+    next.set("refund", id);
+    return `/payment?${next}`;
+  };
   return (
     <>
       <PageHeader title="Pagos" description="Tus cuentas de cobro y los pagos de las cargas." />
@@ -85,6 +159,7 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
       <FilterBar label="Filtrar pagos">
         <FilterSelect name="provider" label="Proveedor" value={d.filters.provider} error={d.errors.provider} options={PAYMENT_PROVIDERS.map((p) => [p, PROVIDER_LABELS[p]])} />
         <FilterSelect name="status" label="Estado" value={d.filters.status} error={d.errors.status} options={PAYMENT_STATUSES.map((s) => [s, PAYMENT_STATUS_LABELS[s]])} />
+        <FilterSelect name="step" label="Carga con QR" value={d.filters.step} error={d.errors.step} all="Todas" options={Object.entries(QR_STEP_LABELS)} />
         <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
         <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />
         {d.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={d.sort} /> : null}
@@ -94,6 +169,17 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
         <InfoMessage color="red">{d.error}</InfoMessage>
       ) : (
         <>
+          {d.totals && d.filters.step !== "REFUND_PENDING" ? (
+            <RefundsOwedBanner count={d.totals.refundPendingCount} owedCents={d.totals.refundOwedCents} listHref="/payment?step=REFUND_PENDING" />
+          ) : null}
+          {d.refund && !canRefund ? <InfoMessage color="sky">Las devoluciones las registra el Dueño o un Administrador.</InfoMessage> : null}
+          {d.refund && canRefund ? (
+            d.refund.payment ? (
+              <RefundConfirm payment={d.refund.payment} cancelHref={cancelHref} formToken={d.refund.formToken} reply={actionData ?? undefined} busy={busy} />
+            ) : (
+              <InfoMessage color="sky">No encontramos esa devolución pendiente en esta lista: puede que ya esté registrada.</InfoMessage>
+            )
+          ) : null}
           {d.totals ? (
             <Grid columns={{ initial: "2", md: "4" }} gap="3" mb="4" data-testid="payment-totals">
               <Total label="Pagos" value={formatInt(d.totals.count)} testId="total-count" />
@@ -154,7 +240,21 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
                       <Table.Cell className="num nowrap">{formatArs(p.netCents)}</Table.Cell>
                       <Table.Cell>
                         <Badge color={PAYMENT_STATUS_COLORS[p.status]}>{PAYMENT_STATUS_LABELS[p.status]}</Badge>
-                        {p.step ? (
+                        {p.step === "REFUND_PENDING" ? (
+                          <>
+                            <Badge color="amber" data-testid="payment-step">
+                              {QR_STEP_LABELS[p.step]}
+                            </Badge>
+                            <Text as="div" size="1" color="gray" data-testid="refund-owed">
+                              A devolver {formatArs(p.refundOwedCents)}
+                            </Text>
+                            {canRefund ? (
+                              <Link to={refundHref(p.id)} preventScrollReset data-testid="refund-link">
+                                Registrar devolución
+                              </Link>
+                            ) : null}
+                          </>
+                        ) : p.step ? (
                           <Text as="div" size="1" color="gray" data-testid="payment-step">
                             {QR_STEP_LABELS[p.step]}
                           </Text>

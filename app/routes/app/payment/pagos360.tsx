@@ -21,7 +21,7 @@ export const loader = ({ request, context }: Route.LoaderArgs) => providerLoader
 export const action = ({ request, context }: Route.ActionArgs) => providerAction("PAGOS360", pagos360ConnectSchema, FIELDS, request, context);
 
 export default function Pagos360({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, error, confirming } = loaderData;
+  const { account, error, confirming, webhookUrl } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const onValidate = useLazySchema(() => import("#api/schemas/payment").then((m) => m.pagos360ConnectSchema));
@@ -52,6 +52,12 @@ export default function Pagos360({ loaderData, actionData }: Route.ComponentProp
               <AccountBadge account={account} />
             </Flex>
             <AccountDetails account={account} />
+            {webhookUrl ? (
+              <Text as="p" size="2" color="gray" mt="3" data-testid="pagos360-webhook-url">
+                Para que te avisemos al instante de cada pago con QR, configurá en Pagos360 (<em>Configuración → Webhooks</em>) esta URL: <code>{webhookUrl}</code>.
+                Pagos360 no hace devoluciones automáticas: los saldos que no usen los conductores los devolvés vos y los registrás en Pagos.
+              </Text>
+            ) : null}
             {connected && canWrite ? (
               <Flex direction="column" mt="4">
                 <DisconnectSection account={account} confirming={confirming} busy={busy} />

@@ -6,7 +6,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import type { PaymentAccountDto } from "#api/types";
 import { createApiClient, readJson, type ApiProblem, fetchJson } from "~/lib/api.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireMember, requireUser } from "~/lib/auth.server";
+import { publicOrigin } from "~/lib/qr.server";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { PROVIDER_LABELS, UNAVAILABLE } from "~/components/activity/labels";
 import { PROVIDER_PATHS } from "~/components/payment/ProviderStatus";
@@ -18,10 +19,13 @@ export const API_PATHS: Record<PaymentAccountDto["provider"], string> = {
 };
 
 export async function providerLoader(provider: PaymentAccountDto["provider"], request: Request, context: RequestContext) {
-  const user = await requireUser(request, context);
+  const { user, business } = await requireMember(request, context);
   const res = await fetchJson<PaymentAccountDto>(createApiClient(context, user.idToken), API_PATHS[provider]);
   const confirming = new URL(request.url).searchParams.get("confirm") === "disconnect";
-  return data({ account: res.ok ? res.data : null, error: res.ok ? null : UNAVAILABLE, confirming });
+  // Pagos360 notifies the webhook URL set in the account (its panel), not one per payment request:
+  // the operator copies ours there (issue 23). Mercado Pago gets it with each preference.
+  const webhookUrl = provider === "PAGOS360" && business.businessId ? `${publicOrigin(request)}/api/Webhook/Pagos360/${business.businessId}` : null;
+  return data({ account: res.ok ? res.data : null, error: res.ok ? null : UNAVAILABLE, confirming, webhookUrl });
 }
 
 export async function providerAction<S extends z.ZodType>(
