@@ -21,7 +21,7 @@ import { memoryInbox } from "#infra/mail";
 import { startPaymentsEmulator, type PaymentsEmulator } from "../../scripts/payments-emulator";
 import { callApi, createTenant, expectStatus, fakeVerifyToken, TEST_KEYS, type Tenant } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { createFixture, eventually, openOcppHarness, qrPaymentCharger, type Fixture, type OcppHarness } from "./harness";
 
 type EmulatorState = {
   deliveries: { provider: string; url: string; status: number | "error"; entityId?: number; type?: string }[];
@@ -91,45 +91,7 @@ describe.each(testBackends())("drivers pay at the charger with Pagos360 ($name)"
   async function connectCharger(opts: { startAnswer?: "Accepted" | "Rejected" } = {}) {
     // The previous test's socket closes asynchronously: let its offline mark land first.
     await eventually(async () => (await h.db.select({ online: chargers.online }).from(chargers).where(eq(chargers.id, f.chargerId)))[0], (r) => !r.online);
-    const cli = chargerClient(h, f);
-    const seen = { starts: 0, stops: 0, transactionId: 0 };
-    let meter = 100_000;
-    cli.handle("RemoteStartTransaction", async ({ params }) => {
-      seen.starts++;
-      const p = params as { connectorId: number; idTag: string };
-      if ((opts.startAnswer ?? "Accepted") === "Accepted") {
-        setTimeout(() => {
-          void (async () => {
-            await cli.call("StatusNotification", { connectorId: p.connectorId, status: "Charging", errorCode: "NoError" });
-            const r = (await cli.call("StartTransaction", { connectorId: p.connectorId, idTag: p.idTag, meterStart: meter, timestamp: new Date().toISOString() })) as { transactionId: number };
-            seen.transactionId = r.transactionId;
-          })().catch(() => {});
-        }, 10);
-      }
-      return { status: opts.startAnswer ?? "Accepted" };
-    });
-    cli.handle("RemoteStopTransaction", async ({ params }) => {
-      seen.stops++;
-      const { transactionId } = params as { transactionId: number };
-      setTimeout(() => {
-        void (async () => {
-          await cli.call("StopTransaction", { transactionId, meterStop: meter, timestamp: new Date().toISOString(), reason: "Remote" });
-          await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
-        })().catch(() => {});
-      }, 10);
-      return { status: "Accepted" };
-    });
-    await cli.connect();
-    await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
-    await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
-    return {
-      cli,
-      seen,
-      async charge(wh: number) {
-        meter += wh;
-        await cli.call("MeterValues", { connectorId: 1, transactionId: seen.transactionId, meterValue: [{ timestamp: new Date().toISOString(), sampledValue: [{ value: String(meter) }] }] });
-      },
-    };
+    return qrPaymentCharger(h, f, opts);
   }
 
   /** The driver pays with Pagos360 and approves at its checkout; the emulator notifies before sending them back. */

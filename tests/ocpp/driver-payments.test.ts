@@ -18,7 +18,7 @@ import { memoryInbox } from "#infra/mail";
 import { EMULATOR_WEBHOOK_SECRET, startPaymentsEmulator, type PaymentsEmulator } from "../../scripts/payments-emulator";
 import { callApi, expectStatus, fakeVerifyToken, TEST_KEYS } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { createFixture, eventually, openOcppHarness, qrPaymentCharger, type Fixture, type OcppHarness } from "./harness";
 
 type EmulatorState = { refunds: { payment_id: number; amount: number }[]; payments: { id: number; external_reference: string; status: string }[] };
 
@@ -75,47 +75,7 @@ describe.each(testBackends())("drivers pay at the charger ($name)", (backend) =>
   const emulatorState = async () => (await (await fetch(`${emulator.url}/_emulator/state`)).json()) as EmulatorState;
 
   /** A charger that starts what it is asked to start, and stops what it is asked to stop. */
-  async function connectCharger(opts: { startAnswer?: "Accepted" | "Rejected"; startsSession?: boolean } = {}) {
-    const cli = chargerClient(h, f);
-    const seen = { starts: 0, stops: 0, transactionId: 0 };
-    let meter = 100_000;
-    cli.handle("RemoteStartTransaction", async ({ params }) => {
-      seen.starts++;
-      const p = params as { connectorId: number; idTag: string };
-      if ((opts.startAnswer ?? "Accepted") === "Accepted" && opts.startsSession !== false) {
-        setTimeout(() => {
-          void (async () => {
-            await cli.call("StatusNotification", { connectorId: p.connectorId, status: "Charging", errorCode: "NoError" });
-            const r = (await cli.call("StartTransaction", { connectorId: p.connectorId, idTag: p.idTag, meterStart: meter, timestamp: new Date().toISOString() })) as { transactionId: number };
-            seen.transactionId = r.transactionId;
-          })().catch(() => {}); // the test may close the socket first
-        }, 10);
-      }
-      return { status: opts.startAnswer ?? "Accepted" };
-    });
-    cli.handle("RemoteStopTransaction", async ({ params }) => {
-      seen.stops++;
-      const { transactionId } = params as { transactionId: number };
-      setTimeout(() => {
-        void (async () => {
-          await cli.call("StopTransaction", { transactionId, meterStop: meter, timestamp: new Date().toISOString(), reason: "Remote" });
-          await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
-        })().catch(() => {}); // the test may close the socket first
-      }, 10);
-      return { status: "Accepted" };
-    });
-    await cli.connect();
-    await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
-    await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
-    return {
-      cli,
-      seen,
-      async charge(wh: number) {
-        meter += wh;
-        await cli.call("MeterValues", { connectorId: 1, transactionId: seen.transactionId, meterValue: [{ timestamp: new Date().toISOString(), sampledValue: [{ value: String(meter) }] }] });
-      },
-    };
-  }
+  const connectCharger = (opts: { startAnswer?: "Accepted" | "Rejected"; startsSession?: boolean } = {}) => qrPaymentCharger(h, f, opts);
 
   async function pay(amountCents: number, decision: "approve" | "reject" = "approve") {
     const requestKey = randomUUID().replace(/-/g, "");

@@ -125,3 +125,50 @@ export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) 
   }
   return last;
 }
+
+/**
+ * A 1.6 charger for the drivers' QR payments (issue 23): it starts what it is asked to start
+ * (unless it refuses, or accepts and never starts), stops what it is asked to stop, and reports
+ * the energy `charge` adds.
+ */
+export async function qrPaymentCharger(h: OcppHarness, f: Pick<Fixture, "identity" | "password">, opts: { startAnswer?: "Accepted" | "Rejected"; startsSession?: boolean } = {}) {
+  const cli = chargerClient(h, f);
+  const seen = { starts: 0, stops: 0, transactionId: 0 };
+  let meter = 100_000;
+  cli.handle("RemoteStartTransaction", async ({ params }) => {
+    seen.starts++;
+    const p = params as { connectorId: number; idTag: string };
+    if ((opts.startAnswer ?? "Accepted") === "Accepted" && opts.startsSession !== false) {
+      setTimeout(() => {
+        void (async () => {
+          await cli.call("StatusNotification", { connectorId: p.connectorId, status: "Charging", errorCode: "NoError" });
+          const r = (await cli.call("StartTransaction", { connectorId: p.connectorId, idTag: p.idTag, meterStart: meter, timestamp: new Date().toISOString() })) as { transactionId: number };
+          seen.transactionId = r.transactionId;
+        })().catch(() => {}); // the test may close the socket first
+      }, 10);
+    }
+    return { status: opts.startAnswer ?? "Accepted" };
+  });
+  cli.handle("RemoteStopTransaction", async ({ params }) => {
+    seen.stops++;
+    const { transactionId } = params as { transactionId: number };
+    setTimeout(() => {
+      void (async () => {
+        await cli.call("StopTransaction", { transactionId, meterStop: meter, timestamp: new Date().toISOString(), reason: "Remote" });
+        await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
+      })().catch(() => {}); // the test may close the socket first
+    }, 10);
+    return { status: "Accepted" };
+  });
+  await cli.connect();
+  await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
+  await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
+  return {
+    cli,
+    seen,
+    async charge(wh: number) {
+      meter += wh;
+      await cli.call("MeterValues", { connectorId: 1, transactionId: seen.transactionId, meterValue: [{ timestamp: new Date().toISOString(), sampledValue: [{ value: String(meter) }] }] });
+    },
+  };
+}
