@@ -460,6 +460,10 @@ export interface StartPayload {
   reservationId?: number;
 }
 
+/** Whether the charger holds an active reservation: only then is a start matched against one (ADR 0018). */
+export const holdsReservation = (chargerId: string) =>
+  sql<boolean>`exists (select 1 from reservations r where r.charger_id = ${chargerId} and r.status = 'ACTIVE')`.mapWith(Boolean);
+
 /**
  * StartTransaction: one read (the company's standing, the connector, its rate and whether this
  * start was already recorded) and one insert, with no transaction held across round trips
@@ -486,8 +490,7 @@ export async function startTransaction(
         where s.charger_id = ${ref.id} and s.connector_number = ${p.connectorId}
           and s.started_at = ${at.toISOString()}::timestamptz and s.meter_start_wh = ${p.meterStart} limit 1)`.mapWith((v) => (v == null ? null : Number(v))),
       stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
-      // Whether the charger holds a reservation: only then is the start matched against it.
-      reserved: sql<boolean>`exists (select 1 from reservations r where r.charger_id = ${ref.id} and r.status = 'ACTIVE')`.mapWith(Boolean),
+      reserved: holdsReservation(ref.id),
     })
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))

@@ -25,6 +25,7 @@ import {
   type StatusPayload,
   type TagDecision,
   authorizeTag,
+  holdsReservation,
   linkPaidSession,
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
@@ -544,8 +545,7 @@ async function createSession(
             id: connectors.id,
             rate: rates,
             stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
-            // Whether the charger holds a reservation: only then is the start matched against it.
-            reserved: sql<boolean>`exists (select 1 from reservations r where r.charger_id = ${ref.id} and r.status = 'ACTIVE')`.mapWith(Boolean),
+            reserved: holdsReservation(ref.id),
           })
           .from(connectors)
           // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
