@@ -19,7 +19,7 @@ import { createInvitation, type OcpiServices } from "../../ocpi/registration";
 import { cdr as cdrSchema, commandResponse, session as sessionSchema } from "../../ocpi/schemas";
 import { expectStatus, TEST_KEYS } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "../ocpp/harness";
+import { chargerClient, createFixture, eventually, openOcppHarness, tagSpeaker, type Fixture, type OcppHarness } from "../ocpp/harness";
 import { ocpiCall, serveLate, TestEmsp, type Received } from "./emsp";
 
 const MIN = 60_000;
@@ -27,54 +27,6 @@ const iso = (t: number) => new Date(t).toISOString();
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 /** The real-time answer's deadline in these tests (5 s in production). */
 const TIMEOUT_MS = 400;
-type Protocol = "ocpp1.6" | "ocpp2.0.1";
-
-/** Authorize and a whole session (started, stopped after `wh`, unplugged) in the charger's protocol. */
-function speaker(cli: RPCClient, protocol: Protocol) {
-  let seq = 0;
-  const register = (at: number, wh: number, context: string) => [{ timestamp: iso(at), sampledValue: [{ value: wh, context, measurand: "Energy.Active.Import.Register", unitOfMeasure: { unit: "Wh" } }] }];
-  return {
-    async authorize(tag: string): Promise<string> {
-      if (protocol === "ocpp1.6") return ((await cli.call("Authorize", { idTag: tag })) as { idTagInfo: { status: string } }).idTagInfo.status;
-      return ((await cli.call("Authorize", { idToken: { idToken: tag, type: "ISO14443" } })) as { idTokenInfo: { status: string } }).idTokenInfo.status;
-    },
-    async session(tag: string, wh: number, t0: number): Promise<{ status: string; sessionKey: ReturnType<typeof eq> }> {
-      if (protocol === "ocpp1.6") {
-        const started = (await cli.call("StartTransaction", { connectorId: 1, idTag: tag, meterStart: 0, timestamp: iso(t0) })) as { transactionId: number; idTagInfo: { status: string } };
-        if (started.idTagInfo.status === "Accepted") {
-          await cli.call("StopTransaction", { transactionId: started.transactionId, meterStop: wh, timestamp: iso(t0 + 30 * MIN), reason: "EVDisconnected" });
-          await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError", timestamp: iso(t0 + 30 * MIN) });
-        }
-        return { status: started.idTagInfo.status, sessionKey: eq(chargingSessions.transactionId, started.transactionId) };
-      }
-      const transactionId = crypto.randomUUID();
-      const base = { evse: { id: 1, connectorId: 1 } };
-      const started = (await cli.call("TransactionEvent", {
-        ...base,
-        eventType: "Started",
-        timestamp: iso(t0),
-        triggerReason: "Authorized",
-        seqNo: seq++,
-        transactionInfo: { transactionId, chargingState: "EVConnected" },
-        idToken: { idToken: tag, type: "ISO14443" },
-        meterValue: register(t0, 0, "Transaction.Begin"),
-      })) as { idTokenInfo?: { status: string } };
-      const status = started.idTokenInfo?.status ?? "";
-      if (status === "Accepted") {
-        await cli.call("TransactionEvent", {
-          ...base,
-          eventType: "Ended",
-          timestamp: iso(t0 + 30 * MIN),
-          triggerReason: "EVCommunicationLost",
-          seqNo: seq++,
-          transactionInfo: { transactionId, chargingState: "Idle", stoppedReason: "EVDisconnected" },
-          meterValue: register(t0 + 30 * MIN, wh, "Transaction.End"),
-        });
-      }
-      return { status, sessionKey: eq(chargingSessions.ocppTransactionId, transactionId) };
-    },
-  };
-}
 
 describe.each(testBackends())("Partners' tokens at the chargers ($name)", (backend) => {
   let h: OcppHarness;
@@ -98,7 +50,7 @@ describe.each(testBackends())("Partners' tokens at the chargers ($name)", (backe
     let emsp: TestEmsp;
     let svc: OcpiServices;
     let stationId: string;
-    let talk: ReturnType<typeof speaker>;
+    let talk: ReturnType<typeof tagSpeaker>;
     const asked: { uid: string; body: unknown }[] = [];
     const pushed: Received[] = [];
     /** The eMSP's real-time answers by uid (absent: 2004, not ours); `slow` answers after the deadline. */
@@ -157,7 +109,7 @@ describe.each(testBackends())("Partners' tokens at the chargers ($name)", (backe
 
       cli = chargerClient(h, f, { protocols: [protocol] });
       await cli.connect();
-      talk = speaker(cli, protocol);
+      talk = tagSpeaker(cli, protocol);
     });
     afterAll(async () => {
       await cli?.close({ force: true });

@@ -3,7 +3,9 @@
 // as chargers.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq, type SQL } from "drizzle-orm";
 import { RPCClient } from "ocpp-rpc";
+import { chargingSessions } from "#db/schema";
 import { createApi } from "#api/app";
 import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
@@ -169,6 +171,59 @@ export async function qrPaymentCharger(h: OcppHarness, f: Pick<Fixture, "identit
     async charge(wh: number) {
       meter += wh;
       await cli.call("MeterValues", { connectorId: 1, transactionId: seen.transactionId, meterValue: [{ timestamp: new Date().toISOString(), sampledValue: [{ value: String(meter) }] }] });
+    },
+  };
+}
+
+const MINUTE = 60_000;
+const isoAt = (t: number) => new Date(t).toISOString();
+
+/**
+ * A charger presenting tags in its protocol: Authorize, and a whole session (started, stopped after
+ * `wh` Wh 30 minutes later, unplugged), answering the start's status and the session's row condition.
+ */
+export function tagSpeaker(cli: RPCClient, protocol: "ocpp1.6" | "ocpp2.0.1") {
+  let seq = 0;
+  const register = (at: number, wh: number, context: string) => [{ timestamp: isoAt(at), sampledValue: [{ value: wh, context, measurand: "Energy.Active.Import.Register", unitOfMeasure: { unit: "Wh" } }] }];
+  return {
+    async authorize(tag: string): Promise<string> {
+      if (protocol === "ocpp1.6") return ((await cli.call("Authorize", { idTag: tag })) as { idTagInfo: { status: string } }).idTagInfo.status;
+      return ((await cli.call("Authorize", { idToken: { idToken: tag, type: "ISO14443" } })) as { idTokenInfo: { status: string } }).idTokenInfo.status;
+    },
+    async session(tag: string, wh: number, t0: number): Promise<{ status: string; sessionKey: SQL }> {
+      if (protocol === "ocpp1.6") {
+        const started = (await cli.call("StartTransaction", { connectorId: 1, idTag: tag, meterStart: 0, timestamp: isoAt(t0) })) as { transactionId: number; idTagInfo: { status: string } };
+        if (started.idTagInfo.status === "Accepted") {
+          await cli.call("StopTransaction", { transactionId: started.transactionId, meterStop: wh, timestamp: isoAt(t0 + 30 * MINUTE), reason: "EVDisconnected" });
+          await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError", timestamp: isoAt(t0 + 30 * MINUTE) });
+        }
+        return { status: started.idTagInfo.status, sessionKey: eq(chargingSessions.transactionId, started.transactionId) };
+      }
+      const transactionId = crypto.randomUUID();
+      const base = { evse: { id: 1, connectorId: 1 } };
+      const started = (await cli.call("TransactionEvent", {
+        ...base,
+        eventType: "Started",
+        timestamp: isoAt(t0),
+        triggerReason: "Authorized",
+        seqNo: seq++,
+        transactionInfo: { transactionId, chargingState: "EVConnected" },
+        idToken: { idToken: tag, type: "ISO14443" },
+        meterValue: register(t0, 0, "Transaction.Begin"),
+      })) as { idTokenInfo?: { status: string } };
+      const status = started.idTokenInfo?.status ?? "";
+      if (status === "Accepted") {
+        await cli.call("TransactionEvent", {
+          ...base,
+          eventType: "Ended",
+          timestamp: isoAt(t0 + 30 * MINUTE),
+          triggerReason: "EVCommunicationLost",
+          seqNo: seq++,
+          transactionInfo: { transactionId, chargingState: "Idle", stoppedReason: "EVDisconnected" },
+          meterValue: register(t0 + 30 * MINUTE, wh, "Transaction.End"),
+        });
+      }
+      return { status, sessionKey: eq(chargingSessions.ocppTransactionId, transactionId) };
     },
   };
 }

@@ -1,66 +1,16 @@
 // Issue 25: the station's authorization policy and the company's RFID tags answer Authorize and
 // the start of a transaction, on both protocols (ocpp-rpc chargers in strict mode), and a grouped
 // tag's session is priced with its group's rate.
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargers, chargingSessions, stations } from "#db/schema";
 import { priceSession, usageFromSession } from "#domain/pricing";
 import { expectStatus, rateInput, stationInput } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { chargerClient, createFixture, eventually, openOcppHarness, tagSpeaker, type Fixture, type OcppHarness } from "./harness";
 
 const MIN = 60_000;
-const iso = (t: number) => new Date(t).toISOString();
-type Protocol = "ocpp1.6" | "ocpp2.0.1";
-
-/** Authorize and a whole session in the charger's protocol. */
-function speaker(cli: RPCClient, protocol: Protocol) {
-  let seq = 0;
-  const register = (at: number, wh: number, context: string) => [{ timestamp: iso(at), sampledValue: [{ value: wh, context, measurand: "Energy.Active.Import.Register", unitOfMeasure: { unit: "Wh" } }] }];
-  return {
-    async authorize(tag: string): Promise<string> {
-      if (protocol === "ocpp1.6") return ((await cli.call("Authorize", { idTag: tag })) as { idTagInfo: { status: string } }).idTagInfo.status;
-      return ((await cli.call("Authorize", { idToken: { idToken: tag, type: "ISO14443" } })) as { idTokenInfo: { status: string } }).idTokenInfo.status;
-    },
-    /** Starts (answer status) and, when accepted, stops after `wh` Wh and unplugs. Returns the answer and the transaction key. */
-    async session(tag: string, wh: number, t0: number): Promise<{ status: string; key: { transactionId?: number; ocppTransactionId?: string } }> {
-      if (protocol === "ocpp1.6") {
-        const started = (await cli.call("StartTransaction", { connectorId: 1, idTag: tag, meterStart: 0, timestamp: iso(t0) })) as { transactionId: number; idTagInfo: { status: string } };
-        if (started.idTagInfo.status === "Accepted") {
-          await cli.call("StopTransaction", { transactionId: started.transactionId, meterStop: wh, timestamp: iso(t0 + 30 * MIN), reason: "EVDisconnected" });
-          await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError", timestamp: iso(t0 + 30 * MIN) });
-        }
-        return { status: started.idTagInfo.status, key: { transactionId: started.transactionId } };
-      }
-      const transactionId = crypto.randomUUID();
-      const base = { evse: { id: 1, connectorId: 1 } };
-      const started = (await cli.call("TransactionEvent", {
-        ...base,
-        eventType: "Started",
-        timestamp: iso(t0),
-        triggerReason: "Authorized",
-        seqNo: seq++,
-        transactionInfo: { transactionId, chargingState: "EVConnected" },
-        idToken: { idToken: tag, type: "ISO14443" },
-        meterValue: register(t0, 0, "Transaction.Begin"),
-      })) as { idTokenInfo?: { status: string } };
-      const status = started.idTokenInfo?.status ?? "";
-      if (status === "Accepted") {
-        await cli.call("TransactionEvent", {
-          ...base,
-          eventType: "Ended",
-          timestamp: iso(t0 + 30 * MIN),
-          triggerReason: "EVCommunicationLost",
-          seqNo: seq++,
-          transactionInfo: { transactionId, chargingState: "Idle", stoppedReason: "EVDisconnected" },
-          meterValue: register(t0 + 30 * MIN, wh, "Transaction.End"),
-        });
-      }
-      return { status, key: { ocppTransactionId: transactionId } };
-    },
-  };
-}
 
 describe.each(testBackends())("RFID tags at the charger ($name)", (backend) => {
   let h: OcppHarness;
@@ -74,7 +24,7 @@ describe.each(testBackends())("RFID tags at the charger ($name)", (backend) => {
     let cli: RPCClient;
     let stationId: string;
     let groupRateId: string;
-    let talk: ReturnType<typeof speaker>;
+    let talk: ReturnType<typeof tagSpeaker>;
 
     beforeAll(async () => {
       f = await createFixture(h, `tags-${protocol}-${backend.name}`);
@@ -95,7 +45,7 @@ describe.each(testBackends())("RFID tags at the charger ($name)", (backend) => {
       }
       cli = chargerClient(h, f, { protocols: [protocol] });
       await cli.connect();
-      talk = speaker(cli, protocol);
+      talk = tagSpeaker(cli, protocol);
     });
     afterAll(() => cli?.close());
 
@@ -127,10 +77,9 @@ describe.each(testBackends())("RFID tags at the charger ($name)", (backend) => {
         ["VIEJA-01", "Expired"],
         ["LEJOS-01", "Invalid"],
       ] as const) {
-        const { status, key } = await talk.session(tag, 5000, t0);
+        const { status, sessionKey } = await talk.session(tag, 5000, t0);
         expect(status, tag).toBe(answer);
-        const where = key.transactionId !== undefined ? eq(chargingSessions.transactionId, key.transactionId) : eq(chargingSessions.ocppTransactionId, key.ocppTransactionId!);
-        const [s] = await h.db.select().from(chargingSessions).where(and(eq(chargingSessions.chargerId, f.chargerId), where));
+        const [s] = await h.db.select().from(chargingSessions).where(and(eq(chargingSessions.chargerId, f.chargerId), sessionKey));
         expect(s, tag).toMatchObject({ status: "INVALID", paymentStatus: "NOT_REQUIRED", totalCents: 0 });
       }
     });
@@ -141,23 +90,23 @@ describe.each(testBackends())("RFID tags at the charger ($name)", (backend) => {
       expect(grouped.status).toBe("Accepted");
       const ungrouped = await talk.session("LIBRE-01", 10_000, t0 + 60 * MIN);
       expect(ungrouped.status).toBe("Accepted");
-      const closed = async (key: { transactionId?: number; ocppTransactionId?: string }) =>
+      const closed = async (sessionKey: SQL) =>
         eventually(
           async () =>
             (
               await h.db
                 .select()
                 .from(chargingSessions)
-                .where(and(eq(chargingSessions.chargerId, f.chargerId), key.transactionId !== undefined ? eq(chargingSessions.transactionId, key.transactionId) : eq(chargingSessions.ocppTransactionId, key.ocppTransactionId!)))
+                .where(and(eq(chargingSessions.chargerId, f.chargerId), sessionKey))
             )[0],
           (s) => s?.status === "COMPLETED",
         );
-      const a = await closed(grouped.key);
+      const a = await closed(grouped.sessionKey);
       expect(a.rateId).toBe(groupRateId);
       expect(a.rateSnapshot?.pricePerKwhCents).toBe(10000);
       expect(a.energyCents).toBe(100_000); // 10 kWh × $ 100
       expect(a.totalCents).toBe(priceSession(a.rateSnapshot!, usageFromSession(a)).totalCents);
-      const b = await closed(ungrouped.key);
+      const b = await closed(ungrouped.sessionKey);
       expect(b.rateId).toBe(f.rateId);
       expect(b.rateSnapshot?.pricePerKwhCents).toBe(35000);
       await setPolicy("OPEN");
