@@ -151,6 +151,41 @@ describe.each(testBackends())("session rollup ($name)", (backend) => {
     expect(await rollupDrift(h.db)).toEqual([]);
   });
 
+  it("applies a transaction's updates when it commits, and none of a rolled-back one (ADR 0024)", async () => {
+    const daily = async () => n((await rows(h.db, sql`select coalesce(sum(energy_wh), 0) as wh from session_daily_totals where business_id = ${t.businessId}`))[0].wh);
+    const before = await daily();
+    // A session of its own (the other tests' IDLE one stays as it is), stopped and not unplugged.
+    const [idle] = await h.db
+      .insert(chargingSessions)
+      .values(base({ startedAt: at("2025-03-12T08:00:00"), stoppedAt: at("2025-03-12T09:00:00"), energyWh: 8_000, status: "IDLE", paymentStatus: "PENDING" }))
+      .returning();
+    // Closed, corrected twice and closed again in one transaction: only the net difference lands,
+    // at commit (inside it the rollup still shows the state before).
+    await h.db.transaction(async (tx) => {
+      await tx.update(chargingSessions).set({ status: "COMPLETED", unpluggedAt: at("2025-03-12T10:30:00"), paymentStatus: "PENDING" }).where(eq(chargingSessions.id, idle.id));
+      await tx.update(chargingSessions).set({ energyWh: 8_500 }).where(eq(chargingSessions.id, idle.id));
+      await tx.update(chargingSessions).set({ paymentStatus: "PAID", energyWh: 8_400 }).where(eq(chargingSessions.id, idle.id));
+      expect(n((await rows(tx, sql`select coalesce(sum(energy_wh), 0) as wh from session_daily_totals where business_id = ${t.businessId}`))[0].wh)).toBe(before);
+    });
+    expect(await daily()).toBe(before + 8_400);
+    expect(await rollupDrift(h.db, t.businessId)).toEqual([]);
+    // Rolled back: nothing of it stays.
+    await expect(
+      h.db.transaction(async (tx) => {
+        await tx.update(chargingSessions).set({ energyWh: 99_000 }).where(eq(chargingSessions.id, idle.id));
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
+    expect(await daily()).toBe(before + 8_400);
+    // Updated, then deleted in the same transaction: the updates and the delete cancel out.
+    await h.db.transaction(async (tx) => {
+      await tx.update(chargingSessions).set({ energyWh: 1_234 }).where(eq(chargingSessions.id, idle.id));
+      await tx.delete(chargingSessions).where(eq(chargingSessions.id, idle.id));
+    });
+    expect(await daily()).toBe(before);
+    expect(await rollupDrift(h.db, t.businessId)).toEqual([]);
+  });
+
   const periods: [string, string, string][] = [
     ["midnight to midnight", "2025-03-09T00:00:00", "2025-03-12T00:00:00"],
     ["mid-day to now", "2025-03-09T13:45:00", "2025-03-12T12:00:00"],
