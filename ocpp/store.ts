@@ -2,7 +2,7 @@
 // (connector status and its history, sessions with their rate snapshot, meter samples, the
 // priced session with its payment and notification). Everything is scoped to the charger that
 // sent the message, so a charger can never touch another charger's or company's data.
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   businessUsers,
@@ -12,7 +12,6 @@ import {
   meterSamples,
   accessGroups,
   notifications,
-  paymentAccounts,
   rfidTags,
   payments,
   rates,
@@ -20,6 +19,7 @@ import {
   statusEvents,
   type ChargingSession,
   type Notification,
+  type PaymentAccount,
   type NotificationType,
 } from "../db/schema";
 import { queryRows } from "../infra/sql";
@@ -589,20 +589,22 @@ export function readMeterValue(mv: MeterValue): { energyRegisterWh?: number; pow
 
 /**
  * The readings of MeterValue entries that carry something this system records (energy register,
- * power, SoC), as SQL VALUES rows (ord, at, reg, power_w, soc); null when none does.
+ * power, SoC), as a relation v(at, reg, power_w, soc, ord); null when none does. One array per
+ * column (unnest), so the statement's text is the same however many readings a message carries:
+ * PostgreSQL prepares it once per connection (ADR 0012) and drizzle builds four parameters, not
+ * five per reading (ADR 0024).
  */
 export function readingRows(values: MeterValue[], now: Date): SQL | null {
   const readings = values
     .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
     .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
   if (readings.length === 0) return null;
-  return sql.join(
-    readings.map(
-      (r, i) =>
-        sql`(${i}::int, ${r.at.toISOString()}::timestamptz, ${r.energyRegisterWh ?? null}::float8, ${r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW))}::int, ${r.soc === undefined ? null : Math.round(r.soc)}::smallint)`,
-    ),
-    sql`, `,
-  );
+  return sql`unnest(
+      ${sql.param(readings.map((r) => r.at.toISOString()))}::timestamptz[],
+      ${sql.param(readings.map((r) => r.energyRegisterWh ?? null))}::float8[],
+      ${sql.param(readings.map((r) => (r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW)))))}::int[],
+      ${sql.param(readings.map((r) => (r.soc === undefined ? null : Math.round(r.soc))))}::smallint[]
+    ) with ordinality as v(at, reg, power_w, soc, ord)`;
 }
 
 /**
@@ -616,7 +618,7 @@ export function samplesCtes(rows: SQL, { onlyActive }: { onlyActive: boolean }):
   return sql`delivered as (
       select v.ord, v.at, v.power_w, v.soc,
         case when v.reg is null then null else greatest(0, floor(v.reg - s.meter_start_wh + 0.5))::int end as reg_wh
-      from (values ${rows}) as v(ord, at, reg, power_w, soc), s
+      from ${rows}, s
       ${onlyActive ? sql`where s.status = 'ACTIVE'` : sql``}
     ), samples as (
       insert into meter_samples (session_id, at, energy_wh, power_w, soc)
@@ -743,7 +745,33 @@ export async function finalizeSession(
   session: ChargingSession,
   end: { unpluggedAt: Date } | { idleEnd: Date },
 ): Promise<void> {
-  const [station] = session.stationId ? await tx.select({ timeZone: stations.timeZone, name: stations.name }).from(stations).where(eq(stations.id, session.stationId)) : [];
+  // What the price and the notification need, in one statement: the station's time zone and
+  // name, the charger's name, the company's payment account, and the lock on a QR prepayment
+  // (issue 23: a session prepaid at the QR is paid already: it costs its price up to what was
+  // prepaid, and the rest goes back to the driver; api/driver-payments.ts refunds it after
+  // commit). Each round trip here is one more that the session's lock is held (ADR 0024).
+  const [context] = await queryRows<{
+    time_zone: string | null;
+    station_name: string | null;
+    charger_name: string | null;
+    provider: PaymentAccount["provider"] | null;
+    prepaid_id: string | null;
+    prepaid_cents: number | null;
+  }>(
+    tx,
+    sql`with prepaid as (
+          select id, amount_cents from payments where session_id = ${session.id} and origin = 'QR' and step = 'CHARGING' for update
+        )
+        select st.time_zone, st.name as station_name, ch.name as charger_name,
+          (select a.provider from payment_accounts a where a.business_id = ${session.businessId} and a.status = 'CONNECTED' order by a.provider limit 1) as provider,
+          pp.id as prepaid_id, pp.amount_cents as prepaid_cents
+        from (select 1) one
+        left join stations st on st.id = ${session.stationId}::uuid
+        left join chargers ch on ch.id = ${session.chargerId}::uuid
+        left join (select id, amount_cents from prepaid limit 1) pp on true`,
+  );
+  const prepaid = context?.prepaid_id ? { id: context.prepaid_id, amountCents: Number(context.prepaid_cents) } : undefined;
+  const station = context?.station_name != null ? { timeZone: context.time_zone, name: context.station_name } : undefined;
   const stoppedAt = session.stoppedAt ?? ("unpluggedAt" in end ? end.unpluggedAt : end.idleEnd);
   const unpluggedAt = "unpluggedAt" in end ? end.unpluggedAt : null;
   const idleEnd = "unpluggedAt" in end ? end.unpluggedAt : end.idleEnd;
@@ -758,13 +786,6 @@ export async function finalizeSession(
   });
   const valid = session.status !== "INVALID";
   const price: SessionPrice = { ...(valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO) };
-  // Issue 23: a session prepaid at the QR is paid already: it costs its price up to what was
-  // prepaid, and the rest goes back to the driver (api/driver-payments.ts refunds it after commit).
-  const [prepaid] = await tx
-    .select({ id: payments.id, amountCents: payments.amountCents })
-    .from(payments)
-    .where(and(eq(payments.sessionId, session.id), eq(payments.origin, "QR"), eq(payments.step, "CHARGING")))
-    .for("update");
   const settled = prepaid ? chargedAmount(price.totalCents, prepaid.amountCents) : null;
   if (prepaid && settled) {
     await tx.update(payments).set({ step: "SETTLING", chargedCents: settled.chargedCents }).where(eq(payments.id, prepaid.id));
@@ -791,18 +812,12 @@ export async function finalizeSession(
 
   if (price.totalCents > 0 && !prepaid) {
     // The amount to collect goes to the company's payment account (Mercado Pago first).
-    const [account] = await tx
-      .select({ provider: paymentAccounts.provider })
-      .from(paymentAccounts)
-      .where(and(eq(paymentAccounts.businessId, session.businessId), eq(paymentAccounts.status, "CONNECTED")))
-      .orderBy(asc(paymentAccounts.provider))
-      .limit(1);
-    if (account) {
-      await tx.insert(payments).values({ businessId: session.businessId, sessionId: session.id, provider: account.provider, amountCents: price.totalCents, currency: session.rateSnapshot?.currency ?? "ARS", status: "PENDING" });
+    if (context?.provider) {
+      await tx.insert(payments).values({ businessId: session.businessId, sessionId: session.id, provider: context.provider, amountCents: price.totalCents, currency: session.rateSnapshot?.currency ?? "ARS", status: "PENDING" });
     }
   }
 
-  const [charger] = session.chargerId ? await tx.select({ name: chargers.name }).from(chargers).where(eq(chargers.id, session.chargerId)) : [];
+  const charger = context?.charger_name != null ? { name: context.charger_name } : undefined;
   const kwh = (session.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const where = [station?.name, charger?.name ? `${charger.name} · conector ${session.connectorNumber}` : `conector ${session.connectorNumber}`].filter(Boolean).join(" · ");
   const idle = price.idleCents > 0 ? ` (incluye ${formatArs(price.idleCents)} de penalidad por ${usage.idleMinutes} min de inactividad)` : "";
