@@ -33,6 +33,31 @@ export function cpuTicks(pid: number): number {
   }, 0);
 }
 
+/** CPU time in clock ticks of every process whose command name is `comm` (e.g. "postgres": the local database's backends). */
+export function cpuTicksOf(comm: string): number {
+  let sum = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== comm) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      sum += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return sum;
+}
+
+/** The whole machine's CPU: busy and total clock ticks over all cores since boot (/proc/stat). */
+export function machineTicks(): { busy: number; total: number } {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  const n = fields.map(Number);
+  const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - n[3] - n[4], total }; // idle and iowait are not busy
+}
+
 /** Child processes of `pid` (from /proc: the cluster workers of the server). */
 export function serverWorkers(pid: number): number[] {
   return readdirSync("/proc")

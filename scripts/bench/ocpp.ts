@@ -23,7 +23,7 @@ import { seedCatalogs } from "#db/seed/catalogs";
 import { cuitCheckDigit } from "#domain/cuit";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
 // The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers.
-import { cpuTicks, rssMb, serverWorkers } from "./harness";
+import { cpuTicks, cpuTicksOf, machineTicks, rssMb, serverWorkers } from "./harness";
 
 const { values: args } = parseArgs({
   options: {
@@ -190,6 +190,12 @@ async function main() {
     measuring = true;
     const ticksPerSecond = 100;
     const cpu0 = cpuTicks(pid);
+    // Where the rest of the machine's CPU goes: the simulated chargers, and PostgreSQL when it
+    // runs on this machine (its processes are named "postgres"). The chargers share the cores
+    // with the server, so a busier machine overstates the latencies they measure.
+    const clientCpu0 = workers.reduce((sum, w) => sum + cpuTicks(w.pid!), 0);
+    const pgCpu0 = cpuTicksOf("postgres");
+    const machine0 = machineTicks();
     let maxRss = 0;
     let minHeld = Infinity;
     while (Date.now() - t0 < DURATION_S * 1000) {
@@ -200,6 +206,10 @@ async function main() {
     }
     const elapsed = (Date.now() - t0) / 1000;
     const cpuPct = ((cpuTicks(pid) - cpu0) / ticksPerSecond / elapsed) * 100;
+    const clientCpuPct = ((workers.reduce((sum, w) => sum + cpuTicks(w.pid!), 0) - clientCpu0) / ticksPerSecond / elapsed) * 100;
+    const pgCpuPct = ((cpuTicksOf("postgres") - pgCpu0) / ticksPerSecond / elapsed) * 100;
+    const machine1 = machineTicks();
+    const machinePct = ((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100;
     measuring = false;
     process.stdout.write("\n");
     for (const w of workers) w.send({ type: "stop" });
@@ -230,6 +240,9 @@ async function main() {
       ["Latencia p99", `${pct(sorted, 99).toFixed(1)} ms`],
       ["Latencia máx.", `${(sorted.at(-1) ?? NaN).toFixed(1)} ms`],
       ["CPU del servidor (promedio)", `${cpuPct.toFixed(0)} % de un núcleo, ${processes} proceso${processes > 1 ? "s" : ""}`],
+      ["CPU de los cargadores simulados", `${clientCpuPct.toFixed(0)} % de un núcleo, ${WORKERS} procesos`],
+      ...(databaseUrl ? ([["CPU de PostgreSQL (procesos locales)", `${pgCpuPct.toFixed(0)} % de un núcleo`]] as [string, string][]) : []),
+      ["CPU de la máquina", `${machinePct.toFixed(0)} % de ${os.cpus().length} núcleos`],
       ["RSS del servidor", `${idleRss.toFixed(0)} MB en reposo, ${maxRss.toFixed(0)} MB máx. bajo carga`],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
