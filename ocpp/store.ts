@@ -2,7 +2,7 @@
 // (connector status and its history, sessions with their rate snapshot, meter samples, the
 // priced session with its payment and notification). Everything is scoped to the charger that
 // sent the message, so a charger can never touch another charger's or company's data.
-import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, sql, type Param, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   businessUsers,
@@ -23,6 +23,7 @@ import {
   type NotificationType,
 } from "../db/schema";
 import { queryRows } from "../infra/sql";
+import { fixedQuery } from "../db/fixed-query";
 import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagAnswer } from "../domain/authorization";
@@ -587,24 +588,45 @@ export function readMeterValue(mv: MeterValue): { energyRegisterWh?: number; pow
   return out;
 }
 
+/** The readings of a message, one array per column (at, register, power, SoC). */
+export interface Readings {
+  at: string[];
+  reg: (number | null)[];
+  powerW: (number | null)[];
+  soc: (number | null)[];
+}
+
 /**
  * The readings of MeterValue entries that carry something this system records (energy register,
- * power, SoC), as a relation v(at, reg, power_w, soc, ord); null when none does. One array per
- * column (unnest), so the statement's text is the same however many readings a message carries:
- * PostgreSQL prepares it once per connection (ADR 0012) and drizzle builds four parameters, not
- * five per reading (ADR 0024).
+ * power, SoC); null when none does.
  */
-export function readingRows(values: MeterValue[], now: Date): SQL | null {
+export function readMeterValues(values: MeterValue[], now: Date): Readings | null {
   const readings = values
     .map((mv) => ({ at: messageTime(mv.timestamp, now), ...readMeterValue(mv) }))
     .filter((r) => r.energyRegisterWh !== undefined || r.powerW !== undefined || r.soc !== undefined);
   if (readings.length === 0) return null;
-  return sql`unnest(
-      ${sql.param(readings.map((r) => r.at.toISOString()))}::timestamptz[],
-      ${sql.param(readings.map((r) => r.energyRegisterWh ?? null))}::float8[],
-      ${sql.param(readings.map((r) => (r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW)))))}::int[],
-      ${sql.param(readings.map((r) => (r.soc === undefined ? null : Math.round(r.soc))))}::smallint[]
-    ) with ordinality as v(at, reg, power_w, soc, ord)`;
+  return {
+    at: readings.map((r) => r.at.toISOString()),
+    reg: readings.map((r) => r.energyRegisterWh ?? null),
+    powerW: readings.map((r) => (r.powerW === undefined ? null : Math.max(0, Math.round(r.powerW)))),
+    soc: readings.map((r) => (r.soc === undefined ? null : Math.round(r.soc))),
+  };
+}
+
+/**
+ * Readings as a relation v(at, reg, power_w, soc, ord), from one array per column (unnest): the
+ * statement's text is the same however many readings a message carries, so PostgreSQL prepares
+ * it once per connection (ADR 0012) and the hot path builds it once (db/fixed-query.ts). Each
+ * column is a parameter (`sql.param(array)`) or a placeholder.
+ */
+export function readingsRelation(c: Record<keyof Readings, Param | Placeholder>): SQL {
+  return sql`unnest(${c.at}::timestamptz[], ${c.reg}::float8[], ${c.powerW}::int[], ${c.soc}::smallint[]) with ordinality as v(at, reg, power_w, soc, ord)`;
+}
+
+/** The readings of MeterValue entries as a relation for `samplesCtes`; null when none carries anything recorded. */
+export function readingRows(values: MeterValue[], now: Date): SQL | null {
+  const r = readMeterValues(values, now);
+  return r && readingsRelation({ at: sql.param(r.at), reg: sql.param(r.reg), powerW: sql.param(r.powerW), soc: sql.param(r.soc) });
 }
 
 /**
@@ -636,29 +658,36 @@ export function samplesCtes(rows: SQL, { onlyActive }: { onlyActive: boolean }):
  * is ACTIVE — a StopTransaction that got there first wins and nothing is written.
  */
 export async function recordMeterValues(db: Db, ref: ChargerRef, p: { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now: Date): Promise<boolean> {
-  const session =
-    p.transactionId !== undefined
+  const byTransaction = p.transactionId !== undefined;
+  const readings = readMeterValues(p.meterValue, now);
+  if (!readings) {
+    // Nothing to record (e.g. only phase values in another format): attached if the session is live.
+    const session = byTransaction
       ? sql`charger_id = ${ref.id} and transaction_id = ${p.transactionId}`
       : sql`charger_id = ${ref.id} and connector_number = ${p.connectorId} and status = 'ACTIVE'`;
-  const rows = readingRows(p.meterValue, now);
-  if (!rows) {
-    // Nothing to record (e.g. only phase values in another format): attached if the session is live.
     const [row] = await queryRows<{ status: string }>(db, sql`select status from charging_sessions where ${session} order by started_at desc limit 1`);
     return row?.status === "ACTIVE";
   }
-  const [row] = await queryRows<{ status: string }>(
-    db,
-    sql`with s as (
-          select id, status, meter_start_wh, energy_wh from charging_sessions where ${session} order by started_at desc limit 1 for update
-        ), ${samplesCtes(rows, { onlyActive: true })}, energy as (
-          update charging_sessions c set energy_wh = x.wh, updated_at = ${now.toISOString()}::timestamptz
+  const run = byTransaction ? meterValuesByTransaction : meterValuesByConnector;
+  const [row] = await run(db, { chargerId: ref.id, key: byTransaction ? p.transactionId : p.connectorId, now: now.toISOString(), ...readings });
+  return row?.status === "ACTIVE";
+}
+
+/** recordMeterValues' statement, built once per way of finding the session (db/fixed-query.ts). */
+const meterValuesStatement = (session: (p: Record<"chargerId" | "key", Placeholder>) => SQL) =>
+  fixedQuery<{ status: string }, "chargerId" | "key" | "now" | "at" | "reg" | "powerW" | "soc">(
+    ["chargerId", "key", "now", "at", "reg", "powerW", "soc"],
+    (p) => sql`with s as (
+          select id, status, meter_start_wh, energy_wh from charging_sessions where ${session(p)} order by started_at desc limit 1 for update
+        ), ${samplesCtes(readingsRelation(p), { onlyActive: true })}, energy as (
+          update charging_sessions c set energy_wh = x.wh, updated_at = ${p.now}::timestamptz
           from (select max(reg_wh) as wh from delivered) x, s
           where c.id = s.id and x.wh > c.energy_wh
         )
         select status from s`,
   );
-  return row?.status === "ACTIVE";
-}
+const meterValuesByTransaction = meterValuesStatement((p) => sql`charger_id = ${p.chargerId} and transaction_id = ${p.key}`);
+const meterValuesByConnector = meterValuesStatement((p) => sql`charger_id = ${p.chargerId} and connector_number = ${p.key} and status = 'ACTIVE'`);
 
 // ---------------------------------------------------------------------------------------------
 // StopTransaction and pricing

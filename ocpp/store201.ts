@@ -6,7 +6,8 @@
 // it is the unit that has a rate and a status; its connectorId inside the EVSE (1 on almost every
 // station) is kept in the status history's info. EVSE 0 is the station itself, like 1.6's
 // connector 0.
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { fixedQuery } from "../db/fixed-query";
 import type { Db } from "../db/client";
 import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
@@ -16,6 +17,8 @@ import {
   messageTime,
   readingRows,
   readMeterValue,
+  readMeterValues,
+  readingsRelation,
   recordStatus,
   samplesCtes,
   type BootPayload,
@@ -309,40 +312,65 @@ async function recordPlainUpdate(
   p: TransactionEvent201,
   o: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date },
 ): Promise<TransactionEventResult | null> {
-  const rows = readingRows(o.values, o.now);
-  const evse = p.evse?.id ?? 0;
-  const [row] = await queryRows<{ fits: boolean; logged: number }>(
-    db,
-    sql`with locked as (
+  const readings = readMeterValues(o.values, o.now);
+  const values: Record<PlainUpdateValue, unknown> = {
+    chargerId: ref.id,
+    transactionId: p.transactionInfo.transactionId,
+    eventAt: o.at.toISOString(),
+    evse: p.evse?.id ?? 0,
+    rangeMin: o.range.min,
+    rangeMax: o.range.max,
+    seqNo: p.seqNo,
+    eventType: p.eventType,
+    triggerReason: p.triggerReason,
+    offline: p.offline ?? false,
+    now: o.now.toISOString(),
+  };
+  const [row] = readings ? await plainUpdateWithReadings(db, { ...values, ...readings }) : await plainUpdateWithoutReadings(db, values);
+  if (!row?.fits) return null;
+  return { tokenStatus: "Accepted", duplicate: row.logged === 0, connectorStatus: null, created: { notifications: [] } };
+}
+
+const PLAIN_UPDATE_VALUES = ["chargerId", "transactionId", "eventAt", "evse", "rangeMin", "rangeMax", "seqNo", "eventType", "triggerReason", "offline", "now"] as const;
+type PlainUpdateValue = (typeof PLAIN_UPDATE_VALUES)[number];
+const READING_VALUES = ["at", "reg", "powerW", "soc"] as const;
+
+/**
+ * recordPlainUpdate's statement (db/fixed-query.ts), built once with the readings' CTEs (the
+ * samples and the session's energy) and once without: lock the session, log the event, write
+ * what it read.
+ */
+const plainUpdateStatement = <R extends string>(readingNames: readonly R[], readings: (p: Record<PlainUpdateValue | R, Placeholder>) => SQL) =>
+  fixedQuery<{ fits: boolean; logged: number }, PlainUpdateValue | R>(
+    [...PLAIN_UPDATE_VALUES, ...readingNames],
+    (p) => sql`with locked as (
           select id, status, meter_start_wh, energy_wh from charging_sessions
-          where charger_id = ${ref.id} and ocpp_transaction_id = ${p.transactionInfo.transactionId}
-            and status = 'ACTIVE' and started_at <= ${o.at.toISOString()}::timestamptz
-            and (connector_number <> 0 or ${evse}::int = 0)
-            and (${o.range.min}::float8 is null or ${o.range.min}::float8 >= meter_start_wh)
+          where charger_id = ${p.chargerId} and ocpp_transaction_id = ${p.transactionId}
+            and status = 'ACTIVE' and started_at <= ${p.eventAt}::timestamptz
+            and (connector_number <> 0 or ${p.evse}::int = 0)
+            and (${p.rangeMin}::float8 is null or ${p.rangeMin}::float8 >= meter_start_wh)
           for update
         ), logged as (
           insert into transaction_events (session_id, seq_no, event_type, trigger_reason, charging_state, offline, register_min_wh, register_max_wh, at)
-          select id, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, null, ${p.offline ?? false}, ${o.range.min}::float8, ${o.range.max}::float8, ${o.at.toISOString()}::timestamptz
+          select id, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, null, ${p.offline}, ${p.rangeMin}::float8, ${p.rangeMax}::float8, ${p.eventAt}::timestamptz
           from locked
           on conflict do nothing
           returning session_id
         ), s as (
           -- the session, only when the event is new: a repetition writes nothing more
           select locked.* from locked join logged on logged.session_id = locked.id
-        )${
-          rows
-            ? sql`, ${samplesCtes(rows, { onlyActive: false })}, energy as (
-          update charging_sessions c set energy_wh = x.wh, updated_at = ${o.now.toISOString()}::timestamptz
-          from (select max(reg_wh) as wh from delivered) x, s
-          where c.id = s.id and x.wh > c.energy_wh
-        )`
-            : sql``
-        }
+        )${readings(p)}
         select exists (select 1 from locked) as fits, (select count(*)::int from logged) as logged`,
   );
-  if (!row?.fits) return null;
-  return { tokenStatus: "Accepted", duplicate: row.logged === 0, connectorStatus: null, created: { notifications: [] } };
-}
+const plainUpdateWithReadings = plainUpdateStatement(
+  READING_VALUES,
+  (p) => sql`, ${samplesCtes(readingsRelation(p), { onlyActive: false })}, energy as (
+          update charging_sessions c set energy_wh = x.wh, updated_at = ${p.now}::timestamptz
+          from (select max(reg_wh) as wh from delivered) x, s
+          where c.id = s.id and x.wh > c.energy_wh
+        )`,
+);
+const plainUpdateWithoutReadings = plainUpdateStatement([], () => sql``);
 
 /**
  * Any other event (Started, Ended, a chargingState, a token, or one that arrived out of place):
