@@ -22,7 +22,10 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: 2,
+  // Three browsers on 2 cores: a test spends most of its time waiting for pages and the server,
+  // so a third worker shortens the run (measured on 27 November: each test ~20 % slower, the
+  // suite ~20 % shorter), which keeps CI well under its 30 minutes.
+  workers: 3,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
