@@ -22,10 +22,10 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  // Three browsers on 2 cores: a test spends most of its time waiting for pages and the server,
-  // so a third worker shortens the run (measured on 27 November: each test ~20 % slower, the
-  // suite ~20 % shorter), which keeps CI well under its 30 minutes.
-  workers: 3,
+  // Two browsers on 2 cores. A third was measured on 27 November: every test got slower (the
+  // one-process PGlite server is shared) and the whole suite did not get shorter, while the
+  // longest tests neared their timeouts.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
