@@ -44,6 +44,18 @@ function checks(open: () => Promise<Db>) {
     expect(inside).toEqual(await readings(db, cases[1]));
   });
 
+  it("builds its SQL once, however many times it runs outside a transaction", async () => {
+    let builds = 0;
+    const counted = fixedQuery<{ n: number }, "n">(["n"], (p) => {
+      builds++;
+      return sql`select ${p.n}::int as n`;
+    });
+    for (const n of [1, 2, 3]) expect((await counted(db, { n }))[0].n).toBe(n);
+    expect(builds).toBe(1);
+    await db.transaction(async (tx) => expect((await counted(tx as unknown as Db, { n: 4 }))[0].n).toBe(4));
+    expect(builds).toBe(2); // inside a transaction it is built with its values, as any statement
+  });
+
   it("refuses to run without one of its values", async () => {
     await expect(readings(db, { at: [], reg: [], label: "x" } as never)).rejects.toThrow(/offset/);
   });
