@@ -27,27 +27,15 @@ export function rssMb(pid: number): number {
 
 /** CPU time of the server in clock ticks (utime + stime): the process and its workers. */
 export function cpuTicks(pid: number): number {
-  return [pid, ...serverWorkers(pid)].reduce((sum, p) => {
-    const fields = procStat(p);
-    return fields ? sum + Number(fields[11]) + Number(fields[12]) : sum;
-  }, 0);
+  return [pid, ...serverWorkers(pid)].reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0);
 }
 
 /** CPU time in clock ticks of every process whose command name is `comm` (e.g. "postgres": the local database's backends). */
 export function cpuTicksOf(comm: string): number {
-  let sum = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== comm) continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      sum += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return sum;
+  return readdirSync("/proc").reduce((sum, entry) => {
+    const stat = /^\d+$/.test(entry) ? procStat(Number(entry)) : undefined;
+    return stat?.comm === comm ? sum + stat.ticks : sum;
+  }, 0);
 }
 
 /** The whole machine's CPU: busy and total clock ticks over all cores since boot (/proc/stat). */
@@ -61,18 +49,20 @@ export function machineTicks(): { busy: number; total: number } {
 /** Child processes of `pid` (from /proc: the cluster workers of the server). */
 export function serverWorkers(pid: number): number[] {
   return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry) && Number(procStat(Number(entry))?.[1]) === pid)
+    .filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.parent === pid)
     .map(Number);
 }
 
 /**
- * Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses):
- * [0] state, [1] parent's pid, [11] utime, [12] stime. Undefined once the process is gone.
+ * What the bench reads of /proc/<pid>/stat: the command name (between the first "(" and the last
+ * ")", since it may hold spaces and parentheses), the parent's pid and the CPU time in clock
+ * ticks (utime + stime). Undefined once the process is gone.
  */
-function procStat(pid: number): string[] | undefined {
+function procStat(pid: number): { comm: string; parent: number; ticks: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
   } catch {
     return undefined; // exited meanwhile
   }
