@@ -790,9 +790,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       if (!gone.has(ref.id)) continue;
       logger.info({ identity }, "OCPP: el cargador fue eliminado; se cierra su conexión");
       connections.delete(identity);
-      messageLog.discard(ref.id);
       void client.close({ code: 1008, reason: "Charger removed" });
     }
+    await messageLog.discard([...gone]);
   }
   /** The timer's and the shutdown's flush: a failure is logged, the next batch tries again. */
   const flushLogged = () => flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));

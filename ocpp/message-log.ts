@@ -142,8 +142,11 @@ export interface MessageLog {
   flush(): Promise<void>;
   /** Forgets a charger's counter (its socket closed: another node may take it next). */
   forget(chargerId: string): void;
-  /** Forgets a deleted charger altogether, with what it sent since the last flush. */
-  discard(chargerId: string): void;
+  /**
+   * Forgets deleted chargers altogether: what they sent since the last flush is dropped, and rows
+   * a flush already in flight wrote after their delete trigger ran are removed once it ends.
+   */
+  discard(chargerIds: string[]): Promise<void>;
 }
 
 /**
@@ -189,9 +192,15 @@ export function createMessageLog(db: Db, now: () => Date): MessageLog {
     forget(chargerId) {
       counters.delete(chargerId);
     },
-    discard(chargerId) {
-      counters.delete(chargerId);
-      noted = noted.filter((m) => m.chargerId !== chargerId);
+    async discard(chargerIds) {
+      if (chargerIds.length === 0) return;
+      const gone = new Set(chargerIds);
+      for (const id of gone) counters.delete(id);
+      noted = noted.filter((m) => !gone.has(m.chargerId));
+      // A timer's flush may have taken their frames before this: its rows land after the
+      // charger's delete trigger, with no foreign key to refuse them. The ids are never reused.
+      while (inFlight) await inFlight.catch(() => {});
+      await db.execute(sql`delete from ocpp_messages where ${inArray(ocppMessages.chargerId, [...gone])}`);
     },
   };
 

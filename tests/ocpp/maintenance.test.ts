@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargerDiagnostics, chargers, ocppMessages } from "#db/schema";
-import { OCPP_MESSAGES_KEPT } from "#ocpp/message-log";
+import { createMessageLog, OCPP_MESSAGES_KEPT } from "#ocpp/message-log";
 import { chargerInput, createTenant, expectStatus } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
@@ -135,6 +135,26 @@ describe.each(testBackends())("a charger's maintenance ($name)", (backend) => {
       expect(await count(f.chargerId)).toBe(0);
       expect(await count(kept.chargerId)).toBe(4);
       await other.close();
+    });
+    it("frames a flush already took when the charger was deleted are removed once it has written them (the delete trigger ran before they landed)", async () => {
+      const f = await createFixture(h, `log-raced-${backend.name}`);
+      const businessId = (await chargerRow(f.chargerId)).businessId;
+      const log = createMessageLog(h.db, () => new Date());
+      const count = async () => (await h.db.select().from(ocppMessages).where(eq(ocppMessages.chargerId, f.chargerId))).length;
+      log.note({ id: f.chargerId, businessId }, '[2,"hb-1","Heartbeat",{}]', false, new Map());
+      log.note({ id: f.chargerId, businessId }, '[3,"hb-1",{"currentTime":"2026-11-27T03:00:00Z"}]', true, new Map());
+      await h.db.delete(chargers).where(eq(chargers.id, f.chargerId));
+      // The timer's flush takes the batch now; its insert runs after the delete and its trigger.
+      const flushing = log.flush();
+      await log.discard([f.chargerId]);
+      await flushing;
+      expect(await count()).toBe(0);
+      // Without the discard, the same frames would have stayed behind.
+      log.note({ id: f.chargerId, businessId }, '[2,"hb-2","Heartbeat",{}]', false, new Map());
+      await log.flush();
+      expect(await count()).toBe(1);
+      await log.discard([f.chargerId]);
+      expect(await count()).toBe(0);
     });
   });
 
