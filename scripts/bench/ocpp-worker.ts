@@ -1,12 +1,14 @@
-// One worker process of `npm run bench:ocpp`: a slice of simulated chargers (ocpp-rpc clients)
-// with realistic traffic — boot, status, a heartbeat every HEARTBEAT_S, and charging sessions
+// One worker process of `npm run bench:ocpp`: a slice of simulated chargers with realistic traffic — boot, status, a heartbeat every HEARTBEAT_S, and charging sessions
 // (start, meter values every 10 s, stop, finishing, available) — in OCPP 1.6J, or for a share
 // of them (--v201) in OCPP 2.0.1 with the same session as TransactionEvents. Reports call
 // latencies to the parent every few seconds.
+//
+// Each charger is a LeanCharger (lean-charger.ts: a WebSocket, a counter and a map of pending
+// calls), or with `--client ocpp-rpc` ocpp-rpc's RPCClient, as the tests use.
 import ocppRpc from "ocpp-rpc";
+import { CALL_TIMEOUT_MS, LeanCharger, leanChargers, type Client } from "./lean-charger";
 
 const { RPCClient } = ocppRpc;
-type Client = InstanceType<typeof RPCClient>;
 
 interface Job {
   endpoint: string;
@@ -17,6 +19,8 @@ interface Job {
   meterSeconds: number;
   /** Share of the chargers (0–1) that speak OCPP 2.0.1. */
   v201Share: number;
+  /** "lean" (LeanCharger) or "ocpp-rpc" (RPCClient). */
+  client: "lean" | "ocpp-rpc";
 }
 
 /** [method, latency ms, epoch ms when the answer came] per call since the last report. */
@@ -104,7 +108,10 @@ function dialect201(cli: Client, identity: string): Dialect {
 
 async function runCharger(job: Job, identity: string, v201: boolean) {
   const protocol = v201 ? "ocpp2.0.1" : "ocpp1.6";
-  const cli = new RPCClient({ endpoint: job.endpoint, identity, password: job.password, protocols: [protocol], strictMode: false, reconnect: false, callTimeoutMs: 30_000 } as ConstructorParameters<typeof RPCClient>[0]);
+  const cli: Client =
+    job.client === "ocpp-rpc"
+      ? new RPCClient({ endpoint: job.endpoint, identity, password: job.password, protocols: [protocol], strictMode: false, reconnect: false, callTimeoutMs: CALL_TIMEOUT_MS } as ConstructorParameters<typeof RPCClient>[0])
+      : new LeanCharger({ endpoint: job.endpoint, identity, password: job.password, protocol });
   const d = v201 ? dialect201(cli, identity) : dialect16(cli);
   const status = async (s: Parameters<Dialect["status"]>[0]) => {
     const call = d.status(s);
@@ -176,6 +183,11 @@ process.on("message", async (msg: { type: "start"; job: Job } | { type: "stop" }
     errors = 0;
   }, 2_000);
   report.unref();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const c of leanChargers) c.tick(now);
+  }, 1_000);
+  sweep.unref();
   const gap = 1000 / job.rampPerSecond;
   for (const [i, identity] of job.identities.entries()) {
     if (stopping) break;

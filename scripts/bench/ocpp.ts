@@ -5,13 +5,15 @@
 //
 //   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2] [--settle 30] [--v201 0.5]
 //   (--v201: the share of chargers that speak OCPP 2.0.1, the rest 1.6J; default 0)
+//   (--client ocpp-rpc: the simulated chargers use ocpp-rpc's RPCClient instead of the lean client)
+//   (--gc: each server and simulated-charger process prints its garbage collections and event loop delay every 5 s)
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
 //
 // Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
 // (firebase uid 'bench-ocpp') is recreated on every run; nothing else is touched.
 import { fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync, existsSync } from "node:fs";
+import { existsSync, openSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -36,6 +38,8 @@ const { values: args } = parseArgs({
     settle: { type: "string", default: "30" },
     nice: { type: "string", default: "0" },
     v201: { type: "string", default: "0" },
+    gc: { type: "boolean", default: false },
+    client: { type: "string", default: "lean" },
   },
 });
 const N = Number(args.chargers);
@@ -98,15 +102,21 @@ async function prepare() {
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
+/** --gc: the server's processes and the simulated chargers' print their GC and event loop delay. */
+const gcWatch = args.gc ? ["--import", path.join(import.meta.dirname, "gc-watch.mjs")] : [];
+/** BENCH_NODE_FLAGS replaces the server's V8 flags (as in bench:server); BENCH_CLIENT_FLAGS adds the simulated chargers'. */
+const serverFlags = process.env.BENCH_NODE_FLAGS === undefined ? SERVER_NODE_FLAGS : process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean);
+const clientFlags = (process.env.BENCH_CLIENT_FLAGS ?? "").split(" ").filter(Boolean);
+
 async function main() {
   if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`Falta el build en ${buildDir}: corré antes "npm run build".`);
   console.log(`bench:ocpp — ${N} cargadores, ${WORKERS} procesos, ${DURATION_S} s de medición, base ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
   const { identities, hashMs } = await prepare();
 
   // As production runs it: the V8 flags, and one process per core with PostgreSQL (WEB_CONCURRENCY to change it).
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), path.join(buildDir, "server.js")], {
+  const server = spawn(process.execPath, [...serverFlags, ...gcWatch, ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), path.join(buildDir, "server.js")], {
     cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, "w") : "ignore", "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -146,7 +156,7 @@ async function main() {
     let windowLatencies: [string, number, number][] = [];
     let measuring = false;
     const workers = Array.from({ length: WORKERS }, (_, w) => {
-      const child = fork(path.join(import.meta.dirname, "ocpp-worker.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const child = fork(path.join(import.meta.dirname, "ocpp-worker.ts"), [], { execArgv: ["--import", "tsx", ...gcWatch, ...clientFlags], stdio: ["ignore", "inherit", "inherit", "ipc"] });
       // --nice N: the simulated chargers yield the CPU to the server and PostgreSQL, as if they
       // ran on other machines (their latencies are then, if anything, overstated).
       if (NICE > 0 && child.pid) os.setPriority(child.pid, NICE);
@@ -161,7 +171,7 @@ async function main() {
       });
       child.send({
         type: "start",
-        job: { endpoint: `ws://127.0.0.1:${PORT}/ocpp`, identities: identities.filter((_, i) => i % WORKERS === w), password: PASSWORD, rampPerSecond: Number(args.ramp) / WORKERS, heartbeatSeconds: Number(args.heartbeat), meterSeconds: 10, v201Share: Math.min(1, Math.max(0, Number(args.v201) || 0)) },
+        job: { endpoint: `ws://127.0.0.1:${PORT}/ocpp`, identities: identities.filter((_, i) => i % WORKERS === w), password: PASSWORD, rampPerSecond: Number(args.ramp) / WORKERS, heartbeatSeconds: Number(args.heartbeat), meterSeconds: 10, v201Share: Math.min(1, Math.max(0, Number(args.v201) || 0)), client: args.client === "ocpp-rpc" ? "ocpp-rpc" : "lean" },
       });
       return child;
     });
@@ -234,6 +244,7 @@ async function main() {
       ["Latencia durante la rampa p50 / p99", `${pct(rampLatencies, 50).toFixed(1)} / ${pct(rampLatencies, 99).toFixed(1)} ms (${rampLatencies.length} llamadas)`],
       ["Espera antes de medir", `${settleS} s`],
       ["Prioridad de los clientes simulados", NICE > 0 ? `nice ${NICE}` : "la misma que el servidor"],
+      ["Cliente OCPP simulado", args.client === "ocpp-rpc" ? "RPCClient de ocpp-rpc" : "liviano (WebSocket y JSON, ocpp-worker.ts)"],
       ["Mensajes/s (cargador → servidor)", (windowCalls / elapsed).toFixed(1)],
       ["Errores en la medición", String(windowErrors)],
       ["Latencia p50", `${pct(sorted, 50).toFixed(1)} ms`],
@@ -253,6 +264,10 @@ async function main() {
       console.log(`  ${method.padEnd(26)}${String(l.length).padStart(10)}${pct(l, 50).toFixed(1).padStart(9)}${pct(l, 99).toFixed(1).padStart(9)}${(l.at(-1) ?? NaN).toFixed(1).padStart(10)}`);
     }
     const worst = [...bySecond].map(([sec, l]) => [sec, pct(l.sort((a, b) => a - b), 99), l.length] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    if (args.gc) {
+      console.log(`  la medición empezó a las ${new Date(t0).toISOString().slice(11, 19)} (UTC; las líneas [gc …] usan la misma hora)`);
+      console.log(`  p99 por segundo: ${[...bySecond].sort((a, b) => a[0] - b[0]).map(([sec, l]) => `s${sec} ${pct(l, 99).toFixed(0)}`).join(" ")}`);
+    }
     console.log(`  segundos con peor p99: ${worst.map(([sec, p99, n]) => `s${sec} ${p99.toFixed(0)} ms (${n})`).join(" · ")}`);
   } finally {
     await stopServer();
