@@ -25,5 +25,5 @@ VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Node handles SIGTERM itself (graceful shutdown in server.ts); run with --init for zombie reaping.
-# --max-semi-space-size: SERVER_NODE_FLAGS in server/cluster.ts (workers get it from there).
-CMD ["node", "--max-semi-space-size=32", "--enable-source-maps", "build/server.js"]
+# --max-semi-space-size, --heap-growing-percent: SERVER_NODE_FLAGS in server/cluster.ts (workers get them from there).
+CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "--enable-source-maps", "build/server.js"]

@@ -15,12 +15,18 @@ export function workerCount(env: { WEB_CONCURRENCY: number | "auto"; DATABASE_UR
 
 /**
  * V8 flags every server process runs with (Dockerfile, `npm start`, the benchmarks, and the
- * workers): a 32 MB young generation instead of 16 MB. A page allocates a few MB of short-lived
- * objects (rows, JSON, React's output); with the default, scavenges ran several times per page and
- * promoted garbage to the old generation. Measured: +10–15 % requests/s on the list pages, ~40 MB
- * more resident memory per process (docs/benchmarks.md §3).
+ * workers):
+ * - a 32 MB young generation instead of 16 MB. A page allocates a few MB of short-lived objects
+ *   (rows, JSON, React's output); with the default, scavenges ran several times per page and
+ *   promoted garbage to the old generation. Measured: +10–15 % requests/s on the list pages, ~40 MB
+ *   more resident memory per process (docs/benchmarks.md §3).
+ * - the old generation grows to twice what the last full GC left before the next one (V8 picks
+ *   1.1–1.5× for a heap like ours). A process holding 2,500 chargers keeps ~86 MB alive and
+ *   promotes ~0.7 MB/s: V8's own limit ran a full GC every 10–15 s, a 15–40 ms pause felt by every
+ *   charger of that process at once, and those seconds made the OCPP p99 (ADR 0025). ~+50 MB per
+ *   process under that load.
  */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=32", "--heap-growing-percent=100"];
 
 /** A worker that crashes is replaced; this many crashes within a minute end the whole server (exit 1). */
 const MAX_CRASHES_PER_MINUTE = 5;
