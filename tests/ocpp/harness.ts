@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, type SQL } from "drizzle-orm";
 import { RPCClient } from "ocpp-rpc";
-import { chargingSessions } from "#db/schema";
+import { chargers, chargingSessions } from "#db/schema";
 import { createApi } from "#api/app";
 import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
@@ -114,6 +114,18 @@ export function chargerClient(h: OcppHarness, f: Pick<Fixture, "identity" | "pas
   };
   // The typings list every option as required; the library fills in defaults.
   return new RPCClient(options as ConstructorParameters<typeof RPCClient>[0]);
+}
+
+/**
+ * Resolves once the charger is online through a socket opened after `since`. Right after a test's
+ * client closes, the row may still say online from that socket, with its offline mark on the way;
+ * the new socket's online mark waits for it (central-system.ts), so this is the mark to wait for.
+ */
+export function onlineSince(h: Harness, chargerId: string, since: Date) {
+  return eventually(
+    async () => (await h.db.select({ online: chargers.online, seen: chargers.lastHeartbeatAt }).from(chargers).where(eq(chargers.id, chargerId)))[0],
+    (c) => Boolean(c?.online && c.seen && c.seen >= since),
+  );
 }
 
 /** Resolves once `predicate` holds (polling), for effects that follow a socket event. */

@@ -10,7 +10,7 @@ import { chargers } from "#db/schema";
 import type { StationAllocationDto } from "#api/types";
 import { chargerInput, expectStatus, stationInput } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 
 type Limits = Map<string, number>;
 /** Limits follow socket messages and database writes: waited for, generously on a busy machine. */
@@ -41,7 +41,6 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
   const setCapacity = async (gridCapacityKw: number | null) =>
     expectStatus(await h.call("PUT", `/Business/ChargingStation/${stationId}`, { token: f.tenant.token, body: { ...stationInput(), gridCapacityKw } }), 200);
   const allocation = async () => (await expectStatus(await h.call("GET", `/Business/ChargingStation/${stationId}/Allocation`, { token: f.tenant.token }), 200)) as StationAllocationDto;
-  const online = (id: string) => eventually(() => h.call("GET", `/Business/Charger/${id}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>), (c) => c.online);
 
   /** A charger that records the last limit (kW) it was given per connector, answering `answer()`. */
   async function connect(who: { identity: string; password: string }, id: string, limits: Limits, prefix: string, answer: () => unknown = () => ({ status: "Accepted" }), protocols?: string[]): Promise<RPCClient> {
@@ -55,8 +54,9 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
       if (result.status === "Accepted") limits.set(`${prefix}${p.connectorId ?? p.evseId}`, schedule.chargingSchedulePeriod[0].limit / 1000);
       return result;
     });
+    const since = new Date();
     await cli.connect();
-    await online(id);
+    await onlineSince(h, id, since);
     return cli;
   }
 

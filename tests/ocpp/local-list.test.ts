@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, chargingSessions } from "#db/schema";
 import { expectStatus, stationInput } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 
 const V201 = { protocols: ["ocpp2.0.1"] };
 
@@ -45,8 +45,9 @@ describe.each(testBackends())("local authorization list ($name)", (backend) => {
   async function connect(handlers: Record<string, (params: Record<string, unknown>) => unknown>, opts: { protocols?: string[] } = {}): Promise<RPCClient> {
     const cli = chargerClient(h, f, opts);
     for (const [method, fn] of Object.entries(handlers)) cli.handle(method, async ({ params }) => (await fn((params ?? {}) as Record<string, unknown>)) as Record<string, unknown>);
+    const since = new Date();
     await cli.connect();
-    await eventually(charger, (c) => c.online);
+    await onlineSince(h, f.chargerId, since);
     return cli;
   }
   const offline = () => eventually(charger, (c) => !c.online);

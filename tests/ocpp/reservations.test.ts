@@ -11,7 +11,7 @@ import { priceNoShow } from "#domain/pricing";
 import type { ReservationResultDto } from "#api/types";
 import { expectProblem, expectStatus } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 
 const MIN = 60_000;
 const V201 = { protocols: ["ocpp2.0.1"] };
@@ -32,13 +32,13 @@ describe.each(testBackends())("reservations ($name)", (backend) => {
   const cancel = (id: string) => h.call("DELETE", `/Business/Reservation/${id}`, { token: f.tenant.token });
   const inMinutes = (n: number) => new Date(Date.now() + n * MIN).toISOString();
   const row = async (id: string) => (await h.db.select().from(reservations).where(eq(reservations.id, id)))[0];
-  const online = () => eventually(() => h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>), (c) => c.online);
 
   async function connect(handlers: Record<string, (params: Record<string, unknown>) => unknown>, opts: { protocols?: string[] } = {}): Promise<RPCClient> {
     const cli = chargerClient(h, f, opts);
     for (const [method, fn] of Object.entries(handlers)) cli.handle(method, async ({ params }) => (await fn((params ?? {}) as Record<string, unknown>)) as Record<string, unknown>);
+    const since = new Date();
     await cli.connect();
-    await online();
+    await onlineSince(h, f.chargerId, since);
     return cli;
   }
 
