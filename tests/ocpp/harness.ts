@@ -174,9 +174,12 @@ export async function qrPaymentCharger(h: OcppHarness, f: Pick<Fixture, "identit
     }, 10);
     return { status: "Accepted" };
   });
+  const since = new Date();
   await cli.connect();
   await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
   await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
+  const [row] = await h.db.select({ id: chargers.id }).from(chargers).where(eq(chargers.ocppIdentity, f.identity));
+  await onlineSince(h, row.id, since);
   return {
     cli,
     seen,
