@@ -6,7 +6,8 @@
 //   npm run build && npm run bench:ocpp -- --chargers 1000 [--duration 60] [--workers 2] [--settle 30] [--v201 0.5]
 //   (--v201: the share of chargers that speak OCPP 2.0.1, the rest 1.6J; default 0)
 //   (--client ocpp-rpc: the simulated chargers use ocpp-rpc's RPCClient instead of the lean client)
-//   (--gc: each server and simulated-charger process prints its garbage collections and event loop delay every 5 s)
+//   (--gc: each server and simulated-charger process prints its garbage collections and event loop delay every 5 s;
+//   BENCH_SERVER_STDOUT=file keeps the server's stdout, e.g. with BENCH_NODE_FLAGS="... --trace-gc-nvp")
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
 //
 // Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
@@ -244,7 +245,7 @@ async function main() {
       ["Latencia durante la rampa p50 / p99", `${pct(rampLatencies, 50).toFixed(1)} / ${pct(rampLatencies, 99).toFixed(1)} ms (${rampLatencies.length} llamadas)`],
       ["Espera antes de medir", `${settleS} s`],
       ["Prioridad de los clientes simulados", NICE > 0 ? `nice ${NICE}` : "la misma que el servidor"],
-      ["Cliente OCPP simulado", args.client === "ocpp-rpc" ? "RPCClient de ocpp-rpc" : "liviano (WebSocket y JSON, ocpp-worker.ts)"],
+      ["Cliente OCPP simulado", args.client === "ocpp-rpc" ? "RPCClient de ocpp-rpc" : "liviano (WebSocket y JSON, lean-charger.ts)"],
       ["Mensajes/s (cargador → servidor)", (windowCalls / elapsed).toFixed(1)],
       ["Errores en la medición", String(windowErrors)],
       ["Latencia p50", `${pct(sorted, 50).toFixed(1)} ms`],
