@@ -169,6 +169,11 @@ export function createMessageLog(db: Db, now: () => Date): MessageLog {
     for (const r of rows) counters.set(r.charger_id, Number(r.seq));
   }
 
+  /** Resolves once no flush is writing (a failed one counts as done: its caller logs it). */
+  async function flushed() {
+    while (inFlight) await inFlight.catch(() => {});
+  }
+
   return {
     note(charger, raw, outbound, pending) {
       const text = typeof raw === "string" ? raw : Buffer.isBuffer(raw) ? raw.toString("utf8") : String(raw);
@@ -178,7 +183,7 @@ export function createMessageLog(db: Db, now: () => Date): MessageLog {
     async flush() {
       // One flush at a time: a slow one (a busy database) makes the next wait and take what
       // piled up meanwhile, instead of two statements racing for the same chargers' slots.
-      while (inFlight) await inFlight.catch(() => {});
+      await flushed();
       if (noted.length === 0) return;
       const batch = noted;
       noted = [];
@@ -199,7 +204,7 @@ export function createMessageLog(db: Db, now: () => Date): MessageLog {
       noted = noted.filter((m) => !gone.has(m.chargerId));
       // A timer's flush may have taken their frames before this: its rows land after the
       // charger's delete trigger, with no foreign key to refuse them. The ids are never reused.
-      while (inFlight) await inFlight.catch(() => {});
+      await flushed();
       await db.execute(sql`delete from ocpp_messages where ${inArray(ocppMessages.chargerId, [...gone])}`);
     },
   };
