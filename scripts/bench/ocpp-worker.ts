@@ -1,7 +1,8 @@
 // One worker process of `npm run bench:ocpp`: a slice of simulated chargers with realistic
-// traffic — boot, status, a heartbeat every HEARTBEAT_S, and charging sessions (start, meter values every 10 s, stop, finishing, available) — in OCPP 1.6J, or for a share
-// of them (--v201) in OCPP 2.0.1 with the same session as TransactionEvents. Reports call
-// latencies to the parent every few seconds.
+// traffic — boot, status, a heartbeat every HEARTBEAT_S, and charging sessions (start, meter
+// values every 10 s, stop, finishing, available) — in OCPP 1.6J, or for a share of them (--v201)
+// in OCPP 2.0.1 with the same session as TransactionEvents. Reports call latencies to the parent
+// every few seconds.
 //
 // Each charger is a LeanCharger (lean-charger.ts: a WebSocket, a counter and a map of pending
 // calls), or with `--client ocpp-rpc` ocpp-rpc's RPCClient, as the tests use.
