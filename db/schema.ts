@@ -572,6 +572,9 @@ export const connectors = pgTable(
     allocatedKw: numeric("allocated_kw", { precision: 9, scale: 2, mode: "number" }),
     allocationStatus: text("allocation_status"),
     allocatedAt: tstz("allocated_at"),
+    /** The session (OCPP transactionId) the allocation was sent for: a TxProfile ends with its
+     * transaction, so a new session on the connector has none until it is sent its own. */
+    allocatedTransactionId: bigint("allocated_transaction_id", { mode: "number" }),
     ...timestamps,
   },
   (t) => [

@@ -82,6 +82,7 @@ export async function rebalanceStation(db: Db, stationId: string, call: Call, no
         maxKw: connectors.maxPowerKw,
         allocatedKw: connectors.allocatedKw,
         allocationStatus: connectors.allocationStatus,
+        allocatedTransactionId: connectors.allocatedTransactionId,
         chargerId: chargers.id,
         ocppIdentity: chargers.ocppIdentity,
         online: chargers.online,
@@ -93,11 +94,17 @@ export async function rebalanceStation(db: Db, stationId: string, call: Call, no
       .innerJoin(chargers, eq(chargers.id, connectors.chargerId))
       .leftJoin(chargingSessions, and(eq(chargingSessions.connectorId, connectors.id), eq(chargingSessions.status, "ACTIVE")))
       .where(eq(chargers.stationId, stationId));
-    const charging = station?.capacity != null ? rows.filter((r) => r.transactionId !== null) : [];
+    // An allocation sent for an earlier session on the connector is not this one's: its TxProfile
+    // ended with that transaction, so the new session is treated as not yet sent anything.
+    const charging = (station?.capacity != null ? rows.filter((r) => r.transactionId !== null) : []).map((r) =>
+      r.allocatedTransactionId === r.transactionId ? r : { ...r, allocatedKw: null, allocationStatus: null },
+    );
     const chargingIds = new Set(charging.map((r) => r.connectorId));
     // Connectors no longer charging (or no capacity any more) give their allocation back.
     const stale = rows.filter((r) => !chargingIds.has(r.connectorId) && (r.allocatedKw !== null || r.allocationStatus !== null)).map((r) => r.connectorId);
-    if (stale.length) await db.update(connectors).set({ allocatedKw: null, allocationStatus: null, allocatedAt: null }).where(inArray(connectors.id, stale));
+    if (stale.length) {
+      await db.update(connectors).set({ allocatedKw: null, allocationStatus: null, allocatedAt: null, allocatedTransactionId: null }).where(inArray(connectors.id, stale));
+    }
     if (charging.length === 0) return;
 
     // An offline charger cannot be told anything: it counts at its maximum, like one without smart charging.
@@ -119,7 +126,7 @@ export async function rebalanceStation(db: Db, stationId: string, call: Call, no
       const accepted = status === "Accepted";
       await db
         .update(connectors)
-        .set({ allocatedKw: accepted ? limit : null, allocationStatus: status, allocatedAt: now() })
+        .set({ allocatedKw: accepted ? limit : null, allocationStatus: status, allocatedAt: now(), allocatedTransactionId: r.transactionId })
         .where(eq(connectors.id, r.connectorId));
       if (accepted && r.smart !== true) await db.update(chargers).set({ smartCharging: true }).where(eq(chargers.id, r.chargerId));
       if (NOT_SMART.has(status)) {
@@ -129,15 +136,18 @@ export async function rebalanceStation(db: Db, stationId: string, call: Call, no
     }
     // Connectors without limits are counted at their maximum: the others' share changes.
     for (const r of charging.filter((x) => !limits.has(x.connectorId) && (x.allocatedKw !== null || x.allocationStatus === "Accepted"))) {
-      await db.update(connectors).set({ allocatedKw: null, allocationStatus: r.online ? "NotSupported" : "offline", allocatedAt: now() }).where(eq(connectors.id, r.connectorId));
+      await db
+        .update(connectors)
+        .set({ allocatedKw: null, allocationStatus: r.online ? "NotSupported" : "offline", allocatedAt: now(), allocatedTransactionId: r.transactionId })
+        .where(eq(connectors.id, r.connectorId));
     }
     if (!refused) return;
   }
 }
 
-/** The station's allocation for its screen. */
+/** The station's allocation for its screen: each connector's, when it was sent for the session charging there. */
 export async function stationAllocation(db: Db, businessId: string, stationId: string) {
-  return db
+  const rows = await db
     .select({
       connectorId: connectors.id,
       chargerId: chargers.id,
@@ -147,10 +157,18 @@ export async function stationAllocation(db: Db, businessId: string, stationId: s
       allocatedKw: connectors.allocatedKw,
       status: connectors.allocationStatus,
       at: connectors.allocatedAt,
-      charging: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status = 'ACTIVE')`.mapWith(Boolean),
+      allocatedTransactionId: connectors.allocatedTransactionId,
+      sessionTransactionId: sql<number | null>`(select s.transaction_id from charging_sessions s where s.connector_id = ${connectors.id} and s.status = 'ACTIVE' limit 1)`.mapWith((v) =>
+        v == null ? null : Number(v),
+      ),
     })
     .from(connectors)
     .innerJoin(chargers, eq(chargers.id, connectors.chargerId))
     .where(and(eq(chargers.stationId, stationId), eq(chargers.businessId, businessId)))
     .orderBy(sql`lower(${chargers.name})`, connectors.connectorId);
+  return rows.map(({ allocatedTransactionId, sessionTransactionId, ...r }) => {
+    const charging = sessionTransactionId !== null;
+    const current = charging && allocatedTransactionId === sessionTransactionId;
+    return { ...r, charging, allocatedKw: current ? r.allocatedKw : null, status: current ? r.status : null, at: current ? r.at : null };
+  });
 }

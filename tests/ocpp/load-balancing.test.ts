@@ -42,6 +42,9 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
     expectStatus(await h.call("PUT", `/Business/ChargingStation/${stationId}`, { token: f.tenant.token, body: { ...stationInput(), gridCapacityKw } }), 200);
   const allocation = async () => (await expectStatus(await h.call("GET", `/Business/ChargingStation/${stationId}/Allocation`, { token: f.tenant.token }), 200)) as StationAllocationDto;
 
+  /** The transaction each connector's last accepted limit was for (a TxProfile applies to one). */
+  const transactions = new Map<string, string>();
+
   /** A charger that records the last limit (kW) it was given per connector, answering `answer()`. */
   async function connect(who: { identity: string; password: string }, id: string, limits: Limits, prefix: string, answer: () => unknown = () => ({ status: "Accepted" }), protocols?: string[]): Promise<RPCClient> {
     const cli = chargerClient(h, who, protocols ? { protocols } : {});
@@ -51,7 +54,10 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
       expect(profile.chargingProfilePurpose).toBe("TxProfile");
       const schedule = Array.isArray(profile.chargingSchedule) ? profile.chargingSchedule[0] : profile.chargingSchedule;
       const result = (await answer()) as { status: string };
-      if (result.status === "Accepted") limits.set(`${prefix}${p.connectorId ?? p.evseId}`, schedule.chargingSchedulePeriod[0].limit / 1000);
+      if (result.status === "Accepted") {
+        limits.set(`${prefix}${p.connectorId ?? p.evseId}`, schedule.chargingSchedulePeriod[0].limit / 1000);
+        transactions.set(`${prefix}${p.connectorId ?? p.evseId}`, String((profile as { transactionId?: number | string }).transactionId));
+      }
       return result;
     });
     const since = new Date();
@@ -85,7 +91,8 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
       });
       await soon(async () => [limits.get("A1"), limits.get("A2"), limits.get("B1")], (v) => v.every((x) => x === 3.66));
       expect(total(limits)).toBeLessThanOrEqual(11);
-      const shown = await allocation();
+      // Recorded by the central system just after each charger's answer.
+      const shown = await soon(allocation, (x) => x.connectors.every((c) => c.allocatedKw === 3.66));
       expect(shown.gridCapacityKw).toBe(11);
       expect(shown.connectors.map((c) => [c.chargerName, c.connectorNumber, c.allocatedKw, c.status])).toEqual([
         ["Cargador 1", 1, 3.66, "Accepted"],
@@ -134,6 +141,37 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
     }
   });
 
+  it("a session that starts on a connector before the previous one's allocation is cleared gets its own limit", async () => {
+    await setCapacity(11);
+    const limits: Limits = new Map();
+    const a = await connect(f, f.chargerId, limits, "A");
+    // The second charger never answers: each rebalance waits for its timeout, so the stop and the
+    // new start below are both queued behind one, as behind a slow charger in production.
+    const b = await connect(second, second.id, limits, "B", () => new Promise(() => {}));
+    try {
+      const now = () => new Date().toISOString();
+      const s1 = (await a.call("StartTransaction", { connectorId: 1, idTag: "LB-N1", meterStart: 0, timestamp: now() })) as { transactionId: number };
+      await soon(async () => limits.get("A1"), (v) => v === 11);
+      const other = (await b.call("StartTransaction", { connectorId: 1, idTag: "LB-N2", meterStart: 0, timestamp: now() })) as { transactionId: number };
+      await soon(async () => limits.get("A1"), (v) => v === 5.5);
+      expect(transactions.get("A1")).toBe(String(s1.transactionId));
+      // While the second charger is being waited for, the first session ends and a new one starts.
+      await a.call("StopTransaction", { transactionId: s1.transactionId, meterStop: 100, timestamp: now(), reason: "EVDisconnected" });
+      const s2 = (await a.call("StartTransaction", { connectorId: 1, idTag: "LB-N3", meterStart: 0, timestamp: now() })) as { transactionId: number };
+      // Same limit as before, but for the new transaction: the old TxProfile ended with its session.
+      await soon(async () => transactions.get("A1"), (v) => v === String(s2.transactionId));
+      expect(limits.get("A1")).toBe(5.5);
+      const shown = await soon(allocation, (x) => x.connectors.find((c) => c.chargerName === "Cargador 1")?.status === "Accepted");
+      expect(shown.connectors.find((c) => c.chargerName === "Cargador 1")).toMatchObject({ allocatedKw: 5.5 });
+      await a.call("StopTransaction", { transactionId: s2.transactionId, meterStop: 100, timestamp: now(), reason: "EVDisconnected" });
+      await b.call("StopTransaction", { transactionId: other.transactionId, meterStop: 100, timestamp: now(), reason: "EVDisconnected" });
+      await soon(allocation, (x) => x.connectors.length === 0);
+    } finally {
+      await a.close();
+      await b.close({ force: true });
+    }
+  });
+
   it("a charger that refuses profiles is counted at its maximum; one that does not answer is recorded as such", async () => {
     await setCapacity(11);
     const limits: Limits = new Map();
@@ -147,9 +185,11 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
       await b.call("StartTransaction", { connectorId: 1, idTag: "LB-5", meterStart: 0, timestamp: now() });
       // The second charger says no: it draws up to 7.4 kW, the first keeps 11 − 7.4.
       await soon(async () => limits.get("A1"), (v) => v === 3.6);
+      // The charger holds its new limit as it answers; the central system records it just after.
+      // Until then the screen honestly shows the moment of the refusal (5.5 + 7.4 kW).
+      const shown = await soon(allocation, (x) => x.connectors.find((c) => c.chargerName === "Cargador 1")?.allocatedKw === 3.6);
       const [row] = await h.db.select({ smart: chargers.smartCharging }).from(chargers).where(eq(chargers.id, second.id));
       expect(row.smart).toBe(false);
-      const shown = await allocation();
       expect(shown.connectors.find((c) => c.chargerName === "Segundo")).toMatchObject({ allocatedKw: null, status: "Rejected" });
       expect(shown.allocatedKw).toBeLessThanOrEqual(11);
 
