@@ -778,7 +778,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
    * charger that is no longer there was deleted while connected: its socket is closed, so it
    * stops writing into the message log of a charger nobody can see.
    */
-  async function flushSignsOfLife() {
+  async function writeSignsOfLife() {
     if (signsOfLife.size === 0) return;
     const batch = [...signsOfLife];
     signsOfLife.clear();
@@ -793,6 +793,17 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       void client.close({ code: 1008, reason: "Charger removed" });
     }
     await messageLog.discard([...gone]);
+  }
+  /**
+   * One flush at a time, each after the one in flight: a caller (the sweep, the shutdown) then
+   * sees the timer's writes too, e.g. a sign of life taken just before, or a deleted charger's
+   * messages being discarded.
+   */
+  let signsFlush: Promise<void> = Promise.resolve();
+  function flushSignsOfLife(): Promise<void> {
+    const run = signsFlush.catch(() => {}).then(writeSignsOfLife);
+    signsFlush = run;
+    return run;
   }
   /** The timer's and the shutdown's flush: a failure is logged, the next batch tries again. */
   const flushLogged = () => flushSignsOfLife().catch((err) => logger.error({ err: String(err) }, "OCPP: no se pudieron guardar las señales de vida"));

@@ -174,16 +174,21 @@ export async function qrPaymentCharger(h: OcppHarness, f: Pick<Fixture, "identit
     }, 10);
     return { status: "Accepted" };
   });
+  const [row] = await h.db.select({ id: chargers.id }).from(chargers).where(eq(chargers.ocppIdentity, f.identity));
   const since = new Date();
   await cli.connect();
+  // Before the boot: the boot also records a sign of life, which beside a previous socket's
+  // online mark not yet cleared would look like this socket's.
+  await onlineSince(h, row.id, since);
   await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
   await cli.call("StatusNotification", { connectorId: 1, status: "Available", errorCode: "NoError" });
-  const [row] = await h.db.select({ id: chargers.id }).from(chargers).where(eq(chargers.ocppIdentity, f.identity));
-  await onlineSince(h, row.id, since);
   return {
     cli,
     seen,
     async charge(wh: number) {
+      // The payment shows CHARGING once the start is recorded, which can be before this charger
+      // has read the start's answer (its transaction id).
+      await eventually(async () => seen.transactionId, (id) => id > 0);
       meter += wh;
       await cli.call("MeterValues", { connectorId: 1, transactionId: seen.transactionId, meterValue: [{ timestamp: new Date().toISOString(), sampledValue: [{ value: String(meter) }] }] });
     },

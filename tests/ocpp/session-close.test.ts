@@ -7,7 +7,7 @@ import { auditLog, businessMembers, chargingSessions } from "#db/schema";
 import { priceSession } from "#domain/pricing";
 import { expectProblem, expectStatus, mintToken } from "../api/helpers";
 import { testBackends } from "../setup/db";
-import { chargerClient, createFixture, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
 
 const MIN = 60_000;
 const iso = (t: number) => new Date(t).toISOString();
@@ -41,7 +41,10 @@ describe.each(testBackends())("closing a stuck session ($name)", (backend) => {
       stops.push(params);
       return { status: "Accepted" };
     });
+    // The close asks the charger only when it is online: wait for this socket's online mark.
+    const since = new Date();
     await cli.connect();
+    await onlineSince(h, f.chargerId, since);
     try {
       await cli.call("BootNotification", { chargePointVendor: "ABB", chargePointModel: "Terra AC" });
       const { id, t0 } = await stuckSession(cli, 1);
@@ -77,7 +80,7 @@ describe.each(testBackends())("closing a stuck session ($name)", (backend) => {
     await cli.connect();
     const { id: offlineId } = await stuckSession(cli, 2);
     await cli.close();
-    await expect.poll(async () => (await h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>)).online).toBe(false);
+    await eventually(() => h.call("GET", `/Business/Charger/${f.chargerId}`, { token: f.tenant.token }).then((r) => r.json() as Promise<{ online: boolean }>), (c) => !c.online);
     const offline = await expectStatus(await close(offlineId, { reason: "Cargador sin conexión desde ayer." }), 200);
     expect(offline).toMatchObject({ closedBy: "operator", remoteStop: "offline", status: "COMPLETED", energyKwh: 5 });
 
@@ -89,7 +92,9 @@ describe.each(testBackends())("closing a stuck session ($name)", (backend) => {
       setTimeout(() => void good.call("StopTransaction", { transactionId: txId, meterStop: 16_000, timestamp: iso(Date.now()), reason: "Remote" }), 0);
       return { status: "Accepted" };
     });
+    const since = new Date();
     await good.connect();
+    await onlineSince(h, f.chargerId, since);
     try {
       await good.call("StatusNotification", { connectorId: 2, status: "Available", errorCode: "NoError" });
       const { id } = await stuckSession(good, 2);
