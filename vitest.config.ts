@@ -16,5 +16,10 @@ export default defineConfig({
     // wait on PostgreSQL and the emulators as much as they compute, and every file has its own
     // databases (tests/setup/db.ts). Measured on 27 November: 486 s → 318 s for the whole run.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // On CI a failed test is run once more, as the browser tests are (playwright.config.ts): a
+    // timing race there should not hold back everything else. A test that fails twice still fails,
+    // and tests/setup/flaky-reporter.ts lists the ones that needed the retry, with their errors.
+    retry: process.env.CI ? 1 : 0,
+    reporters: ["default", "./tests/setup/flaky-reporter.ts"],
   },
 });
