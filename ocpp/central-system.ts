@@ -298,6 +298,9 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     client.on("socketError", (err: { code?: string }) => {
       if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") logger.warn({ identity, maxBytes: OCPP_MAX_FRAME_BYTES }, "OCPP: mensaje demasiado grande, conexión cerrada");
     });
+    // This socket's online mark (set below, before any event can arrive). Its offline mark waits
+    // for it: a socket that closes at once must not leave the charger online after it.
+    let onlineMarked: Promise<unknown> = Promise.resolve();
     client.on("close", () => {
       messageLog.forget(ref.id);
       if (connections.get(identity) !== client) return; // replaced: the new socket owns the charger
@@ -311,7 +314,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
           .catch(() => {});
         return;
       }
-      const closed = markSocketClosed(db, ref, nodeId).then(
+      const closed = onlineMarked.then(() => markSocketClosed(db, ref, nodeId)).then(
         (created) => announce(ref.businessId, "charger", ref.id, created),
         (err) => logger.error({ identity, err: String(err) }, "OCPP: no se pudo registrar la desconexión"),
       );
@@ -324,10 +327,14 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
 
     if (session.protocol === "ocpp2.0.1") register201(client, session);
     else register(client, session);
-    try {
+    const marking = (async () => {
       await closing_.get(identity);
       const created = await markOnline(db, ref, nodeId, now(), session.protocol);
       announce(ref.businessId, "charger", ref.id, created);
+    })();
+    onlineMarked = marking.catch(() => {});
+    try {
+      await marking;
       reapplyLimits(ref);
       logger.info({ identity, protocol: session.protocol }, "OCPP: cargador conectado");
     } catch (err) {

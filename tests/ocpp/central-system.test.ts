@@ -104,6 +104,20 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       expect((await notes(f.tenant.businessId)).filter((n) => n.type === "CHARGER_OFFLINE")).toHaveLength(offlineBefore + 1);
     });
 
+    it("a socket that closes as soon as it opens leaves the charger offline (its offline mark waits for its online mark)", async () => {
+      // Twenty quick connect-and-close cycles: without the wait, the online mark of a socket
+      // could land after its own offline mark and leave the charger online until the sweep.
+      for (let i = 0; i < 20; i++) {
+        const cli = chargerClient(h, f);
+        await cli.connect();
+        await cli.close({ force: true });
+      }
+      await eventually(() => chargerRow(f.chargerId), (r) => !r.online);
+      // And it stays offline: nothing still pending marks it online again.
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await chargerRow(f.chargerId)).online).toBe(false);
+    });
+
     it("a disabled charger's boot is Rejected; a suspended company's tags are Blocked", async () => {
       await h.db.update(chargers).set({ enabled: false }).where(eq(chargers.id, f.chargerId));
       const cli = chargerClient(h, f);
