@@ -146,6 +146,8 @@ test("the list: seeded chargers with their Spanish statuses, filters, sorting an
   await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(page).toHaveURL(/stationId=[0-9a-f-]{36}/);
   const rows = page.getByTestId("charger-row");
+  // With JavaScript the URL changes before the filtered list is rendered: wait for the list itself.
+  await expect(rows.filter({ hasNotText: "Enchufá Córdoba Centro" })).toHaveCount(0);
   await expect(rows.first()).toBeVisible();
   for (const row of await rows.all()) await expect(row).toContainText("Enchufá Córdoba Centro");
   await expect(page.getByLabel("Estación", { exact: true })).toHaveValue(/[0-9a-f-]{36}/);

@@ -16,8 +16,12 @@ test("payments with filters and totals", async ({ page }) => {
   await page.getByLabel("Estado").selectOption({ label: "Rechazado" });
   await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(page).toHaveURL(/provider=PAGOS360/);
+  // With JavaScript the URL changes before the filtered list is rendered: wait for the list
+  // itself (no row of another provider or status), then look at each row.
   const rows = page.getByTestId("payment-row");
-  expect(await rows.count()).toBeGreaterThan(0);
+  await expect(rows.filter({ hasNotText: "Pagos360" })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: "Rechazado" })).toHaveCount(0);
+  await expect(rows.first()).toBeVisible();
   for (const row of await rows.all()) {
     await expect(row).toContainText("Pagos360");
     await expect(row).toContainText("Rechazado");
