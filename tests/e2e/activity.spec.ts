@@ -15,14 +15,18 @@ test("filter by status and period, sort by energy, open a session", async ({ pag
   await expect(page).toHaveURL(/status=COMPLETED/);
   await expect(page).toHaveURL(/from=2020-01-01/);
   const rows = page.getByTestId("session-row");
+  // With JavaScript the URL changes before the new list is rendered: every wait below is on the
+  // list itself (its rows, the column's aria-sort, the range shown), not only on the URL.
   await expect(rows).toHaveCount(20);
-  for (const badge of await rows.locator("td").filter({ hasText: /^Completada$/ }).all()) await expect(badge).toBeVisible();
-  await expect(rows.filter({ hasText: "En curso" })).toHaveCount(0);
+  await expect(rows.filter({ hasNotText: "Completada" })).toHaveCount(0);
 
+  const energy = page.getByRole("columnheader", { name: /^Energía/ });
   await page.getByRole("link", { name: /^Energía/ }).click();
   await expect(page).toHaveURL(/sort=energyWh/);
+  await expect(energy).toHaveAttribute("aria-sort", "ascending");
   await page.getByRole("link", { name: /^Energía/ }).click();
   await expect(page).toHaveURL(/sort=-energyWh/);
+  await expect(energy).toHaveAttribute("aria-sort", "descending");
   const energies = await page.getByTestId("session-energy").allInnerTexts();
   const values = energies.map((e) => Number(e.replace(/[^\d,]/g, "").replace(",", ".")));
   expect(values).toEqual([...values].sort((a, b) => b - a));
@@ -30,6 +34,7 @@ test("filter by status and period, sort by energy, open a session", async ({ pag
   await page.getByRole("link", { name: "Siguiente" }).click();
   await expect(page).toHaveURL(/page=2/);
   await expect(page).toHaveURL(/status=COMPLETED/);
+  await expect(page.getByText(/^Mostrando 21–40 de/)).toBeVisible();
 
   await rows.first().getByRole("link").click();
   await expect(page).toHaveURL(/session=[0-9a-f-]{36}/);
@@ -48,6 +53,8 @@ test("newest first pages by cursor: Siguiente and Anterior keep the filters in t
   await expect(page).toHaveURL(/status=COMPLETED/);
   const rows = page.getByTestId("session-row");
   await expect(rows).toHaveCount(20);
+  // The filtered list itself, not only its URL (with JavaScript the URL changes first).
+  await expect(rows.filter({ hasNotText: "Completada" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Anterior" })).toHaveCount(0);
   const firstPage = await rows.allInnerTexts();
 
@@ -55,8 +62,9 @@ test("newest first pages by cursor: Siguiente and Anterior keep the filters in t
   await expect(page).toHaveURL(/cursor=/);
   await expect(page).toHaveURL(/status=COMPLETED/);
   await expect(page).not.toHaveURL(/page=/);
+  await expect(page.getByRole("link", { name: "Anterior" })).toBeVisible();
   await expect(rows).toHaveCount(20);
-  expect(await rows.allInnerTexts()).not.toEqual(firstPage);
+  await expect.poll(() => rows.allInnerTexts()).not.toEqual(firstPage);
   const secondPage = await rows.allInnerTexts();
 
   await page.getByRole("link", { name: "Siguiente" }).click();

@@ -168,6 +168,8 @@ test("the list: seeded chargers with their Spanish statuses, filters, sorting an
   await page.goto("/charger?pageSize=5");
   await page.getByRole("link", { name: /Identidad OCPP/ }).click();
   await expect(page).toHaveURL(/sort=ocppIdentity/);
+  // The sorted list itself, not only its URL (with JavaScript the URL changes first).
+  await expect(page.getByRole("columnheader", { name: /Identidad OCPP/ })).toHaveAttribute("aria-sort", "ascending");
   const identities = await page.getByTestId("charger-row").locator(".charger-identity").allTextContents();
   expect(identities).toEqual([...identities].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" })));
   await page.getByRole("link", { name: /Siguiente/ }).click();

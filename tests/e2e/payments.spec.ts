@@ -70,6 +70,7 @@ test("connect and disconnect a provider account; credentials are never shown bac
 
   // Disconnect, with a confirmation step.
   await card.getByRole("link").click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
   expect(await page.content()).not.toContain(secret);
   await page.getByRole("link", { name: "Desconectar" }).click();
   await expect(page).toHaveURL(/confirm=disconnect/);

@@ -149,6 +149,7 @@ test.describe("stations", () => {
       // Search narrows the list (other tests may add unassigned chargers meanwhile)
       await page.getByLabel("Buscar", { exact: true }).fill(chargerName);
       await page.getByRole("button", { name: "Buscar" }).click();
+      await expect(page.getByRole("checkbox", { name: /^Añadir / })).toHaveCount(1);
       await page.getByLabel(`Añadir ${chargerName}`).check();
       await page.getByRole("button", { name: "Añadir a la estación" }).click();
       await expect(page).toHaveURL(new RegExp(`/station/edit/${station.id}$`));
