@@ -49,14 +49,15 @@ describe.each(testBackends())("load balancing ($name)", (backend) => {
   async function connect(who: { identity: string; password: string }, id: string, limits: Limits, prefix: string, answer: () => unknown = () => ({ status: "Accepted" }), protocols?: string[]): Promise<RPCClient> {
     const cli = chargerClient(h, who, protocols ? { protocols } : {});
     cli.handle("SetChargingProfile", async ({ params }) => {
-      const p = params as { connectorId?: number; evseId?: number; csChargingProfiles?: { chargingProfilePurpose: string; chargingSchedule: { chargingSchedulePeriod: { limit: number }[] } }; chargingProfile?: { chargingProfilePurpose: string; chargingSchedule: { chargingSchedulePeriod: { limit: number }[] }[] } };
+      const p = params as { connectorId?: number; evseId?: number; csChargingProfiles?: { chargingProfilePurpose: string; transactionId?: number; chargingSchedule: { chargingSchedulePeriod: { limit: number }[] } }; chargingProfile?: { chargingProfilePurpose: string; transactionId?: string; chargingSchedule: { chargingSchedulePeriod: { limit: number }[] }[] } };
       const profile = p.csChargingProfiles ?? p.chargingProfile!;
       expect(profile.chargingProfilePurpose).toBe("TxProfile");
       const schedule = Array.isArray(profile.chargingSchedule) ? profile.chargingSchedule[0] : profile.chargingSchedule;
       const result = (await answer()) as { status: string };
       if (result.status === "Accepted") {
-        limits.set(`${prefix}${p.connectorId ?? p.evseId}`, schedule.chargingSchedulePeriod[0].limit / 1000);
-        transactions.set(`${prefix}${p.connectorId ?? p.evseId}`, String((profile as { transactionId?: number | string }).transactionId));
+        const connector = `${prefix}${p.connectorId ?? p.evseId}`;
+        limits.set(connector, schedule.chargingSchedulePeriod[0].limit / 1000);
+        transactions.set(connector, String(profile.transactionId));
       }
       return result;
     });
