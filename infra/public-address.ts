@@ -30,13 +30,14 @@ for (const [prefix, bits] of [
 ] as const) {
   NOT_PUBLIC.addSubnet(prefix, bits, "ipv4");
 }
-// IPv6: unspecified, loopback, NAT64 and 6to4 and Teredo (they embed IPv4 addresses: refused
-// whole rather than decoded), discard, documentation, ORCHID, unique local (fc00::/7),
-// link-local (fe80::/10), the old site-local, multicast. IPv4-mapped addresses (::ffff:a.b.c.d)
-// are checked against the IPv4 rules by BlockList itself.
+// IPv6: unspecified, loopback, IPv4-compatible (::a.b.c.d, deprecated) and IPv4-translated
+// (::ffff:0:a.b.c.d), NAT64 and 6to4 and Teredo (they embed IPv4 addresses: refused whole rather
+// than decoded), discard, documentation, ORCHID, unique local (fc00::/7), link-local (fe80::/10),
+// the old site-local, multicast. IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the
+// IPv4 rules by BlockList itself.
 for (const [prefix, bits] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96],
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
@@ -52,13 +53,22 @@ for (const [prefix, bits] of [
 ] as const) {
   NOT_PUBLIC.addSubnet(prefix, bits, "ipv6");
 }
+// The public IPv6 internet is global unicast (2000::/3) only: whatever IANA has not allocated
+// there, or reserves outside it, is refused without a list. IPv4-mapped addresses are the one
+// exception: they are the IPv4 address itself, judged by the IPv4 rules above.
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
 
 /** An address of the public internet (a literal IPv4 or IPv6 address; anything else is not). */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "");
   const family = net.isIP(bare);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(bare, family === 4 ? "ipv4" : "ipv6");
+  if (family === 4) return !NOT_PUBLIC.check(bare, "ipv4");
+  if (!GLOBAL_UNICAST.check(bare, "ipv6") && !IPV4_MAPPED.check(bare, "ipv6")) return false;
+  return !NOT_PUBLIC.check(bare, "ipv6");
 }
 
 /** A host that is, or resolves to, an address outside the public internet. */

@@ -39,6 +39,19 @@ describe("OcpiClient in production", () => {
     expect(PARTNER_ADDRESS_MESSAGE).toBe("La dirección del socio tiene que ser pública y usar https.");
   });
 
+  // The real address check (no fake resolver: literal addresses need no DNS).
+  it.each([
+    "https://[::7f00:1]/ocpi",
+    "https://[::127.0.0.1]/ocpi",
+    "https://[::a9fe:a9fe]/latest/meta-data",
+    "https://[::ffff:7f00:1]/ocpi",
+    "https://[::ffff:0:7f00:1]/ocpi",
+    "https://[64:ff9b::a9fe:a9fe]/ocpi",
+    "https://[2002:a00:1::1]/ocpi",
+  ])("refuses the IPv4 address carried inside IPv6 %s", async (url) => {
+    await expect(new OcpiClient().checkUrl(url)).rejects.toBeInstanceOf(PartnerAddressError);
+  });
+
   it("accepts https on a public name; credentials in the URL or another scheme are refused as invalid", async () => {
     expect((await client.checkUrl("https://emsp.example/ocpi/versions")).hostname).toBe("emsp.example");
     const withUser = await client.checkUrl("https://user:secret@emsp.example/ocpi").catch((e: unknown) => e);
