@@ -9,7 +9,7 @@ import { businessUsers, images, stations } from "#db/schema";
 import { requireActive } from "../auth";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { readJson } from "../http";
-import { IMAGE_MIME_BY_EXT, MAX_IMAGE_BYTES, sniffImage } from "../image-sniff";
+import { IMAGE_MIME_BY_EXT, imageSize, MAX_IMAGE_BYTES, sizeAllowed, sniffImage } from "../image-sniff";
 import { ApiError, notFound, problemResponse, problemType } from "../problem";
 import { deleteProfilePictureSchema } from "../schemas/business";
 import { MSG } from "../schemas/messages";
@@ -31,7 +31,7 @@ const limitUpload = bodyLimit({
     ),
 });
 
-/** Reads the multipart field `Image` and checks it: size first, then type by magic bytes. */
+/** Reads the multipart field `Image` and checks it: size first, then type by magic bytes, then the picture's declared size. */
 async function readUpload(c: Ctx): Promise<{ bytes: Buffer; mime: string; ext: string }> {
   const type = c.req.header("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(type)) {
@@ -54,6 +54,9 @@ async function readUpload(c: Ctx): Promise<{ bytes: Buffer; mime: string; ext: s
   if (bytes.length === 0) throw new ApiError(422, "validation", MSG.imageUnreadable, { errors: { [FIELD]: [MSG.imageUnreadable] } });
   const kind = sniffImage(bytes);
   if (!kind) throw new ApiError(422, "validation", MSG.imageFormat, { errors: { [FIELD]: [MSG.imageFormat] } });
+  const size = imageSize(bytes, kind);
+  if (!size) throw new ApiError(422, "validation", MSG.imageUnreadable, { errors: { [FIELD]: [MSG.imageUnreadable] } });
+  if (!sizeAllowed(size)) throw new ApiError(422, "validation", MSG.imageDimensions, { errors: { [FIELD]: [MSG.imageDimensions] } });
   return { bytes, mime: kind.mime, ext: kind.ext };
 }
 
@@ -152,8 +155,11 @@ export function publicImageRoutes({ db }: ApiServices) {
       if (exists && exists.mime === mime) return c.body(null, 304, headers);
     }
     const [row] = await db.select({ mime: images.mime, bytes: images.bytes }).from(images).where(eq(images.sha256, sha256)).limit(1);
-    // Serve only what the bytes really are; a name whose extension disagrees does not exist.
-    if (!row || row.mime !== mime || sniffImage(row.bytes)?.mime !== mime) throw notFound("La imagen");
+    // Serve only what the bytes really are, and only what an upload may be today (a picture
+    // stored before its size was bounded is not handed to browsers to decode).
+    const kind = row?.mime === mime ? sniffImage(row.bytes) : null;
+    const size = row && kind?.mime === mime ? imageSize(row.bytes, kind) : null;
+    if (!row || !size || !sizeAllowed(size)) throw notFound("La imagen");
     return c.body(new Uint8Array(row.bytes), 200, { ...headers, "Content-Type": mime, "Content-Length": String(row.bytes.length) });
   });
 }

@@ -20,6 +20,7 @@ export const MSG = {
   imageFormat: "Formato de archivo no soportado.",
   imageTooLarge: "La imagen excede el tamaño máximo permitido de 800KB.",
   imageUnreadable: "Ocurrió un error al cargar la imagen.",
+  imageDimensions: "La imagen es demasiado grande: como máximo 8000 píxeles de ancho o de alto y 40 megapíxeles.",
 } as const;
 
 type RawIssue = z.core.$ZodRawIssue;

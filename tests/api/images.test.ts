@@ -16,6 +16,7 @@ import {
   type Harness,
   type Tenant,
 } from "./helpers";
+import { gifOf, jpegOf, pngOf } from "../unit/api/image-fixtures";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
@@ -97,6 +98,35 @@ describe.each(testBackends())("images ($name)", (backend) => {
     const huge = Buffer.concat([PNG_1x1, Buffer.alloc(3 * 1024 * 1024)]);
     const p2 = await expectProblem(await upload(t.token, imageForm(huge, "image.jpg")), 413);
     expect(p2.title).toBe("La imagen excede el tamaño máximo permitido de 800KB.");
+  });
+
+  it("refuses a picture declaring more than 8000 px a side or 40 Mpx, whatever its file size (422), and is not stored", async () => {
+    const message = "La imagen es demasiado grande: como máximo 8000 píxeles de ancho o de alto y 40 megapíxeles.";
+    for (const bomb of [pngOf(20_000, 20_000), pngOf(8001, 10), pngOf(7000, 7000), gifOf([1, 1], [0, 0, 20_000, 20_000]), jpegOf(20_000, 20_000)]) {
+      for (const send of [() => upload(t.token, imageForm(bomb)), () => h.call("POST", "/Business/Images", { token: t.token, body: imageForm(bomb) })]) {
+        const p = await expectProblem(await send(), 422);
+        expect(p.title).toBe(message);
+        expect(p.errors).toEqual({ Image: [message] });
+      }
+      expect(await h.db.select({ id: images.id }).from(images).where(eq(images.sha256, sha(bomb)))).toHaveLength(0);
+    }
+    // The bounds themselves are accepted.
+    const wide = pngOf(8000, 5000);
+    await expectStatus(await h.call("POST", "/Business/Images", { token: t.token, body: imageForm(wide) }), 201);
+  });
+
+  it("refuses an image whose header cannot be read with the spec's toast (422)", async () => {
+    const noFrame = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+    for (const bytes of [noFrame, pngOf(1, 1).subarray(0, 20)]) {
+      const p = await expectProblem(await upload(t.token, imageForm(bytes)), 422);
+      expect(p.errors).toEqual({ Image: ["Ocurrió un error al cargar la imagen."] });
+    }
+  });
+
+  it("does not serve a stored picture past the bounds (stored before they applied)", async () => {
+    const bomb = pngOf(20_000, 20_000);
+    await h.db.insert(images).values({ businessId: t.businessId, sha256: sha(bomb), mime: "image/png", bytes: bomb, size: bomb.length });
+    await expectProblem(await h.call("GET", `/images/${sha(bomb)}.png`), 404);
   });
 
   it("requires the Image field and multipart (422/415)", async () => {
