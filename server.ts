@@ -112,6 +112,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     ocpp,
     accountRequestsPerMinute: env.ENCHUFA_LOCAL ? env.API_REQUESTS_PER_ACCOUNT_MINUTE * 50 : env.API_REQUESTS_PER_ACCOUNT_MINUTE,
     companyCacheMs: env.COMPANY_CACHE_SECONDS * 1000,
+    liveStreamLimits: { perAccount: env.LIVE_STREAMS_PER_ACCOUNT, perAddress: env.LIVE_STREAMS_PER_IP },
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,

@@ -61,6 +61,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
     mailer: deps.mailer ?? disabledMailer,
     appName: deps.appName ?? "Enchufá",
+    liveStreamLimits: deps.liveStreamLimits,
     ocpi: {
       db: deps.db,
       keyRing,

@@ -76,6 +76,13 @@ export interface ApiDeps {
   pagos360Url?: string;
   /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
   ocpiClient?: OcpiClientOptions;
+  /** Open /Business/Live streams per account and per client address on this node (LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_PER_IP). */
+  liveStreamLimits?: LiveStreamLimits;
+}
+
+export interface LiveStreamLimits {
+  perAccount: number;
+  perAddress: number;
 }
 
 /** What routes get: the deps with defaults filled in. */
@@ -93,6 +100,7 @@ export interface ApiServices {
   appName: string;
   /** OCPI roaming (issue 27): the handshake with partners (ocpi/registration.ts). */
   ocpi: OcpiServices;
+  liveStreamLimits?: LiveStreamLimits;
 }
 
 /** The caller's membership in the company the request acts for. */

@@ -61,6 +61,9 @@ const schema = z
     OCPI_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(600),
     /** Business API: authenticated requests per account and minute (every node together). */
     API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** Dashboard live updates (GET /Business/Live): streams open at once per account, and per client address, on each node. */
+    LIVE_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
+    LIVE_STREAMS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(50),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** E-mail provider (invitations): POST { from, to, subject, text, html } as JSON. Local mode without it: the local inbox. */
     MAIL_PROVIDER_URL: z.url().optional(),
