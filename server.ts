@@ -22,6 +22,7 @@ import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 import { createDriverPayments, startDriverPaymentSweep } from "./api/driver-payments";
+import { startImageSweep } from "./api/image-quota";
 
 export interface RunningServer {
   url: string;
@@ -100,6 +101,9 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     driverPayments.onSessionChange(chargerId).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: no se pudo seguir la carga"));
   };
   const stopPaymentSweep = startDriverPaymentSweep(driverPayments, logger, env.PAYMENTS_SWEEP_SECONDS * 1000);
+  // Uploads nothing uses are deleted after their grace period (ADR 0028).
+  const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };
+  const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
   const api = createApi({
     driverPayments,
     db: database.db,
@@ -113,6 +117,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     accountRequestsPerMinute: env.ENCHUFA_LOCAL ? env.API_REQUESTS_PER_ACCOUNT_MINUTE * 50 : env.API_REQUESTS_PER_ACCOUNT_MINUTE,
     companyCacheMs: env.COMPANY_CACHE_SECONDS * 1000,
     liveStreamLimits: { perAccount: env.LIVE_STREAMS_PER_ACCOUNT, perAddress: env.LIVE_STREAMS_PER_IP },
+    imageLimits,
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
@@ -166,6 +171,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
       // within the orchestrator's 10 s.
       draining = true;
       stopPaymentSweep();
+      stopImageSweep();
       stopOcpiPush();
       const sweep = setInterval(() => server.closeIdleConnections(), 200);
       const cut = setTimeout(() => server.closeAllConnections(), 8_000);

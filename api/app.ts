@@ -62,6 +62,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     mailer: deps.mailer ?? disabledMailer,
     appName: deps.appName ?? "Enchufá",
     liveStreamLimits: deps.liveStreamLimits,
+    imageLimits: deps.imageLimits,
     ocpi: {
       db: deps.db,
       keyRing,

@@ -1,4 +1,5 @@
 // Types shared by the API's app, middleware and routes.
+import type { ImageLimits } from "./image-quota";
 import type { MaintenanceRequest, MaintenanceResult } from "../ocpp/maintenance";
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
@@ -78,6 +79,8 @@ export interface ApiDeps {
   ocpiClient?: OcpiClientOptions;
   /** Open /Business/Live streams per account and per client address on this node (LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_PER_IP). */
   liveStreamLimits?: LiveStreamLimits;
+  /** Images per company and unreferenced uploads' grace period (api/image-quota.ts, ADR 0028). */
+  imageLimits?: ImageLimits;
 }
 
 export interface LiveStreamLimits {
@@ -101,6 +104,7 @@ export interface ApiServices {
   /** OCPI roaming (issue 27): the handshake with partners (ocpi/registration.ts). */
   ocpi: OcpiServices;
   liveStreamLimits?: LiveStreamLimits;
+  imageLimits?: ImageLimits;
 }
 
 /** The caller's membership in the company the request acts for. */

@@ -64,6 +64,11 @@ const schema = z
     /** Dashboard live updates (GET /Business/Live): streams open at once per account, and per client address, on each node. */
     LIVE_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
     LIVE_STREAMS_PER_IP: z.coerce.number().int().min(1).max(10_000).default(50),
+    /** Images a company may keep stored (photos attached or not), by count and by total size (ADR 0028). */
+    IMAGES_PER_COMPANY: z.coerce.number().int().min(1).max(100_000).default(200),
+    IMAGES_MB_PER_COMPANY: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** An uploaded image no profile or station uses is deleted after this many hours. */
+    UNREFERENCED_IMAGE_HOURS: z.coerce.number().min(1).max(24 * 365).default(24),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** E-mail provider (invitations): POST { from, to, subject, text, html } as JSON. Local mode without it: the local inbox. */
     MAIL_PROVIDER_URL: z.url().optional(),

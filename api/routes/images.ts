@@ -9,6 +9,7 @@ import { businessUsers, images, stations } from "#db/schema";
 import { requireActive } from "../auth";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { readJson } from "../http";
+import { DEFAULT_IMAGE_LIMITS, imageQuotaMessage, withinQuota, type ImageLimits } from "../image-quota";
 import { IMAGE_MIME_BY_EXT, imageSize, MAX_IMAGE_BYTES, sizeAllowed, sniffImage } from "../image-sniff";
 import { ApiError, notFound, problemResponse, problemType } from "../problem";
 import { deleteProfilePictureSchema } from "../schemas/business";
@@ -60,13 +61,35 @@ async function readUpload(c: Ctx): Promise<{ bytes: Buffer; mime: string; ext: s
   return { bytes, mime: kind.mime, ext: kind.ext };
 }
 
-/** Stores the bytes for the business (deduplicated by hash) and returns their URL. */
-export async function storeImage(db: Db, businessId: string, img: { bytes: Buffer; mime: string; ext: string }): Promise<string> {
+/**
+ * Stores the bytes for the business (deduplicated by hash) and returns their URL. Storing bytes
+ * the company already has only restarts their grace period; new ones must fit its quota.
+ * `replacing`: the URL of an image this request releases right after (a profile photo replaced).
+ */
+export async function storeImage(
+  db: Db,
+  businessId: string,
+  img: { bytes: Buffer; mime: string; ext: string },
+  limits: ImageLimits,
+  replacing?: string | null,
+): Promise<string> {
   const sha256 = createHash("sha256").update(img.bytes).digest("hex");
-  await db
-    .insert(images)
-    .values({ businessId, sha256, mime: img.mime, bytes: img.bytes, size: img.bytes.length })
-    .onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    // One upload at a time per company: the quota counts what is already there.
+    await tx.select({ id: businessUsers.id }).from(businessUsers).where(eq(businessUsers.id, businessId)).for("update");
+    const again = await tx
+      .update(images)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(images.businessId, businessId), eq(images.sha256, sha256)))
+      .returning({ id: images.id });
+    if (again.length > 0) return;
+    const except = replacing ? IMAGE_URL_RE.exec(replacing)?.[1] : undefined;
+    if (!(await withinQuota(tx, businessId, img.bytes.length, limits, except))) {
+      const message = imageQuotaMessage(limits);
+      throw new ApiError(422, "validation", message, { errors: { [FIELD]: [message] } });
+    }
+    await tx.insert(images).values({ businessId, sha256, mime: img.mime, bytes: img.bytes, size: img.bytes.length }).onConflictDoNothing();
+  });
   return `/api/images/${sha256}.${img.ext}`;
 }
 
@@ -101,14 +124,15 @@ export async function ownsImage(db: Db, businessId: string, url: string): Promis
 }
 
 /** /Business/Images — behind requireBusiness. */
-export function imageRoutes({ db }: ApiServices) {
+export function imageRoutes({ db, imageLimits }: ApiServices) {
   const r = new Hono<AppEnv>();
+  const limits = imageLimits ?? DEFAULT_IMAGE_LIMITS;
 
   // PATCH /Business/Images/ProfilePicture  (multipart, field Image, sent as image.jpg)
   r.patch("/ProfilePicture", limitUpload, async (c) => {
     const business = tenant(c);
     const upload = await readUpload(c);
-    const photoUrl = await storeImage(db, business.id, upload);
+    const photoUrl = await storeImage(db, business.id, upload, limits, business.photoUrl);
     const previous = business.photoUrl;
     await db.update(businessUsers).set({ photoUrl }).where(eq(businessUsers.id, business.id));
     if (previous && previous !== photoUrl) await releaseImage(db, business.id, previous);
@@ -128,7 +152,7 @@ export function imageRoutes({ db }: ApiServices) {
 
   // POST /Business/Images  (multipart, field Image) — e.g. a station photo; returns its URL.
   r.post("/", requireActive, limitUpload, async (c) => {
-    const url = await storeImage(db, tenant(c).id, await readUpload(c));
+    const url = await storeImage(db, tenant(c).id, await readUpload(c), limits);
     return c.json({ url }, 201);
   });
 
