@@ -90,9 +90,9 @@ export const OPERATIONS: Op[] = [
   { method: "post", path: "/Account/SignIn", tag: "Cuenta", summary: "Registrar el ingreso a la empresa de la solicitud (último ingreso del miembro)", ok: { status: 200, type: "AccountBusinessDto" } },
   { method: "get", path: "/Business/BusinessUser", tag: "Perfil", summary: "Perfil de la empresa", ok: { status: 200, type: "BusinessUserDto" } },
   { method: "patch", path: "/Business/BusinessUser/Update", tag: "Perfil", summary: "Actualizar el perfil", body: updateBusinessUserSchema, ok: { status: 200, type: "BusinessUserDto" }, errors: [409, 422] },
-  { method: "patch", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB)", multipart: true, ok: { status: 200, description: "{ photoUrl }" }, errors: [413, 415, 422] },
+  { method: "patch", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB, ≤ 8000 px por lado y 40 Mpx)", multipart: true, ok: { status: 200, description: "{ photoUrl }" }, errors: [413, 415, 422] },
   { method: "delete", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Quitar la foto de perfil", body: deleteProfilePictureSchema, ok: { status: 200, description: "{ photoUrl }" }, errors: [404, 422] },
-  { method: "post", path: "/Business/Images", tag: "Imágenes", summary: "Subir una imagen (p. ej. foto de estación)", multipart: true, ok: { status: 201, description: "{ url }" }, errors: [413, 415, 422] },
+  { method: "post", path: "/Business/Images", tag: "Imágenes", summary: "Subir una imagen (p. ej. foto de estación; mismas reglas que la foto de perfil; cuenta para la cuota de la empresa y se borra si nada la usa en 24 h)", multipart: true, ok: { status: 201, description: "{ url }" }, errors: [413, 415, 422] },
   { method: "get", path: "/images/{file}", tag: "Imágenes", summary: "Imagen por hash de contenido (pública, inmutable)", public: true, ok: { status: 200, description: "Los bytes de la imagen", content: "image/*" }, errors: [404] },
   // Catalogs
   { method: "get", path: "/Business/Service", tag: "Catálogos", summary: "Servicios de estación", ok: { status: 200, type: "ServiceDto[]" } },
