@@ -31,6 +31,20 @@ describe("parseEnv", () => {
     }
   });
 
+  it("bounds live streams and stored images: documented defaults, overridable, nonsense refused", () => {
+    const env = parseEnv({ FIREBASE_PROJECT_ID: "p" });
+    expect([env.LIVE_STREAMS_PER_ACCOUNT, env.LIVE_STREAMS_PER_IP]).toEqual([10, 50]);
+    expect([env.IMAGES_PER_COMPANY, env.IMAGES_MB_PER_COMPANY, env.UNREFERENCED_IMAGE_HOURS]).toEqual([200, 100, 24]);
+    expect(parseEnv({ FIREBASE_PROJECT_ID: "p", LIVE_STREAMS_PER_ACCOUNT: "3", IMAGES_PER_COMPANY: "500", UNREFERENCED_IMAGE_HOURS: "48" })).toMatchObject({
+      LIVE_STREAMS_PER_ACCOUNT: 3,
+      IMAGES_PER_COMPANY: 500,
+      UNREFERENCED_IMAGE_HOURS: 48,
+    });
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", LIVE_STREAMS_PER_IP: "0" })).toThrow(/LIVE_STREAMS_PER_IP/);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", IMAGES_MB_PER_COMPANY: "mucho" })).toThrow(/IMAGES_MB_PER_COMPANY/);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", UNREFERENCED_IMAGE_HOURS: "0" })).toThrow(/UNREFERENCED_IMAGE_HOURS/);
+  });
+
   it("names a bad value", () => {
     expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", PORT: "http" })).toThrow(/PORT/);
     expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
