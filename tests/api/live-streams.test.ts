@@ -1,10 +1,12 @@
 // GET /Business/Live holds a connection for up to an hour: each account and each client address
 // may keep only so many open at once (429 with Retry-After past that), a closed stream frees its
 // place, and a stream ends when the ID token it was opened with expires.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TokenClaims } from "#api/app";
+import { businessMembers } from "#db/schema";
 import { DEFAULT_LIVE_STREAM_LIMITS, TOO_MANY_STREAMS_MESSAGE } from "#api/routes/live";
-import { createTenant, expectProblem, fakeVerifyToken, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
+import { createTenant, expectProblem, fakeVerifyToken, mintToken, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
 /** A JWT-shaped token (unsigned: the fake verifier below stands for Firebase's) expiring at `exp` (s). */
 function jwt(uid: string, exp: number): string {
@@ -97,6 +99,20 @@ describe.each(testBackends())("live streams ($name)", (backend) => {
     for (let i = 0; i < 3; i++) expect((await open(t.token, `192.0.2.${i}`)).status).toBe(200);
     for (const res of [...streams]) await close(res);
   });
+
+  it("a stream ends once its member is removed from the company, and frees its place", async () => {
+    const [member] = await h.db
+      .insert(businessMembers)
+      .values({ businessId: t.businessId, firebaseUid: "live-admin", email: "live-admin@example.com", role: "ADMIN" })
+      .returning({ id: businessMembers.id });
+    const token = mintToken("live-admin");
+    const res = await open(token);
+    expect(res.status).toBe(200);
+    await h.db.delete(businessMembers).where(eq(businessMembers.id, member.id));
+    // Checked at most every 10 s, on the next event or keepalive (25 s).
+    expect(await Promise.race([readToEnd(res), timeout(40_000)])).toBe("ended");
+    streams.splice(streams.indexOf(res), 1);
+  }, 45_000);
 });
 
 async function readToEnd(res: Response): Promise<"ended"> {
