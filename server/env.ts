@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOGIN_THROTTLE_DEFAULTS } from "../infra/login-throttle";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -91,6 +92,13 @@ const schema = z
     API_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(1200),
     /** OCPI interface (/ocpi, roaming partners' servers): requests per client address and minute. */
     OCPI_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(600),
+    /**
+     * Failed sign-ins of one account from one client address: this many a minute, twice as many in
+     * 15 minutes, four times as many in an hour (infra/login-throttle.ts). Read by the dashboard.
+     */
+    LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).max(1000).default(LOGIN_THROTTLE_DEFAULTS.perAccountAddress),
+    /** Failed sign-ins from one client address, every account together: this many in 15 minutes, four times as many in an hour. */
+    LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(LOGIN_THROTTLE_DEFAULTS.perAddress),
     /** Business API: authenticated requests per account and minute (every node together). */
     API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

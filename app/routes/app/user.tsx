@@ -12,10 +12,10 @@ import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
-import { identityClient, requireActiveBusiness, requireMember, requireUserSession } from "~/lib/auth.server";
+import { clientKey, identityClient, requireActiveBusiness, requireMember, requireUserSession } from "~/lib/auth.server";
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { commitSession } from "~/lib/session.server";
-import { consume, countFailure, limiters } from "~/lib/rate-limit.server";
+import { clearLoginFailures, consume, countFailure, loginChecks, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import {
   BLANK_PHOTO,
@@ -40,6 +40,9 @@ import { appContext } from "~/lib/context";
 import type { Route } from "./+types/user";
 
 export const meta = pageMeta("Mi perfil");
+
+/** A refused password check (429) says when to try again. */
+export const headers = passRetryAfter;
 
 export const MESSAGES = {
   loadFailed: "No pudimos cargar los datos de tu empresa. Probá de nuevo en unos minutos.",
@@ -241,10 +244,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data<ActionResult>({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400, headers });
     }
-    // Checking the current password is a sign-in: it shares the login's per-account limit.
-    const checks = [{ limiter: limiters.loginEmail, key: user.email.toLowerCase() }];
+    // Checking the current password is a sign-in: it shares the login's limits.
+    const checks = loginChecks(user.email, clientKey(context));
     const limited = await consume(checks, { count: false });
     if (limited) {
+      const refused = new Headers(headers);
+      for (const [name, value] of Object.entries(retryAfterHeaders(limited))) refused.set(name, value);
       return data<ActionResult>(
         {
           intent: "password",
@@ -253,7 +258,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             hideFields,
           }),
         },
-        { status: 429, headers }
+        { status: 429, headers: refused }
       );
     }
     const { currentPassword, newPassword } = submission.value;
@@ -322,7 +327,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           : submission.reply({ formErrors: [message], hideFields });
       return passwordFailure(error, reply, field === "password" ? 400 : 503);
     }
-    await limiters.loginEmail.reset(user.email.toLowerCase());
+    await clearLoginFailures(user.email, clientKey(context));
     const cookie = { "Set-Cookie": await commitSession(session) };
     // Without JavaScript, go through a redirect: the layout loader of this same response would
     // still hold the old (now revoked) token and sign the user out.

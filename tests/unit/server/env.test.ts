@@ -52,6 +52,14 @@ describe("parseEnv", () => {
     expect(env.ENCRYPTION_KEY).toHaveLength(2);
   });
 
+  it("sign-in throttling: defaults, overrides, and a bad value named", () => {
+    const env = parseEnv({ FIREBASE_PROJECT_ID: "p" });
+    expect(env.LOGIN_FAILURES_PER_ACCOUNT_ADDRESS).toBe(5);
+    expect(env.LOGIN_FAILURES_PER_ADDRESS).toBe(30);
+    expect(parseEnv({ FIREBASE_PROJECT_ID: "p", LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: "3" }).LOGIN_FAILURES_PER_ACCOUNT_ADDRESS).toBe(3);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", LOGIN_FAILURES_PER_ADDRESS: "0" })).toThrow(/LOGIN_FAILURES_PER_ADDRESS/);
+  });
+
   it("refuses the identity emulator in production", () => {
     expect(() => parseEnv({ ...production, FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
   });
