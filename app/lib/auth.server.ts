@@ -2,7 +2,7 @@
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import { createApiClient, readJson } from "./api.server";
+import { createApiClient, isRateLimitedPage, readJson, throwIfRateLimited } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
 import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
@@ -154,9 +154,12 @@ export async function fetchBusinessAccount(context: RequestContext, idToken: str
   try {
     const api = createApiClient(context, idToken);
     response = opts.signIn ? await api.post("/Account/SignIn") : await api.get("/Account/Business");
-  } catch {
+  } catch (error) {
+    // Over the account's request limit: the page says so and when to come back (429).
+    if (isRateLimitedPage(error)) throw error;
     throw serviceUnavailable();
   }
+  throwIfRateLimited(response);
   // 401: the token was refused; 403: the API refuses unverified e-mails. Either way, no session.
   if (response.status === 401 || response.status === 403) return undefined;
   if (response.status === 404) return { exists: false };
