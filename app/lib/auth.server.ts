@@ -4,7 +4,7 @@ import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
 import { createApiClient, isRateLimitedPage, readJson, throwIfRateLimited } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
-import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
+import { commitSession, destroySession, getSession, webSessionIsLive, type AppSession, type SessionUser } from "./session.server";
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
 import { holds, needFor } from "~/lib/access.server";
 import { refusalMessage, type Permission, type Role } from "#domain/permissions";
@@ -202,6 +202,14 @@ async function resolveUser(request: Request, context: RequestContext): Promise<U
   const session = await getSession(request);
   const stored = session.get("user");
   if (!stored) throw loginRedirect(request);
+  // Signed out (here, or everywhere) or expired on the server: a copy of the cookie is worth nothing.
+  let live: boolean;
+  try {
+    live = await webSessionIsLive(session);
+  } catch {
+    throw serviceUnavailable();
+  }
+  if (!live) await signOutTo(request, session);
   // Every API call of this request acts for the session's company (checked against membership there).
   setChosenCompany(context, session.get("businessId") ?? null);
   const headers = new Headers();

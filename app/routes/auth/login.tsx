@@ -15,7 +15,7 @@ import {
 } from "~/lib/auth.server";
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { clearLoginFailures, consume, countFailure, loginChecks, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
-import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
+import { commitSession, endWebSession, getSession, setPendingEmail, startWebSession } from "~/lib/session.server";
 import { joinWithInvitation, rememberedInvitation } from "~/lib/team.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
@@ -67,7 +67,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof UnverifiedEmailError) {
       // No session: only what the resend button needs, sealed.
       const session = await getSession(request);
+      await endWebSession(session);
       session.unset("user");
+      session.unset("sid");
       setPendingEmail(session, { email: error.email, kind: "verify", refreshToken: error.refreshToken });
       return data(
         { result: submission.reply({ hideFields: HIDE }), unverified: true },
@@ -86,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   await clearLoginFailures(email, address);
   const session = await getSession(request);
-  setSessionUser(session, user);
+  await startWebSession(session, user);
   // An invitation link opened before signing in (issue 26): joined now, and that company chosen.
   const invitation = rememberedInvitation(session);
   session.unset("invitation");
