@@ -6,7 +6,7 @@ import { data, Form, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Box, Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
-import { BiSave, BiTrash, BiKey } from "~/icons";
+import { BiSave, BiTrash, BiKey, BiLogOut } from "~/icons";
 import { formatCuit } from "#domain/cuit";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
@@ -534,6 +534,22 @@ export default function UserProfile({ loaderData, actionData: result }: Route.Co
                 <Field meta={passwordFields.confirmPassword} label="Repetir contraseña" type="password" autoComplete="new-password" />
                 <Button type="submit" size="3" variant="outline" disabled={submitting("password")}>
                   <BiKey aria-hidden="true" /> Cambiar contraseña
+                </Button>
+              </Flex>
+            </Form>
+            {/* A plain form to /logout: works without JavaScript; the login screen confirms it with a toast. */}
+            <Form method="post" action="/logout" data-testid="logout-everywhere">
+              <input type="hidden" name="scope" value="all" />
+              <Flex direction="column" gap="2">
+                <Text as="p" size="3" weight="bold">
+                  Sesiones
+                </Text>
+                <Text as="p" size="2" color="gray">
+                  Cerrá la sesión en todos los navegadores y dispositivos donde ingresaste con tu cuenta, incluido este. Vas a tener que
+                  volver a ingresar.
+                </Text>
+                <Button type="submit" size="3" variant="soft" color="red">
+                  <BiLogOut aria-hidden="true" /> Cerrar sesión en todos los dispositivos
                 </Button>
               </Flex>
             </Form>
