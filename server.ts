@@ -8,10 +8,11 @@ import { setToastCookieOptions } from "remix-toast";
 import { parseEnv, EnvError, type Env } from "./server/env";
 import { createLogger } from "./server/logger";
 import { runPrimary, workerCount, workerNodeId } from "./server/cluster";
-import { createTokenVerifier, identityReachable } from "./server/identity";
+import { createRefreshTokenRevoker, createTokenVerifier, identityReachable } from "./server/identity";
 import { createHttpApp, listen, readTls } from "./server/http";
 import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./infra/rate-limit";
 import { createPushSender } from "./server/push";
+import { DbWebSessionStore, setWebSessionStore } from "./infra/web-sessions";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
@@ -48,6 +49,9 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   setRateLimitStore(limits);
   // The API's per-account limit is hit by every API call of every page: cached and batched.
   if (database.kind === "postgres") setHotRateLimitStore(new BufferedRateLimitStore(limits));
+  // The dashboard's sign-ins live in the database (PGlite too): they survive restarts, and a
+  // sign-out holds on every node (ADR 0027).
+  setWebSessionStore(new DbWebSessionStore(database.db));
   if (options.onDatabase) await options.onDatabase(database);
 
   const verifyToken = createTokenVerifier(env);
@@ -147,7 +151,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // Sessions, CDRs and location changes, pushed every few seconds by one node per partner (ocpi/push.ts).
   const stopOcpiPush = startPushLoop(ocpiSvc);
 
-  const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, inbox });
+  const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, revokeRefreshTokens: createRefreshTokenRevoker(env), inbox });
   // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
   const { server, protocol } = await listen(app, env, tls);
   server.keepAliveTimeout = 65_000;

@@ -27,6 +27,7 @@ import { PendingIndicator } from "~/components/PendingIndicator";
 import { LowPriorityModulePreloads } from "~/components/ModulePreloads";
 import { useNonce } from "~/lib/nonce";
 import { getToast } from "~/lib/toast.server";
+import { passRetryAfter } from "~/lib/rate-limit.server";
 import { appContext, pendingToast } from "~/lib/context";
 import type { Route } from "./+types/root";
 
@@ -113,18 +114,32 @@ export default function App({ loaderData: { toast } }: Route.ComponentProps) {
   );
 }
 
+/** A page refused for too many requests (429) keeps its Retry-After, as a thrown error too. */
+export const headers = passRetryAfter;
+
+/** The Spanish message the server put in a thrown error's data, if any. */
+function serverMessage(error: unknown): string | undefined {
+  if (!isRouteErrorResponse(error)) return undefined;
+  const message = (error.data as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message ? message : undefined;
+}
+
+const TITLES: Record<number, string> = { 404: "No encontramos esta página", 403: "No tenés acceso a esta página", 429: "Esperá un momento" };
+
 /** The one general error boundary: a Spanish message, a way back, no internals. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "No encontramos esta página" : status === 403 ? "No tenés acceso a esta página" : "Algo salió mal";
+  const title = TITLES[status] ?? "Algo salió mal";
   const detail =
     status === 404
       ? "La dirección no existe o ya no está disponible."
       : status === 403
         ? // The guard says which permission the member's role lacks (issue 26), in Spanish.
-          (isRouteErrorResponse(error) && typeof (error.data as { message?: unknown } | null)?.message === "string" && (error.data as { message: string }).message) ||
-          "Tu cuenta no tiene permiso para ver este contenido."
-        : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
+          serverMessage(error) || "Tu cuenta no tiene permiso para ver este contenido."
+        : status === 429
+          ? // The wait, from the limit that refused the page ("Demasiados intentos. Probá de nuevo en N minutos.").
+            serverMessage(error) || "Demasiados intentos. Probá de nuevo en unos minutos."
+          : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
   if (!isRouteErrorResponse(error) && typeof console !== "undefined") console.error("Error inesperado al mostrar la página", error);
   return (
     <main id="main" className="auth-shell">

@@ -1263,6 +1263,21 @@ export const rateLimitHits = pgTable(
 );
 
 /**
+ * The dashboard's sign-ins (ADR 0027): the cookie carries a random id, this table its SHA-256.
+ * A cookie whose row is gone (signed out here or everywhere, expired) no longer signs anyone in.
+ */
+export const webSessions = pgTable(
+  "web_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    uid: text("uid").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("web_sessions_uid_idx").on(t.uid), index("web_sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
  * Idempotent creates: the first answer to a POST carrying an `Idempotency-Key` (the form's
  * one-time token) is kept for a day, so a form submitted twice creates one record and the
  * second submission gets the same answer.

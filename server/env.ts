@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOGIN_THROTTLE_DEFAULTS } from "../infra/login-throttle";
 
 const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -12,6 +13,38 @@ export const hexKeys = z
   .refine((keys) => keys.length > 0 && keys.every((k) => /^[0-9a-fA-F]{64}$/.test(k)), {
     message: "debe ser una o más claves de 32 bytes en hexadecimal (64 caracteres), separadas por comas",
   });
+
+/** How to make a good value, said with every refusal of a weak one. */
+const GENERATE = "generá uno con `openssl rand -hex 32`";
+/**
+ * Words of example values and placeholders (`.env.example`, docs, compose files) and the product
+ * name, as words of their own (between separators), so a random value that happens to hold
+ * their letters is not refused.
+ */
+const PLACEHOLDER = /(^|[^a-z0-9])(change-?me|enchufa|example|placeholder|your|secret|password|default|dummy|sample|replace|insecure)(?![a-z0-9])/i;
+
+/** Shannon entropy of the value's own characters, in bits for the whole value: a rough upper bound of its randomness. */
+function entropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / value.length) * Math.log2(n / value.length);
+  return perChar * value.length;
+}
+
+/**
+ * Why a production secret is not good enough, or undefined: a known placeholder, one character
+ * or one group of characters repeated, too few different characters, or too little entropy for
+ * its length. `minBits`: what a random value of the required form easily reaches (64 random hex
+ * characters give ~240 bits by this measure, 32 random characters ~120).
+ */
+export function weakSecret(value: string, minBits: number): string | undefined {
+  if (PLACEHOLDER.test(value)) return "es un valor de ejemplo";
+  if (/^(.+?)\1+$/s.test(value)) return "repite los mismos caracteres";
+  if (new Set(value).size < 8) return "tiene muy pocos caracteres distintos";
+  if (entropyBits(value) < minBits) return "es demasiado previsible";
+  return undefined;
+}
 
 const schema = z
   .object({
@@ -59,6 +92,13 @@ const schema = z
     API_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(1200),
     /** OCPI interface (/ocpi, roaming partners' servers): requests per client address and minute. */
     OCPI_REQUESTS_PER_IP_MINUTE: z.coerce.number().int().min(1).default(600),
+    /**
+     * Failed sign-ins of one account from one client address: this many a minute, twice as many in
+     * 15 minutes, four times as many in an hour (infra/login-throttle.ts). Read by the dashboard.
+     */
+    LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: z.coerce.number().int().min(1).max(1000).default(LOGIN_THROTTLE_DEFAULTS.perAccountAddress),
+    /** Failed sign-ins from one client address, every account together: this many in 15 minutes, four times as many in an hour. */
+    LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(LOGIN_THROTTLE_DEFAULTS.perAddress),
     /** Business API: authenticated requests per account and minute (every node together). */
     API_REQUESTS_PER_ACCOUNT_MINUTE: z.coerce.number().int().min(1).default(600),
     /** Dashboard live updates (GET /Business/Live): streams open at once per account, and per client address, on each node. */
@@ -97,6 +137,18 @@ const schema = z
       need("SESSION_SECRET", "es obligatoria en producción (firma la cookie de sesión)");
       need("ENCRYPTION_KEY", "es obligatoria en producción (cifra las credenciales de pago)");
       need("FIREBASE_API_KEY", "es obligatoria en producción (API de Identity Toolkit)");
+      // Every listed value counts (all of them verify cookies or open credentials), not only the first.
+      const secrets = (env.SESSION_SECRET ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+      secrets.forEach((value, i) => {
+        const why = weakSecret(value, 80);
+        const which = secrets.length > 1 ? ` (el valor ${i + 1} de la lista)` : "";
+        if (why) ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: `${why}${which}: no sirve en producción; ${GENERATE}` });
+      });
+      (env.ENCRYPTION_KEY ?? []).forEach((key, i, keys) => {
+        const why = weakSecret(key.toLowerCase(), 160);
+        const which = keys.length > 1 ? ` (la clave ${i + 1} de la lista)` : "";
+        if (why) ctx.addIssue({ code: "custom", path: ["ENCRYPTION_KEY"], message: `${why}${which}: no sirve en producción; ${GENERATE}` });
+      });
     }
     if (Boolean(env.TLS_CERT_FILE) !== Boolean(env.TLS_KEY_FILE)) {
       ctx.addIssue({

@@ -25,6 +25,8 @@ import type { AppContext, ApiFetch, IdentityConfig, PublicConfig, VerifiedIdToke
 export interface HttpDeps {
   env: Env;
   verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
+  /** Revokes an account's Firebase refresh tokens (sign-out; server/identity.ts). */
+  revokeRefreshTokens?: (uid: string) => Promise<void>;
   logger: Logger;
   /** The Business API's fetch handler (embedded, mounted at /api); bindings: the page's scope and the client's address. */
   api: { fetch: (request: Request, bindings?: { pageScope?: PageScope; clientIp?: string }) => Response | Promise<Response> };
@@ -37,7 +39,7 @@ export interface HttpDeps {
   dashboard: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
 
-export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verifyIdToken, inbox }: HttpDeps) {
+export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verifyIdToken, revokeRefreshTokens, inbox }: HttpDeps) {
   const app = express();
   const production = env.NODE_ENV === "production";
   const dev = "vite" in dashboard;
@@ -206,6 +208,7 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     apiBaseUrl,
     config,
     identity,
+    revokeRefreshTokens,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
   });
   // The request context is made by the build's own copy of app/lib/context (exported by

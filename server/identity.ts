@@ -111,6 +111,19 @@ export function createTokenVerifier(env: Env, { cacheSize = REVOCATION_CACHE_SIZ
   };
 }
 
+/**
+ * Revokes every Firebase refresh token of an account (sign-out, ADR 0027): tokens copied out of
+ * a cookie no longer refresh, and its ID tokens fail the revocation check (always made against
+ * the emulator; against Firebase with a service account). Needs admin credentials: a service
+ * account, the platform's own, or the emulator. Without any, undefined: sign-out then ends the
+ * server-side session only.
+ */
+export function createRefreshTokenRevoker(env: Env): ((uid: string) => Promise<void>) | undefined {
+  if (!env.FIREBASE_SERVICE_ACCOUNT_JSON && !env.FIREBASE_AUTH_EMULATOR_HOST && !env.GOOGLE_APPLICATION_CREDENTIALS) return undefined;
+  const auth = getAuth(adminApp(env));
+  return (uid) => auth.revokeRefreshTokens(uid);
+}
+
 /** Whether the identity provider answers (used by /healthz). */
 export async function identityReachable(env: Env, timeoutMs = 3000): Promise<boolean> {
   const url = env.FIREBASE_AUTH_EMULATOR_HOST

@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import { appContext, chosenCompany, type AppContext, type RequestContext } from "~/lib/context";
 
 /** The company a call acts for (issue 26); the API checks the caller's membership on every call. */
@@ -71,12 +72,34 @@ export function createApiClient(
   }
   return {
     request,
-    get: (path) => request("GET", path),
+    // A page's read refused by the API's limit is the page's answer: 429 for the error boundary.
+    get: async (path) => throwIfRateLimited(await request("GET", path)),
     post: (path, body, init) => request("POST", path, body, init),
     patch: (path, body) => request("PATCH", path, body),
     put: (path, body) => request("PUT", path, body),
     delete: (path, body) => request("DELETE", path, body),
   };
+}
+
+/** "Demasiados intentos. Probá de nuevo en N minutos." for a wait of `seconds`. */
+export function tooManyRequestsMessage(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `Demasiados intentos. Probá de nuevo en ${minutes === 1 ? "1 minuto" : `${minutes} minutos`}.`;
+}
+
+/**
+ * The API said 429: thrown as the page's own 429 (the root error boundary shows the wait in
+ * Spanish, and the root's `headers` pass Retry-After on), instead of a generic failure.
+ */
+export function throwIfRateLimited(response: Response): Response {
+  if (response.status !== 429) return response;
+  const seconds = Math.max(1, Math.ceil(Number(response.headers.get("Retry-After")) || 60));
+  throw data({ message: tooManyRequestsMessage(seconds), retryAfterSeconds: seconds }, { status: 429, headers: { "Retry-After": String(seconds) } });
+}
+
+/** Whether `error` is what throwIfRateLimited throws (callers that turn failures into values let it through). */
+export function isRateLimitedPage(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { init?: ResponseInit | null }).init?.status === 429;
 }
 
 /** Read a JSON body, or undefined when the API answered something else. */
@@ -110,7 +133,8 @@ export async function fetchJson<T>(api: ApiClient, path: string): Promise<Fetche
     const body = await readJson<T & { title?: string }>(response);
     if (response.ok && body !== undefined) return { ok: true, data: body };
     return { ok: false, status: response.ok ? 502 : response.status, title: body?.title };
-  } catch {
+  } catch (error) {
+    if (isRateLimitedPage(error)) throw error;
     return { ok: false, status: 503 };
   }
 }

@@ -2,9 +2,9 @@
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import { createApiClient, readJson } from "./api.server";
+import { createApiClient, isRateLimitedPage, readJson, throwIfRateLimited } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
-import { commitSession, destroySession, getSession, type AppSession, type SessionUser } from "./session.server";
+import { commitSession, destroySession, getSession, webSessionIsLive, type AppSession, type SessionUser } from "./session.server";
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
 import { holds, needFor } from "~/lib/access.server";
 import { refusalMessage, type Permission, type Role } from "#domain/permissions";
@@ -14,26 +14,35 @@ export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 const ORIGIN = "http://enchufa.invalid";
 
+/** A path a browser would read as another host (`//host`, `/\\host`), or with control characters. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_PATH = /^[\\/][\\/]|[\u0000-\u001f\u007f\\]/;
+
 /**
- * Only same-site paths are honoured as a place to come back to after login: the value must be
- * an absolute path that stays on this origin once parsed as a URL (`//evil`, `/\evil`,
- * `https://…`, control characters are refused), and never an auth screen or the sign-out.
+ * Only same-site paths are honoured as a place to come back to after login. The URL parser
+ * normalises what it is given (dot segments, `%2e`, backslashes, tabs and newlines removed), so
+ * what is checked is the path it produces — the value returned — and that path decoded once
+ * (`%2f`, `%5c`, `%09` hidden in it): neither may start with two slashes or backslashes nor hold
+ * control characters or backslashes. An auth screen or the sign-out is never a destination.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/home"): string {
   if (!to || typeof to !== "string") return fallback;
   const value = to.trim();
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return fallback;
+  if (!value.startsWith("/") || UNSAFE_PATH.test(value)) return fallback;
   let url: URL;
+  let decoded: string;
   try {
     url = new URL(value, ORIGIN);
+    decoded = decodeURIComponent(url.pathname);
   } catch {
     return fallback;
   }
   if (url.origin !== ORIGIN) return fallback;
-  if (url.pathname === "/auth" || url.pathname.startsWith("/auth/") || url.pathname === "/logout") return fallback;
-  return url.pathname + url.search + url.hash;
+  const result = url.pathname + url.search + url.hash;
+  if (!result.startsWith("/") || UNSAFE_PATH.test(url.pathname) || UNSAFE_PATH.test(decoded)) return fallback;
+  const path = new URL(decoded.replace(/[?#]/g, "_"), ORIGIN).pathname;
+  if (path === "/auth" || path.startsWith("/auth/") || path === "/logout") return fallback;
+  return result;
 }
 
 /** Where the request was going, as a same-site path (single-fetch `.data` suffix and params removed). */
@@ -145,9 +154,12 @@ export async function fetchBusinessAccount(context: RequestContext, idToken: str
   try {
     const api = createApiClient(context, idToken);
     response = opts.signIn ? await api.post("/Account/SignIn") : await api.get("/Account/Business");
-  } catch {
+  } catch (error) {
+    // Over the account's request limit: the page says so and when to come back (429).
+    if (isRateLimitedPage(error)) throw error;
     throw serviceUnavailable();
   }
+  throwIfRateLimited(response);
   // 401: the token was refused; 403: the API refuses unverified e-mails. Either way, no session.
   if (response.status === 401 || response.status === 403) return undefined;
   if (response.status === 404) return { exists: false };
@@ -190,6 +202,14 @@ async function resolveUser(request: Request, context: RequestContext): Promise<U
   const session = await getSession(request);
   const stored = session.get("user");
   if (!stored) throw loginRedirect(request);
+  // Signed out (here, or everywhere) or expired on the server: a copy of the cookie is worth nothing.
+  let live: boolean;
+  try {
+    live = await webSessionIsLive(session);
+  } catch {
+    throw serviceUnavailable();
+  }
+  if (!live) await signOutTo(request, session);
   // Every API call of this request acts for the session's company (checked against membership there).
   setChosenCompany(context, session.get("businessId") ?? null);
   const headers = new Headers();

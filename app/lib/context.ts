@@ -41,6 +41,11 @@ export interface AppContext {
   apiFetch: ApiFetch;
   /** Verifies a Firebase ID token with firebase-admin (the emulator's in local mode and tests). */
   verifyIdToken: (idToken: string) => Promise<VerifiedIdToken>;
+  /**
+   * Revokes the account's Firebase refresh tokens (firebase-admin), so tokens copied out of a
+   * cookie stop working too; absent where the server cannot (no credentials), and in tests.
+   */
+  revokeRefreshTokens?: (uid: string) => Promise<void>;
   /** Identity Toolkit endpoints: the real Google APIs, or the Auth Emulator. */
   identity: IdentityConfig;
   /** The caller's address (behind TRUST_PROXY, the forwarded one), for rate limits. */

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { createCookieSessionStorage, type Session } from "react-router";
+import { getWebSessionStore, newSessionId, sessionIdHash } from "#infra/web-sessions";
 
 /** What the session cookie carries (DESIGN.md §3): the verified Firebase identity. */
 export interface SessionUser {
@@ -39,6 +40,8 @@ export interface PendingInvitation {
 
 interface SessionData {
   user: SessionUser;
+  /** This sign-in's id on the server (infra/web-sessions.ts): gone there, the cookie signs no one in. */
+  sid: string;
   pending: PendingEmail;
   /** The company the session acts for (issue 26); checked against membership by the API on every call. */
   businessId: string;
@@ -86,6 +89,40 @@ export function setSessionUser(session: AppSession, user: SessionUser) {
   session.unset("pending");
   session.unset("businessId");
   session.set("user", user);
+}
+
+/**
+ * Sign in for real: the user goes into the cookie and the sign-in gets its row on the server
+ * (ADR 0027), which the guard checks on every request and sign-out deletes. A previous sign-in
+ * carried by the same cookie is ended first.
+ */
+export async function startWebSession(session: AppSession, user: SessionUser): Promise<void> {
+  await endWebSession(session);
+  const sid = newSessionId();
+  await getWebSessionStore().add(sessionIdHash(sid), user.uid, new Date(Date.now() + SESSION_MAX_AGE_S * 1000));
+  setSessionUser(session, user);
+  session.set("sid", sid);
+}
+
+/** Whether the cookie's sign-in is still live on the server (not signed out, not expired). */
+export async function webSessionIsLive(session: AppSession): Promise<boolean> {
+  const sid = session.get("sid");
+  const user = session.get("user");
+  if (!sid || !user) return false;
+  return getWebSessionStore().isLive(sessionIdHash(sid), user.uid);
+}
+
+/** Sign out of this sign-in on the server; answers how many of the account's sign-ins are still live. */
+export async function endWebSession(session: AppSession): Promise<number> {
+  const sid = session.get("sid");
+  const uid = session.get("user")?.uid;
+  if (sid) await getWebSessionStore().remove(sessionIdHash(sid));
+  return uid ? getWebSessionStore().countLive(uid) : 0;
+}
+
+/** Sign the account out of every sign-in, on every device. */
+export function endAllWebSessions(uid: string): Promise<number> {
+  return getWebSessionStore().removeAll(uid);
 }
 
 // The cookie is signed, not encrypted: whoever holds it can read it. Values that must stay

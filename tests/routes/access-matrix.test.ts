@@ -13,7 +13,7 @@ import routeConfig from "~/routes";
 import { testBackends } from "../setup/db";
 import { chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, rateInput, stationInput, type Harness, type Tenant } from "../api/helpers";
 import { args, fakeVerifyIdToken, makeContext, makeIdToken, run, type TestContext } from "./auth-helpers";
-import { sessionStorage } from "~/lib/session.server";
+import { sessionStorage, startWebSession } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
 
 /** Route.LoaderArgs / Route.ActionArgs of any of these routes: the ones with an :id read it, the rest ignore it. */
@@ -90,7 +90,7 @@ describe("access matrix of the app routes", () => {
   async function cookieFor(uid: string, verified = true) {
     const email = `${uid}@example.com`;
     const session = await sessionStorage.getSession();
-    session.set("user", {
+    await startWebSession(session, {
       uid,
       email,
       idToken: makeIdToken({ uid, email, email_verified: verified }),

@@ -170,7 +170,7 @@ describe("safeRedirect and currentPath", () => {
     ["/rate/edit/12", "/rate/edit/12"],
     ["//evil.example", "/home"],
     ["/\\evil.example", "/home"],
-    ["/%5Cevil.example", "/%5Cevil.example"],
+    ["/%5Cevil.example", "/home"],
     ["https://evil.example", "/home"],
     ["http:/evil.example", "/home"],
     ["/\t/evil.example", "/home"],

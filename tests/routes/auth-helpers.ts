@@ -5,7 +5,7 @@ import type { Params, RouterContextProvider } from "react-router";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { createRequestContext, type AppContext, type VerifiedIdToken } from "~/lib/context";
-import { sessionStorage, type SessionUser } from "~/lib/session.server";
+import { sessionStorage, startWebSession, type SessionUser } from "~/lib/session.server";
 
 export const IDENTITY_ORIGIN = "http://identity.test";
 export const TOOLKIT = `${IDENTITY_ORIGIN}/identitytoolkit.googleapis.com`;
@@ -365,7 +365,7 @@ export async function signedInCookie(account: { uid: string; email: string }, op
     expiresAt: Date.now() + ttlMs,
   };
   const session = await sessionStorage.getSession();
-  session.set("user", user);
+  await startWebSession(session, user);
   const setCookie = await sessionStorage.commitSession(session);
   return { cookie: setCookie.split(";")[0], user };
 }

@@ -159,28 +159,58 @@ describe("login action", () => {
   });
 
   describe("rate limits (failed attempts)", () => {
-    it("per e-mail: the 9th try within 15 minutes gets 429 with Retry-After, even with the right password", async () => {
+    const attacker = () => makeContext(undefined, { clientIp: "198.51.100.66" });
+    const owner = () => makeContext(undefined, { clientIp: "203.0.113.7" });
+
+    it("an attacker who knows the e-mail cannot lock the owner out: the owner signs in from their own address", async () => {
       fake.addAccount("ana@example.com", PASSWORD);
-      for (let i = 0; i < 8; i++) expect((await submit({ email: "ana@example.com", password: `mal-${i}` })).status).toBe(401);
-      const res = await submit({ email: "ana@example.com", password: PASSWORD });
-      expect(res.status).toBe(429);
-      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
-      expect(res.data.result.error[""][0]).toMatch(/^Demasiados intentos\. Esperá \d+ minutos? y probá de nuevo\.$/);
-      expect(fake.called("accounts:signInWithPassword")).toHaveLength(8);
+      for (let i = 0; i < 40; i++) await submit({ email: "ana@example.com", password: `mal-${i}` }, attacker());
+      // The attacker's address is slowed down, even with the right password.
+      expect((await submit({ email: "ana@example.com", password: PASSWORD }, attacker())).status).toBe(429);
+      // The owner, at their own address, is not.
+      const res = await submit({ email: "ana@example.com", password: PASSWORD }, owner());
+      expect(res.status).toBe(302);
     });
 
-    it("per IP: 30 failures across addresses block that address, not others", async () => {
+    it("per account and address: the 6th failure within a minute gets 429 with Retry-After; the waits grow with more failures", async () => {
+      fake.addAccount("ana@example.com", PASSWORD);
+      for (let i = 0; i < 5; i++) expect((await submit({ email: "ana@example.com", password: `mal-${i}` }, attacker())).status).toBe(401);
+      const res = await submit({ email: "ana@example.com", password: PASSWORD }, attacker());
+      expect(res.status).toBe(429);
+      const first = Number(res.headers.get("Retry-After"));
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThanOrEqual(120); // within two one-minute windows
+      expect(res.data.result.error[""][0]).toMatch(/^Demasiados intentos\. Esperá \d+ minutos? y probá de nuevo\.$/);
+      expect(fake.called("accounts:signInWithPassword")).toHaveLength(5);
+
+      // Past the minute tier, ten failures in 15 minutes make the wait longer.
+      await resetAllRateLimits();
+      const { limiters } = await import("~/lib/rate-limit.server");
+      for (let i = 0; i < 10; i++) await limiters.loginAccountAddress[1].count("198.51.100.66 ana@example.com");
+      const later = await submit({ email: "ana@example.com", password: PASSWORD }, attacker());
+      expect(later.status).toBe(429);
+      expect(Number(later.headers.get("Retry-After"))).toBeGreaterThan(first);
+    });
+
+    it("per address: 30 failures across accounts block that address, not others", async () => {
       for (let i = 0; i < 30; i++) await submit({ email: `x${i}@example.com`, password: "mal" });
       expect((await submit({ email: "otro@example.com", password: "mal" })).status).toBe(429);
       const elsewhere = makeContext(undefined, { clientIp: "198.51.100.1" });
       expect((await submit({ email: "otro@example.com", password: "mal" }, elsewhere)).status).toBe(401);
     });
 
-    it("a successful login clears the e-mail's failures", async () => {
+    it("a successful login clears the account's failures from that address", async () => {
       fake.addAccount("ana@example.com", PASSWORD);
-      for (let i = 0; i < 7; i++) await submit({ email: "ana@example.com", password: "mal" });
+      for (let i = 0; i < 4; i++) await submit({ email: "ana@example.com", password: "mal" });
       expect((await submit({ email: "ana@example.com", password: PASSWORD })).status).toBe(302);
-      for (let i = 0; i < 7; i++) expect((await submit({ email: "ana@example.com", password: "mal" })).status).toBe(401);
+      for (let i = 0; i < 4; i++) expect((await submit({ email: "ana@example.com", password: "mal" })).status).toBe(401);
+    });
+
+    it("the page and its .data answer carry Retry-After (the route passes it on)", () => {
+      const headers = new Headers(
+        login.headers({ actionHeaders: new Headers({ "Retry-After": "42" }), loaderHeaders: new Headers(), parentHeaders: new Headers(), errorHeaders: undefined }),
+      );
+      expect(headers.get("Retry-After")).toBe("42");
     });
   });
 

@@ -8,7 +8,7 @@ import { memoryInbox } from "#infra/mail";
 import { testBackends } from "../setup/db";
 import { createTenant, fakeVerifyToken, openHarness, type Harness, type Tenant } from "../api/helpers";
 import { args, cookieJar, fakeVerifyIdToken, makeContext, makeIdToken, run, type TestContext } from "./auth-helpers";
-import { sessionStorage, setPendingEmail } from "~/lib/session.server";
+import { sessionStorage, setPendingEmail, startWebSession } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
 import * as company from "~/routes/company";
 import * as team from "~/routes/app/team";
@@ -26,7 +26,7 @@ describe("team in the dashboard", () => {
   async function cookieFor(uid: string, extra: { businessId?: string } = {}) {
     const email = `${uid}@example.com`;
     const session = await sessionStorage.getSession();
-    session.set("user", { uid, email, idToken: makeIdToken({ uid, email, email_verified: true }), refreshToken: "refresh", expiresAt: Date.now() + 3600_000 });
+    await startWebSession(session, { uid, email, idToken: makeIdToken({ uid, email, email_verified: true }), refreshToken: "refresh", expiresAt: Date.now() + 3600_000 });
     if (extra.businessId) session.set("businessId", extra.businessId);
     return (await sessionStorage.commitSession(session)).split(";")[0];
   }

@@ -6,16 +6,16 @@ import { data, Form, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Box, Button, Flex, Grid, Text, TextField } from "@radix-ui/themes";
-import { BiSave, BiTrash, BiKey } from "~/icons";
+import { BiSave, BiTrash, BiKey, BiLogOut } from "~/icons";
 import { formatCuit } from "#domain/cuit";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
-import { identityClient, requireActiveBusiness, requireMember, requireUserSession } from "~/lib/auth.server";
+import { clientKey, identityClient, requireActiveBusiness, requireMember, requireUserSession } from "~/lib/auth.server";
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
 import { commitSession } from "~/lib/session.server";
-import { consume, countFailure, limiters } from "~/lib/rate-limit.server";
+import { clearLoginFailures, consume, countFailure, loginChecks, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import {
   BLANK_PHOTO,
@@ -40,6 +40,9 @@ import { appContext } from "~/lib/context";
 import type { Route } from "./+types/user";
 
 export const meta = pageMeta("Mi perfil");
+
+/** A refused password check (429) says when to try again. */
+export const headers = passRetryAfter;
 
 export const MESSAGES = {
   loadFailed: "No pudimos cargar los datos de tu empresa. Probá de nuevo en unos minutos.",
@@ -241,10 +244,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data<ActionResult>({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400, headers });
     }
-    // Checking the current password is a sign-in: it shares the login's per-account limit.
-    const checks = [{ limiter: limiters.loginEmail, key: user.email.toLowerCase() }];
+    // Checking the current password is a sign-in: it shares the login's limits.
+    const checks = loginChecks(user.email, clientKey(context));
     const limited = await consume(checks, { count: false });
     if (limited) {
+      const refused = new Headers(headers);
+      for (const [name, value] of Object.entries(retryAfterHeaders(limited))) refused.set(name, value);
       return data<ActionResult>(
         {
           intent: "password",
@@ -253,7 +258,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             hideFields,
           }),
         },
-        { status: 429, headers }
+        { status: 429, headers: refused }
       );
     }
     const { currentPassword, newPassword } = submission.value;
@@ -322,7 +327,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           : submission.reply({ formErrors: [message], hideFields });
       return passwordFailure(error, reply, field === "password" ? 400 : 503);
     }
-    await limiters.loginEmail.reset(user.email.toLowerCase());
+    await clearLoginFailures(user.email, clientKey(context));
     const cookie = { "Set-Cookie": await commitSession(session) };
     // Without JavaScript, go through a redirect: the layout loader of this same response would
     // still hold the old (now revoked) token and sign the user out.
@@ -529,6 +534,22 @@ export default function UserProfile({ loaderData, actionData: result }: Route.Co
                 <Field meta={passwordFields.confirmPassword} label="Repetir contraseña" type="password" autoComplete="new-password" />
                 <Button type="submit" size="3" variant="outline" disabled={submitting("password")}>
                   <BiKey aria-hidden="true" /> Cambiar contraseña
+                </Button>
+              </Flex>
+            </Form>
+            {/* A plain form to /logout: works without JavaScript; the login screen confirms it with a toast. */}
+            <Form method="post" action="/logout" data-testid="logout-everywhere">
+              <input type="hidden" name="scope" value="all" />
+              <Flex direction="column" gap="2">
+                <Text as="p" size="3" weight="bold">
+                  Sesiones
+                </Text>
+                <Text as="p" size="2" color="gray">
+                  Cerrá la sesión en todos los navegadores y dispositivos donde ingresaste con tu cuenta, incluido este. Vas a tener que
+                  volver a ingresar.
+                </Text>
+                <Button type="submit" size="3" variant="soft" color="red">
+                  <BiLogOut aria-hidden="true" /> Cerrar sesión en todos los dispositivos
                 </Button>
               </Flex>
             </Form>

@@ -5,9 +5,9 @@ import { Button, Flex, Strong, Text } from "@radix-ui/themes";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_HINT } from "~/lib/auth-messages";
 import { confirmPasswordSchema } from "~/lib/schemas/auth";
-import { identityClient } from "~/lib/auth.server";
+import { clientKey, identityClient } from "~/lib/auth.server";
 import { identityErrorMessage, isBadOobCode } from "~/lib/identity.server";
-import { limiters } from "~/lib/rate-limit.server";
+import { clearLoginFailures } from "~/lib/rate-limit.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
@@ -41,8 +41,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { oobCode, password } = submission.value;
   try {
     const { email } = await identityClient(context).confirmPasswordReset(oobCode, password);
-    // A new password wipes the failed attempts counted against the account.
-    if (email) await limiters.loginEmail.reset(email.toLowerCase());
+    // A new password wipes the failed attempts counted against the account from this address.
+    if (email) await clearLoginFailures(email, clientKey(context));
   } catch (error) {
     if (isBadOobCode(error)) {
       return data({ result: submission.reply({ formErrors: [EXPIRED_MESSAGE], hideFields: HIDE }), expired: true }, { status: 400 });

@@ -4,13 +4,16 @@ import { BiEnvelope } from "~/icons";
 import { pageMeta } from "~/lib/meta";
 import { clientKey, identityClient } from "~/lib/auth.server";
 import { IdentityError } from "~/lib/identity.server";
-import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { consume, limiters, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { getSession, openSecret } from "~/lib/session.server";
 import { dataWithError, redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { FormError, ScreenHeading } from "~/components/messages";
 import type { Route } from "./+types/email-send";
 
 export const meta = pageMeta("Correo enviado");
+
+/** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */
+export const headers = passRetryAfter;
 
 export const RESENT_MESSAGE = "Te reenviamos el correo. Revisá también la carpeta de correo no deseado.";
 

@@ -14,8 +14,8 @@ import {
   safeRedirect,
 } from "~/lib/auth.server";
 import { identityErrorMessage, isBadCredentials } from "~/lib/identity.server";
-import { consume, countFailure, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
-import { commitSession, getSession, setPendingEmail, setSessionUser } from "~/lib/session.server";
+import { clearLoginFailures, consume, countFailure, loginChecks, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { commitSession, endWebSession, getSession, setPendingEmail, startWebSession } from "~/lib/session.server";
 import { joinWithInvitation, rememberedInvitation } from "~/lib/team.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
@@ -24,6 +24,9 @@ import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/login";
 
 export const meta = pageMeta("Ingresá");
+
+/** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */
+export const headers = passRetryAfter;
 
 /** Spec §1, §8: exactly this text, and no session. */
 export const UNVERIFIED_MESSAGE = "Por favor, verifique su casilla para validar su correo";
@@ -45,11 +48,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const { email, redirectTo } = submission.value;
 
-  // Failed attempts per client address and per account.
-  const limits = [
-    { limiter: limiters.loginIp, key: clientKey(context) },
-    { limiter: limiters.loginEmail, key: email },
-  ];
+  // Failed attempts per (account, client address) and per address: never per account alone,
+  // or anyone who knows an operator's e-mail could lock them out.
+  const address = clientKey(context);
+  const limits = loginChecks(email, address);
   const limited = await consume(limits, { count: false });
   if (limited) {
     return data(
@@ -65,7 +67,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error instanceof UnverifiedEmailError) {
       // No session: only what the resend button needs, sealed.
       const session = await getSession(request);
+      await endWebSession(session);
       session.unset("user");
+      session.unset("sid");
       setPendingEmail(session, { email: error.email, kind: "verify", refreshToken: error.refreshToken });
       return data(
         { result: submission.reply({ hideFields: HIDE }), unverified: true },
@@ -82,9 +86,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: reply, unverified: false }, { status: bad ? 401 : 503 });
   }
 
-  await limiters.loginEmail.reset(email);
+  await clearLoginFailures(email, address);
   const session = await getSession(request);
-  setSessionUser(session, user);
+  await startWebSession(session, user);
   // An invitation link opened before signing in (issue 26): joined now, and that company chosen.
   const invitation = rememberedInvitation(session);
   session.unset("invitation");

@@ -7,7 +7,7 @@ import { PASSWORD_HINT } from "~/lib/auth-messages";
 import { registerSchema } from "~/lib/schemas/auth";
 import { clientKey, identityClient, redirectIfSignedIn } from "~/lib/auth.server";
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
-import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { consume, limiters, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { CheckboxField, Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
@@ -15,6 +15,9 @@ import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/register";
 
 export const meta = pageMeta("Creá tu cuenta");
+
+/** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */
+export const headers = passRetryAfter;
 
 const HIDE = ["password", "confirmPassword"];
 

@@ -6,7 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { resetPasswordSchema } from "~/lib/schemas/auth";
 import { clientKey, identityClient } from "~/lib/auth.server";
 import { IdentityError, identityErrorMessage } from "~/lib/identity.server";
-import { consume, limiters, retryAfterHeaders } from "~/lib/rate-limit.server";
+import { consume, limiters, passRetryAfter, retryAfterHeaders } from "~/lib/rate-limit.server";
 import { commitSession, getSession, setPendingEmail } from "~/lib/session.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
@@ -14,6 +14,9 @@ import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/reset-password";
 
 export const meta = pageMeta("Reestablecer contraseña");
+
+/** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */
+export const headers = passRetryAfter;
 
 /** Same answer whether or not the account exists: e-mail sent → email-send. */
 export async function action({ request, context }: Route.ActionArgs) {

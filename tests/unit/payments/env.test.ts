@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../../../server/env";
 
-const prod = { NODE_ENV: "production", FIREBASE_PROJECT_ID: "p", FIREBASE_API_KEY: "k", SESSION_SECRET: "s".repeat(32), ENCRYPTION_KEY: "a".repeat(64) };
+const prod = { NODE_ENV: "production", FIREBASE_PROJECT_ID: "p", FIREBASE_API_KEY: "k", SESSION_SECRET: "47f6b6c79e8d6f63958b73b18afa3052a5e3e5df3e5383cf25c475dd639891ee", ENCRYPTION_KEY: "49b7ef468a53217b4616715d8b5200b618915d8381462d85b5265909b730dde0" };
 
 describe("payment provider URLs", () => {
   it("refuses an emulator URL in production, naming the variable", () => {

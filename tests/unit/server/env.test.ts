@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv, EnvError } from "../../../server/env";
 
-const KEY = "a".repeat(64);
+const KEY = "49b7ef468a53217b4616715d8b5200b618915d8381462d85b5265909b730dde0";
 
 describe("parseEnv", () => {
   it("applies the defaults of local development", () => {
@@ -56,14 +56,22 @@ describe("parseEnv", () => {
     NODE_ENV: "production",
     FIREBASE_PROJECT_ID: "p",
     FIREBASE_API_KEY: "k",
-    SESSION_SECRET: "s".repeat(40),
-    ENCRYPTION_KEY: `${KEY},${"b".repeat(64)}`,
+    SESSION_SECRET: "47f6b6c79e8d6f63958b73b18afa3052a5e3e5df3e5383cf25c475dd639891ee",
+    ENCRYPTION_KEY: `${KEY},4f9b83b65be9740cfb4cd7dc73dfd43f2c046e703aac4331124b6f0763af9605`,
   };
 
   it("binds to every interface in production and accepts rotated keys", () => {
     const env = parseEnv(production);
     expect(env.HOST).toBe("0.0.0.0");
     expect(env.ENCRYPTION_KEY).toHaveLength(2);
+  });
+
+  it("sign-in throttling: defaults, overrides, and a bad value named", () => {
+    const env = parseEnv({ FIREBASE_PROJECT_ID: "p" });
+    expect(env.LOGIN_FAILURES_PER_ACCOUNT_ADDRESS).toBe(5);
+    expect(env.LOGIN_FAILURES_PER_ADDRESS).toBe(30);
+    expect(parseEnv({ FIREBASE_PROJECT_ID: "p", LOGIN_FAILURES_PER_ACCOUNT_ADDRESS: "3" }).LOGIN_FAILURES_PER_ACCOUNT_ADDRESS).toBe(3);
+    expect(() => parseEnv({ FIREBASE_PROJECT_ID: "p", LOGIN_FAILURES_PER_ADDRESS: "0" })).toThrow(/LOGIN_FAILURES_PER_ADDRESS/);
   });
 
   it("refuses the identity emulator in production", () => {

@@ -44,7 +44,7 @@ async function start(envOverrides: Record<string, string>, clientDir = "/nonexis
   return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const PROD = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "a".repeat(64), FIREBASE_API_KEY: "k", HOST: "127.0.0.1" };
+const PROD = { NODE_ENV: "production", SESSION_SECRET: "47f6b6c79e8d6f63958b73b18afa3052a5e3e5df3e5383cf25c475dd639891ee", ENCRYPTION_KEY: "49b7ef468a53217b4616715d8b5200b618915d8381462d85b5265909b730dde0", FIREBASE_API_KEY: "k", HOST: "127.0.0.1" };
 
 describe("security headers", () => {
   let prod: Awaited<ReturnType<typeof start>>;

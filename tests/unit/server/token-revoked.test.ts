@@ -74,8 +74,8 @@ beforeAll(() => {
     NODE_ENV: "production",
     FIREBASE_PROJECT_ID: PROJECT,
     FIREBASE_API_KEY: "k",
-    SESSION_SECRET: "s".repeat(40),
-    ENCRYPTION_KEY: "a".repeat(64),
+    SESSION_SECRET: "47f6b6c79e8d6f63958b73b18afa3052a5e3e5df3e5383cf25c475dd639891ee",
+    ENCRYPTION_KEY: "49b7ef468a53217b4616715d8b5200b618915d8381462d85b5265909b730dde0",
     FIREBASE_SERVICE_ACCOUNT_JSON: JSON.stringify(serviceAccount),
   });
   verify = createTokenVerifier(env);

@@ -30,7 +30,7 @@ beforeAll(() => {
     ),
   );
   server.listen({ onUnhandledRequest: "error" });
-  const env = parseEnv({ NODE_ENV: "production", FIREBASE_PROJECT_ID: PROJECT, FIREBASE_API_KEY: "k", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "a".repeat(64) });
+  const env = parseEnv({ NODE_ENV: "production", FIREBASE_PROJECT_ID: PROJECT, FIREBASE_API_KEY: "k", SESSION_SECRET: "47f6b6c79e8d6f63958b73b18afa3052a5e3e5df3e5383cf25c475dd639891ee", ENCRYPTION_KEY: "49b7ef468a53217b4616715d8b5200b618915d8381462d85b5265909b730dde0" });
   delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   verify = createTokenVerifier(env);
 });
