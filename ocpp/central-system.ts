@@ -67,6 +67,7 @@ import {
   type StopPayload,
 } from "./store";
 import { createMessageLog } from "./message-log";
+import { ocppValidators, outboundCallProblem } from "./validators";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import { maintenanceCall, maintenanceResult, recordDiagnosticsStatus, recordFirmwareStatus, unansweredMaintenance, type MaintenanceRequest, type MaintenanceResult } from "./maintenance";
 import {
@@ -216,6 +217,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const rpc = new RPCServer({
     protocols: [...OCPP_PROTOCOLS],
     strictMode: true,
+    // CALLERRORs name what was invalid, never echo the request's values (ocpp/validators.ts).
+    strictModeValidators: ocppValidators,
     callTimeoutMs: commandTimeoutMs,
     pingIntervalMs: 30_000,
     deferPingsOnActivity: true,
@@ -567,6 +570,15 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   }
 
   async function callLocal(client: Client, method: string, params: Record<string, unknown>): Promise<Answer> {
+    // A call of ours that breaks the schema is our bug, not the charger's refusal: it is not sent,
+    // it is logged as an error (the rule broken, no values: it may carry a password or tags), and
+    // the caller gets "error", which the screens never word as the charger's answer.
+    const { protocol, ref } = client.session as unknown as Session;
+    const problem = outboundCallProblem(protocol, method, params);
+    if (problem) {
+      logger.error({ identity: ref.ocppIdentity, protocol, method, problem }, "OCPP: un mensaje nuestro no cumple el esquema del protocolo; no se envió");
+      return { kind: "error" };
+    }
     try {
       const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as Record<string, unknown> | undefined;
       return { kind: "answer", status: method === "SetVariables" ? passwordAnswerStatus(response) : (response?.status as string | undefined), response };

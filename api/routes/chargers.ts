@@ -273,6 +273,9 @@ function localListRefusal(status: string, what: string): string {
       return "El cargador rechazó la lista por la versión: consultá su versión y volvé a enviarla.";
     case "Failed":
       return "El cargador no pudo guardar la lista local.";
+    case "error":
+      // Our side failed (a message of ours the protocol refuses, another node unreachable): logged, not the charger's doing.
+      return `No se pudo enviar ni consultar ${what} por un error de Enchufá, no del cargador (ya quedó registrado). Probá de nuevo más tarde.`;
     default:
       return `El cargador no aceptó ${what} (${status}).`;
   }
