@@ -58,6 +58,7 @@ import {
   sweepSilentChargers,
   touchMany,
   type BootPayload,
+  type ChargerAuthRow,
   type ChargerRef,
   type Created,
   type MeterValue,
@@ -249,14 +250,40 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (kind === "session" || kind === "connector") options.onSessionChange?.(businessId, chargerId);
   };
 
-  async function passwordMatches(row: { id: string; passwordHash: string | null }, password: string): Promise<boolean> {
-    if (!row.passwordHash) return false;
+  /** Whether `password` is the one `hash` was made of, through the cache under `key`. */
+  async function sameAs(key: string, hash: string, password: string): Promise<boolean> {
     const digest = sha256(password);
-    const known = verified.get(row.id);
-    if (known && known.hash === row.passwordHash) return timingSafeEqual(known.digest, digest);
-    const ok = await verifyOcppPassword(password, row.passwordHash);
-    if (ok) verified.set(row.id, { hash: row.passwordHash, digest });
+    const known = verified.get(key);
+    if (known && known.hash === hash) return timingSafeEqual(known.digest, digest);
+    const ok = await verifyOcppPassword(password, hash);
+    if (ok) verified.set(key, { hash, digest });
     return ok;
+  }
+
+  /**
+   * Which of the charger's passwords this is: the current one, or the one before a rotation the
+   * charger accepted but may not use yet (ADR 0031).
+   */
+  async function passwordMatches(row: ChargerAuthRow, password: string): Promise<"current" | "previous" | false> {
+    if (row.passwordHash && (await sameAs(row.id, row.passwordHash, password))) return "current";
+    if (row.previousPasswordHash && (await sameAs(`${row.id}:previous`, row.previousPasswordHash, password))) return "previous";
+    return false;
+  }
+
+  /**
+   * The charger connected with its current password: the one before it (kept since a rotation)
+   * stops opening. Only if the current password is still the one it used (a rotation may have
+   * happened meanwhile).
+   */
+  async function retirePreviousPassword(row: ChargerAuthRow) {
+    if (!row.previousPasswordHash || !row.passwordHash) return;
+    await db
+      .update(chargers)
+      .set({ ocppPreviousPasswordHash: null })
+      .where(and(eq(chargers.id, row.id), eq(chargers.ocppPasswordHash, row.passwordHash)));
+    verified.delete(`${row.id}:previous`);
+    logger.info({ identity: row.ocppIdentity }, "OCPP: el cargador se conectó con la contraseña nueva; la anterior dejó de valer");
+    live.publish(row.businessId, { kind: "charger", chargerId: row.id });
   }
 
   rpc.auth(async (accept, reject, handshake) => {
@@ -270,10 +297,13 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       }
       const row = await findChargerByIdentity(db, handshake.identity);
       const password = handshake.password?.toString("utf8");
-      if (!row || !password || !(await passwordMatches(row, password))) {
+      const matched = row && password ? await passwordMatches(row, password) : false;
+      if (!row || !matched) {
         logger.warn({ ...log, known: Boolean(row) }, "OCPP: autenticación rechazada");
         return reject(401, "Unauthorized");
       }
+      if (matched === "current") await retirePreviousPassword(row);
+      else logger.info(log, "OCPP: el cargador se conectó con la contraseña anterior; la nueva sigue pendiente");
       const ref: ChargerRef = { id: row.id, businessId: row.businessId, name: row.name, ocppIdentity: row.ocppIdentity };
       accept({ ref, protocol, lastTouch: 0 } satisfies Session, protocol);
     } catch (err) {
