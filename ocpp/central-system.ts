@@ -42,7 +42,7 @@ import {
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import { claimReservation, expireReservations, reservationStatusUpdate } from "./reservations";
 import { rebalanceStation, stationToBalance } from "./load-balancing";
-import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
+import { callBudget, DEFAULT_CALL_LIMIT, DEFAULT_CONNECTION_LIMIT, keyedRate, OCPP_MAX_FRAME_BYTES, type CallLimit, type ConnectionLimit } from "./limits";
 import {
   authorizationStatus,
   findChargerByIdentity,
@@ -114,6 +114,10 @@ export interface CentralSystemOptions {
   commandTimeoutMs?: number;
   /** How many calls one charger may make (default DEFAULT_CALL_LIMIT, ocpp/limits.ts). */
   callLimit?: CallLimit;
+  /** How often a charger, and an address, may connect (default DEFAULT_CONNECTION_LIMIT, ocpp/limits.ts). */
+  connectionLimit?: ConnectionLimit;
+  /** Behind a load balancer: the client's address is the first of X-Forwarded-For (TRUST_PROXY). */
+  trustProxy?: boolean;
   now?: () => Date;
   /** After a charger's session changed (start, reading, stop) on this node: drivers' prepaid charges (issue 23). */
   onSessionChange?: (businessId: string, chargerId: string | undefined) => void;
@@ -196,6 +200,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const idleMaxMinutes = options.idleMaxMinutes ?? 240;
   const commandTimeoutMs = options.commandTimeoutMs ?? 8_000;
   const callLimit = options.callLimit ?? DEFAULT_CALL_LIMIT;
+  const connectionLimit = options.connectionLimit ?? DEFAULT_CONNECTION_LIMIT;
+  /** Identity → its call budget, kept across its connections (a reconnection does not refill it). */
+  const callBudgets = new Map<string, ReturnType<typeof callBudget>>();
+  const connectsPerCharger = keyedRate(connectionLimit.perChargerPerMinute);
+  const connectsPerAddress = keyedRate(connectionLimit.perAddressPerMinute);
 
   const live = await createLiveEvents(channels, (err, what) =>
     logger.warn({ err: String(err) }, what === "payload" ? "OCPP: evento en vivo inválido" : "OCPP: no se pudo avisar a las pantallas en vivo"),
@@ -286,10 +295,22 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     live.publish(row.businessId, { kind: "charger", chargerId: row.id });
   }
 
+  /** The client's address: the socket's, or behind a trusted proxy the first X-Forwarded-For. */
+  function clientAddress(handshake: { remoteAddress?: string; headers: Record<string, string | string[] | undefined> }): string {
+    const forwarded = options.trustProxy ? String(handshake.headers["x-forwarded-for"] ?? "").split(",")[0].trim() : "";
+    return (forwarded || handshake.remoteAddress || "unknown").replace(/^::ffff:/, "");
+  }
+
   rpc.auth(async (accept, reject, handshake) => {
-    const log = { identity: handshake.identity, ip: handshake.remoteAddress };
+    const ip = clientAddress(handshake);
+    const log = { identity: handshake.identity, ip };
     try {
       if (handshake.endpoint !== OCPP_PATH) return reject(404, "Not found");
+      // Every attempt from an address counts, before any database read (floods, password guessing).
+      if (!connectsPerAddress.take(ip)) {
+        logger.warn(log, "OCPP: demasiadas conexiones desde la misma dirección, rechazada");
+        return reject(429, "Too many connections");
+      }
       const protocol = OCPP_PROTOCOLS.find((p) => handshake.protocols.has(p));
       if (!protocol) {
         logger.warn(log, "OCPP: conexión sin el subprotocolo ocpp2.0.1 ni ocpp1.6, rechazada");
@@ -301,6 +322,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       if (!row || !matched) {
         logger.warn({ ...log, known: Boolean(row) }, "OCPP: autenticación rechazada");
         return reject(401, "Unauthorized");
+      }
+      // Counted once authenticated: someone without the password cannot use up a charger's connections.
+      if (!connectsPerCharger.take(row.ocppIdentity)) {
+        logger.warn(log, "OCPP: el cargador se reconecta demasiado seguido, conexión rechazada");
+        return reject(429, "Too many connections");
       }
       if (matched === "current") await retirePreviousPassword(row);
       else logger.info(log, "OCPP: el cargador se conectó con la contraseña anterior; la nueva sigue pendiente");
@@ -388,7 +414,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
    * it a call is answered with a CALLERROR, and a charger that keeps going is disconnected.
    */
   function budgetedHandler(client: Client, ref: ChargerRef): Client["handle"] {
-    const budget = callBudget(callLimit);
+    const budget = callBudgets.get(ref.ocppIdentity) ?? callBudget(callLimit);
+    callBudgets.set(ref.ocppIdentity, budget);
     return (method, handler) =>
       client.handle(method, (ctx) => {
         const verdict = budget.take();
@@ -864,7 +891,15 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const messageLogTimer = setInterval(() => void flushMessageLog(), MESSAGE_LOG_FLUSH_MS);
   messageLogTimer.unref();
 
+  /** Budgets and counters that refilled completely are the same as none: dropped. */
+  function pruneLimits() {
+    for (const [identity, budget] of callBudgets) if (budget.full && !connections.has(identity)) callBudgets.delete(identity);
+    connectsPerCharger.prune();
+    connectsPerAddress.prune();
+  }
+
   async function sweep() {
+    pruneLimits();
     await flushSignsOfLife();
     const t = now();
     const silent = await sweepSilentChargers(db, t);
