@@ -22,6 +22,7 @@ import { startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
+import { DEFAULT_CALL_LIMIT } from "./ocpp/limits";
 import { createDriverPayments, startDriverPaymentSweep } from "./api/driver-payments";
 import { startImageSweep } from "./api/image-quota";
 
@@ -81,6 +82,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     nodeId: env.NODE_ID,
     idleMaxMinutes: env.OCPP_IDLE_MAX_MINUTES,
     sweepIntervalMs: env.OCPP_SWEEP_SECONDS * 1000,
+    // Per charger and per address (ocpp/limits.ts); the call budget survives reconnections.
+    callLimit: { ...DEFAULT_CALL_LIMIT, burst: env.OCPP_CALL_BURST, perSecond: env.OCPP_CALLS_PER_SECOND },
+    connectionLimit: { perChargerPerMinute: env.OCPP_CONNECTIONS_PER_CHARGER_MINUTE, perAddressPerMinute: env.OCPP_CONNECTIONS_PER_IP_MINUTE },
+    trustProxy: env.TRUST_PROXY,
     // Partners' drivers' tokens at the chargers of stations published to roaming (ADR 0021).
     roaming: createChargerAuthorizer(ocpiSvc),
   });

@@ -173,6 +173,11 @@ export interface ChargerDto {
   /** The same as a version: what the charger screen shows. */
   ocppVersion: OcppVersion;
   hasPassword: boolean;
+  /**
+   * The charger accepted a new password over OCPP but has not connected with it yet: the one
+   * before it still opens until it does (ADR 0031).
+   */
+  passwordPending: boolean;
   enabled: boolean;
   heartbeatInterval: number;
   vendor: string | null;

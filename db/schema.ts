@@ -503,6 +503,12 @@ export const chargers = pgTable(
     ocppIdentity: text("ocpp_identity").notNull().unique(),
     /** Basic-auth password hash (infra/crypto); the password is shown once. */
     ocppPasswordHash: text("ocpp_password_hash"),
+    /**
+     * The password the charger connected with before a rotation it accepted over OCPP (ADR 0031):
+     * still accepted until the charger first connects with the new one, then cleared. Null: only
+     * the current password opens.
+     */
+    ocppPreviousPasswordHash: text("ocpp_previous_password_hash"),
     /** The OCPP subprotocol negotiated on the last connection (issue 24): ocpp1.6 or ocpp2.0.1. */
     ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
     enabled: boolean("enabled").notNull().default(true),

@@ -42,7 +42,7 @@ import {
 import { createLiveEvents, type LiveEvents, type LiveKind } from "./live";
 import { claimReservation, expireReservations, reservationStatusUpdate } from "./reservations";
 import { rebalanceStation, stationToBalance } from "./load-balancing";
-import { callBudget, DEFAULT_CALL_LIMIT, OCPP_MAX_FRAME_BYTES, type CallLimit } from "./limits";
+import { callBudget, DEFAULT_CALL_LIMIT, DEFAULT_CONNECTION_LIMIT, keyedRate, OCPP_MAX_FRAME_BYTES, type CallLimit, type ConnectionLimit } from "./limits";
 import {
   authorizationStatus,
   findChargerByIdentity,
@@ -58,6 +58,7 @@ import {
   sweepSilentChargers,
   touchMany,
   type BootPayload,
+  type ChargerAuthRow,
   type ChargerRef,
   type Created,
   type MeterValue,
@@ -67,6 +68,7 @@ import {
   type StopPayload,
 } from "./store";
 import { createMessageLog } from "./message-log";
+import { ocppValidators, outboundCallProblem } from "./validators";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import { maintenanceCall, maintenanceResult, recordDiagnosticsStatus, recordFirmwareStatus, unansweredMaintenance, type MaintenanceRequest, type MaintenanceResult } from "./maintenance";
 import {
@@ -112,6 +114,10 @@ export interface CentralSystemOptions {
   commandTimeoutMs?: number;
   /** How many calls one charger may make (default DEFAULT_CALL_LIMIT, ocpp/limits.ts). */
   callLimit?: CallLimit;
+  /** How often a charger, and an address, may connect (default DEFAULT_CONNECTION_LIMIT, ocpp/limits.ts). */
+  connectionLimit?: ConnectionLimit;
+  /** Behind a load balancer: the client's address is the first of X-Forwarded-For (TRUST_PROXY). */
+  trustProxy?: boolean;
   now?: () => Date;
   /** After a charger's session changed (start, reading, stop) on this node: drivers' prepaid charges (issue 23). */
   onSessionChange?: (businessId: string, chargerId: string | undefined) => void;
@@ -194,6 +200,11 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const idleMaxMinutes = options.idleMaxMinutes ?? 240;
   const commandTimeoutMs = options.commandTimeoutMs ?? 8_000;
   const callLimit = options.callLimit ?? DEFAULT_CALL_LIMIT;
+  const connectionLimit = options.connectionLimit ?? DEFAULT_CONNECTION_LIMIT;
+  /** Identity → its call budget, kept across its connections (a reconnection does not refill it). */
+  const callBudgets = new Map<string, ReturnType<typeof callBudget>>();
+  const connectsPerCharger = keyedRate(connectionLimit.perChargerPerMinute);
+  const connectsPerAddress = keyedRate(connectionLimit.perAddressPerMinute);
 
   const live = await createLiveEvents(channels, (err, what) =>
     logger.warn({ err: String(err) }, what === "payload" ? "OCPP: evento en vivo inválido" : "OCPP: no se pudo avisar a las pantallas en vivo"),
@@ -216,6 +227,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const rpc = new RPCServer({
     protocols: [...OCPP_PROTOCOLS],
     strictMode: true,
+    // CALLERRORs name what was invalid, never echo the request's values (ocpp/validators.ts).
+    strictModeValidators: ocppValidators,
     callTimeoutMs: commandTimeoutMs,
     pingIntervalMs: 30_000,
     deferPingsOnActivity: true,
@@ -246,20 +259,58 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     if (kind === "session" || kind === "connector") options.onSessionChange?.(businessId, chargerId);
   };
 
-  async function passwordMatches(row: { id: string; passwordHash: string | null }, password: string): Promise<boolean> {
-    if (!row.passwordHash) return false;
+  /** Whether `password` is the one `hash` was made of, through the cache under `key`. */
+  async function sameAs(key: string, hash: string, password: string): Promise<boolean> {
     const digest = sha256(password);
-    const known = verified.get(row.id);
-    if (known && known.hash === row.passwordHash) return timingSafeEqual(known.digest, digest);
-    const ok = await verifyOcppPassword(password, row.passwordHash);
-    if (ok) verified.set(row.id, { hash: row.passwordHash, digest });
+    const known = verified.get(key);
+    if (known && known.hash === hash) return timingSafeEqual(known.digest, digest);
+    const ok = await verifyOcppPassword(password, hash);
+    if (ok) verified.set(key, { hash, digest });
     return ok;
   }
 
+  /**
+   * Which of the charger's passwords this is: the current one, or the one before a rotation the
+   * charger accepted but may not use yet (ADR 0031).
+   */
+  async function passwordMatches(row: ChargerAuthRow, password: string): Promise<"current" | "previous" | false> {
+    if (row.passwordHash && (await sameAs(row.id, row.passwordHash, password))) return "current";
+    if (row.previousPasswordHash && (await sameAs(`${row.id}:previous`, row.previousPasswordHash, password))) return "previous";
+    return false;
+  }
+
+  /**
+   * The charger connected with its current password: the one before it (kept since a rotation)
+   * stops opening. Only if the current password is still the one it used (a rotation may have
+   * happened meanwhile).
+   */
+  async function retirePreviousPassword(row: ChargerAuthRow) {
+    if (!row.previousPasswordHash || !row.passwordHash) return;
+    await db
+      .update(chargers)
+      .set({ ocppPreviousPasswordHash: null })
+      .where(and(eq(chargers.id, row.id), eq(chargers.ocppPasswordHash, row.passwordHash)));
+    verified.delete(`${row.id}:previous`);
+    logger.info({ identity: row.ocppIdentity }, "OCPP: el cargador se conectó con la contraseña nueva; la anterior dejó de valer");
+    live.publish(row.businessId, { kind: "charger", chargerId: row.id });
+  }
+
+  /** The client's address: the socket's, or behind a trusted proxy the first X-Forwarded-For. */
+  function clientAddress(handshake: { remoteAddress?: string; headers: Record<string, string | string[] | undefined> }): string {
+    const forwarded = options.trustProxy ? String(handshake.headers["x-forwarded-for"] ?? "").split(",")[0].trim() : "";
+    return (forwarded || handshake.remoteAddress || "unknown").replace(/^::ffff:/, "");
+  }
+
   rpc.auth(async (accept, reject, handshake) => {
-    const log = { identity: handshake.identity, ip: handshake.remoteAddress };
+    const ip = clientAddress(handshake);
+    const log = { identity: handshake.identity, ip };
     try {
       if (handshake.endpoint !== OCPP_PATH) return reject(404, "Not found");
+      // Every attempt from an address counts, before any database read (floods, password guessing).
+      if (!connectsPerAddress.take(ip)) {
+        logger.warn(log, "OCPP: demasiadas conexiones desde la misma dirección, rechazada");
+        return reject(429, "Too many connections");
+      }
       const protocol = OCPP_PROTOCOLS.find((p) => handshake.protocols.has(p));
       if (!protocol) {
         logger.warn(log, "OCPP: conexión sin el subprotocolo ocpp2.0.1 ni ocpp1.6, rechazada");
@@ -267,10 +318,18 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       }
       const row = await findChargerByIdentity(db, handshake.identity);
       const password = handshake.password?.toString("utf8");
-      if (!row || !password || !(await passwordMatches(row, password))) {
+      const matched = row && password ? await passwordMatches(row, password) : false;
+      if (!row || !matched) {
         logger.warn({ ...log, known: Boolean(row) }, "OCPP: autenticación rechazada");
         return reject(401, "Unauthorized");
       }
+      // Counted once authenticated: someone without the password cannot use up a charger's connections.
+      if (!connectsPerCharger.take(row.ocppIdentity)) {
+        logger.warn(log, "OCPP: el cargador se reconecta demasiado seguido, conexión rechazada");
+        return reject(429, "Too many connections");
+      }
+      if (matched === "current") await retirePreviousPassword(row);
+      else logger.info(log, "OCPP: el cargador se conectó con la contraseña anterior; la nueva sigue pendiente");
       const ref: ChargerRef = { id: row.id, businessId: row.businessId, name: row.name, ocppIdentity: row.ocppIdentity };
       accept({ ref, protocol, lastTouch: 0 } satisfies Session, protocol);
     } catch (err) {
@@ -355,7 +414,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
    * it a call is answered with a CALLERROR, and a charger that keeps going is disconnected.
    */
   function budgetedHandler(client: Client, ref: ChargerRef): Client["handle"] {
-    const budget = callBudget(callLimit);
+    const budget = callBudgets.get(ref.ocppIdentity) ?? callBudget(callLimit);
+    callBudgets.set(ref.ocppIdentity, budget);
     return (method, handler) =>
       client.handle(method, (ctx) => {
         const verdict = budget.take();
@@ -567,6 +627,15 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   }
 
   async function callLocal(client: Client, method: string, params: Record<string, unknown>): Promise<Answer> {
+    // A call of ours that breaks the schema is our bug, not the charger's refusal: it is not sent,
+    // it is logged as an error (the rule broken, no values: it may carry a password or tags), and
+    // the caller gets "error", which the screens never word as the charger's answer.
+    const { protocol, ref } = client.session as unknown as Session;
+    const problem = outboundCallProblem(protocol, method, params);
+    if (problem) {
+      logger.error({ identity: ref.ocppIdentity, protocol, method, problem }, "OCPP: un mensaje nuestro no cumple el esquema del protocolo; no se envió");
+      return { kind: "error" };
+    }
     try {
       const response = (await client.call(method, params, { callTimeoutMs: commandTimeoutMs })) as Record<string, unknown> | undefined;
       return { kind: "answer", status: method === "SetVariables" ? passwordAnswerStatus(response) : (response?.status as string | undefined), response };
@@ -822,7 +891,15 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const messageLogTimer = setInterval(() => void flushMessageLog(), MESSAGE_LOG_FLUSH_MS);
   messageLogTimer.unref();
 
+  /** Budgets and counters that refilled completely are the same as none: dropped. */
+  function pruneLimits() {
+    for (const [identity, budget] of callBudgets) if (budget.full && !connections.has(identity)) callBudgets.delete(identity);
+    connectsPerCharger.prune();
+    connectsPerAddress.prune();
+  }
+
   async function sweep() {
+    pruneLimits();
     await flushSignsOfLife();
     const t = now();
     const silent = await sweepSilentChargers(db, t);

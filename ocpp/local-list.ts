@@ -31,6 +31,8 @@ export function expiryInstant(expiresOn: string): string {
 /** The Full SendLocalList of `entries` as version `version`, in the charger's protocol. */
 export function sendLocalListCall(protocol: CommandProtocol, version: number, entries: LocalListEntry[]): OcppCallSpec {
   if (protocol === "ocpp2.0.1") {
+    // 2.0.1 lists hold at least one entry: a Full update without the list is how it is emptied.
+    if (entries.length === 0) return { method: "SendLocalList", params: { versionNumber: version, updateType: "Full" } };
     return {
       method: "SendLocalList",
       params: {

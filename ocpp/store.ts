@@ -74,6 +74,7 @@ export function messageTime(timestamp: string | undefined, now: Date): Date {
 
 export interface ChargerAuthRow extends ChargerRef {
   passwordHash: string | null;
+  previousPasswordHash: string | null;
   enabled: boolean;
   businessStatus: string;
 }
@@ -86,6 +87,7 @@ export async function findChargerByIdentity(db: Db, identity: string): Promise<C
       name: chargers.name,
       ocppIdentity: chargers.ocppIdentity,
       passwordHash: chargers.ocppPasswordHash,
+      previousPasswordHash: chargers.ocppPreviousPasswordHash,
       enabled: chargers.enabled,
       businessStatus: businessUsers.status,
     })

@@ -82,6 +82,14 @@ const schema = z
     OCPP_IDLE_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(240),
     /** OCPP: how often chargers silent for 2× their heartbeat interval are marked offline. */
     OCPP_SWEEP_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+    /** OCPP: calls one charger may make in a burst; its budget is kept across its reconnections. */
+    OCPP_CALL_BURST: z.coerce.number().int().min(1).max(100_000).default(60),
+    /** OCPP: calls per second one charger may sustain once its burst is spent. */
+    OCPP_CALLS_PER_SECOND: z.coerce.number().min(0.1).max(10_000).default(10),
+    /** OCPP: connections one charger (identity, once authenticated) may open per minute. */
+    OCPP_CONNECTIONS_PER_CHARGER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** OCPP: connection attempts per client address and minute (behind TRUST_PROXY, the forwarded one); many chargers may share one address. */
+    OCPP_CONNECTIONS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
     /** Server processes on this machine: a number, or "auto" (one per core). More than one needs PostgreSQL. */
     WEB_CONCURRENCY: z.union([z.literal("auto"), z.coerce.number().int().min(1).max(64)]).default("auto"),
     /** This node's name in chargers.connected_node (default: random per process). */

@@ -110,6 +110,7 @@ export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows
       ocppProtocol: c.ocppProtocol,
       ocppVersion: c.ocppProtocol === "ocpp2.0.1" ? "2.0.1" : "1.6",
       hasPassword: !!c.ocppPasswordHash,
+      passwordPending: !!c.ocppPasswordHash && !!c.ocppPreviousPasswordHash,
       enabled: c.enabled,
       heartbeatInterval: c.heartbeatInterval,
       vendor: c.vendor ?? null,
@@ -273,6 +274,9 @@ function localListRefusal(status: string, what: string): string {
       return "El cargador rechazó la lista por la versión: consultá su versión y volvé a enviarla.";
     case "Failed":
       return "El cargador no pudo guardar la lista local.";
+    case "error":
+      // Our side failed (a message of ours the protocol refuses, another node unreachable): logged, not the charger's doing.
+      return `No se pudo enviar ni consultar ${what} por un error de Enchufá, no del cargador (ya quedó registrado). Probá de nuevo más tarde.`;
     default:
       return `El cargador no aceptó ${what} (${status}).`;
   }
@@ -468,9 +472,13 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
       if (delivery.outcome === "accepted") passwordDelivery = "charger";
       else if (delivery.outcome !== "offline") throw conflict(PASSWORD_NOT_APPLIED[delivery.outcome]);
     }
+    // "Accepted" only says the charger stored it: until it connects with it, the password it last
+    // used (the one before, or one still pending from an earlier rotation) keeps opening (ADR 0031).
+    // A manual rotation has nothing to wait for: only the new password opens.
+    const ocppPreviousPasswordHash = passwordDelivery === "charger" ? (current.ocppPreviousPasswordHash ?? current.ocppPasswordHash) : null;
     await db
       .update(chargers)
-      .set({ ocppPasswordHash })
+      .set({ ocppPasswordHash, ocppPreviousPasswordHash })
       .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
     const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password, passwordDelivery };

@@ -68,6 +68,8 @@ const UNTIL = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Bu
 function reserveMessage(answer: ChargerAnswer, r: Reservation): string {
   const status = answerStatus(answer);
   if (status === "Accepted") return `El cargador reservó el conector ${r.connectorNumber} para ${r.idTag} hasta el ${UNTIL.format(r.expiresAt)}.`;
+  // Our side failed (logged by the central system): the charger did not refuse anything.
+  if (answer.kind === "error") return "No se pudo pedirle la reserva al cargador por un error de Enchufá, no del cargador (ya quedó registrado). Probá de nuevo.";
   return `El cargador no aceptó la reserva: ${RESERVE_REFUSALS[status] ?? `respondió ${status}`}.`;
 }
 
@@ -180,7 +182,9 @@ export function reservationRoutes({ db, now, ocpp }: ApiServices) {
           ? "Cancelamos la reserva. El cargador no está conectado: la libera cuando venza."
           : status === "timeout"
             ? "Cancelamos la reserva. El cargador no respondió a tiempo: puede seguir reservado hasta que venza."
-            : "Cancelamos la reserva. El cargador no la tenía (ya la había liberado).";
+            : status === "error"
+              ? "Cancelamos la reserva. Un error de Enchufá impidió avisarle al cargador (ya quedó registrado): puede seguir reservado hasta que venza."
+              : "Cancelamos la reserva. El cargador no la tenía (ya la había liberado).";
     const body: ReservationResultDto = { ...dto(await findOne(db, b.id, current.r.id)), message };
     return c.json(body);
   });

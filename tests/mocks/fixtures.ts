@@ -122,6 +122,7 @@ const charger: ChargerDto = {
   ocppProtocol: "ocpp1.6",
   ocppVersion: "1.6",
   hasPassword: true,
+  passwordPending: false,
   enabled: true,
   heartbeatInterval: 300,
   vendor: "Wall Box Chargers",

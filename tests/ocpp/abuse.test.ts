@@ -78,4 +78,29 @@ describe("OCPP: frame size and call rate per charger", () => {
     expect((await whenClosed).code).toBe(1008);
     expect(answers.filter((a) => a[0] === 4 && a[2] === "GenericError").length).toBeGreaterThan(200);
   });
+  // A CALLERROR for an invalid call says what was wrong (the validation errors), never echoes the
+  // call's values back: an idTag, an idToken, a password in a frame nobody else should read.
+  it.each([
+    ["ocpp1.6", { idTag: "SECRET-TAG-0123456789-TOO-LONG" }],
+    ["ocpp2.0.1", { idToken: { idToken: "SECRET-TOKEN-0123", type: "NotAType" } }],
+  ] as const)("%s: an invalid call's CALLERROR carries the validation errors only, not the request's values", async (protocol, params) => {
+    const cli = chargerClient(h, quiet, { protocols: [protocol] });
+    await cli.connect();
+    try {
+      const answer = new Promise<unknown[]>((resolve) =>
+        cli.on("message", ({ message, outbound }: { message: string; outbound: boolean }) => {
+          const frame = JSON.parse(message) as unknown[];
+          if (!outbound && frame[1] === "bad-1") resolve(frame);
+        }),
+      );
+      cli.sendRaw(JSON.stringify([2, "bad-1", "Authorize", params]));
+      const [type, , code, , details] = await answer;
+      expect(type).toBe(4);
+      expect(code).toMatch(/Violation/);
+      expect(details).toEqual({ errors: expect.arrayContaining([expect.objectContaining({ instancePath: expect.any(String), keyword: expect.any(String) })]) });
+      expect(JSON.stringify(details)).not.toContain("SECRET");
+    } finally {
+      await cli.close();
+    }
+  });
 });

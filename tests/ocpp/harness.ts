@@ -10,7 +10,7 @@ import { createApi } from "#api/app";
 import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
-import type { CallLimit } from "#ocpp/limits";
+import type { CallLimit, ConnectionLimit } from "#ocpp/limits";
 import type { RoamingAuthorizer } from "#ocpp/roaming";
 import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
@@ -25,7 +25,14 @@ export interface OcppHarness extends Harness {
 
 export async function openOcppHarness(
   backend: TestBackend,
-  opts: { commandTimeoutMs?: number; idleMaxMinutes?: number; callLimit?: CallLimit; roaming?: (db: Database["db"]) => RoamingAuthorizer } = {},
+  opts: {
+    commandTimeoutMs?: number;
+    idleMaxMinutes?: number;
+    callLimit?: CallLimit;
+    connectionLimit?: ConnectionLimit;
+    trustProxy?: boolean;
+    roaming?: (db: Database["db"]) => RoamingAuthorizer;
+  } = {},
 ): Promise<OcppHarness> {
   const database: Database = await backend.open();
   await seedCatalogs(database.db);
@@ -44,6 +51,9 @@ export async function openOcppHarness(
     commandTimeoutMs: opts.commandTimeoutMs ?? 1_500,
     idleMaxMinutes: opts.idleMaxMinutes ?? 240,
     callLimit: opts.callLimit,
+    // Tests reconnect the same charger many times in seconds: unbounded unless a test is about it.
+    connectionLimit: opts.connectionLimit ?? { perChargerPerMinute: 100_000, perAddressPerMinute: 100_000 },
+    trustProxy: opts.trustProxy,
     roaming: opts.roaming?.(database.db),
   };
   const central = await createCentralSystem({ ...centralOptions, nodeId: "node-a" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callBudget } from "#ocpp/limits";
+import { callBudget, keyedRate } from "#ocpp/limits";
 
 describe("callBudget: a charger's call rate (issue 21)", () => {
   it("accepts a burst, refuses beyond it, then closes after too many refusals", () => {
@@ -33,5 +33,20 @@ describe("callBudget: a charger's call rate (issue 21)", () => {
     t += 1000;
     expect(budget.take()).toBe("accept");
     expect(budget.take()).toBe("refuse");
+  });
+});
+
+describe("keyedRate: connections per charger and per address", () => {
+  it("allows perMinute in a burst per key, refills over the minute, and forgets keys that refilled", () => {
+    let t = 0;
+    const rate = keyedRate(2, () => t);
+    expect([rate.take("a"), rate.take("a"), rate.take("a")]).toEqual([true, true, false]);
+    expect(rate.take("b")).toBe(true); // another key has its own
+    t += 30_000; // one connection back at 2 a minute
+    expect([rate.take("a"), rate.take("a")]).toEqual([true, false]);
+    t += 120_000;
+    rate.prune();
+    expect(rate.size).toBe(0);
+    expect([rate.take("a"), rate.take("a"), rate.take("a")]).toEqual([true, true, false]);
   });
 });

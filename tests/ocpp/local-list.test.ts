@@ -5,11 +5,12 @@
 // NotSupported, a CALLERROR, no answer, offline.
 import { eq } from "drizzle-orm";
 import type { RPCClient } from "ocpp-rpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, chargingSessions } from "#db/schema";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { auditLog, chargingSessions, ocppMessages } from "#db/schema";
 import { expectStatus, stationInput } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";
+import type { CommandProtocol } from "#ocpp/commands";
 
 const V201 = { protocols: ["ocpp2.0.1"] };
 
@@ -151,5 +152,67 @@ describe.each(testBackends())("local authorization list ($name)", (backend) => {
       await cli.close();
     }
     expect(await h.db.select().from(chargingSessions)).toEqual([]);
+  });
+  // A company without tags: the charger's list is emptied with a Full update, on both protocols.
+  it.each([
+    ["ocpp1.6", { listVersion: 1, updateType: "Full", localAuthorizationList: [] }],
+    ["ocpp2.0.1", { versionNumber: 1, updateType: "Full" }],
+  ] as const)("%s: with no tags, a Full update that empties the charger's list is sent and accepted", async (protocol, expected) => {
+    const empty = await createFixture(h, `locallist-empty-${protocol}-${backend.name}`);
+    const lists: Record<string, unknown>[] = [];
+    const cli = chargerClient(h, empty, { protocols: [protocol] });
+    cli.handle("SendLocalList", async ({ params }) => {
+      lists.push(params as Record<string, unknown>);
+      return { status: "Accepted" };
+    });
+    const since = new Date();
+    await cli.connect();
+    await onlineSince(h, empty.chargerId, since);
+    try {
+      const result = await expectStatus(await h.call("POST", `/Business/Charger/${empty.chargerId}/LocalList`, { token: empty.tenant.token }), 200);
+      expect(result).toEqual({ outcome: "accepted", status: "Accepted", version: 1, entries: 0, message: "El cargador guardó la lista local (versión 1, 0 tarjetas)." });
+      expect(lists).toEqual([expected]);
+      await h.central.flushMessageLog();
+      const logged = await h.db.select({ action: ocppMessages.action, direction: ocppMessages.direction }).from(ocppMessages).where(eq(ocppMessages.chargerId, empty.chargerId));
+      expect(logged).toContainEqual({ action: "SendLocalList", direction: "OUT" });
+    } finally {
+      await cli.close();
+    }
+  });
+
+  // A call of ours that breaks the protocol's schema is our bug: not sent, logged as an error, and
+  // the operator is not told the charger refused it.
+  it("2.0.1: a list call of ours that breaks the schema is not sent, is logged as an error and is not blamed on the charger", async () => {
+    await offline();
+    const lists: unknown[] = [];
+    const cli = await connect({ SendLocalList: (p) => (lists.push(p), { status: "Accepted" }) }, V201);
+    const real = h.central.callCharger;
+    const spy = vi.spyOn(h.central, "callCharger").mockImplementation((c, build) =>
+      real(c, (protocol: CommandProtocol) => {
+        const call = build(protocol);
+        return { ...call, params: { ...call.params, updateType: "Everything" } };
+      }),
+    );
+    const sentLists = async () => {
+      await h.central.flushMessageLog();
+      return (await h.db.select({ action: ocppMessages.action }).from(ocppMessages).where(eq(ocppMessages.chargerId, f.chargerId))).filter((m) => m.action === "SendLocalList").length;
+    };
+    const logBefore = await sentLists();
+    try {
+      const before = (await charger()).localListVersion;
+      const result = await expectStatus(await send(), 200);
+      expect(result).toMatchObject({ outcome: "error", status: "error", version: before });
+      expect(result.message).toBe("No se pudo enviar ni consultar la lista local por un error de Enchufá, no del cargador (ya quedó registrado). Probá de nuevo más tarde.");
+      expect(result.message).not.toMatch(/El cargador no/);
+      expect(lists).toEqual([]);
+      const error = h.logs.find((l) => l.level === "error" && l.msg === "OCPP: un mensaje nuestro no cumple el esquema del protocolo; no se envió");
+      expect(error?.obj).toMatchObject({ identity: f.identity, method: "SendLocalList", protocol: "ocpp2.0.1" });
+      // The rule broken, never the values (a list holds tags; a SetVariables, a password).
+      expect(JSON.stringify(error?.obj)).not.toContain("A-OK");
+      expect(await sentLists()).toBe(logBefore);
+    } finally {
+      spy.mockRestore();
+      await cli.close();
+    }
   });
 });

@@ -609,12 +609,12 @@ describe.each(testBackends())("OCPP 2.0.1 beside 1.6J ($name)", (backend) => {
       expect(body.passwordDelivery).toBe("charger");
       expect(offered).toEqual({ setVariableData: [{ attributeValue: body.ocppPassword, component: { name: "SecurityCtrlr" }, variable: { name: "BasicAuthPassword" } }] });
       expect((await chargerRow(f.chargerId)).ocppPasswordHash).not.toBe(hashBefore);
-      // The charger reconnects with the new password; the old one no longer opens.
-      const stale = chargerClient(h, f, V201);
-      expect(Number(((await stale.connect().catch((e: unknown) => e)) as { code?: number }).code)).toBe(401);
+      // The charger reconnects with the new password; from then on the old one no longer opens (ADR 0031).
       const fresh = chargerClient(h, { identity: f.identity, password: body.ocppPassword }, V201);
       await fresh.connect();
       await fresh.close();
+      const stale = chargerClient(h, f, V201);
+      expect(Number(((await stale.connect().catch((e: unknown) => e)) as { code?: number }).code)).toBe(401);
       expect(JSON.stringify(h.logs)).not.toContain(body.ocppPassword);
     });
 

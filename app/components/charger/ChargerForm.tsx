@@ -188,6 +188,12 @@ export function ChargerForm({
                   <Text as="p" size="2" weight="medium">
                     Contraseña
                   </Text>
+                  {charger.passwordPending ? (
+                    // Until the charger connects with the new password, the one before keeps opening (ADR 0031).
+                    <Text as="p" size="2" color="amber" role="status">
+                      Contraseña nueva pendiente: el cargador todavía no se conectó con ella. Hasta que lo haga, la anterior sigue valiendo.
+                    </Text>
+                  ) : null}
                   {rotatedPassword ? (
                     <OneTimePassword password={rotatedPassword} rotated />
                   ) : (
