@@ -7,10 +7,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import path from "node:path";
 import { startAuthEmulator, ensureVerifiedAccount, EMULATOR_PROJECT_ID } from "./emulator";
 import { startPaymentsEmulator } from "./payments-emulator";
-import { openDatabase } from "../db/client";
-import { seedCatalogs } from "../db/seed/catalogs";
-import { seedDemoOperator } from "../db/seed/demo";
-import { DEMO_PAGOS360_API_KEY, prepareQrDemo, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
+import { DEMO_PAGOS360_API_KEY, SIM_CHARGER_PASSWORD } from "./local-qr-demo";
+import { seedLocalDatabase } from "./local-seed";
 import { startSimCharger } from "./sim-charger";
 import { SERVER_NODE_FLAGS } from "../server/cluster";
 
@@ -101,16 +99,11 @@ async function run() {
     const uid = await ensureVerifiedAccount(emulator.host, EMULATOR_PROJECT_ID, DEMO_EMAIL, DEMO_PASSWORD);
 
     // Migrate and seed before the server opens the same embedded database.
-    const database = await openDatabase({ dataDir });
-    await seedCatalogs(database.db);
-    const seeded = await seedDemoOperator(database.db, { firebaseUid: uid, email: DEMO_EMAIL });
-    // Issue 23: one demo station takes QR payments, paid through the emulator, at a simulated charger.
     const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
-    const qrDemo: QrDemo | null = process.argv.includes("--no-sim") ? null : await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey });
-    await database.close();
+    const { businessId, qrDemo } = await seedLocalDatabase({ dataDir, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim: !process.argv.includes("--no-sim") });
     const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
     // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.
-    payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${seeded.businessId}`);
+    payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${businessId}`);
 
     const env = {
       ...process.env,
