@@ -24,7 +24,7 @@ export interface LocalSeed {
 }
 
 export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSeed> {
-  const database = await openDatabase({ dataDir: opts.dataDir });
+  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
   try {
     await seedCatalogs(database.db);
     const seeded = await seedDemoOperator(database.db, { firebaseUid: opts.firebaseUid, email: opts.email });

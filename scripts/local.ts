@@ -98,9 +98,10 @@ async function run() {
   try {
     const uid = await ensureVerifiedAccount(emulator.host, EMULATOR_PROJECT_ID, DEMO_EMAIL, DEMO_PASSWORD);
 
-    // Migrate and seed before the server opens the same embedded database.
+    // Migrate and seed the database the server runs on (PostgreSQL with DATABASE_URL), before it
+    // opens it: the embedded one takes one process at a time.
     const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
-    const { businessId, qrDemo } = await seedLocalDatabase({ dataDir, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim: !process.argv.includes("--no-sim") });
+    const { businessId, qrDemo } = await seedLocalDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim: !process.argv.includes("--no-sim") });
     const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`;
     // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.
     payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${businessId}`);
