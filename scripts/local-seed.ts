@@ -4,6 +4,7 @@
 import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
+import { prepareDemoChargers, type DemoCharger } from "./local-demo-chargers";
 import { prepareQrDemo, type QrDemo } from "./local-qr-demo";
 
 export interface LocalSeedOptions {
@@ -21,6 +22,8 @@ export interface LocalSeedOptions {
 export interface LocalSeed {
   businessId: string;
   qrDemo: QrDemo | null;
+  /** The demo's online chargers the launcher keeps connected (none with `sim: false`). */
+  demoChargers: DemoCharger[];
 }
 
 export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSeed> {
@@ -30,7 +33,8 @@ export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSe
     const seeded = await seedDemoOperator(database.db, { firebaseUid: opts.firebaseUid, email: opts.email });
     // One demo station takes QR payments, paid through the emulator, at a simulated charger.
     const qrDemo = opts.sim ? await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey }) : null;
-    return { businessId: seeded.businessId, qrDemo };
+    const demoChargers = opts.sim ? await prepareDemoChargers(database.db, { businessId: seeded.businessId, exclude: qrDemo ? [qrDemo.ocppIdentity] : [] }) : [];
+    return { businessId: seeded.businessId, qrDemo, demoChargers };
   } finally {
     await database.close();
   }
