@@ -62,7 +62,7 @@ function childrenOf(pid: number): { pid: number; args: string }[] {
 }
 
 describe("the local launcher", () => {
-  it("exits and frees every port after its server is killed by a signal", { timeout: 300_000 }, async () => {
+  it("exits and frees every port after its server is killed by a signal", { timeout: 420_000 }, async () => {
     const port = await freeBlock(20_000 + (process.pid % 2000) * 2, 2);
     const emulatorPort = await freeBlock(24_000 + (process.pid % 2000) * 3, 3);
     const ports = [port, port + 1, emulatorPort, emulatorPort + 1, emulatorPort + 2];
@@ -74,7 +74,7 @@ describe("the local launcher", () => {
     launcher.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => launcher!.once("exit", () => resolve()));
 
-    const deadline = Date.now() + 240_000;
+    const deadline = Date.now() + 300_000;
     while (!output.includes("está listo en") && Date.now() < deadline && launcher.exitCode === null) await new Promise((r) => setTimeout(r, 250));
     expect(output, output).toContain("está listo en");
 

@@ -20,7 +20,7 @@ describe("the demo's online chargers in local mode", () => {
   }, 60_000);
   afterAll(() => database?.close());
 
-  it("are the station chargers but the offline one and the QR demo's, with the simulated chargers' password, online again", async () => {
+  it("are the station chargers but the offline one and the QR demo's, with the simulated chargers' password, online again", { timeout: 90_000 }, async () => {
     const db = database.db;
     const now = new Date("2025-06-15T15:00:00Z");
     const { businessId } = await seedDemoOperator(db, { firebaseUid: "demo-fleet", email: "demo@enchufa.local", now });
