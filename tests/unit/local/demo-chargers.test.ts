@@ -17,7 +17,7 @@ describe("the demo's online chargers in local mode", () => {
   let database: Database;
   beforeAll(async () => {
     database = await testBackends()[0].open();
-  }, 60_000);
+  }, 180_000);
   afterAll(() => database?.close());
 
   it("are the station chargers but the offline one and the QR demo's, with the simulated chargers' password, online again", { timeout: 90_000 }, async () => {
