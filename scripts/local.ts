@@ -52,8 +52,11 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Where the data directory's files are, as the banner shows them (relative to the checkout). */
-const shown = (file: string) => path.relative(root, file) || file;
+/** Where the data directory's files are, as the banner shows them (relative to the checkout when inside it). */
+const shown = (file: string) => {
+  const relative = path.relative(root, file);
+  return relative && !relative.startsWith("..") ? relative : file;
+};
 
 /** The last `lines` lines of a log file, to show why something failed. */
 function tail(file: string, lines: number): string {
