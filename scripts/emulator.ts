@@ -3,8 +3,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { hasEnded, stopProcess } from "./processes";
 
 export const EMULATOR_PROJECT_ID = "demo-enchufa";
+
+/** firebase-tools takes 10–20 s to serve on an idle machine, and over a minute on a busy one (measured: 73 s at load 19 on 2 cores). */
+const START_TIMEOUT_MS = 180_000;
 
 export interface Emulator {
   host: string;
@@ -16,7 +20,7 @@ export interface Emulator {
 async function waitFor(url: string, timeoutMs: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`El emulador de Firebase terminó (código ${child.exitCode}).`);
+    if (hasEnded(child)) throw new Error(`El emulador de Firebase terminó (código ${child.exitCode ?? child.signalCode}).`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;
@@ -86,7 +90,7 @@ export async function startAuthEmulator(opts: { port: number; dataDir: string; l
   child.stderr?.on("data", forward);
   const host = `127.0.0.1:${port}`;
   try {
-    await waitFor(`http://${host}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/config`, 90_000, child);
+    await waitFor(`http://${host}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/config`, START_TIMEOUT_MS, child);
     if (!ready) {
       await new Promise<void>((resolve, reject) => {
         const done = (error?: Error) => {
@@ -97,7 +101,7 @@ export async function startAuthEmulator(opts: { port: number; dataDir: string; l
           else resolve();
         };
         const exited = (code: number | null) => done(new Error(`El emulador de Firebase terminó (código ${code}).`));
-        const timer = setTimeout(() => done(new Error("El emulador de Firebase no terminó de cargar sus cuentas en 90 s.")), 90_000);
+        const timer = setTimeout(() => done(new Error(`El emulador de Firebase no terminó de cargar sus cuentas en ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
         child.once("exit", exited);
         onReady = () => done();
       });
@@ -110,16 +114,8 @@ export async function startAuthEmulator(opts: { port: number; dataDir: string; l
     host,
     projectId: EMULATOR_PROJECT_ID,
     process: child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
-        child.once("exit", () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        child.kill("SIGINT"); // SIGINT lets it export the accounts before leaving
-      }),
+    // SIGINT lets it export the accounts before leaving; one that hangs is killed after 15 s.
+    stop: () => stopProcess(child, "SIGINT", 15_000),
   };
 }
 

@@ -400,7 +400,12 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     pagos360Url: `${base}/pagos360`,
     /** Pagos360: the webhook URL of the account with this API key (its panel's setting); "" removes it. */
     setPagos360Webhook,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A browser's keep-alive connection would hold the port until it times out.
+        server.closeAllConnections();
+      }),
   };
 }
 

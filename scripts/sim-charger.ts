@@ -15,6 +15,17 @@ export interface SimChargerOptions {
   powerW?: number;
   /** Seconds between MeterValues while charging; default 5. */
   meterEverySeconds?: number;
+  /**
+   * Seconds between Heartbeats until the central system gives its own interval (BootNotification's
+   * answer); default 300. Without them Enchufá marks the charger offline after twice its interval.
+   */
+  heartbeatSeconds?: number;
+  /**
+   * false: the charger connects as one that was already running (a demo charger with its seeded
+   * state): no BootNotification and no StatusNotification, so its connectors keep the states
+   * and charges they have. Default true: it boots and reports its connectors Available.
+   */
+  boot?: boolean;
   log?: (line: string) => void;
 }
 
@@ -107,12 +118,27 @@ export async function startSimCharger(opts: SimChargerOptions): Promise<SimCharg
   for (const m of ["ChangeConfiguration", "Reset", "UnlockConnector", "ChangeAvailability", "TriggerMessage", "ClearCache"]) client.handle(m, async () => ({ status: "Accepted" }));
   client.handle("GetConfiguration", async () => ({ configurationKey: [], unknownKey: [] }));
 
+  // Heartbeats at the interval the central system asks for (or the one given), while connected.
+  let heartbeatEvery = opts.heartbeatSeconds ?? 300;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const beat = () => {
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => void client.call("Heartbeat", {}).catch(() => undefined), heartbeatEvery * 1000);
+  };
   client.on("open", () => {
+    beat();
+    if (opts.boot === false) return;
     void (async () => {
-      await client.call("BootNotification", { chargePointVendor: "Enchufá", chargePointModel: "Simulador QR" });
+      const answer = (await client.call("BootNotification", { chargePointVendor: "Enchufá", chargePointModel: "Simulador QR" })) as { interval?: number };
+      if (answer.interval && answer.interval > 0) {
+        heartbeatEvery = answer.interval;
+        beat();
+      }
       for (let c = 1; c <= connectors; c++) if (!running.has(c)) await status(c, "Available");
     })().catch((e) => log(`cargador simulado: ${(e as Error).message}`));
   });
+  client.on("disconnect", () => clearInterval(heartbeat));
+  client.on("close", () => clearInterval(heartbeat));
   await client.connect();
   log(`cargador simulado ${opts.identity} conectado`);
 
@@ -120,6 +146,7 @@ export async function startSimCharger(opts: SimChargerOptions): Promise<SimCharg
     client,
     running,
     async close() {
+      clearInterval(heartbeat);
       for (const r of [...running.values()]) await stop(r, "EVDisconnected").catch(() => undefined);
       await client.close({ force: true }).catch(() => undefined);
     },

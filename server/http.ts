@@ -215,7 +215,7 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
   // entry.server.tsx): its keys are module objects, and this file's bundle has another copy.
   const handlerFor = (build: ServerBuild, mode: "development" | "production") => {
     const { createRequestContext: toContext } = build.entry.module as unknown as { createRequestContext: typeof createRequestContext };
-    return dashboardHandler(createRequestHandler(build, mode), (req, res) => toContext(appContext(req, res)));
+    return dashboardHandler(createRequestHandler(build, mode), (req, res) => toContext(appContext(req, res)), logger);
   };
 
   if ("vite" in dashboard) {
@@ -316,6 +316,11 @@ function setLength(res: ExpressResponse, body: Buffer): Buffer {
   return body;
 }
 
+/** The connection closed before the whole answer was sent: the client went away. */
+function clientGone(res: ExpressResponse): boolean {
+  return !res.writableFinished && (res.destroyed || res.socket === null || res.socket.destroyed);
+}
+
 type DashboardHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
 type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider;
 
@@ -323,7 +328,7 @@ type GetLoadContext = (req: ExpressRequest, res: ExpressResponse) => RouterConte
  * @react-router/express's adapter, except that a body already read (and capped) by bodyLimit is
  * handed over from `res.locals.body` instead of the request stream.
  */
-function dashboardHandler(handle: DashboardHandler, getLoadContext: GetLoadContext) {
+function dashboardHandler(handle: DashboardHandler, getLoadContext: GetLoadContext, logger: Logger) {
   return async (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
     try {
       const controller = new AbortController();
@@ -366,6 +371,9 @@ function dashboardHandler(handle: DashboardHandler, getLoadContext: GetLoadConte
       } else if (response.body) await writeReadableStreamToWritable(response.body, res);
       else res.end();
     } catch (error) {
+      // The browser left before the answer was complete (a closed tab, a page left while its live
+      // events streamed): nothing failed on this side, and nobody is there to answer.
+      if (clientGone(res)) return logger.debug({ reqId: res.locals.requestId, path: req.path, err: error instanceof Error ? error.message : String(error) }, "el cliente cerró la conexión antes del final de la respuesta");
       next(error);
     }
   };

@@ -54,6 +54,8 @@ export const DEMO_CUIT = (() => {
   return first10 + String(cuitCheckDigit(first10));
 })();
 export const DEMO_HISTORY_DAYS = 90;
+/** The demo charger that starts offline (with its notification): the one "sin conexión" on Inicio. */
+export const DEMO_OFFLINE_IDENTITY = "ENCH-NORD-03";
 
 export interface SeedDemoOptions {
   firebaseUid: string;
@@ -270,6 +272,11 @@ const STATIONS: StationSpec[] = [
 ];
 
 /** A charger bought but not yet installed: shows up in "Añadir cargador". */
+/** OCPP identities of the demo chargers installed at a station (the unassigned one has never connected). */
+export function demoStationChargerIdentities(): string[] {
+  return STATIONS.flatMap((station) => station.chargers.map((charger) => charger.identity));
+}
+
 const UNASSIGNED_CHARGER: ChargerSpec = {
   identity: "ENCH-STOCK-01",
   name: "Cargador en depósito",
@@ -793,7 +800,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
   const faulted = live("ENCH-MZA-01", 2);
   const faultAt = nowMs - Math.min(95, sinceDayStart) * MINUTE;
   emitStatus(faulted.conn.id, faulted.charger.id, "Faulted", faultAt, "GroundFailure", "Diferencial actuado");
-  const offline = live("ENCH-NORD-03", 1);
+  const offline = live(DEMO_OFFLINE_IDENTITY, 1);
   offline.charger.online = false;
   const offlineAt = nowMs - Math.min(190, sinceDayStart) * MINUTE;
   offline.charger.lastHeartbeatAt = new Date(offlineAt);

@@ -18,7 +18,7 @@ import { MemoryRateLimitStore, setRateLimitStore } from "#infra/rate-limit";
 /** Enough of a build for the app to be created; these tests never reach React Router. */
 const build = { routes: {}, entry: { module: {} }, assets: { routes: {}, url: "/x.js", version: "1", entry: { module: "/x.js", imports: [] } }, future: {}, publicPath: "/", assetsBuildDirectory: "/tmp", isSpaMode: false, mode: "production" } as unknown as ServerBuild;
 
-async function start(envOverrides: Record<string, string>, clientDir = "/nonexistent") {
+async function start(envOverrides: Record<string, string>, clientDir = "/nonexistent", options: { build?: ServerBuild; logger?: ReturnType<typeof createLogger> } = {}) {
   const env = parseEnv({ FIREBASE_PROJECT_ID: "demo-x", PORT: "3999", ...envOverrides });
   const api = {
     fetch: async (req: Request) =>
@@ -30,11 +30,11 @@ async function start(envOverrides: Record<string, string>, clientDir = "/nonexis
   };
   const app = createHttpApp({
     env,
-    logger: createLogger("silent"),
+    logger: options.logger ?? createLogger("silent"),
     api,
     ocpi,
     health: async () => ({ database: "ok", identity: "down" }),
-    dashboard: { build, clientDir },
+    dashboard: { build: options.build ?? build, clientDir },
     verifyIdToken: async () => ({ uid: "x" }),
   });
   const server: Server = await new Promise((r) => {
@@ -219,5 +219,61 @@ describe("whole pages, compressed in one call", () => {
     const { headers, body } = await raw("/small", "gzip, deflate, br");
     expect(headers["content-encoding"]).toBeUndefined();
     expect(body.toString()).toBe("<p>hola</p>");
+  });
+});
+
+describe("a client that goes away in the middle of a stream", () => {
+  // A build with one resource route: the live events' stream (text/event-stream), which never ends by itself.
+  const streaming = {
+    ...build,
+    ssr: true,
+    prerender: [],
+    routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
+    entry: { module: { createRequestContext: (context: unknown) => context } },
+    routes: {
+      root: { id: "root", path: "", module: { default: () => null } },
+      "routes/live": {
+        id: "routes/live",
+        parentId: "root",
+        path: "live",
+        module: {
+          loader: () => {
+            let timer: NodeJS.Timeout;
+            const body = new ReadableStream({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode("event: change\ndata: {}\n\n"));
+                timer = setInterval(() => controller.enqueue(new TextEncoder().encode(": ping\n\n")), 20);
+              },
+              cancel: () => clearInterval(timer),
+            });
+            return new Response(body, { headers: { "Content-Type": "text/event-stream; charset=utf-8" } });
+          },
+        },
+      },
+    },
+  } as unknown as ServerBuild;
+  const lines: { level: number; msg: string }[] = [];
+  const logger = createLogger("debug", { write: (line: string) => void lines.push(JSON.parse(line)) });
+  let app: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    app = await start(PROD, "/nonexistent", { build: streaming, logger });
+  });
+  afterAll(() => app.close());
+
+  it("is logged at debug level, not as a server error", async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = httpGet(`${app.url}/live`, (res) => {
+        expect(res.headers["content-type"]).toContain("text/event-stream");
+        res.once("data", () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on("error", (err) => (req.destroyed ? undefined : reject(err)));
+    });
+    // The server notices the closed socket on its next write.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    expect(lines.some((l) => l.level === 20 && /cliente/.test(l.msg))).toBe(true);
   });
 });
