@@ -131,6 +131,8 @@ describe.each(testBackends())("audit log ($name)", (backend) => {
     const lines = text.replace(/^\uFEFF/, "").trim().split("\r\n");
     expect(lines[0]).toBe("Fecha;Persona;Rol;Acción;Sección;Recurso;Cambios;Dirección IP");
     expect(lines).toHaveLength(1 + 4);
+    // The date holds a comma ("28/11/26, 9:40:50 a. m."): quoted, so it stays one cell anywhere.
+    expect(lines[1]).toMatch(/^"\d{2}\/\d{2}\/\d{2}, [^"]+";/);
     expect(text).toContain("tec@example.com;Técnico;Modificó la estación;Estación;Audit Centro 2;Nombre: Audit Centro → Audit Centro 2 | Publicada: Sí → No;203.0.113.9");
 
     // Another company sees none of it, and a technician may not read the log.
