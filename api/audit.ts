@@ -39,6 +39,7 @@ import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "./schemas/constants";
 
 export type { AuditResource };
 
@@ -257,7 +258,11 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         ocppIdentity: c.ocppIdentity,
         enabled: c.enabled,
         heartbeatInterval: c.heartbeatInterval,
-        connectors: list.map((k) => `${k.connectorId}: ${k.standard} · ${k.format} · ${k.powerType} · ${Number(k.maxPowerKw)} kW · ${k.rate ?? "sin tarifa"}`),
+        // As the charger's form names them (Toma, AC trifásica, 7,4 kW).
+        connectors: list.map(
+          (k) =>
+            `${k.connectorId}: ${k.standard} · ${CONNECTOR_FORMAT_LABELS[k.format as keyof typeof CONNECTOR_FORMAT_LABELS] ?? k.format} · ${POWER_TYPE_LABELS[k.powerType as keyof typeof POWER_TYPE_LABELS] ?? k.powerType} · ${Number(k.maxPowerKw).toLocaleString("es-AR")} kW · ${k.rate ?? "sin tarifa"}`,
+        ),
       };
     },
     label: (s) => (s.name as string) ?? null,

@@ -49,7 +49,7 @@ function csvRow(x: AuditEntry): string[] {
     auditActionLabel(x.action),
     AUDIT_RESOURCE_LABELS[x.resourceType as AuditResource] ?? x.resourceType,
     x.resourceLabel ?? "",
-    describeChanges(x.changes ?? {}).join(" | "),
+    describeChanges(x.changes ?? {}, x.resourceType as AuditResource).join(" | "),
     x.ip ?? "",
   ];
 }

@@ -162,6 +162,9 @@ describe.each(testBackends())("audit log ($name)", (backend) => {
     const charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: owner.token, body: chargerInput({ name: "Audit Cobertura", stationId: station.id }) }), 201);
     const group = await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: owner.token, body: { name: "Audit Cobertura", allStations: true, rateId: rate.id } }), 201);
     const tag = await expectStatus(await h.call("POST", "/Business/Tag", { token: owner.token, body: { idTag: "COBERTURA", holderName: "Ana", groupId: group.id } }), 201);
+    // Connectors as the charger's form names them, not their stored codes.
+    const chargerSnapshot = await auditSnapshot(h.db, owner.businessId, "charger", charger.id);
+    expect(chargerSnapshot?.connectors).toEqual(["1: Tipo 2 · Toma · AC trifásica · 22 kW · sin tarifa", "2: CCS2 (Combo 2) · Cable · DC · 50 kW · sin tarifa"]);
     const ids: Partial<Record<string, string>> = { station: station.id, rate: rate.id, charger: charger.id, access_group: group.id, tag: tag.id, profile: owner.businessId };
     for (const [name, spec] of Object.entries(AUDITED_TABLES)) {
       const id = ids[spec.resource];
