@@ -9,7 +9,7 @@
 // writes the difference (`auditRequest`). Handlers whose change is not "this resource of the
 // caller's company" (joining a company, registering one, an ownership transfer's second member)
 // call `recordAudit` themselves and are marked `audit: "handler"`.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, type Table } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   accessGroups,
@@ -39,6 +39,7 @@ import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "./schemas/constants";
 
 export type { AuditResource };
 
@@ -81,6 +82,137 @@ interface ResourceAudit {
 
 const pick = <T extends object>(row: T, keys: (keyof T)[]): Snapshot => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
 
+// ---- Which stored fields each entry records ------------------------------------------------
+//
+// Every column of an audited table is either recorded (under its own name or the one given in
+// `recorded`) or left out on purpose, with the reason. Where a snapshot reads its row whole
+// (stations, rates, tags, the company profile), it records every column not left out, so a
+// column added later is audited by default; the others are held to the same list by a test.
+
+type ColumnName<T extends Table> = Extract<keyof T["_"]["columns"], string>;
+
+/** Left out of every snapshot: the entry itself says which company, which resource and when. */
+const ENTRY_FIELDS = {
+  id: "the entry's resource id",
+  businessId: "the entry's company",
+  createdAt: "the entry's own date",
+  updatedAt: "the entry's own date",
+} as const;
+
+const REPORTED_BY_CHARGER = "reported by the charger or the central system, not a change someone made";
+
+export interface AuditedTable<T extends Table = Table> {
+  /** Whose entries record this table's rows. */
+  resource: AuditResource;
+  table: T;
+  /** Columns recorded under another name (a foreign key as the name it points to). */
+  recorded: Partial<Record<ColumnName<T>, string>>;
+  /** Columns recorded by no snapshot, and why. */
+  notRecorded: Partial<Record<ColumnName<T>, string>>;
+}
+
+const audited = <T extends Table>(resource: AuditResource, table: T, spec: Omit<AuditedTable<T>, "table" | "resource">): AuditedTable<T> => ({ resource, table, ...spec });
+
+/** The columns of a table a whole-row snapshot records: all but the ones left out. */
+function recordedColumns<T extends Table>(spec: AuditedTable<T>): ColumnName<T>[] {
+  return (Object.keys(getTableColumns(spec.table)) as ColumnName<T>[]).filter((k) => !(k in spec.notRecorded) && !(k in spec.recorded));
+}
+
+const STATION_COLUMNS = audited("station", stations, { recorded: {}, notRecorded: { ...ENTRY_FIELDS } });
+const RATE_COLUMNS = audited("rate", rates, { recorded: {}, notRecorded: { ...ENTRY_FIELDS } });
+const TAG_COLUMNS = audited("tag", rfidTags, { recorded: { groupId: "group" }, notRecorded: { ...ENTRY_FIELDS } });
+const PROFILE_COLUMNS = audited("profile", businessUsers, {
+  recorded: {},
+  notRecorded: { id: "the entry's company", firebaseUid: "the owner's sign-in account id, an internal reference", createdAt: ENTRY_FIELDS.createdAt, updatedAt: ENTRY_FIELDS.updatedAt },
+});
+
+/** For the audit's coverage test: every audited table and what its entries record. */
+export const AUDITED_TABLES: Record<string, AuditedTable> = {
+  stations: STATION_COLUMNS,
+  rates: RATE_COLUMNS,
+  rfidTags: TAG_COLUMNS,
+  businessUsers: PROFILE_COLUMNS,
+  chargers: audited("charger", chargers, {
+    recorded: { stationId: "station", brandId: "brand" },
+    notRecorded: {
+      ...ENTRY_FIELDS,
+      ocppPasswordHash: "a secret; a new password is its own entry (charger.password)",
+      ocppProtocol: "negotiated by the charger when it connects",
+      vendor: REPORTED_BY_CHARGER,
+      bootModel: REPORTED_BY_CHARGER,
+      firmwareVersion: REPORTED_BY_CHARGER,
+      lastBootReason: REPORTED_BY_CHARGER,
+      iccid: REPORTED_BY_CHARGER,
+      imsi: REPORTED_BY_CHARGER,
+      meterType: REPORTED_BY_CHARGER,
+      meterSerial: REPORTED_BY_CHARGER,
+      lastBootAt: REPORTED_BY_CHARGER,
+      lastHeartbeatAt: REPORTED_BY_CHARGER,
+      firmwareLocation: "a firmware update is its own entry (charger.firmware)",
+      firmwareRequestedAt: "a firmware update is its own entry (charger.firmware)",
+      firmwareStatus: REPORTED_BY_CHARGER,
+      firmwareStatusAt: REPORTED_BY_CHARGER,
+      online: REPORTED_BY_CHARGER,
+      connectedNode: "which server node holds the charger's connection",
+      localListVersion: "sending the local list is its own entry (charger.local_list)",
+      localListAt: "sending the local list is its own entry (charger.local_list)",
+      smartCharging: REPORTED_BY_CHARGER,
+    },
+  }),
+  connectors: audited("charger", connectors, {
+    recorded: { connectorId: "connectors", connectorTypeId: "connectors", format: "connectors", powerType: "connectors", maxPowerKw: "connectors", rateId: "connectors" },
+    notRecorded: {
+      id: "a connector is named by its number",
+      chargerId: "recorded within its charger's entry",
+      status: REPORTED_BY_CHARGER,
+      errorCode: REPORTED_BY_CHARGER,
+      statusAt: REPORTED_BY_CHARGER,
+      allocatedKw: "the load balancer's current share, not a change someone made",
+      allocationStatus: "the load balancer's current share, not a change someone made",
+      allocatedAt: "the load balancer's current share, not a change someone made",
+      allocatedTransactionId: "the load balancer's current share, not a change someone made",
+      createdAt: ENTRY_FIELDS.createdAt,
+      updatedAt: ENTRY_FIELDS.updatedAt,
+    },
+  }),
+  accessGroups: audited("access_group", accessGroups, { recorded: { rateId: "rate" }, notRecorded: { ...ENTRY_FIELDS } }),
+  paymentAccounts: audited("payment_account", paymentAccounts, {
+    recorded: { credentialsLast4: "last4" },
+    notRecorded: { ...ENTRY_FIELDS, credentialsEncrypted: "a secret", lastError: "the provider's last answer, not a change someone made" },
+  }),
+  businessMembers: audited("member", businessMembers, {
+    recorded: {},
+    notRecorded: { ...ENTRY_FIELDS, firebaseUid: "the member's sign-in account id, an internal reference", lastSignInAt: "signing in is not a change" },
+  }),
+  businessInvitations: audited("invitation", businessInvitations, {
+    recorded: { acceptedAt: "status", revokedAt: "status" },
+    notRecorded: {
+      ...ENTRY_FIELDS,
+      tokenHash: "a secret",
+      invitedByUid: "the entry's actor",
+      invitedByEmail: "the entry's actor",
+      sentAt: "a resend is its own entry (invitation.resend)",
+      acceptedByUid: "joining is its own entry (member.join)",
+    },
+  }),
+  ocpiPartners: audited("roaming_partner", ocpiPartners, {
+    recorded: {},
+    notRecorded: {
+      ...ENTRY_FIELDS,
+      incomingTokenHash: "a secret",
+      incomingTokenKind: "which of the partner's tokens is in use, set by the credentials exchange",
+      outgoingTokenEncrypted: "a secret",
+      version: "negotiated with the partner",
+      endpoints: "negotiated with the partner",
+      lastSyncAt: "the synchronisation's progress, not a change someone made",
+      failures: "the synchronisation's progress, not a change someone made",
+      lastError: "the synchronisation's progress, not a change someone made",
+      pushClaim: "which node pushes to the partner",
+      pushClaimedUntil: "which node pushes to the partner",
+    },
+  }),
+};
+
 const RESOURCES: Record<AuditResource, ResourceAudit> = {
   station: {
     async snapshot(db, businessId, id) {
@@ -93,7 +225,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .where(eq(stationServices.stationId, id))
         .orderBy(asc(serviceTable.code));
       return {
-        ...pick(row, ["name", "address", "city", "province", "postalCode", "latitude", "longitude", "parkingType", "openingHours", "timeZone", "photoUrl", "published", "roamingPublished", "authorizationPolicy", "gridCapacityKw"]),
+        ...pick(row, recordedColumns(STATION_COLUMNS)),
         services: codes.map((c) => c.code),
       };
     },
@@ -126,7 +258,11 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         ocppIdentity: c.ocppIdentity,
         enabled: c.enabled,
         heartbeatInterval: c.heartbeatInterval,
-        connectors: list.map((k) => `${k.connectorId}: ${k.standard} · ${k.format} · ${k.powerType} · ${Number(k.maxPowerKw)} kW · ${k.rate ?? "sin tarifa"}`),
+        // As the charger's form names them (Toma, AC trifásica, 7,4 kW).
+        connectors: list.map(
+          (k) =>
+            `${k.connectorId}: ${k.standard} · ${CONNECTOR_FORMAT_LABELS[k.format as keyof typeof CONNECTOR_FORMAT_LABELS] ?? k.format} · ${POWER_TYPE_LABELS[k.powerType as keyof typeof POWER_TYPE_LABELS] ?? k.powerType} · ${Number(k.maxPowerKw).toLocaleString("es-AR")} kW · ${k.rate ?? "sin tarifa"}`,
+        ),
       };
     },
     label: (s) => (s.name as string) ?? null,
@@ -134,23 +270,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   rate: {
     async snapshot(db, businessId, id) {
       const [row] = await db.select().from(rates).where(and(eq(rates.id, id), eq(rates.businessId, businessId))).limit(1);
-      return row
-        ? pick(row, [
-            "name",
-            "currency",
-            "pricePerKwhCents",
-            "pricePerMinuteCents",
-            "sessionFeeCents",
-            "vatIncluded",
-            "vatRateBp",
-            "idleGraceMinutes",
-            "idlePricePerMinuteCents",
-            "idleMaxCents",
-            "idleActiveFrom",
-            "idleActiveTo",
-            "noShowFeeCents",
-          ])
-        : null;
+      return row ? pick(row, recordedColumns(RATE_COLUMNS)) : null;
     },
     label: (s) => (s.name as string) ?? null,
   },
@@ -162,7 +282,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .leftJoin(accessGroups, eq(accessGroups.id, rfidTags.groupId))
         .where(and(eq(rfidTags.id, id), eq(rfidTags.businessId, businessId)))
         .limit(1);
-      return row ? { ...pick(row.tag, ["idTag", "holderName", "email", "expiresOn", "blocked"]), group: row.group ?? null } : null;
+      return row ? { ...pick(row.tag, recordedColumns(TAG_COLUMNS)), group: row.group ?? null } : null;
     },
     label: (s) => (s.idTag ? `${s.idTag as string} · ${s.holderName as string}` : null),
   },
@@ -228,7 +348,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   profile: {
     async snapshot(db, businessId) {
       const [row] = await db.select().from(businessUsers).where(eq(businessUsers.id, businessId)).limit(1);
-      return row ? pick(row, ["businessName", "cuit", "businessAddress", "phoneNumber", "photoUrl", "status", "ocpiPartyId"]) : null;
+      return row ? pick(row, recordedColumns(PROFILE_COLUMNS)) : null;
     },
     label: (s) => (s.businessName as string) ?? null,
   },
@@ -436,6 +556,11 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
       services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio");
     }
   }
+}
+
+/** What an entry of this resource would record of it now (for the audit's coverage test). */
+export function auditSnapshot(db: Db, businessId: string, resource: AuditResource, id: string): Promise<Snapshot | null> {
+  return RESOURCES[resource].snapshot(db, businessId, id);
 }
 
 /** For the snapshots' tests: the resources the log knows. */

@@ -39,7 +39,7 @@ import { formatArs } from "../domain/money";
 import { formatCuit } from "../domain/cuit";
 import { rateSnapshotFromRow, type RateSnapshot, type SessionPrice } from "../domain/pricing";
 import type { ChargePointStatus } from "../domain/ocpp-status";
-import { openPaymentCredentials, type KeyRing, type PaymentProviderCode } from "../infra/crypto";
+import { openPaymentCredentials, safeEqual, type KeyRing, type PaymentProviderCode } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
 import type { Mailer } from "../infra/mail";
 import { escapeHtml } from "../infra/mail";
@@ -173,8 +173,20 @@ export const refundsAutomatically = (provider: PaymentProviderCode) => provider 
 export const pendingRefundLine = (cents: number) => `A devolver: ${formatArs(cents)} — la estación te lo devuelve por Pagos360`;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-/** The driver's link secret: derived from the form's one-time key, so a resubmission gets the same link. */
-export const linkToken = (requestKey: string) => createHash("sha256").update(`enchufa-driver-link:${requestKey}`).digest("base64url").slice(0, 32);
+const LINK_PURPOSE = "driver-link";
+/**
+ * The driver's link secret: an HMAC of the form's one-time key under the server's newest key, so
+ * a resubmission gets the same link, yet nobody holding the database (the key is stored in
+ * clear, the secret only as a hash) can compute it.
+ */
+export const linkToken = (ring: KeyRing, requestKey: string) => ring.macs(LINK_PURPOSE, requestKey)[0];
+/** The link of an existing payment: whichever configured key made the secret whose hash is stored (keys rotate). */
+export function existingLinkToken(ring: KeyRing, requestKey: string, storedHash: string | null): string | null {
+  if (!storedHash) return null;
+  return ring.macs(LINK_PURPOSE, requestKey).find((token) => safeEqual(sha256(token), storedHash)) ?? null;
+}
+/** Whether a presented link secret is the payment's: compared with its stored hash, in constant time. */
+export const linkTokenMatches = (storedHash: string | null, token: string) => !!storedHash && !!token && safeEqual(sha256(token), storedHash);
 
 export const REQUEST_KEY_RE = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -311,13 +323,16 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
   // Pagar: one payment per form key, then the provider's checkout
 
   async function checkout(input: CheckoutInput): Promise<CheckoutResult> {
-    const token = linkToken(input.requestKey);
     const [existing] = await db.select().from(payments).where(eq(payments.requestKey, input.requestKey)).limit(1);
     if (existing) {
+      const token = existingLinkToken(keyRing, input.requestKey, existing.accessTokenHash);
+      // Made under a key no longer configured: the link went out then; nothing to give again.
+      if (!token) return { ok: false, status: 409, message: "Ese pago ya se inició. Abrí el enlace de la página de pago o del correo." };
       // A double click or a resubmitted form: the same payment and the same checkout.
       if (existing.checkoutUrl) return { ok: true, paymentId: existing.id, token, checkoutUrl: existing.checkoutUrl, created: false };
       return openCheckout(existing, input.origin, token);
     }
+    const token = linkToken(keyRing, input.requestKey);
     const info = await chargePoint(input.identity, input.connectorNumber);
     if (!info) return { ok: false, status: 404, message: "No encontramos ese cargador." };
     if (info.unavailable) return { ok: false, status: 409, message: info.unavailable };
@@ -767,7 +782,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
   async function byToken(paymentId: string, token: string): Promise<Payment | null> {
     if (!/^[0-9a-f-]{36}$/i.test(paymentId) || !token) return null;
     const [payment] = await db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.origin, "QR")));
-    if (!payment || payment.accessTokenHash !== sha256(token)) return null;
+    if (!payment || !linkTokenMatches(payment.accessTokenHash, token)) return null;
     return payment;
   }
 

@@ -3,6 +3,7 @@
 // share it.
 import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
+import { RESERVATION_STATUS_LABELS } from "./reservation-status";
 
 export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
@@ -52,7 +53,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",
-  "member.join": "Se unió a la empresa",
+  "member.join": "Se unió al equipo",
   "member.update": "Cambió el rol del miembro",
   "member.remove": "Quitó al miembro",
   "member.transfer": "Transfirió la propiedad de la empresa",
@@ -71,6 +72,16 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 
 export function auditActionLabel(action: string): string {
   return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
+/**
+ * What an entry names after its phrase («…»), or null: a member who joined is the entry's own
+ * person, so naming them again would read as if the e-mail were the company.
+ */
+export function auditSubject(entry: { action: string; resourceLabel: string | null; actorEmail: string }): string | null {
+  if (!entry.resourceLabel) return null;
+  if (entry.action === "member.join" && entry.resourceLabel.toLowerCase() === entry.actorEmail.toLowerCase()) return null;
+  return entry.resourceLabel;
 }
 
 /** Field names in Spanish; unknown fields show as recorded. */
@@ -92,6 +103,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   ocpiPartyId: "Party id OCPI",
   partyId: "Party id",
   countryCode: "País",
+  versionsUrl: "Dirección de versiones OCPI",
   station: "Estación",
   brand: "Marca",
   model: "Modelo",
@@ -152,6 +164,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   closedBy: "Cerrada por",
   chargerStatus: "Respuesta del cargador",
   gridCapacityKw: "Capacidad de la red (kW)",
+  country: "País",
+  qrPaymentEnabled: "Cobrar con QR",
+  qrMinCents: "Pago mínimo",
+  qrMaxCents: "Pago máximo",
   amountCents: "Monto",
   chargedCents: "Cobrado",
   refundedCents: "Devuelto",
@@ -168,6 +184,10 @@ export function auditFieldLabel(field: string): string {
 const money = new Intl.NumberFormat("es-AR", { style: "currency", currency: "ARS" });
 const instant = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** A date and time as a form sends it (Buenos Aires wall time, no zone): `2026-11-28T08:49`. */
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?$/;
+const wallClock = new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", dateStyle: "short", timeStyle: "short" });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Stored codes that read better by name (company and account statuses, providers). */
 const VALUE_LABELS: Record<string, string> = {
@@ -195,12 +215,30 @@ const STEP_LABELS: Record<string, string> = {
 };
 /** A payment's statuses (field `status` of the resource `payment`). */
 const PAYMENT_STATUS_VALUES: Record<string, string> = { APPROVED: "Aprobado", REFUNDED: "Devuelto", PENDING: "Pendiente", REJECTED: "Rechazado", CANCELLED: "Cancelado" };
+/** A charger's answer to a command (OCPP status words), as the screens say it. */
+const CHARGER_ANSWER_VALUES: Record<string, string> = {
+  Accepted: "Aceptado",
+  Rejected: "Rechazado",
+  Occupied: "Ocupado",
+  Faulted: "Con falla",
+  Unavailable: "No disponible",
+  NotSupported: "No soportado",
+  UnknownMessageId: "No soportado",
+  Failed: "Falló",
+  VersionMismatch: "Versión distinta",
+};
+/** Each resource's own status words, where they differ from the shared ones. */
+const STATUS_BY_RESOURCE: Partial<Record<AuditResource, Record<string, string>>> = { reservation: RESERVATION_STATUS_LABELS, payment: PAYMENT_STATUS_VALUES };
 
 /** A recorded value as text: money in pesos, yes/no, roles and statuses by name, dates in Buenos Aires, lists joined, "—" for none. */
-export function formatAuditValue(field: string, value: unknown): string {
+export function formatAuditValue(field: string, value: unknown, resource?: AuditResource): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "Sí" : "No";
   if (typeof value === "string" && ISO_INSTANT.test(value)) return instant.format(new Date(value)).replace(",", "");
+  const local = typeof value === "string" ? LOCAL_DATE_TIME.exec(value) : null;
+  if (local) return wallClock.format(new Date(Date.UTC(+local[1], +local[2] - 1, +local[3], +local[4], +local[5]))).replace(",", "");
+  if (field === "status" && typeof value === "string" && resource && STATUS_BY_RESOURCE[resource]?.[value]) return STATUS_BY_RESOURCE[resource][value];
+  if ((field === "chargerStatus" || field === "status") && typeof value === "string" && CHARGER_ANSWER_VALUES[value]) return CHARGER_ANSWER_VALUES[value];
   if (field === "cuit" && typeof value === "string") return formatCuit(value);
   if (field === "step" && typeof value === "string" && STEP_LABELS[value]) return STEP_LABELS[value];
   if ((field === "status" || field === "provider") && typeof value === "string" && VALUE_LABELS[value]) return VALUE_LABELS[value];
@@ -224,12 +262,21 @@ function compact(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** "Campo: antes → después" lines of an entry's changes. */
-export function describeChanges(changes: Record<string, { before: unknown; after: unknown }>): string[] {
-  return Object.entries(changes).map(([field, { before, after }]) => {
+const isNone = (v: unknown) => v === null || v === undefined || v === "";
+
+/**
+ * "Campo: antes → después" lines of an entry's changes, as the screens say them. Internal ids
+ * (a connector's or station's UUID) are left out: the entry's subject already names the thing;
+ * an image reads as added, changed or removed, not as its address.
+ */
+export function describeChanges(changes: Record<string, { before: unknown; after: unknown }>, resource?: AuditResource): string[] {
+  return Object.entries(changes).flatMap(([field, { before, after }]) => {
     const label = auditFieldLabel(field);
-    if (before === null || before === undefined) return `${label}: ${formatAuditValue(field, after)}`;
-    if (after === null || after === undefined) return `${label}: ${formatAuditValue(field, before)} → —`;
-    return `${label}: ${formatAuditValue(field, before)} → ${formatAuditValue(field, after)}`;
+    if ([before, after].some((v) => typeof v === "string" && UUID.test(v))) return [];
+    if (field === "photoUrl") return [`${label}: ${isNone(before) ? "agregada" : isNone(after) ? "quitada" : "cambiada"}`];
+    const value = (v: unknown) => formatAuditValue(field, v, resource);
+    if (isNone(before)) return [`${label}: ${value(after)}`];
+    if (isNone(after)) return [`${label}: ${value(before)} → —`];
+    return [`${label}: ${value(before)} → ${value(after)}`];
   });
 }

@@ -3,6 +3,7 @@
 //   idTag;titular;email;vencimiento;bloqueada;grupo
 // vencimiento is dd/mm/aaaa, bloqueada "sí"/"no", grupo an access group's name. Pure: the API
 // parses and formats with it; the import screen shows its messages.
+import { csvDocument } from "./csv";
 
 export const TAG_CSV_COLUMNS = ["idTag", "titular", "email", "vencimiento", "bloqueada", "grupo"] as const;
 export type TagCsvColumn = (typeof TAG_CSV_COLUMNS)[number];
@@ -167,18 +168,10 @@ export function parseTagCsv(input: string): TagCsvParse {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, rows };
 }
 
-/** One cell: formula injection neutralised, quoted when it holds the separator, quotes or line breaks. */
-export function csvCell(value: string | null | undefined): string {
-  let v = value ?? "";
-  if (/^[=+\-@\t\r]/.test(v)) v = `'${v}`;
-  return /[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
 /** The whole file: BOM, header, one line per tag, CRLF. */
 export function formatTagCsv(tags: { idTag: string; holderName: string; email: string | null; expiresOn: string | null; blocked: boolean; groupName: string | null }[]): string {
-  const lines = [
-    TAG_CSV_COLUMNS.join(";"),
-    ...tags.map((t) => [t.idTag, t.holderName, t.email ?? "", formatDayMonthYear(t.expiresOn), t.blocked ? "sí" : "no", t.groupName ?? ""].map(csvCell).join(";")),
-  ];
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  return csvDocument(
+    TAG_CSV_COLUMNS,
+    tags.map((t) => [t.idTag, t.holderName, t.email ?? "", formatDayMonthYear(t.expiresOn), t.blocked ? "sí" : "no", t.groupName ?? ""]),
+  );
 }

@@ -4,8 +4,11 @@
 // of the key that produced it, so keys rotate: the first configured key encrypts, every
 // configured key can decrypt. Format: `v1.<keyId>.<iv>.<ciphertext>.<tag>` (base64url parts).
 //
+// The same keys also sign links (HMAC-SHA256 with a key derived per purpose, so a MAC never
+// doubles as a cipher key): the first key signs, every configured key still verifies.
+//
 // OCPP passwords (Basic auth of security profile 1/2) are stored only as salted hashes.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const VERSION = "v1";
 
@@ -13,6 +16,11 @@ export interface KeyRing {
   /** Encrypts with the first key; decrypts with whichever key id the ciphertext names. */
   encrypt(plain: string, aad?: string): string;
   decrypt(sealed: string, aad?: string): string;
+  /**
+   * HMAC-SHA256 (base64url) of `data` under every configured key, newest first, each key derived
+   * for `purpose`: sign with the first, accept any (a link signed before a rotation still holds).
+   */
+  macs(purpose: string, data: string): string[];
   readonly primaryKeyId: string;
 }
 
@@ -35,6 +43,15 @@ export function createKeyRing(hexKeys: readonly string[]): KeyRing {
   });
   const byId = new Map(keys.map((k) => [k.id, k.key]));
   const primary = keys[0];
+  const macKeys = new Map<string, Buffer[]>();
+  const macKeysFor = (purpose: string) => {
+    let list = macKeys.get(purpose);
+    if (!list) {
+      list = keys.map((k) => Buffer.from(hkdfSync("sha256", k.key, Buffer.alloc(0), `enchufa-mac:${purpose}`, 32)));
+      macKeys.set(purpose, list);
+    }
+    return list;
+  };
 
   return {
     primaryKeyId: primary.id,
@@ -57,7 +74,17 @@ export function createKeyRing(hexKeys: readonly string[]): KeyRing {
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
     },
+    macs(purpose, data) {
+      return macKeysFor(purpose).map((key) => createHmac("sha256", key).update(data, "utf8").digest("base64url"));
+    },
   };
+}
+
+/** Equality of two strings in time that does not depend on where they differ. */
+export function safeEqual(a: string, b: string): boolean {
+  const x = createHash("sha256").update(a, "utf8").digest();
+  const y = createHash("sha256").update(b, "utf8").digest();
+  return timingSafeEqual(x, y) && a === b;
 }
 
 /** Whether a sealed secret was produced with a key other than the current primary one. */

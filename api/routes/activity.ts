@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "#db/client";
 import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "#db/schema";
+import { csvDocument } from "#domain/csv";
 import { stopReasonLabel } from "#domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
@@ -219,13 +220,6 @@ function decimal(value: number, digits: number): string {
   return value.toFixed(digits).replace(".", ",");
 }
 
-function csvCell(value: string | number | null | undefined): string {
-  let v = value == null ? "" : String(value);
-  // Formula injection: a cell starting with = + - @ (or tab/CR) is text, not a formula.
-  if (/^[=+\-@\t\r]/.test(v) && !/^-?\d+(,\d+)?$/.test(v)) v = `'${v}`;
-  return /[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
 const CSV_HEADER = [
   "Inicio",
   "Fin",
@@ -248,7 +242,7 @@ const CSV_HEADER = [
   "Motivo de fin",
 ];
 
-function csvRow(r: Row, now: Date): string {
+function csvRow(r: Row, now: Date): (string | number)[] {
   const x = r.session;
   const dto = toDto(r, now);
   const pesos = (cents: number) => decimal(cents / 100, 2);
@@ -272,9 +266,7 @@ function csvRow(r: Row, now: Date): string {
     pesos(x.totalCents),
     SESSION_PAYMENT_STATUS_LABELS[x.paymentStatus],
     dto.stopReasonLabel ?? "",
-  ]
-    .map(csvCell)
-    .join(";");
+  ];
 }
 
 /** How long a close waits for a charger that accepted the stop to report it. */
@@ -348,11 +340,11 @@ export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
       .limit(EXPORT_MAX_ROWS + 1);
     const truncated = rows.length > EXPORT_MAX_ROWS;
     const t = now();
-    const lines = [CSV_HEADER.map(csvCell).join(";"), ...rows.slice(0, EXPORT_MAX_ROWS).map((x) => csvRow(x, t))];
+    const file = csvDocument(CSV_HEADER, rows.slice(0, EXPORT_MAX_ROWS).map((x) => csvRow(x, t)));
     const stamp = new Intl.DateTimeFormat("en-CA", { timeZone: DEFAULT_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" })
       .format(t)
       .replace(/-/g, "");
-    return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
+    return c.body(file, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="actividad-${stamp}.csv"`,
       "X-Export-Rows": String(Math.min(rows.length, EXPORT_MAX_ROWS)),

@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import { auditLog, type AuditEntry } from "#db/schema";
+import { csvDocument } from "#domain/csv";
 import { AUDIT_RESOURCE_LABELS, auditActionLabel, describeChanges, type AuditResource } from "#domain/audit";
 import { ROLE_LABELS, isRole } from "#domain/permissions";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
@@ -36,12 +37,11 @@ function filters(businessId: string, query: { resource?: string; actor?: string;
   return where;
 }
 
-const csvCell = (value: string) => (/[";\r\n]/.test(value) || /^[=+\-@\t]/.test(value) ? `"${(/^[=+\-@\t]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"` : value);
 const stamp = new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "medium" });
 
 export const AUDIT_CSV_HEADER = ["Fecha", "Persona", "Rol", "Acción", "Sección", "Recurso", "Cambios", "Dirección IP"];
 
-function csvRow(x: AuditEntry): string {
+function csvRow(x: AuditEntry): string[] {
   return [
     stamp.format(x.at),
     x.actorEmail,
@@ -49,11 +49,9 @@ function csvRow(x: AuditEntry): string {
     auditActionLabel(x.action),
     AUDIT_RESOURCE_LABELS[x.resourceType as AuditResource] ?? x.resourceType,
     x.resourceLabel ?? "",
-    describeChanges(x.changes ?? {}).join(" | "),
+    describeChanges(x.changes ?? {}, x.resourceType as AuditResource).join(" | "),
     x.ip ?? "",
-  ]
-    .map(csvCell)
-    .join(";");
+  ];
 }
 
 export function auditRoutes({ db, now }: ApiServices) {
@@ -88,9 +86,9 @@ export function auditRoutes({ db, now }: ApiServices) {
       .orderBy(desc(auditLog.at), desc(auditLog.id))
       .limit(AUDIT_EXPORT_MAX_ROWS + 1);
     const truncated = rows.length > AUDIT_EXPORT_MAX_ROWS;
-    const lines = [AUDIT_CSV_HEADER.map(csvCell).join(";"), ...rows.slice(0, AUDIT_EXPORT_MAX_ROWS).map(csvRow)];
+    const file = csvDocument(AUDIT_CSV_HEADER, rows.slice(0, AUDIT_EXPORT_MAX_ROWS).map(csvRow));
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: DEFAULT_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now()).replace(/-/g, "");
-    return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
+    return c.body(file, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="auditoria-${day}.csv"`,
       "X-Export-Rows": String(Math.min(rows.length, AUDIT_EXPORT_MAX_ROWS)),

@@ -7,7 +7,7 @@ import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQL }
 import { Hono } from "hono";
 import { z } from "zod";
 import { chargerDiagnostics, chargers, ocppMessages } from "#db/schema";
-import { csvCell } from "#domain/tag-csv";
+import { csvDocument } from "#domain/csv";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { firmwareStatusLabel, type MaintenanceResult } from "#ocpp/maintenance";
 import { OCPP_MESSAGES_KEPT } from "#ocpp/message-log";
@@ -132,12 +132,12 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
       .orderBy(desc(ocppMessages.seq))
       .limit(OCPP_MESSAGES_KEPT);
     const header = ["Fecha y hora", "Sentido", "Tipo", "Acción", "Id del mensaje", "Contenido"];
-    const lines = [
-      header.map(csvCell).join(";"),
-      ...rows.map((m) => [dateFmt.format(m.at).replace(",", ""), DIRECTION_LABELS[m.direction], TYPE_LABELS[m.messageType] ?? "Ilegible", m.action ?? "", m.messageId, m.payload].map(csvCell).join(";")),
-    ];
+    const file = csvDocument(
+      header,
+      rows.map((m) => [dateFmt.format(m.at).replace(",", ""), DIRECTION_LABELS[m.direction], TYPE_LABELS[m.messageType] ?? "Ilegible", m.action ?? "", m.messageId, m.payload]),
+    );
     const safeIdentity = current.ocppIdentity.replace(/[^A-Za-z0-9._-]/g, "_");
-    return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
+    return c.body(file, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="mensajes-ocpp-${safeIdentity}.csv"`,
       "X-Export-Rows": String(rows.length),

@@ -22,13 +22,35 @@ import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../prob
 import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
 import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
+import { RateLimiter, rateLimitMessage } from "#infra/rate-limit";
 import { answerStatus, commandSchema, offlineResult, SETTING_APPLIED, type ChargerAnswer, type CommandResult } from "#ocpp/commands";
 import { buildLocalList, getLocalListVersionCall, LOCAL_LIST_MAX, sendLocalListCall, versionFromAnswer } from "#ocpp/local-list";
 import { can, ROLE_LABELS } from "#domain/permissions";
 import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, LocalListResultDto, Page, ReportSummaryDto } from "../types";
 
 const NOT_FOUND = "El cargador";
-export const OCPP_IDENTITY_TAKEN_MESSAGE = "Ese identificador OCPP ya está en uso.";
+/** An identity one of the company's own chargers has: the company knows it already. */
+export const OCPP_IDENTITY_OWN_MESSAGE = "Ya tenés un cargador con ese identificador OCPP.";
+/**
+ * An identity another company's charger has. Identities are the chargers' WebSocket path, so
+ * they stay unique across companies; the refusal says no more than "not available" and offers
+ * one under the company's own prefix (ADR 0029).
+ */
+export const ocppIdentityUnavailableMessage = (suggestion: string) => `Ese identificador OCPP no está disponible. Probá con «${suggestion}».`;
+/** Refusals of identities other companies have, per company and hour: probing for them is slow. */
+export const IDENTITY_PROBES_PER_HOUR = 20;
+const identityProbes = new RateLimiter("charger:identity-refused", { limit: IDENTITY_PROBES_PER_HOUR, windowMs: 3_600_000 });
+
+/** The company's prefix (its name's letters and digits, up to 8) before the identity asked for. */
+export function suggestOcppIdentity(businessName: string, identity: string): string {
+  const prefix =
+    businessName
+      .normalize("NFD")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .toUpperCase()
+      .slice(0, 8) || "CP";
+  return identity.toUpperCase().startsWith(`${prefix}-`) ? `${identity}-2`.slice(0, 48) : `${prefix}-${identity}`.slice(0, 48);
+}
 const PASSWORD_NOT_APPLIED = {
   rejected: "El cargador rechazó la contraseña nueva: sigue vigente la actual.",
   timeout: "El cargador no respondió a tiempo: sigue vigente la contraseña actual. Probá de nuevo.",
@@ -177,7 +199,8 @@ export async function findCharger(db: Db, businessId: string, id: string): Promi
 type ChargerInput = (typeof chargerInputSchema)["_zod"]["output"];
 
 /** Resolves and checks every reference of the input; throws 422/409 with field errors. */
-async function resolveReferences(db: Db, businessId: string, input: ChargerInput, selfId?: string) {
+async function resolveReferences(db: Db, business: { id: string; businessName: string }, input: ChargerInput, selfId?: string) {
+  const businessId = business.id;
   const errors: FieldErrors = {};
   const add = (field: string, msg: string) => (errors[field] ??= []).push(msg);
 
@@ -211,12 +234,21 @@ async function resolveReferences(db: Db, businessId: string, input: ChargerInput
   if (Object.keys(errors).length > 0) throw new ApiError(422, "validation", "Revisá los datos ingresados.", { errors });
 
   const [taken] = await db
-    .select({ id: chargers.id })
+    .select({ id: chargers.id, businessId: chargers.businessId })
     .from(chargers)
     .where(selfId ? and(eq(chargers.ocppIdentity, input.ocppIdentity), ne(chargers.id, selfId)) : eq(chargers.ocppIdentity, input.ocppIdentity))
     .limit(1);
-  if (taken) throw conflict(OCPP_IDENTITY_TAKEN_MESSAGE, { ocppIdentity: [OCPP_IDENTITY_TAKEN_MESSAGE] });
+  if (taken) await refuseIdentity(business, input.ocppIdentity, taken.businessId === businessId);
   return { typeByCode };
+}
+
+/** The 409 for an identity in use: plain for the company's own, "not available" plus a suggestion otherwise, rate-limited. */
+async function refuseIdentity(business: { id: string; businessName: string }, identity: string, own: boolean): Promise<never> {
+  if (own) throw conflict(OCPP_IDENTITY_OWN_MESSAGE, { ocppIdentity: [OCPP_IDENTITY_OWN_MESSAGE] });
+  const verdict = await identityProbes.hit(business.id);
+  if (!verdict.ok) throw new ApiError(429, "rate-limited", rateLimitMessage(verdict.retryAfterMs), { errors: { ocppIdentity: [rateLimitMessage(verdict.retryAfterMs)] } });
+  const message = ocppIdentityUnavailableMessage(suggestOcppIdentity(business.businessName, identity));
+  throw conflict(message, { ocppIdentity: [message] });
 }
 
 /**
@@ -238,11 +270,10 @@ async function checkRateAssignment(c: Ctx, db: Db, input: ChargerInput, chargerI
   if (changed) throw new ApiError(403, "forbidden", `Tu rol (${ROLE_LABELS[role]}) no permite asignar tarifas a los conectores.`);
 }
 
-function identityConflict(err: unknown): never {
+/** A race lost to another insert of the same identity: refused like the check before it. */
+async function identityConflict(err: unknown, business: { id: string; businessName: string }, identity: string): Promise<never> {
   const pg = pgError(err);
-  if (pg?.code === "23505" && pg.constraint?.includes("ocpp_identity")) {
-    throw conflict(OCPP_IDENTITY_TAKEN_MESSAGE, { ocppIdentity: [OCPP_IDENTITY_TAKEN_MESSAGE] });
-  }
+  if (pg?.code === "23505" && pg.constraint?.includes("ocpp_identity")) await refuseIdentity(business, identity, false);
   throw err;
 }
 
@@ -387,7 +418,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     const b = tenant(c);
     const input = await readJson(c, chargerInputSchema);
     await checkRateAssignment(c, db, input);
-    const { typeByCode } = await resolveReferences(db, b.id, input);
+    const { typeByCode } = await resolveReferences(db, b, input);
     const password = generateOcppPassword();
     const ocppPasswordHash = await hashOcppPassword(password);
     const { connectors: connectorInputs, ...fields } = input;
@@ -412,7 +443,8 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
         return created.id;
       });
     } catch (err) {
-      identityConflict(err);
+      await identityConflict(err, b, input.ocppIdentity);
+      throw err;
     }
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, id)]);
     const body: ChargerWithPasswordDto = { ...dto, ocppPassword: password };
@@ -424,7 +456,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
     const input = await readJson(c, chargerInputSchema);
     await checkRateAssignment(c, db, input, current.id);
-    const { typeByCode } = await resolveReferences(db, b.id, input, current.id);
+    const { typeByCode } = await resolveReferences(db, b, input, current.id);
     const { connectors: connectorInputs, ...fields } = input;
     try {
       await db.transaction(async (tx) => {
@@ -451,7 +483,8 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
         }
       });
     } catch (err) {
-      identityConflict(err);
+      await identityConflict(err, b, input.ocppIdentity);
+      throw err;
     }
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
     return c.json(dto);

@@ -67,7 +67,8 @@ const UNTIL = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Bu
 /** The Spanish outcome of a ReserveNow. */
 function reserveMessage(answer: ChargerAnswer, r: Reservation): string {
   const status = answerStatus(answer);
-  if (status === "Accepted") return `El cargador reservó el conector ${r.connectorNumber} para ${r.idTag} hasta el ${UNTIL.format(r.expiresAt)}.`;
+  // es-AR times end in "a. m."/"p. m.": the sentence's own period is not doubled.
+  if (status === "Accepted") return `El cargador reservó el conector ${r.connectorNumber} para ${r.idTag} hasta el ${UNTIL.format(r.expiresAt)}`.replace(/\.?$/, ".");
   // Our side failed (logged by the central system): the charger did not refuse anything.
   if (answer.kind === "error") return "No se pudo pedirle la reserva al cargador por un error de Enchufá, no del cargador (ya quedó registrado). Probá de nuevo.";
   return `El cargador no aceptó la reserva: ${RESERVE_REFUSALS[status] ?? `respondió ${status}`}.`;

@@ -229,8 +229,9 @@ describe.each(testBackends())("activity, dashboard and graphics ($name)", (backe
       expect(s1[1]).toBe("10/03/2025 13:00");
       expect(s1[3]).toBe("Estación Centro");
       expect(s1[5]).toBe("1 (Tipo 2)");
-      expect(s1[8]).toBe("10,000");
-      expect(s1[16]).toBe("5000,00");
+      // Decimal commas are quoted too: a spreadsheet that splits on ',' keeps them one cell.
+      expect(s1[8]).toBe('"10,000"');
+      expect(s1[16]).toBe('"5000,00"');
       expect(s1[17]).toBe("Pagada");
       // A tag that looks like a formula is neutralised (and quoted, it has a quote).
       expect(lines[1]).toContain(`"'=HYPERLINK(""x"")"`);

@@ -1,4 +1,5 @@
 // /Business/Charger: connectors, OCPP identity and password, assignment to stations.
+import { IDENTITY_PROBES_PER_HOUR } from "#api/routes/chargers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { verifyOcppPassword } from "#infra/crypto";
@@ -79,9 +80,21 @@ describe.each(testBackends())("chargers ($name)", (backend) => {
 
   it("refuses a duplicate OCPP identity (409 field error), even from another business", async () => {
     const p = await expectProblem(await h.call("POST", "/Business/Charger", { token: t.token, body: chargerInput({ ocppIdentity: "AR-BUE-0001" }) }), 409);
-    expect(p.errors).toEqual({ ocppIdentity: ["Ese identificador OCPP ya está en uso."] });
+    expect(p.errors).toEqual({ ocppIdentity: ["Ya tenés un cargador con ese identificador OCPP."] });
+  });
+
+  it("another company's identity: refused without saying it is in use, with one under the company's prefix, and probing is rate-limited", async () => {
     const other = await createTenant(h, "ch-other");
-    await expectProblem(await h.call("POST", "/Business/Charger", { token: other.token, body: chargerInput({ ocppIdentity: "AR-BUE-0001" }) }), 409);
+    const p = await expectProblem(await h.call("POST", "/Business/Charger", { token: other.token, body: chargerInput({ ocppIdentity: "AR-BUE-0001" }) }), 409);
+    const [message] = p.errors!.ocppIdentity;
+    expect(message).toMatch(/^Ese identificador OCPP no está disponible\. Probá con «[A-Z0-9]{1,8}-AR-BUE-0001»\.$/);
+    expect(JSON.stringify(p)).not.toMatch(/en uso|registrad/);
+    // The suggestion is free: it creates the charger.
+    const suggestion = /«(.+)»/.exec(message)![1];
+    await expectStatus(await h.call("POST", "/Business/Charger", { token: other.token, body: chargerInput({ ocppIdentity: suggestion }) }), 201);
+    for (let i = 1; i < IDENTITY_PROBES_PER_HOUR; i++) await expectProblem(await h.call("POST", "/Business/Charger", { token: other.token, body: chargerInput({ ocppIdentity: "AR-BUE-0001" }) }), 409);
+    const limited = await expectProblem(await h.call("POST", "/Business/Charger", { token: other.token, body: chargerInput({ ocppIdentity: "AR-BUE-0001" }) }), 429);
+    expect(limited.title).toMatch(/^Demasiados intentos\. Esperá \d+ minutos? y probá de nuevo\.$/);
   });
 
   it("validates identity, connectors and references (422)", async () => {

@@ -143,6 +143,13 @@ describe.each(testBackends())("RFID tags and access groups ($name)", (backend) =
     expect(lines).toHaveLength(5);
   });
 
+  it("exports a holder with commas and a formula as one quoted text cell (spreadsheets that split on ',')", async () => {
+    const created = await expectStatus(await h.call("POST", "/Business/Tag", { token: t.token, body: { idTag: "COMMA1", holderName: "x,=1+1,y" } }), 201);
+    const text = await (await h.call("GET", "/Business/Tag/Export.csv", { token: t.token })).text();
+    expect(text).toContain('\r\nCOMMA1;"x,=1+1,y";;;no;\r\n');
+    await expectStatus(await h.call("DELETE", `/Business/Tag/${created.id}`, { token: t.token }), 204);
+  });
+
   it("an import with bad rows imports nothing and reports every bad row in Spanish", async () => {
     const before = await h.db.select().from(rfidTags).where(eq(rfidTags.businessId, t.businessId));
     const file = csv([

@@ -58,7 +58,7 @@ test("create a charger with two connectors and a rate, see its password once, ed
   // An identity another charger uses: a Spanish error on the field, nothing typed is lost.
   await page.getByLabel("Identidad OCPP", { exact: true }).fill("ENCH-CABA-01");
   await page.getByRole("button", { name: "Crear cargador" }).click();
-  await expect(page.getByTestId("ocppIdentity-error")).toHaveText("Ese identificador OCPP ya está en uso.");
+  await expect(page.getByTestId("ocppIdentity-error")).toHaveText("Ya tenés un cargador con ese identificador OCPP.");
   await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue(name);
   await expect(second.getByLabel("Potencia máxima")).toHaveValue(/^7[.,]4$/);
 

@@ -55,6 +55,8 @@ describe.each(testBackends())("reservations ($name)", (backend) => {
       const res = (await expectStatus(await reserve({ connectorId: connectorIds[0], idTag: "RES-16", expiresAt }), 201)) as ReservationResultDto;
       expect(res).toMatchObject({ status: "ACTIVE", chargerStatus: "Accepted", connectorNumber: 1, idTag: "RES-16" });
       expect(res.message).toContain("reservó el conector 1 para RES-16");
+      // The time ends in "a. m."/"p. m.": one period, not two.
+      expect(res.message).toMatch(/[ap]\. m\.$/);
       expect(asked).toEqual([{ connectorId: 1, expiryDate: new Date(expiresAt).toISOString(), idTag: "RES-16", reservationId: res.reservationId }]);
 
       // A second reservation of the same connector is refused before asking the charger.

@@ -4,7 +4,7 @@
 import { data } from "react-router";
 import { Button, Card, Text } from "@radix-ui/themes";
 import type { AuditEntryDto, AuditPage } from "#api/types";
-import { AUDIT_RESOURCES, AUDIT_RESOURCE_LABELS, auditActionLabel, describeChanges, type AuditResource } from "#domain/audit";
+import { AUDIT_RESOURCES, AUDIT_RESOURCE_LABELS, auditActionLabel, auditSubject, describeChanges, type AuditResource } from "#domain/audit";
 import { ROLE_LABELS } from "#domain/permissions";
 import { BiDownload, BiHistory } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
@@ -54,14 +54,15 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 /** Small screens: each entry is a card instead of a table row. */
 function EntryCard({ entry }: { entry: AuditEntryDto }) {
-  const lines = describeChanges(entry.changes);
+  const lines = describeChanges(entry.changes, entry.resourceType as AuditResource);
+  const subject = auditSubject(entry);
   const section = AUDIT_RESOURCE_LABELS[entry.resourceType as AuditResource] ?? entry.resourceType;
   return (
     <Card size="2" asChild>
       <li data-testid="audit-card">
         <Text as="p" weight="medium">
           {auditActionLabel(entry.action)}
-          {entry.resourceLabel ? <> «{entry.resourceLabel}»</> : null}
+          {subject ? <> «{subject}»</> : null}
         </Text>
         <Text as="p" size="1" color="gray" mb="2">
           {section} · {formatDateTime(entry.at)}
@@ -86,7 +87,8 @@ function EntryCard({ entry }: { entry: AuditEntryDto }) {
 }
 
 function EntryRow({ entry }: { entry: AuditEntryDto }) {
-  const lines = describeChanges(entry.changes);
+  const lines = describeChanges(entry.changes, entry.resourceType as AuditResource);
+  const subject = auditSubject(entry);
   const section = AUDIT_RESOURCE_LABELS[entry.resourceType as AuditResource] ?? entry.resourceType;
   return (
     <Row data-testid="audit-row" data-action={entry.action}>
@@ -104,7 +106,7 @@ function EntryRow({ entry }: { entry: AuditEntryDto }) {
       <Cell>
         <Text as="div">
           {auditActionLabel(entry.action)}
-          {entry.resourceLabel ? <> «{entry.resourceLabel}»</> : null}
+          {subject ? <> «{subject}»</> : null}
         </Text>
         <Text as="div" size="1" color="gray">
           {section}
