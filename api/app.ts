@@ -11,6 +11,7 @@ import type { ApiDeps, ApiServices, AppEnv, Ctx } from "./env";
 import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
 import { idempotent } from "./idempotency";
+import { boundedJsonText } from "./http";
 import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes, signInRoutes } from "./routes/account";
 import { auditRoutes } from "./routes/audit";
@@ -45,6 +46,8 @@ const consoleLogger: Logger = {
 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Bodies checked as JSON: JSON of any flavour and plain text (what a client sends without saying). */
+const JSON_LIKE_TYPE = /^\s*(application\/([\w.+-]+\+)?json|text\/plain)\b/i;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApi(deps: ApiDeps): Hono<AppEnv> {
@@ -95,6 +98,14 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   });
   // Diagnostics uploads from chargers have their own cap (api/routes/charger-maintenance.ts).
   app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") || c.req.path.startsWith("/api/ChargerUpload/") ? next() : limitBody(c, next)));
+  // Every JSON body (and any body a handler may parse as JSON: the providers' webhooks read it
+  // whatever its type) is bounded in size and nesting before anything reads it, the access
+  // guard's audit included.
+  app.use(async (c, next) => {
+    const type = c.req.header("content-type") ?? "";
+    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method) && (type === "" || JSON_LIKE_TYPE.test(type))) await boundedJsonText(c);
+    await next();
+  });
 
   // Who may call what (api/access.ts): every endpoint has a rule or is refused; anything not
   // public needs a verified Firebase ID token, counts against the account's limit (across nodes:
