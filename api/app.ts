@@ -12,7 +12,7 @@ import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
 import { idempotent } from "./idempotency";
 import { boundedJsonText } from "./http";
-import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
+import { ApiError, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailable, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes, signInRoutes } from "./routes/account";
 import { auditRoutes } from "./routes/audit";
 import { invitationLookupRoutes, invitationRoutes, joinRoutes, memberRoutes } from "./routes/team";
@@ -213,6 +213,13 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     }
     if (pg?.code === "23503") {
       return problemResponse({ type: problemType("conflict"), title: "El registro está en uso o hace referencia a datos que no existen.", status: 409 }, headers);
+    }
+    if (databaseUnavailable(err)) {
+      logger.error({ requestId, method: c.req.method, path: new URL(c.req.url).pathname, err: describeError(err) }, "API: la base de datos no responde");
+      return problemResponse(
+        { type: problemType("unavailable"), title: UNAVAILABLE_MESSAGE, status: 503, requestId },
+        { ...headers, "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      );
     }
     logger.error(
       { requestId, method: c.req.method, path: new URL(c.req.url).pathname, err: describeError(err) },
