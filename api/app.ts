@@ -97,13 +97,14 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
       problemResponse({ type: problemType("payload-too-large"), title: "El contenido es demasiado grande.", status: 413 }, { "X-Request-Id": c.get("requestId") }),
   });
   // Diagnostics uploads from chargers have their own cap (api/routes/charger-maintenance.ts).
-  app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") || c.req.path.startsWith("/api/ChargerUpload/") ? next() : limitBody(c, next)));
+  const ownBodies = (path: string) => path.startsWith("/api/Business/Images") || path.startsWith("/api/ChargerUpload/");
+  app.use((c, next) => (ownBodies(c.req.path) ? next() : limitBody(c, next)));
   // Every JSON body (and any body a handler may parse as JSON: the providers' webhooks read it
   // whatever its type) is bounded in size and nesting before anything reads it, the access
-  // guard's audit included.
+  // guard's audit included. Image and diagnostics uploads are files, read as streams.
   app.use(async (c, next) => {
     const type = c.req.header("content-type") ?? "";
-    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method) && (type === "" || JSON_LIKE_TYPE.test(type))) await boundedJsonText(c);
+    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method) && !ownBodies(c.req.path) && (type === "" || JSON_LIKE_TYPE.test(type))) await boundedJsonText(c);
     await next();
   });
 

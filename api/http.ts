@@ -1,8 +1,9 @@
 // Request parsing helpers: JSON bodies, query strings and path ids, validated with zod.
 import type { z } from "zod";
 import type { Ctx } from "./env";
-import { ApiError, notFound, parseOrThrow } from "./problem";
-import { UUID_RE } from "./schemas/common";
+import { ApiError, notFound, parseOrThrow, validationError } from "./problem";
+import { UUID_RE, controlCharField } from "./schemas/common";
+import { MSG } from "./schemas/messages";
 
 /** A JSON body's largest size in characters (the whole request is capped at 1 MiB before this). */
 export const MAX_JSON_BYTES = 256 * 1024;
@@ -59,6 +60,7 @@ export async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<
   } catch {
     throw new ApiError(400, "validation", "El cuerpo de la solicitud no es JSON válido.");
   }
+  refuseControlChars(data);
   const input = await parseOrThrow(schema, data);
   const onInput = c.get("onValidInput");
   if (onInput) await onInput(input);
@@ -69,7 +71,14 @@ export async function readJson<S extends z.ZodType>(c: Ctx, schema: S): Promise<
 export async function readQuery<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.output<S>> {
   const params: Record<string, string> = {};
   for (const [k, v] of new URL(c.req.url).searchParams) if (v !== "") params[k] = v;
+  refuseControlChars(params);
   return parseOrThrow(schema, params);
+}
+
+/** A NUL or control character anywhere in the input: a 422 naming the field. */
+function refuseControlChars(data: unknown): void {
+  const field = controlCharField(data);
+  if (field) throw validationError({ [field]: [MSG.controlChars] });
 }
 
 /** A UUID path parameter; anything else is a 404 (the resource cannot exist). */
