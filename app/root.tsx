@@ -28,7 +28,11 @@ import { LowPriorityModulePreloads } from "~/components/ModulePreloads";
 import { useNonce } from "~/lib/nonce";
 import { getToast } from "~/lib/toast.server";
 import { appContext, pendingToast } from "~/lib/context";
+import { formGuard } from "~/lib/form-guard.server";
 import type { Route } from "./+types/root";
+
+// A post that is not a readable form is refused before any action reads it (app/lib/form-guard.server.ts).
+export const middleware: Route.MiddlewareFunction[] = [formGuard];
 
 export const links: Route.LinksFunction = () =>
   [roboto400, roboto500].map((href) => ({ rel: "preload", href, as: "font", type: "font/woff2", crossOrigin: "anonymous" as const }));
@@ -116,9 +120,13 @@ export default function App({ loaderData: { toast } }: Route.ComponentProps) {
 /** The one general error boundary: a Spanish message, a way back, no internals. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = status === 404 ? "No encontramos esta página" : status === 403 ? "No tenés acceso a esta página" : "Algo salió mal";
+  const unreadable = status === 400 || status === 415;
+  const title = status === 404 ? "No encontramos esta página" : status === 403 ? "No tenés acceso a esta página" : unreadable ? "No pudimos leer el formulario" : "Algo salió mal";
+  const message = isRouteErrorResponse(error) && typeof (error.data as { message?: unknown } | null)?.message === "string" ? (error.data as { message: string }).message : null;
   const detail =
-    status === 404
+    unreadable
+      ? (message ?? "Volvé a cargar la página y probá de nuevo.")
+      : status === 404
       ? "La dirección no existe o ya no está disponible."
       : status === 403
         ? // The guard says which permission the member's role lacks (issue 26), in Spanish.
