@@ -11,7 +11,8 @@ import type { ApiDeps, ApiServices, AppEnv, Ctx } from "./env";
 import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
 import { idempotent } from "./idempotency";
-import { ApiError, pgError, problemResponse, problemType, type Problem } from "./problem";
+import { boundedJsonText } from "./http";
+import { ApiError, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailable, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes, signInRoutes } from "./routes/account";
 import { auditRoutes } from "./routes/audit";
 import { invitationLookupRoutes, invitationRoutes, joinRoutes, memberRoutes } from "./routes/team";
@@ -45,6 +46,8 @@ const consoleLogger: Logger = {
 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Bodies checked as JSON: JSON of any flavour and plain text (what a client sends without saying). */
+const JSON_LIKE_TYPE = /^\s*(application\/([\w.+-]+\+)?json|text\/plain)\b/i;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApi(deps: ApiDeps): Hono<AppEnv> {
@@ -96,7 +99,16 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
       problemResponse({ type: problemType("payload-too-large"), title: "El contenido es demasiado grande.", status: 413 }, { "X-Request-Id": c.get("requestId") }),
   });
   // Diagnostics uploads from chargers have their own cap (api/routes/charger-maintenance.ts).
-  app.use((c, next) => (c.req.path.startsWith("/api/Business/Images") || c.req.path.startsWith("/api/ChargerUpload/") ? next() : limitBody(c, next)));
+  const ownBodies = (path: string) => path.startsWith("/api/Business/Images") || path.startsWith("/api/ChargerUpload/");
+  app.use((c, next) => (ownBodies(c.req.path) ? next() : limitBody(c, next)));
+  // Every JSON body (and any body a handler may parse as JSON: the providers' webhooks read it
+  // whatever its type) is bounded in size and nesting before anything reads it, the access
+  // guard's audit included. Image and diagnostics uploads are files, read as streams.
+  app.use(async (c, next) => {
+    const type = c.req.header("content-type") ?? "";
+    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method) && !ownBodies(c.req.path) && (type === "" || JSON_LIKE_TYPE.test(type))) await boundedJsonText(c);
+    await next();
+  });
 
   // Who may call what (api/access.ts): every endpoint has a rule or is refused; anything not
   // public needs a verified Firebase ID token, counts against the account's limit (across nodes:
@@ -204,6 +216,13 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     }
     if (pg?.code === "23503") {
       return problemResponse({ type: problemType("conflict"), title: "El registro está en uso o hace referencia a datos que no existen.", status: 409 }, headers);
+    }
+    if (databaseUnavailable(err)) {
+      logger.error({ requestId, method: c.req.method, path: new URL(c.req.url).pathname, err: describeError(err) }, "API: la base de datos no responde");
+      return problemResponse(
+        { type: problemType("unavailable"), title: UNAVAILABLE_MESSAGE, status: 503, requestId },
+        { ...headers, "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      );
     }
     logger.error(
       { requestId, method: c.req.method, path: new URL(c.req.url).pathname, err: describeError(err) },

@@ -451,23 +451,58 @@ export interface AuditRecord {
 
 /** Writes one entry for the caller (handlers with their own audit call this). */
 export async function recordAudit(services: Pick<ApiServices, "db">, c: Ctx, entry: AuditRecord): Promise<void> {
+  if (!(entry.businessId ?? c.get("business")?.id)) return;
+  await insertAudit(services, c, entry);
+}
+
+/** Writes one entry and answers its id. */
+async function insertAudit(services: Pick<ApiServices, "db">, c: Ctx, entry: AuditRecord): Promise<string> {
   const businessId = entry.businessId ?? c.get("business")?.id;
-  if (!businessId) return;
+  if (!businessId) throw new Error("auditoría: un registro sin empresa");
   const claims = c.get("claims");
-  await services.db.insert(auditLog).values({
-    businessId,
-    actorUid: claims.uid,
-    actorEmail: (claims.email ?? c.get("member")?.email ?? "").toLowerCase(),
-    actorRole: (entry.actorRole === undefined ? (c.get("member")?.role ?? null) : entry.actorRole) as never,
-    action: entry.action,
-    resourceType: entry.resourceType,
-    resourceId: entry.resourceId ?? null,
-    resourceLabel: entry.resourceLabel ?? null,
-    changes: withoutSecrets(entry.changes ?? {}),
-    ip: clientIpOf(c),
-    requestId: c.get("requestId") ?? null,
-  });
+  const [row] = await services.db
+    .insert(auditLog)
+    .values({
+      businessId,
+      actorUid: claims.uid,
+      actorEmail: (claims.email ?? c.get("member")?.email ?? "").toLowerCase(),
+      actorRole: (entry.actorRole === undefined ? (c.get("member")?.role ?? null) : entry.actorRole) as never,
+      action: entry.action,
+      resourceType: entry.resourceType,
+      resourceId: entry.resourceId ?? null,
+      resourceLabel: entry.resourceLabel ? auditValue(entry.resourceLabel) : null,
+      changes: auditValue(withoutSecrets(entry.changes ?? {})),
+      ip: clientIpOf(c),
+      requestId: c.get("requestId") ?? null,
+    })
+    .returning({ id: auditLog.id });
   c.set("audited", true);
+  return row.id;
+}
+
+/** A recorded text's longest length; a value nested deeper than AUDIT_MAX_DEPTH is summarised. */
+const AUDIT_MAX_TEXT = 2000;
+const AUDIT_MAX_DEPTH = 8;
+
+/**
+ * A value as the log can always store it: no NUL or other control character (PostgreSQL's text
+ * and jsonb refuse a NUL, and a refused insert would lose the entry), texts cut at
+ * AUDIT_MAX_TEXT, nesting bounded. Dates become ISO strings, as in JSON.
+ */
+export function auditValue<T>(value: T, depth = 0): T {
+  if (typeof value === "string") {
+    // eslint-disable-next-line no-control-regex
+    const clean = value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+    return (clean.length > AUDIT_MAX_TEXT ? `${clean.slice(0, AUDIT_MAX_TEXT)}…` : clean) as T;
+  }
+  if (value instanceof Date) return (Number.isNaN(value.getTime()) ? null : value.toISOString()) as T;
+  if (value && typeof value === "object") {
+    if (depth >= AUDIT_MAX_DEPTH) return "…" as T;
+    if (Array.isArray(value)) return value.map((v) => auditValue(v, depth + 1)) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [auditValue(k), auditValue(v, depth + 1)])) as T;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return null as T;
+  return value;
 }
 
 function paramFrom(routePath: string, actualPath: string, name = "id"): string | null {
@@ -498,10 +533,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Around a write endpoint with an AuditSpec: snapshot before, run it, snapshot after a 2xx
  * (not an idempotent replay), write one entry per resource whose recorded fields changed (a
  * creation, deletion or command always). A failure to write is logged with the whole entry.
+ * Commands (`details`) are recorded by `auditCommand` instead.
  */
 export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpec, routePath: string, next: () => Promise<void>): Promise<void> {
   const business = c.get("business");
   if (!business) return next();
+  if (spec.details) return auditCommand(services, c, spec, spec.details, routePath, next);
   const resource = RESOURCES[spec.resource];
   const how = spec.id ?? "param";
   let ids: string[] = [];
@@ -512,44 +549,26 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
     const list = (await bodyJson(c))?.[how.bodyList];
     ids = Array.isArray(list) ? [...new Set(list.filter((x): x is string => typeof x === "string" && UUID.test(x)).map((x) => x.toLowerCase()))].slice(0, 500) : [];
   }
-  const details = spec.details;
   const before = new Map<string, Snapshot | null>();
-  if (!details) for (const id of ids) before.set(id, await resource.snapshot(services.db, business.id, id));
-  const body = details ? await bodyJson(c) : null;
+  for (const id of ids) before.set(id, await resource.snapshot(services.db, business.id, id));
 
   await next();
 
   const res = c.res;
   // Not done, a replay of a done one, or the handler wrote its own entries (an ownership transfer).
   if (res.status < 200 || res.status >= 300 || res.headers.get("Idempotent-Replayed") || c.get("audited")) return;
-  let answer: Record<string, unknown> | null = null;
-  if (how === "response" || details?.response) {
-    try {
-      answer = (await res.clone().json()) as Record<string, unknown>;
-    } catch {
-      answer = null;
-    }
+  if (how === "response") {
+    const answer = await answerOf(res);
+    if (typeof answer?.id === "string") ids = [answer.id];
   }
-  if (how === "response" && typeof answer?.id === "string") ids = [answer.id];
 
   const action = `${spec.resource}.${spec.action}`;
   for (const id of ids) {
-    let changes: Record<string, AuditChange>;
-    let label: string | null;
-    if (details) {
-      const asked = withoutSecrets(body ?? {});
-      changes = Object.fromEntries(Object.entries(asked).map(([k, v]) => [k, { before: null, after: v }]));
-      for (const k of details.response ?? []) if (answer && answer[k] !== undefined) changes[k] = { before: null, after: answer[k] };
-      const current = await resource.snapshot(services.db, business.id, id);
-      label = current ? resource.label(current) : null;
-    } else {
-      const after = await resource.snapshot(services.db, business.id, id);
-      changes = diffSnapshots(before.get(id) ?? null, after);
-      if (spec.action === "update" && Object.keys(changes).length === 0) continue; // saved unchanged
-      const seen = after ?? before.get(id) ?? null;
-      label = seen ? resource.label(seen) : null;
-    }
-    const entry: AuditRecord = { action, resourceType: spec.resource, resourceId: id, resourceLabel: label, changes };
+    const after = await resource.snapshot(services.db, business.id, id);
+    const changes = diffSnapshots(before.get(id) ?? null, after);
+    if (spec.action === "update" && Object.keys(changes).length === 0) continue; // saved unchanged
+    const seen = after ?? before.get(id) ?? null;
+    const entry: AuditRecord = { action, resourceType: spec.resource, resourceId: id, resourceLabel: seen ? resource.label(seen) : null, changes };
     try {
       await recordAudit(services, c, entry);
     } catch (err) {
@@ -561,6 +580,66 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
 /** What an entry of this resource would record of it now (for the audit's coverage test). */
 export function auditSnapshot(db: Db, businessId: string, resource: AuditResource, id: string): Promise<Snapshot | null> {
   return RESOURCES[resource].snapshot(db, businessId, id);
+}
+
+async function answerOf(res: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const value = (await res.clone().json()) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A command to a charger (and a session close) cannot share a database transaction with the
+ * charger's answer, so its entry is written BEFORE the handler acts: once when the request is
+ * let through, then with what was asked — the body as the handler's schema validated it
+ * (readJson's hook; unknown fields are dropped, never stored raw) — before the command goes out.
+ * If either write fails, the handler stops there and the command is not sent. After a 2xx the
+ * entry gets the answer's fields; a request refused (4xx) or failed before acting leaves no entry.
+ */
+async function auditCommand(services: ApiServices, c: Ctx, spec: AuditSpec, details: NonNullable<AuditSpec["details"]>, routePath: string, next: () => Promise<void>): Promise<void> {
+  const business = c.get("business")!;
+  const resource = RESOURCES[spec.resource];
+  const paramId = spec.id === "response" ? null : paramFrom(routePath, c.req.path);
+  const id = paramId && UUID.test(paramId) ? paramId : null;
+  const current = id ? await resource.snapshot(services.db, business.id, id) : null;
+  let changes: Record<string, AuditChange> = {};
+  const entry: AuditRecord = { action: `${spec.resource}.${spec.action}`, resourceType: spec.resource, resourceId: id, resourceLabel: current ? resource.label(current) : null, changes };
+  const where = (entryId: string) => and(eq(auditLog.id, entryId), eq(auditLog.businessId, business.id));
+  const entryId = await insertAudit(services, c, entry);
+
+  c.set("onValidInput", async (input) => {
+    const asked = input && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+    changes = Object.fromEntries(Object.entries(asked).map(([k, v]) => [k, { before: null, after: v }]));
+    await services.db.update(auditLog).set({ changes: auditValue(withoutSecrets(changes)) }).where(where(entryId));
+  });
+  let done = false;
+  try {
+    await next();
+    done = c.res.status >= 200 && c.res.status < 300 && !c.res.headers.get("Idempotent-Replayed");
+  } finally {
+    c.set("onValidInput", undefined);
+    if (!done) await services.db.delete(auditLog).where(where(entryId)).catch((err: unknown) => services.logger.error({ err: err instanceof Error ? err.message : String(err), auditId: entryId }, "auditoría: no se pudo borrar un registro sin efecto"));
+  }
+  if (!done) return;
+
+  const answer = await answerOf(c.res);
+  let resourceId = id;
+  let label = entry.resourceLabel ?? null;
+  if (spec.id === "response" && typeof answer?.id === "string" && UUID.test(answer.id)) resourceId = answer.id.toLowerCase();
+  for (const k of details.response ?? []) if (answer && answer[k] !== undefined) changes[k] = { before: null, after: answer[k] };
+  if (resourceId) {
+    const now = await resource.snapshot(services.db, business.id, resourceId);
+    if (now) label = resource.label(now);
+  }
+  try {
+    await services.db.update(auditLog).set({ resourceId, resourceLabel: label, changes: auditValue(withoutSecrets(changes)) }).where(where(entryId));
+  } catch (err) {
+    // The command was sent and its entry (what was asked) is written; only the answer is missing.
+    services.logger.error({ err: err instanceof Error ? err.message : String(err), auditId: entryId, answer: auditValue(withoutSecrets(changes)) }, "auditoría: no se pudo registrar la respuesta de un comando");
+  }
 }
 
 /** For the snapshots' tests: the resources the log knows. */

@@ -147,6 +147,11 @@ export type AppEnv = {
     audited: boolean;
     /** The idempotency middleware already ran for this request (it is mounted on two patterns). */
     idempotencyChecked: boolean;
+    /**
+     * Called by readJson with the validated body, before the handler acts on it: the audit of a
+     * command writes its entry here (api/audit.ts), so nothing is sent when it cannot be written.
+     */
+    onValidInput: ((input: unknown) => Promise<void>) | undefined;
   };
 };
 

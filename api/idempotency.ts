@@ -5,6 +5,7 @@
 // still running, the second waits for it. Failed attempts (4xx/5xx) are forgotten, so the
 // corrected form can be sent with the same token. Keys are kept for a day; one-time secrets in
 // the answer (a new charger's password) are not: a replay answers without them.
+import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { idempotencyKeys } from "../db/schema";
@@ -27,10 +28,13 @@ export function idempotent(services: ApiServices): MiddlewareHandler<AppEnv> {
     if (!KEY_RE.test(key)) throw new ApiError(400, "validation", "La clave de idempotencia no es válida (8 a 128 letras, números, - o _).");
     const path = new URL(c.req.url).pathname;
     const where = and(eq(idempotencyKeys.businessId, business.id), eq(idempotencyKeys.key, key));
+    // The body's fingerprint: a key sent again with another body is a client's bug (or a reused
+    // form token with other data), refused rather than answered with the first request's result.
+    const fingerprint = createHash("sha256").update(await c.req.text()).digest("hex");
 
     const claimed = await db
       .insert(idempotencyKeys)
-      .values({ businessId: business.id, key, method: c.req.method, path })
+      .values({ businessId: business.id, key, method: c.req.method, path, fingerprint })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
 
@@ -41,6 +45,9 @@ export function idempotent(services: ApiServices): MiddlewareHandler<AppEnv> {
         if (!row) return next(); // the first attempt failed and let go of the key: this one is new
         if (row.path !== path || row.method !== c.req.method) {
           throw new ApiError(422, "validation", "Esa clave de idempotencia ya se usó para otra operación.");
+        }
+        if (row.fingerprint && row.fingerprint !== fingerprint) {
+          throw new ApiError(422, "validation", "Esa clave de idempotencia ya se usó con otros datos. Usá una clave nueva para esta solicitud.");
         }
         if (row.status != null) {
           return new Response(row.body, {

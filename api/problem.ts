@@ -32,6 +32,7 @@ export type ProblemKind =
   | "unsupported-media-type"
   | "rate-limited"
   | "cross-site"
+  | "unavailable"
   | "internal";
 
 export function problemType(kind: ProblemKind): string {
@@ -111,4 +112,31 @@ export function pgError(err: unknown): { code: string; constraint?: string } | n
     cur = (cur as { cause?: unknown }).cause;
   }
   return null;
+}
+
+/** What a caller may wait before trying again while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+export const UNAVAILABLE_MESSAGE = "El servicio no está disponible en este momento. Probá de nuevo en unos minutos.";
+
+// Connection errors (08xxx), the server shutting down or starting (57P01–57P03) and too many
+// connections (53300): the database, not the request, is the problem.
+const UNAVAILABLE_PG_CODE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_NET_CODE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const UNAVAILABLE_MESSAGE_RE = /connection terminated|pglite is closed|cannot use a pool after calling end|timeout exceeded when trying to connect|connection (error|timeout)|database system is (starting up|shutting down)|memory access out of bounds/i;
+
+/**
+ * Whether an error means the database cannot be reached (down, restarting, connection lost, the
+ * embedded one closed or aborted) rather than a bug: answered 503 with Retry-After, never 500.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur && typeof cur === "object"; i++) {
+    const { code, message, name } = cur as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_PG_CODE.test(code) || UNAVAILABLE_NET_CODE.has(code))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGE_RE.test(message)) return true;
+    // PGlite's WebAssembly aborted: nothing answers until the process restarts.
+    if (name === "RuntimeError" && cur instanceof Error && !("code" in cur)) return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
 }

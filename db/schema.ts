@@ -1297,6 +1297,8 @@ export const idempotencyKeys = pgTable(
     key: varchar("key", { length: 128 }).notNull(),
     method: varchar("method", { length: 10 }).notNull(),
     path: text("path").notNull(),
+    /** SHA-256 (hex) of the first request's body: the same key with another body is refused. */
+    fingerprint: varchar("fingerprint", { length: 64 }),
     /** null while the first request is still running. */
     status: smallint("status"),
     body: text("body"),

@@ -100,6 +100,7 @@ export function webhookRoutes(payments: DriverPayments | undefined) {
     } catch {
       return webhookAnswer(c, 400);
     }
+    if (!body || typeof body !== "object" || Array.isArray(body)) return webhookAnswer(c, 400);
     const { status } = await payments.pagos360Webhook(c.req.param("businessId"), body);
     return webhookAnswer(c, status);
   });

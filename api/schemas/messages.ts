@@ -10,6 +10,8 @@ export const MSG = {
   integer: "Ingresá un número entero.",
   number: "Ingresá un número.",
   date: "Ingresá una fecha válida.",
+  dateRange: "Ingresá una fecha entre 1970 y 2999.",
+  controlChars: "El texto tiene caracteres no permitidos.",
   tooLong: (max: number) => `Máximo ${max} caracteres.`,
   tooShort: (min: number) => `Mínimo ${min} caracteres.`,
   min: (min: number | bigint) => `Debe ser mayor o igual a ${min}.`,

@@ -63,4 +63,16 @@ describe.each(testBackends())("idempotent creates ($name)", (backend) => {
     for (let i = 0; i < 2; i++) expect((await h.call("POST", "/Business/Fees", { token: a.token, body: rateInput({ name: "Sin clave" }) })).status).toBe(201);
     expect(await countRates(a.businessId, "Sin clave")).toBe(2);
   });
+
+  it("the same key with another body → 422 (the Idempotency-Key draft's rule), nothing created; the same body still replays", async () => {
+    const k = key();
+    const first = await h.call("POST", "/Business/Fees", { token: a.token, body: rateInput({ name: "Primera" }), headers: { "Idempotency-Key": k } });
+    expect(first.status).toBe(201);
+    const other = await expectProblem(await h.call("POST", "/Business/Fees", { token: a.token, body: rateInput({ name: "Otra" }), headers: { "Idempotency-Key": k } }), 422);
+    expect(other.title).toMatch(/otros datos/);
+    expect(await countRates(a.businessId, "Otra")).toBe(0);
+    const again = await h.call("POST", "/Business/Fees", { token: a.token, body: rateInput({ name: "Primera" }), headers: { "Idempotency-Key": k } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+  });
 });
