@@ -28,10 +28,13 @@ export interface MeterEnergy {
 
 /**
  * Energy from `meterStartWh` and the register readings that followed it, in the order the charger
- * took them (the stop reading last). Readings that are not a finite, non-negative number are not
- * trustworthy and are ignored; the result is whole Wh (half away from zero).
+ * took them (the stop reading last). `highestSeenWh` is a register the session already reached
+ * at a time not known here (the highest of its periodic readings, before the stop): the session
+ * is billed at least up to it, and a stop below it is a regression. Readings that are not a
+ * finite, non-negative number are not trustworthy and are ignored; the result is whole Wh (half
+ * away from zero).
  */
-export function energyFromReadings(meterStartWh: number, readings: readonly number[]): MeterEnergy {
+export function energyFromReadings(meterStartWh: number, readings: readonly number[], highestSeenWh: number | null = null): MeterEnergy {
   const trusted = readings.filter((r) => Number.isFinite(r) && r >= 0);
   let runStart = meterStartWh;
   let runHigh = meterStartWh;
@@ -50,9 +53,14 @@ export function energyFromReadings(meterStartWh: number, readings: readonly numb
       runHigh = r;
     }
   }
-  const energyWh = Math.max(0, Math.round(closedRuns + runHigh - runStart));
-  if (!kind) return { energyWh, fault: null };
+  let energyWh = Math.max(0, Math.round(closedRuns + runHigh - runStart));
   const stopWh = trusted.length ? trusted[trusted.length - 1] : meterStartWh;
+  if (highestSeenWh !== null && Number.isFinite(highestSeenWh) && highestSeenWh > meterStartWh) {
+    energyWh = Math.max(energyWh, Math.round(highestSeenWh - meterStartWh));
+    highest = Math.max(highest, highestSeenWh);
+    if (stopWh < highestSeenWh) kind ??= "regressed";
+  }
+  if (!kind) return { energyWh, fault: null };
   return { energyWh, fault: { kind, highestWh: Math.round(highest), stopWh: Math.round(stopWh), billedWh: energyWh } };
 }
 

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { Db } from "#db/client";
 import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "#db/schema";
 import { stopReasonLabel } from "#domain/ocpp-status";
+import { meterFaultNotice } from "#domain/metering";
 import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, parseSort, readJson, readQuery } from "../http";
@@ -430,6 +431,7 @@ export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
       ...toDto(row, t),
       meterStartWh: x.meterStartWh,
       meterStopWh: x.meterStopWh ?? null,
+      meterFaultNotice: x.meterFault ? meterFaultNotice(x.meterFault) : null,
       chargingEndedAt: iso(x.chargingEndedAt),
       unpluggedAt: iso(x.unpluggedAt),
       rateId: x.rateId ?? null,

@@ -22,7 +22,22 @@ describe("energyFromReadings", () => {
     if (r.fault) expect(r.fault.billedWh).toBe(energyWh);
   });
 
+  it.each([
+    // [case, meter start, readings, highest seen before, energy, fault kind]
+    ["a stop above the highest periodic reading", 1_000, [12_000], 9_000, 11_000, null],
+    ["a stop below the highest periodic reading (the late stop)", 1_000, [3_000], 9_000, 8_000, "regressed"],
+    ["earlier readings resent with the stop are not a regression", 1_000, [5_000, 9_000, 10_000], 9_000, 9_000, null],
+    ["a stop below the meter start after periodic readings", 1_000, [500], 9_000, 8_000, "reset"],
+    ["a restart in the stop's own readings counts both runs", 1_000, [9_000, 100, 2_100], 9_000, 10_000, "reset"],
+    ["no periodic reading above the start", 1_000, [3_000], 1_000, 2_000, null],
+  ] as const)("with a highest periodic reading: %s", (_case, start, readings, seen, energyWh, kind) => {
+    const r = energyFromReadings(start, readings, seen);
+    expect(r.energyWh).toBe(energyWh);
+    expect(r.fault?.kind ?? null).toBe(kind);
+  });
+
   it("keeps the highest and the stop reading for the operator's notice", () => {
+    expect(energyFromReadings(1_000, [3_000], 9_000).fault).toEqual({ kind: "regressed", highestWh: 9_000, stopWh: 3_000, billedWh: 8_000 });
     const { fault } = energyFromReadings(1_000, [5_000, 9_000, 3_000]);
     expect(fault).toEqual({ kind: "regressed", highestWh: 9_000, stopWh: 3_000, billedWh: 8_000 });
     expect(meterFaultNotice(fault!)).toBe("El medidor retrocedió: facturamos según la lectura más alta registrada (9.000 Wh).");
