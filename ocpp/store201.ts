@@ -419,6 +419,12 @@ async function recordEventInTransaction(
     if (!session) session = p.eventType === "Started" ? await findSession() : await create();
     if (!session) session = await findSession(); // created by a concurrent event
     if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
+    // A session begun before its EVSE was known (authorized first) takes the EVSE's connector and
+    // rate when an event names it; an EVSE the operator never configured refuses it.
+    const evseId = p.evse?.id ?? 0;
+    if (session.connectorId === null && session.connectorNumber === 0 && evseId > 0 && (session.status === "ACTIVE" || session.status === "IDLE")) {
+      session = await attachEvse(tx, ref, session, evseId, { at, out });
+    }
     // A session refused for its unconfigured EVSE refuses every token it is shown.
     if (session.status === "INVALID" && session.connectorId === null && session.connectorNumber > 0 && tokenStatus === "Accepted") tokenStatus = "Invalid";
     const connectorNumber = p.evse?.id ?? session.connectorNumber ?? 0;
@@ -541,6 +547,25 @@ async function recordEventInTransaction(
     const connectorStatus = status && updated.connectorNumber > 0 ? { connectorId: updated.connectorNumber, status, at } : null;
     return { tokenStatus, duplicate: false, connectorStatus, created: out, roamingStart };
   });
+}
+
+/**
+ * The connector of a session's EVSE, named after the session began: the session is priced with
+ * its rate (unless a grouped token already gave it one). Without a configured connector the
+ * session would be free: it is refused as at its start (ADR 0030), and the operator told.
+ */
+async function attachEvse(tx: Db, ref: ChargerRef, session: ChargingSession, evseId: number, o: { at: Date; out: Created }): Promise<ChargingSession> {
+  const [conn] = await tx
+    .select({ id: connectors.id, rate: rates })
+    .from(connectors)
+    .leftJoin(rates, and(sql`${rates.id} = coalesce(${session.rateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
+    .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, evseId)));
+  const columns: Partial<ChargingSession> = conn
+    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(conn.rate) : null }) }
+    : { connectorNumber: evseId, status: "INVALID", paymentStatus: "NOT_REQUIRED", stoppedAt: o.at, stopReason: "DeAuthorized" };
+  await tx.update(chargingSessions).set(columns).where(eq(chargingSessions.id, session.id));
+  if (!conn) await notifyUnconfiguredConnector(tx, o.out, ref, evseId, "EVSE", o.at);
+  return { ...session, ...columns };
 }
 
 function sessionColumns(s: ChargingSession, status: ChargingSession["status"]) {

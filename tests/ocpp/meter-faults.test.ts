@@ -81,6 +81,35 @@ describe.each(testBackends())("meter faults and unconfigured connectors ($name)"
   const notices = async (title: string) =>
     (await h.db.select().from(notifications).where(and(eq(notifications.businessId, f.tenant.businessId), eq(notifications.title, title)))).map((n) => n.body);
 
+  it("2.0.1: a session authorized before its EVSE was known is priced with the EVSE's rate, and refused when the EVSE is not configured", async () => {
+    const cli = await connect("ocpp2.0.1");
+    try {
+      const t0 = Date.now() - 40 * MIN;
+      const register = (at: number, wh: number, context: string) => [{ timestamp: iso(at), sampledValue: [{ value: wh, context, measurand: "Energy.Active.Import.Register", unitOfMeasure: { unit: "Wh" } }] }];
+      const session = async (evse: number) => {
+        const transactionId = crypto.randomUUID();
+        let seqNo = 0;
+        // Authorized first (no EVSE yet), then plugged in at `evse`, charged 3 kWh and unplugged.
+        const started = (await cli.call("TransactionEvent", { eventType: "Started", timestamp: iso(t0), triggerReason: "Authorized", seqNo: seqNo++, transactionInfo: { transactionId }, idToken: { idToken: "RFID-0042", type: "ISO14443" } })) as { idTokenInfo?: { status: string } };
+        await cli.call("TransactionEvent", { eventType: "Updated", timestamp: iso(t0 + MIN), triggerReason: "CablePluggedIn", seqNo: seqNo++, evse: { id: evse, connectorId: 1 }, transactionInfo: { transactionId, chargingState: "Charging" }, meterValue: register(t0 + MIN, 20_000, "Transaction.Begin") });
+        await cli.call("TransactionEvent", { eventType: "Ended", timestamp: iso(t0 + 31 * MIN), triggerReason: "EVDeparted", seqNo: seqNo++, transactionInfo: { transactionId, stoppedReason: "EVDisconnected" }, meterValue: register(t0 + 31 * MIN, 23_000, "Transaction.End") });
+        const [row] = await h.db.select().from(chargingSessions).where(and(eq(chargingSessions.chargerId, f.chargerId), eq(chargingSessions.ocppTransactionId, transactionId)));
+        return { started: started.idTokenInfo?.status, row };
+      };
+      const priced = await session(1);
+      expect(priced.started).toBe("Accepted");
+      expect(priced.row).toMatchObject({ status: "COMPLETED", connectorNumber: 1, rateId: f.rateId, energyWh: 3_000, energyCents: 105_000, totalCents: 105_000 });
+
+      const refused = await session(4);
+      expect(refused.row).toMatchObject({ status: "INVALID", connectorNumber: 4, connectorId: null, totalCents: 0 });
+      expect(await notices("Carga rechazada: conector no configurado")).toContain(
+        "Cargador 1: se intentó iniciar una carga en el EVSE 4, que no está configurado en Enchufá. La rechazamos porque no tiene tarifa: agregá el conector con su tarifa al cargador para habilitarlo.",
+      );
+    } finally {
+      await cli.close();
+    }
+  });
+
   describe.each(["ocpp1.6", "ocpp2.0.1"] as const)("%s", (protocol) => {
     const noun = protocol === "ocpp1.6" ? "conector" : "EVSE";
 
