@@ -618,7 +618,10 @@ async function createSession(
   // EVSE is not known yet.
   const unconfigured = o.connectorNumber > 0 && !conn;
   const accepted = o.status === "Accepted" && !unconfigured;
-  const rate = conn?.rate ?? null;
+  // Before its EVSE is known, a grouped token's rate is the session's already (attachEvse keeps it).
+  const [groupRate] =
+    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select().from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
+  const rate = conn?.rate ?? groupRate ?? null;
   const [row] = await tx
     .insert(chargingSessions)
     .values({
