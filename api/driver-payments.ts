@@ -31,13 +31,14 @@ import {
   payments,
   rates,
   stations,
+  type ChargingSession,
   type NotificationType,
   type Payment,
 } from "../db/schema";
 import { costSoFar, FINAL_STEPS, paymentIdTag, presetAmounts, refundOwed, START_TIMEOUT_MS, type DriverStep } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { formatCuit } from "../domain/cuit";
-import { rateSnapshotFromRow, type RateSnapshot, type SessionPrice } from "../domain/pricing";
+import { chargedPrice, DEFAULT_VAT_RATE_BP, rateSnapshotFromRow, type RateSnapshot, type SessionPrice } from "../domain/pricing";
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import { openPaymentCredentials, safeEqual, type KeyRing, type PaymentProviderCode } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
@@ -696,6 +697,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
     const s = row.session;
     const ended = s?.chargingEndedAt ?? s?.stoppedAt ?? null;
     return {
+      ...receiptLines(s, payment.chargedCents ?? 0),
       companyName: row.business.businessName,
       cuit: row.business.cuit ? formatCuit(row.business.cuit) : null,
       stationName: row.station?.name ?? "",
@@ -707,14 +709,6 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       energyWh: s?.energyWh ?? 0,
       chargingMinutes: s && ended ? Math.floor((ended.getTime() - s.startedAt.getTime()) / 60_000) : 0,
       idleMinutes: s?.idleMinutes ?? 0,
-      breakdown: {
-        energyCents: s?.energyCents ?? 0,
-        timeCents: s?.timeCents ?? 0,
-        sessionFeeCents: s?.sessionFeeCents ?? 0,
-        idleCents: s?.idleCents ?? 0,
-        vatCents: s?.vatCents ?? 0,
-        totalCents: (s?.energyCents ?? 0) + (s?.timeCents ?? 0) + (s?.sessionFeeCents ?? 0) + (s?.idleCents ?? 0) + (s?.rateSnapshot?.vatIncluded === false ? (s?.vatCents ?? 0) : 0),
-      },
       prepaidCents: payment.amountCents,
       chargedCents: payment.chargedCents ?? 0,
       refundedCents: payment.refundedCents,
@@ -722,6 +716,20 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       provider: payment.provider,
       providerPaymentId: payment.externalId,
     };
+  }
+
+  /**
+   * The receipt's lines: the session's price as charged, so they add up to what the driver paid
+   * to the centavo (domain/pricing chargedPrice), sessions priced before their lines were capped
+   * included.
+   */
+  function receiptLines(s: ChargingSession | null, chargedCents: number): Pick<Receipt, "breakdown"> {
+    if (!s) return { breakdown: { energyCents: 0, timeCents: 0, sessionFeeCents: 0, idleCents: 0, vatCents: 0, totalCents: 0 } };
+    const vatIncluded = s.rateSnapshot?.vatIncluded ?? true;
+    const lines = s.energyCents + s.timeCents + s.sessionFeeCents + s.idleCents;
+    const priced = { energyCents: s.energyCents, timeCents: s.timeCents, sessionFeeCents: s.sessionFeeCents, idleCents: s.idleCents, subtotalCents: lines, vatCents: s.vatCents, totalCents: lines + (vatIncluded ? 0 : s.vatCents) };
+    const p = chargedPrice(priced, chargedCents, { vatIncluded, vatRateBp: s.rateSnapshot?.vatRateBp ?? DEFAULT_VAT_RATE_BP });
+    return { breakdown: { energyCents: p.energyCents, timeCents: p.timeCents, sessionFeeCents: p.sessionFeeCents, idleCents: p.idleCents, vatCents: p.vatCents, totalCents: p.totalCents } };
   }
 
   async function sendReceipt(payment: Payment): Promise<void> {

@@ -303,6 +303,8 @@ export interface MeterPointDto {
 export interface SessionDetailDto extends SessionDto {
   meterStartWh: number;
   meterStopWh: number | null;
+  /** The meter went backwards or restarted: how the session was billed anyway (Spanish, for the operator); null when it only moved forward. */
+  meterFaultNotice: string | null;
   chargingEndedAt: string | null;
   unpluggedAt: string | null;
   rateId: string | null;

@@ -31,6 +31,7 @@ import {
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
+import type { MeterFault } from "../domain/metering";
 import type { AuthorizationPolicy } from "../domain/authorization";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
 
@@ -646,6 +647,8 @@ export const chargingSessions = pgTable(
     vatCents: integer("vat_cents").notNull().default(0),
     totalCents: integer("total_cents").notNull().default(0),
     paymentStatus: sessionPaymentStatus("payment_status").notNull().default("PENDING"),
+    /** The meter went backwards or restarted (domain/metering): how the session was billed anyway; null when it only moved forward. */
+    meterFault: jsonb("meter_fault").$type<MeterFault>(),
     ...timestamps,
   },
   (t) => [

@@ -255,3 +255,40 @@ export function priceNoShow(rate: RateSnapshot): { feeCents: number; vatCents: n
   const vat = vatCents(feeCents, rate.vatRateBp, rate.vatIncluded);
   return { feeCents, vatCents: vat, totalCents: rate.vatIncluded ? feeCents : feeCents + vat };
 }
+
+/** The lines of a price, in the order a receipt shows them. */
+const LINES = ["energyCents", "timeCents", "sessionFeeCents", "idleCents"] as const;
+
+/**
+ * A price as it was charged: a prepaid session costs its price up to what the driver prepaid, so
+ * when the price is above `chargedCents` its lines are scaled down to add up to exactly that,
+ * and a receipt never shows lines above what was charged. The VAT is the one contained in the
+ * charged total; without VAT included, the lines add up to the charged total less that VAT.
+ * Scaling is in integer centavos by largest remainder: each line gets its share rounded down,
+ * and the centavos left go one each to the lines with the largest cut fraction, ties to the
+ * earlier line (energy, time, session fee, idle). A price at or below `chargedCents` is
+ * returned as it is.
+ */
+export function chargedPrice(price: SessionPrice, chargedCents: number, rate: Pick<RateSnapshot, "vatIncluded" | "vatRateBp">): SessionPrice {
+  assertAmount("chargedCents", chargedCents);
+  if (!Number.isSafeInteger(chargedCents)) throw new RangeError(`chargedCents debe ser entero (recibido ${chargedCents})`);
+  if (price.totalCents <= chargedCents) return { ...price };
+  const vat = vatCents(chargedCents, rate.vatRateBp, true);
+  const target = rate.vatIncluded ? chargedCents : chargedCents - vat;
+  const lines = LINES.map((k) => BigInt(Math.max(0, price[k])));
+  const sum = lines.reduce((a, b) => a + b, 0n);
+  // Nothing to scale (a price of VAT alone, or of nothing): the whole amount is the first line.
+  if (sum === 0n) return { energyCents: target, timeCents: 0, sessionFeeCents: 0, idleCents: 0, subtotalCents: target, vatCents: vat, totalCents: chargedCents };
+  const share = lines.map((l) => l * BigInt(target));
+  const scaled = share.map((q) => q / sum);
+  let left = BigInt(target) - scaled.reduce((a, b) => a + b, 0n);
+  // Largest cut fraction first; Array.prototype.sort is stable, so ties keep the lines' order.
+  const byCut = share.map((q, i) => ({ i, rest: q % sum })).sort((a, b) => (b.rest > a.rest ? 1 : b.rest < a.rest ? -1 : 0));
+  for (const { i } of byCut) {
+    if (left <= 0n) break;
+    scaled[i] += 1n;
+    left -= 1n;
+  }
+  const [energyCents, timeCents, sessionFeeCents, idleCents] = scaled.map(Number);
+  return { energyCents, timeCents, sessionFeeCents, idleCents, subtotalCents: target, vatCents: vat, totalCents: chargedCents };
+}

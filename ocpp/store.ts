@@ -2,7 +2,7 @@
 // (connector status and its history, sessions with their rate snapshot, meter samples, the
 // priced session with its payment and notification). Everything is scoped to the charger that
 // sent the message, so a charger can never touch another charger's or company's data.
-import { and, desc, eq, inArray, isNull, lt, or, sql, type Param, type Placeholder, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type Param, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   businessUsers,
@@ -28,8 +28,9 @@ import { formatArs } from "../domain/money";
 import { errorCodeLabel, IDLE_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagAnswer } from "../domain/authorization";
 import { chargedAmount, isPaymentIdTag } from "../domain/driver-payment";
+import { energyFromReadings, meterFaultNotice } from "../domain/metering";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
-import { DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
+import { chargedPrice, DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
 /** The OCPP subprotocols the central system speaks (negotiated per connection). */
 export type OcppProtocol = "ocpp1.6" | "ocpp2.0.1";
@@ -501,7 +502,10 @@ export async function startTransaction(
     // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${decision.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
-  const status = found ? decision.status : "Blocked";
+  // A connector the operator never configured has no rate: a session there would be free. It is
+  // refused, and the operator told (ADR 0030).
+  const unconfigured = Boolean(found) && !found.connectorId;
+  const status = !found ? "Blocked" : unconfigured && decision.status === "Accepted" ? "Invalid" : decision.status;
   const reserved = found?.reserved ?? false;
   // A repeated start gets its first answer; its session was given to the partner then.
   if (found?.again != null) return { transactionId: found.again, sessionId: null, status, reserved, created: out, roaming: null };
@@ -529,6 +533,7 @@ export async function startTransaction(
       .returning({ transactionId: chargingSessions.transactionId, id: chargingSessions.id });
 
   const connectorId = found?.connectorId;
+  if (unconfigured) await notifyUnconfiguredConnector(db, out, ref, p.connectorId, "conector", now);
   if (!found?.stale || !connectorId) {
     const [row] = await insert(db);
     if (status === "Accepted") await linkPaidSession(db, ref, p.idTag, row.id);
@@ -551,6 +556,22 @@ export async function startTransaction(
     return row;
   });
   return { transactionId: inserted.transactionId, sessionId: inserted.id, status, reserved, created: out, roaming: grant };
+}
+
+/**
+ * Tells the operator that a charger started a session on a connector (1.6) or EVSE (2.0.1) that is
+ * not configured, and that it was refused. Once an hour per charger and connector: a charger
+ * retrying its start does not flood the operator.
+ */
+export async function notifyUnconfiguredConnector(tx: Db, out: Created, ref: ChargerRef, connectorNumber: number, noun: "conector" | "EVSE", now: Date): Promise<void> {
+  const title = "Carga rechazada: conector no configurado";
+  const body = `${ref.name}: se intentó iniciar una carga en el ${noun} ${connectorNumber}, que no está configurado en Enchufá. La rechazamos porque no tiene tarifa: agregá el conector con su tarifa al cargador para habilitarlo.`;
+  const [recent] = await tx
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.businessId, ref.businessId), eq(notifications.title, title), eq(notifications.body, body), gt(notifications.createdAt, new Date(now.getTime() - 3_600_000))))
+    .limit(1);
+  if (!recent) await notify(tx, out, ref.businessId, "CHARGER_FAULTED", title, body, `/charger/edit/${ref.id}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -629,6 +650,16 @@ export function readingsRelation(c: Record<keyof Readings, Param | Placeholder>)
 export function readingRows(values: MeterValue[], now: Date): SQL | null {
   const r = readMeterValues(values, now);
   return r && readingsRelation({ at: sql.param(r.at), reg: sql.param(r.reg), powerW: sql.param(r.powerW), soc: sql.param(r.soc) });
+}
+
+/** The energy registers of a message's readings, oldest first (a charger may list them in any order). */
+export function registersInOrder(r: Readings | null): number[] {
+  if (!r) return [];
+  return r.at
+    .map((at, i) => ({ at, reg: r.reg[i] }))
+    .filter((x): x is { at: string; reg: number } => x.reg !== null)
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+    .map((x) => x.reg);
 }
 
 /**
@@ -725,18 +756,23 @@ export async function stopTransaction(
     if (!session) return { found: false, repeated: false };
     if (session.stoppedAt && session.status !== "ACTIVE") return { found: true, repeated: true };
 
-    const readings = readingRows(p.transactionData ?? [], now);
-    if (readings) {
-      // The row is locked above; its energy is replaced by meterStop just below.
+    const data = readMeterValues(p.transactionData ?? [], now);
+    if (data) {
+      // The row is locked above; its energy is set from all its readings just below.
+      const readings = readingsRelation({ at: sql.param(data.at), reg: sql.param(data.reg), powerW: sql.param(data.powerW), soc: sql.param(data.soc) });
       await tx.execute(
         sql`with s as (select id, status, meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(readings, { onlyActive: false })} select 1`,
       );
     }
+    // A stop below a reading already stored (a late or wrong meterStop) is a meter fault, not a
+    // discount: the session is billed by its readings (domain/metering, ADR 0030).
+    const metered = energyFromReadings(session.meterStartWh, [...registersInOrder(data), p.meterStop], session.meterStartWh + session.energyWh);
     const stopped: ChargingSession = {
       ...session,
       stoppedAt: at,
       meterStopWh: p.meterStop,
-      energyWh: Math.max(0, p.meterStop - session.meterStartWh),
+      energyWh: metered.energyWh,
+      meterFault: metered.fault,
       stopReason: p.reason ?? "Local",
       chargingEndedAt: session.chargingEndedAt ?? at,
     };
@@ -752,6 +788,7 @@ export async function stopTransaction(
           stoppedAt: stopped.stoppedAt,
           meterStopWh: stopped.meterStopWh,
           energyWh: stopped.energyWh,
+          meterFault: stopped.meterFault,
           stopReason: stopped.stopReason,
           chargingEndedAt: stopped.chargingEndedAt,
           status: "IDLE",
@@ -816,11 +853,12 @@ export async function finalizeSession(
     timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
   });
   const valid = session.status !== "INVALID";
-  const price: SessionPrice = { ...(valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO) };
+  let price: SessionPrice = { ...(valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO) };
   const settled = prepaid ? chargedAmount(price.totalCents, prepaid.amountCents) : null;
   if (prepaid && settled) {
     await tx.update(payments).set({ step: "SETTLING", chargedCents: settled.chargedCents }).where(eq(payments.id, prepaid.id));
-    price.totalCents = settled.chargedCents;
+    // Capped at what was prepaid: the stored lines add up to what was charged (ADR 0030).
+    price = session.rateSnapshot ? chargedPrice(price, settled.chargedCents, session.rateSnapshot) : { ...price, totalCents: settled.chargedCents };
   }
   const paymentStatus = prepaid ? "PAID" : price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
 
@@ -830,6 +868,7 @@ export async function finalizeSession(
       stoppedAt,
       meterStopWh: session.meterStopWh,
       energyWh: session.energyWh,
+      meterFault: session.meterFault,
       stopReason: session.stopReason,
       chargingEndedAt,
       unpluggedAt,
@@ -853,6 +892,10 @@ export async function finalizeSession(
   const where = [station?.name, charger?.name ? `${charger.name} · conector ${session.connectorNumber}` : `conector ${session.connectorNumber}`].filter(Boolean).join(" · ");
   const idle = price.idleCents > 0 ? ` (incluye ${formatArs(price.idleCents)} de penalidad por ${usage.idleMinutes} min de inactividad)` : "";
   await notify(tx, out, session.businessId, "SESSION_COMPLETED", "Sesión finalizada", `${where}: ${kwh} kWh, total ${formatArs(price.totalCents)}${idle}.`, `/activity?session=${session.id}`);
+  if (session.meterFault) {
+    // Billed by its readings, but the charger's meter needs looking at: the operator is told as of a fault.
+    await notify(tx, out, session.businessId, "CHARGER_FAULTED", "Medidor con lecturas inconsistentes", `${where}: ${meterFaultNotice(session.meterFault)} Revisá el medidor del cargador.`, `/activity?session=${session.id}`);
+  }
 }
 
 /**

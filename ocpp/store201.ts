@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { rateSnapshotFromRow } from "../domain/pricing";
+import { energyFromReadings } from "../domain/metering";
 import {
   finalizeSession,
   messageTime,
@@ -30,6 +31,7 @@ import {
   authorizeTag,
   holdsReservation,
   linkPaidSession,
+  notifyUnconfiguredConnector,
 } from "./store";
 import type { TagAnswer } from "../domain/authorization";
 import { queryRows } from "../infra/sql";
@@ -391,7 +393,7 @@ async function recordEventInTransaction(
   // A partner's token is asked here too (ADR 0021): never inside the transaction below.
   const read = await authorizeTag(db, ref, p.idToken?.idToken, now, p.idToken ? roaming : undefined, p.idToken?.type);
   const decision: TagDecision = p.idToken ? read : { ...read, status: read.standing, groupRateId: null };
-  const tokenStatus = decision.status;
+  let tokenStatus = decision.status;
 
   return db.transaction(async (tx) => {
     const findSession = async () =>
@@ -417,6 +419,14 @@ async function recordEventInTransaction(
     if (!session) session = p.eventType === "Started" ? await findSession() : await create();
     if (!session) session = await findSession(); // created by a concurrent event
     if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
+    // A session begun before its EVSE was known (authorized first) takes the EVSE's connector and
+    // rate when an event names it; an EVSE the operator never configured refuses it.
+    const evseId = p.evse?.id ?? 0;
+    if (session.connectorId === null && session.connectorNumber === 0 && evseId > 0 && (session.status === "ACTIVE" || session.status === "IDLE")) {
+      session = await attachEvse(tx, ref, session, evseId, { at, out });
+    }
+    // A session refused for its unconfigured EVSE refuses every token it is shown.
+    if (session.status === "INVALID" && session.connectorId === null && session.connectorNumber > 0 && tokenStatus === "Accepted") tokenStatus = "Invalid";
     const connectorNumber = p.evse?.id ?? session.connectorNumber ?? 0;
 
     // The event into the log and the log back, in one statement (the insert's row comes from
@@ -508,11 +518,14 @@ async function recordEventInTransaction(
       const endLog = log.find((e) => e.seqNo === end.seqNo);
       const meterStopWh = Math.round(endLog?.registerMaxWh ?? maxRegisterWh ?? meterStartWh);
       const reason = end.seqNo === p.seqNo ? (p.transactionInfo.stoppedReason ?? "Local") : (session.stopReason ?? "Local");
+      // An end register below the highest reading is a meter fault, not a discount (ADR 0030).
+      const metered = energyFromReadings(meterStartWh, [meterStopWh], meterStartWh + energyWh);
       const stopped: ChargingSession = {
         ...updated,
         stoppedAt,
         meterStopWh,
-        energyWh: Math.max(0, meterStopWh - meterStartWh, energyWh),
+        energyWh: metered.energyWh,
+        meterFault: metered.fault,
         stopReason: reason,
         chargingEndedAt: replay.chargingEndedAt ?? stoppedAt,
       };
@@ -536,6 +549,25 @@ async function recordEventInTransaction(
   });
 }
 
+/**
+ * The connector of a session's EVSE, named after the session began: the session is priced with
+ * its rate (unless a grouped token already gave it one). Without a configured connector the
+ * session would be free: it is refused as at its start (ADR 0030), and the operator told.
+ */
+async function attachEvse(tx: Db, ref: ChargerRef, session: ChargingSession, evseId: number, o: { at: Date; out: Created }): Promise<ChargingSession> {
+  const [conn] = await tx
+    .select({ id: connectors.id, rate: rates })
+    .from(connectors)
+    .leftJoin(rates, and(sql`${rates.id} = coalesce(${session.rateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
+    .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, evseId)));
+  const columns: Partial<ChargingSession> = conn
+    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(conn.rate) : null }) }
+    : { connectorNumber: evseId, status: "INVALID", paymentStatus: "NOT_REQUIRED", stoppedAt: o.at, stopReason: "DeAuthorized" };
+  await tx.update(chargingSessions).set(columns).where(eq(chargingSessions.id, session.id));
+  if (!conn) await notifyUnconfiguredConnector(tx, o.out, ref, evseId, "EVSE", o.at);
+  return { ...session, ...columns };
+}
+
 function sessionColumns(s: ChargingSession, status: ChargingSession["status"]) {
   return {
     idTag: s.idTag,
@@ -545,6 +577,7 @@ function sessionColumns(s: ChargingSession, status: ChargingSession["status"]) {
     meterStartWh: s.meterStartWh,
     meterStopWh: s.meterStopWh,
     energyWh: s.energyWh,
+    meterFault: s.meterFault,
     stoppedAt: s.stoppedAt,
     stopReason: s.stopReason,
     chargingEndedAt: s.chargingEndedAt,
@@ -580,8 +613,15 @@ async function createSession(
           .leftJoin(rates, and(sql`${rates.id} = coalesce(${o.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
           .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, o.connectorNumber)))
       : [];
-  const accepted = o.status === "Accepted";
-  const rate = conn?.rate ?? null;
+  // An EVSE the operator never configured has no rate: its session would be free. It is refused
+  // (the token's answer is Invalid) and the operator told (ADR 0030). EVSE 0 is a session whose
+  // EVSE is not known yet.
+  const unconfigured = o.connectorNumber > 0 && !conn;
+  const accepted = o.status === "Accepted" && !unconfigured;
+  // Before its EVSE is known, a grouped token's rate is the session's already (attachEvse keeps it).
+  const [groupRate] =
+    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select().from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
+  const rate = conn?.rate ?? groupRate ?? null;
   const [row] = await tx
     .insert(chargingSessions)
     .values({
@@ -614,6 +654,7 @@ async function createSession(
       await finalizeSession(tx, o.out, { ...s, stoppedAt, stopReason: s.stopReason ?? "Other", chargingEndedAt: s.chargingEndedAt ?? stoppedAt }, { unpluggedAt: s.unpluggedAt ?? stoppedAt });
     }
   }
+  if (row && unconfigured) await notifyUnconfiguredConnector(tx, o.out, ref, o.connectorNumber, "EVSE", o.at);
   if (row && accepted && p.idToken) await linkPaidSession(tx, ref, p.idToken.idToken, row.id);
   // Without a connector (evse 0) nothing was asked: the reservation is looked for.
   return row ? { session: row, reserved: conn?.reserved ?? true } : undefined;

@@ -5,6 +5,7 @@ import type { Db } from "#db/client";
 import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, payments, stations } from "#db/schema";
 import { csvDocument } from "#domain/csv";
 import { stopReasonLabel } from "#domain/ocpp-status";
+import { meterFaultNotice } from "#domain/metering";
 import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, parseSort, readJson, readQuery } from "../http";
@@ -422,6 +423,7 @@ export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
       ...toDto(row, t),
       meterStartWh: x.meterStartWh,
       meterStopWh: x.meterStopWh ?? null,
+      meterFaultNotice: x.meterFault ? meterFaultNotice(x.meterFault) : null,
       chargingEndedAt: iso(x.chargingEndedAt),
       unpluggedAt: iso(x.unpluggedAt),
       rateId: x.rateId ?? null,

@@ -185,6 +185,7 @@ const session: SessionDetailDto = {
   ...sessionRow,
   meterStartWh: 1_200_000,
   meterStopWh: 1_218_250,
+  meterFaultNotice: null,
   chargingEndedAt: "2025-03-01T16:00:00.000Z",
   unpluggedAt: "2025-03-01T16:10:00.000Z",
   rateId: IDS.rate,

@@ -153,7 +153,7 @@ describe.each(testBackends())("drivers pay at the charger ($name)", (backend) =>
   it("stops the charge itself when its cost reaches the prepaid amount, and charges no more than that", async () => {
     const charger = await connectCharger();
     try {
-      const { paymentId } = await pay(100_000);
+      const { paymentId, token } = await pay(100_000);
       await eventually(() => payment(paymentId), (p) => p?.step === "CHARGING");
       await charger.charge(1_000); // $ 350 + $ 500: not yet
       await dp.onSessionChange(f.chargerId);
@@ -164,6 +164,18 @@ describe.each(testBackends())("drivers pay at the charger ($name)", (backend) =>
       await eventually(() => payment(paymentId), (p) => p?.step === "SETTLING");
       await dp.tick();
       expect(await payment(paymentId)).toMatchObject({ step: "FINISHED", chargedCents: 100_000, refundedCents: 0 });
+
+      // The receipt's lines add up to what was charged ($ 700 + $ 500 scaled to $ 1.000; the
+      // centavo left goes to the line cut the most), with the VAT of $ 1.000.
+      const view = await expectStatus<{ receipt: { chargedCents: number; breakdown: Record<string, number> } }>(await call("GET", `/Driver/Payment/${paymentId}?t=${token}`), 200);
+      const b = view.receipt.breakdown;
+      expect(b).toEqual({ energyCents: 58_333, timeCents: 0, sessionFeeCents: 41_667, idleCents: 0, vatCents: 17_355, totalCents: 100_000 });
+      expect(b.energyCents + b.timeCents + b.sessionFeeCents + b.idleCents).toBe(view.receipt.chargedCents);
+      // The session's stored lines too (the back office shows them).
+      const [priced] = await h.db.select().from(chargingSessions).where(eq(chargingSessions.id, (await payment(paymentId))!.sessionId!));
+      expect(priced).toMatchObject({ energyCents: 58_333, sessionFeeCents: 41_667, vatCents: 17_355, subtotalCents: 100_000, totalCents: 100_000 });
+      const mail = inbox.messages.find((m) => m.kind === "receipt" && m.subject.includes(formatArs(100_000)) && m.text.includes(formatArs(58_333)));
+      expect(mail?.text).toContain(`IVA incluido: ${formatArs(17_355)}`);
     } finally {
       await charger.cli.close();
     }

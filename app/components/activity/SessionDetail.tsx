@@ -1,9 +1,9 @@
 // One charging session: what happened when, the power and energy curve, and what it cost.
 import { Form, Link, useNavigation } from "react-router";
-import { Badge, Button, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useAccess } from "~/lib/access";
 import * as Table from "~/components/table";
-import { BiArrowBack } from "~/icons";
+import { BiArrowBack, BiErrorCircle } from "~/icons";
 import { TableRoot } from "~/components/table";
 import type { SessionDetailDto } from "#api/types";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
@@ -58,6 +58,15 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
           </Badge>
         </Flex>
       </Flex>
+
+      {s.meterFaultNotice ? (
+        <Callout.Root color="amber" role="status" data-testid="meter-fault">
+          <Callout.Icon>
+            <BiErrorCircle aria-hidden="true" />
+          </Callout.Icon>
+          <Callout.Text>{s.meterFaultNotice}</Callout.Text>
+        </Callout.Root>
+      ) : null}
 
       <Grid columns={{ initial: "1", md: "2" }} gap="4">
         <Card size="2">
