@@ -18,18 +18,7 @@ import "./styles/app.css";
 import roboto400 from "@fontsource/roboto/files/roboto-latin-400-normal.woff2?url";
 import roboto500 from "@fontsource/roboto/files/roboto-latin-500-normal.woff2?url";
 
-import {
-  data,
-  type ShouldRevalidateFunction,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  isRouteErrorResponse,
-  useLocation,
-  useRouteLoaderData,
-} from "react-router";
+import { data, type ShouldRevalidateFunction, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteLoaderData } from "react-router";
 import { Button, Heading, Text, Flex } from "@radix-ui/themes";
 import { ThemeRoot } from "~/components/ThemeRoot";
 import { useEffect, useRef, useState, type ReactNode } from "react";
@@ -47,46 +36,22 @@ import type { Route } from "./+types/root";
 export const middleware: Route.MiddlewareFunction[] = [formGuard];
 
 export const links: Route.LinksFunction = () =>
-  [roboto400, roboto500].map((href) => ({
-    rel: "preload",
-    href,
-    as: "font",
-    type: "font/woff2",
-    crossOrigin: "anonymous" as const,
-  }));
+  [roboto400, roboto500].map((href) => ({ rel: "preload", href, as: "font", type: "font/woff2", crossOrigin: "anonymous" as const }));
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const {
-    appName,
-    googleMapsApiKey,
-    firebase = null,
-  } = appContext(context).config; // firebase: web push registration (app/push)
+  const { appName, googleMapsApiKey, firebase = null } = appContext(context).config; // firebase: web push registration (app/push)
   const pending = pendingToast(context);
-  if (pending)
-    return data({ appName, googleMapsApiKey, firebase, toast: pending });
+  if (pending) return data({ appName, googleMapsApiKey, firebase, toast: pending });
   const { toast, headers } = await getToast(request);
-  return data(
-    { appName, googleMapsApiKey, firebase, toast },
-    { headers: toast ? headers : undefined },
-  );
+  return data({ appName, googleMapsApiKey, firebase, toast }, { headers: toast ? headers : undefined });
 }
 
 /**
  * React Router skips revalidation after an action that answered 4xx/5xx; the root loader must still run
  * then, because that is where the action's flash toast (remix-toast's cookie) is read.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  formMethod,
-  actionStatus,
-  defaultShouldRevalidate,
-}) => {
-  if (
-    formMethod &&
-    formMethod.toUpperCase() !== "GET" &&
-    actionStatus !== undefined &&
-    actionStatus >= 400
-  )
-    return true;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionStatus, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET" && actionStatus !== undefined && actionStatus >= 400) return true;
   return defaultShouldRevalidate;
 };
 
@@ -109,13 +74,7 @@ function RouteFocus() {
     return () => window.clearTimeout(timer);
   }, [pathname]);
   return (
-    <div
-      id="page-top"
-      tabIndex={-1}
-      className="visually-hidden"
-      aria-live="polite"
-      aria-atomic="true"
-    >
+    <div id="page-top" tabIndex={-1} className="visually-hidden" aria-live="polite" aria-atomic="true">
       {announcement}
     </div>
   );
@@ -131,10 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#3dbdff" />
-        <meta
-          name="description"
-          content={`${root?.appName ?? "Enchufá"}: el panel de los operadores de carga de vehículos eléctricos.`}
-        />
+        <meta name="description" content={`${root?.appName ?? "Enchufá"}: el panel de los operadores de carga de vehículos eléctricos.`} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
@@ -174,8 +130,8 @@ function serverMessage(error: unknown): string | undefined {
 
 const TITLES: Record<number, string> = {
   400: "No pudimos leer el formulario",
-  404: "No encontramos esta página",
   403: "No tenés acceso a esta página",
+  404: "No encontramos esta página",
   415: "No pudimos leer el formulario",
   429: "Esperá un momento",
 };
@@ -186,28 +142,21 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const title = TITLES[status] ?? "Algo salió mal";
   const detail =
     status === 400 || status === 415
-      ? serverMessage(error) || "Volvé a cargar la página y probá de nuevo."
+      ? // A post the form guard could not read: its Spanish reason (wrong content type, broken body).
+        serverMessage(error) || "Volvé a cargar la página y probá de nuevo."
       : status === 404
         ? "La dirección no existe o ya no está disponible."
         : status === 403
-          ? // The guard says which permission the member's role lacks (issue 26), in Spanish.
-            serverMessage(error) ||
-            "Tu cuenta no tiene permiso para ver este contenido."
+          ? // The guard says which permission the member's role lacks, in Spanish.
+            serverMessage(error) || "Tu cuenta no tiene permiso para ver este contenido."
           : status === 429
             ? // The wait, from the limit that refused the page ("Demasiados intentos. Probá de nuevo en N minutos.").
-              serverMessage(error) ||
-              "Demasiados intentos. Probá de nuevo en unos minutos."
+              serverMessage(error) || "Demasiados intentos. Probá de nuevo en unos minutos."
             : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
-  if (!isRouteErrorResponse(error) && typeof console !== "undefined")
-    console.error("Error inesperado al mostrar la página", error);
+  if (!isRouteErrorResponse(error) && typeof console !== "undefined") console.error("Error inesperado al mostrar la página", error);
   return (
     <main id="main" className="auth-shell">
-      <Flex
-        direction="column"
-        align="center"
-        gap="3"
-        style={{ textAlign: "center", maxWidth: 520 }}
-      >
+      <Flex direction="column" align="center" gap="3" style={{ textAlign: "center", maxWidth: 520 }}>
         <title>{`Error ${status}`}</title>
         <Text size="8" weight="bold" color="sky">
           {status}
