@@ -65,10 +65,15 @@ function StateBadge({ r }: { r: ReservationDto }) {
 
 /** What became of it, in a line: the charger's refusal, the session that used it, the fee charged. */
 function Outcome({ r }: { r: ReservationDto }) {
+  // Técnico opens no Actividad and gets no amounts (the API leaves the fee's total out).
+  const canSeeActivity = useAccess().can("activity.read");
   if (r.status === "REFUSED") return <Text size="2" color="gray">Respuesta del cargador: {r.chargerStatus ?? "—"}</Text>;
-  if (r.status === "USED" && r.sessionId) return <Link to={`/activity?session=${r.sessionId}`}>Ver la carga</Link>;
-  if (r.status === "EXPIRED")
-    return r.feeSessionId ? <Link to={`/activity?session=${r.feeSessionId}`}>Cargo por no presentarse: {formatArs(r.feeTotalCents ?? 0)}</Link> : <Text size="2" color="gray">Sin cargo</Text>;
+  if (r.status === "USED" && r.sessionId) return canSeeActivity ? <Link to={`/activity?session=${r.sessionId}`}>Ver la carga</Link> : <Text size="2" color="gray">Usada</Text>;
+  if (r.status === "EXPIRED" && r.feeSessionId) {
+    const fee = r.feeTotalCents != null ? `Cargo por no presentarse: ${formatArs(r.feeTotalCents)}` : "Con cargo por no presentarse";
+    return canSeeActivity ? <Link to={`/activity?session=${r.feeSessionId}`}>{fee}</Link> : <Text size="2" color="gray">{fee}</Text>;
+  }
+  if (r.status === "EXPIRED") return <Text size="2" color="gray">Sin cargo</Text>;
   return null;
 }
 
