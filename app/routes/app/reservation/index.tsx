@@ -16,7 +16,7 @@ import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { formatArs } from "#domain/money";
 import { UUID_RE } from "#api/schemas/constants";
-import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS } from "#api/schemas/reservation-constants";
+import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, RESERVATIONS_DESCRIPTION } from "#api/schemas/reservation-constants";
 import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#api/types";
 import type { Route } from "./+types/index";
 
@@ -106,7 +106,7 @@ export default function ReservationIndex({ loaderData }: Route.ComponentProps) {
   ) : null;
   return (
     <>
-      <PageHeader title="Reservas" description="Conectores guardados para una tarjeta hasta una hora. Una reserva que vence sin uso se cobra con el cargo por no presentarse de la tarifa." actions={actions} />
+      <PageHeader title="Reservas" description={RESERVATIONS_DESCRIPTION} actions={actions} />
       {total === 0 && !filtered ? (
         <EmptyState icon={<BiCalendar size={48} />} title="Todavía no hiciste reservas" action={actions ?? undefined}>
           Reservá un conector para un cliente o un vehículo de tu flota: el cargador lo guarda para esa tarjeta.
