@@ -4,7 +4,7 @@ import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachome
 import type { ReactNode } from "react";
 import type { DashboardDto, GraphicDto } from "#api/types";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
-import { PageHeader } from "~/components/Page";
+import { EmptyState, PageHeader } from "~/components/Page";
 import { withAutoFocus } from "~/lib/autofocus";
 import { InfoMessage } from "~/components/messages";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
@@ -80,6 +80,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <InfoMessage color="red" testId="home-error">
           {error ?? UNAVAILABLE}
         </InfoMessage>
+      ) : d.chargersTotal === 0 && d.sessions === 0 ? (
+        <FirstSteps />
       ) : (
         <>
           <section aria-labelledby="kpi-title" className="kpi-section">
@@ -108,7 +110,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 icon={d.chargersOffline ? <BiWifiOff /> : <BiWifi />}
                 label="Cargadores en línea"
                 value={`${formatInt(d.chargersOnline)} de ${formatInt(d.chargersTotal)}`}
-                note={d.chargersOffline ? `${formatInt(d.chargersOffline)} sin conexión` : "Todos conectados"}
+                note={d.chargersTotal === 0 ? "Todavía no hay cargadores" : d.chargersOffline ? `${formatInt(d.chargersOffline)} sin conexión` : "Todos conectados"}
                 warn={d.chargersOffline > 0}
               />
               <Kpi testId="kpi-active" icon={<BiPlug />} label="Cargas en curso ahora" value={formatInt(d.activeSessions)} />
@@ -127,6 +129,28 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </>
       )}
     </>
+  );
+}
+
+/** A company without chargers yet: what to do first, instead of charts of zeros. */
+function FirstSteps() {
+  const access = useAccess();
+  return (
+    <Card size="3" data-testid="home-empty">
+      <EmptyState icon={<BiPlug size={40} />} title="Todavía no hay cargadores en tu red">
+        Primero creá una estación (el lugar donde están los cargadores) y después agregá un cargador y conectalo. Apenas se conecte, acá vas a ver su estado, las cargas y la energía entregada.
+      </EmptyState>
+      {access.can("station.write") ? (
+        <Flex gap="3" justify="center" wrap="wrap" mt="4">
+          <Button asChild size="3">
+            <Link to="/station/new">Crear una estación</Link>
+          </Button>
+          <Button asChild size="3" variant="soft">
+            <Link to="/charger/new">Agregar un cargador</Link>
+          </Button>
+        </Flex>
+      ) : null}
+    </Card>
   );
 }
 
@@ -306,6 +330,7 @@ function HourChart({ points }: { points: HourPoint[] }) {
             data={points.map((p) => ({ label: String(p.hour), fullLabel: hh(p.hour), value: p.sessions }))}
             format={(v) => `${formatInt(v)} cargas`}
             axisFormat={formatInt}
+            integer
             color={CHART_COLORS.secondary}
           />
         )}
