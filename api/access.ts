@@ -194,6 +194,16 @@ export const ENDPOINT_RULES: Record<string, EndpointRule> = {
   "GET /Business/Audit/Export.csv": read("audit.read"),
 };
 
+/**
+ * Whether the caller may see money (revenue, penalties, amounts, fees): the roles that may see the
+ * payments. Endpoints every role reads (the home, reservations, notifications) leave their money
+ * fields out for the others (Técnico), so a figure the role's screens do not show is not in the
+ * answer either.
+ */
+export function seesMoney(c: Ctx): boolean {
+  return can(c.get("member")?.role, "payment.read");
+}
+
 export const FORBIDDEN_ENDPOINT_MESSAGE = "Esta operación no está habilitada.";
 
 /** The endpoint serving this request (`METHOD /path` without /api), or undefined when none matches (404). */

@@ -206,7 +206,7 @@ export const OPERATIONS: Op[] = [
     path: "/Business/Reservation",
     tag: "Reservas",
     summary:
-      "Reservar un conector para una tarjeta hasta una hora (ReserveNow en 1.6 y 2.0.1, hasta 24 h). 201 con el estado que quedó: ACTIVE si el cargador la aceptó, REFUSED si no (chargerStatus dice por qué). Si vence sin uso se cobra el cargo por no presentarse de la tarifa del conector.",
+      "Reservar un conector para una tarjeta hasta la hora indicada (ReserveNow en 1.6 y 2.0.1, hasta 24 h). 201 con el estado que quedó: ACTIVE si el cargador la aceptó, REFUSED si no (chargerStatus dice por qué). Si vence sin uso se cobra el cargo por no presentarse de la tarifa del conector.",
     body: reservationInputSchema,
     ok: { status: 201, type: "ReservationResultDto" },
     errors: [409, 422],

@@ -325,8 +325,9 @@ export interface DashboardDto {
   sessions: number;
   /** Share (0–100) of sessions in the period that started and were not invalid; null without sessions. */
   startSuccessRate: number | null;
-  revenueCents: number;
-  idleRevenueCents: number;
+  /** Revenue and idle penalties: only for the roles that may see payments (absent for Técnico). */
+  revenueCents?: number;
+  idleRevenueCents?: number;
   /** Occupied connector time over available connector time in the period, 0–100. */
   utilizationPct: number | null;
   /** Connector time not Faulted/Unavailable over tracked time in the period, 0–100. */
@@ -347,10 +348,11 @@ export interface GraphicDto {
   from: string;
   to: string;
   timeZone: string;
+  /** Amounts only for the roles that may see payments; for the others topStations is ranked by energy. */
   points:
-    | { date: string; energyKwh: number; revenueCents: number; idleRevenueCents: number; sessions: number }[]
+    | { date: string; energyKwh: number; revenueCents?: number; idleRevenueCents?: number; sessions: number }[]
     | { hour: number; sessions: number; energyKwh: number }[]
-    | { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents: number }[];
+    | { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents?: number }[];
 }
 
 // ---- Notifications -----------------------------------------------------------------------------
@@ -616,9 +618,9 @@ export interface ReservationDto {
   endedAt: string | null;
   /** The session that used it. */
   sessionId: string | null;
-  /** The no-show fee's session (Actividad) and its total, when it expired unused with a fee. */
+  /** The no-show fee's session (Actividad) and its total, when it expired unused with a fee (the total only for the roles that may see payments). */
   feeSessionId: string | null;
-  feeTotalCents: number | null;
+  feeTotalCents?: number | null;
 }
 
 /** POST and DELETE /Business/Reservation: the reservation and what the charger said, in Spanish. */

@@ -1,8 +1,10 @@
 // Web push for new notifications (issue 7): the business's browsers registered through
 // POST /Business/Notification/PushRegistration get a push when a notification is created.
 // The sender (firebase-admin messaging in production, a fake in tests) is an optional API dep.
-import { eq, inArray } from "drizzle-orm";
-import { pushRegistrations, type Notification } from "../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { businessMembers, pushRegistrations, type Notification } from "../db/schema";
+import { can } from "../domain/permissions";
+import { notificationFor } from "../domain/notification-money";
 import type { Db } from "../db/client";
 import type { Logger } from "./logger";
 
@@ -40,19 +42,35 @@ export async function pushNotification(
   const { db, logger, sendPush } = services;
   if (!sendPush) return;
   try {
+    // Each browser gets the notification as its member's role sees it: the roles that may not see
+    // payments get no money news and no amounts (domain/notification-money.ts).
     const rows = await db
-      .select({ token: pushRegistrations.token })
+      .select({ token: pushRegistrations.token, role: businessMembers.role })
       .from(pushRegistrations)
+      .leftJoin(businessMembers, and(eq(businessMembers.businessId, pushRegistrations.businessId), eq(businessMembers.firebaseUid, pushRegistrations.firebaseUid)))
       .where(eq(pushRegistrations.businessId, notification.businessId));
     if (rows.length === 0) return;
     const tokens = rows.map((r) => r.token);
-    const result = await sendPush(tokens, {
+    const full: PushMessage = {
       notificationId: notification.id,
       type: notification.type,
       title: notification.title,
       body: notification.body,
       link: notification.link ?? null,
-    });
+    };
+    const restricted = notificationFor(full, false);
+    const groups = [
+      { message: full, tokens: rows.filter((r) => can(r.role, "payment.read")).map((r) => r.token) },
+      { message: restricted, tokens: rows.filter((r) => !can(r.role, "payment.read")).map((r) => r.token) },
+    ];
+    const result: PushResult = { successCount: 0, failureCount: 0, unregistered: [] };
+    for (const g of groups) {
+      if (!g.message || g.tokens.length === 0) continue;
+      const sent = await sendPush(g.tokens, g.message);
+      result.successCount += sent.successCount;
+      result.failureCount += sent.failureCount;
+      result.unregistered.push(...sent.unregistered);
+    }
     const stale = result.unregistered.filter((t) => tokens.includes(t));
     if (stale.length)
       await db

@@ -5,6 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { chargers, chargingSessions, connectors, stations, statusEvents } from "#db/schema";
 import { CHARGE_POINT_STATUSES, type ChargePointStatus } from "#domain/ocpp-status";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
+import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import type { Db } from "#db/client";
 import { readQuery } from "../http";
@@ -68,8 +69,7 @@ export function dashboardRoutes({ db, now, companyCache }: ApiServices) {
       energyKwh: Math.round(num(sessionAgg?.energy_wh)) / 1000,
       sessions,
       startSuccessRate: pct(num(sessionAgg?.started), sessions),
-      revenueCents: num(sessionAgg?.revenue),
-      idleRevenueCents: num(sessionAgg?.idle_revenue),
+      ...(seesMoney(c) ? { revenueCents: num(sessionAgg?.revenue), idleRevenueCents: num(sessionAgg?.idle_revenue) } : {}),
       utilizationPct: utilization == null ? null : Math.min(100, utilization),
       availabilityPct: pct(num(availability?.up), num(availability?.tracked)),
       chargersTotal: num(eq.chargersTotal),
@@ -161,13 +161,15 @@ export function graphicRoutes({ db, now, companyCache }: ApiServices) {
     const b = tenant(c);
     const query = await readQuery(c, graphicQuery);
     // Shared by the company's users and tabs for a few seconds (api/company-cache.ts).
-    const key = `graphic|${query.series}|${periodKey(query)}`;
-    return c.json(await companyCache.get(b.id, key, () => graphic(db, b.id, query, now())));
+    // Without money the stations are ranked by energy and no point carries an amount.
+    const money = seesMoney(c);
+    const key = `graphic|${query.series}|${money ? "money" : "energy"}|${periodKey(query)}`;
+    return c.json(await companyCache.get(b.id, key, () => graphic(db, b.id, query, now(), money)));
   });
 }
 
 /** One chart's points for the period, as of `t`. */
-async function graphic(db: Db, businessId: string, query: { series: GraphicDto["series"]; from?: Date; to?: Date }, t: Date): Promise<GraphicDto> {
+async function graphic(db: Db, businessId: string, query: { series: GraphicDto["series"]; from?: Date; to?: Date }, t: Date, money: boolean): Promise<GraphicDto> {
   const { from, to } = period(query, t);
   const F = ts(from);
   const T = ts(to);
@@ -219,8 +221,7 @@ async function graphic(db: Db, businessId: string, query: { series: GraphicDto["
     points = rows.map((r) => ({
       date: String(r.date),
       energyKwh: Math.round(num(r.energy_wh)) / 1000,
-      revenueCents: num(r.revenue),
-      idleRevenueCents: num(r.idle_revenue),
+      ...(money ? { revenueCents: num(r.revenue), idleRevenueCents: num(r.idle_revenue) } : {}),
       sessions: num(r.sessions),
     }));
   } else if (query.series === "sessionsByHour") {
@@ -254,7 +255,7 @@ async function graphic(db: Db, businessId: string, query: { series: GraphicDto["
           ])}) u
           join ${stations} on ${stations.id} = u.station_id and ${stations.businessId} = ${businessId}
           group by ${stations.id}, ${stations.name}
-          order by revenue desc, sessions desc, ${stations.name}
+          order by ${money ? sql`revenue desc, sessions desc` : sql`energy_wh desc, sessions desc`}, ${stations.name}
           limit 10`,
     );
     points = rows.map((r) => ({
@@ -262,7 +263,7 @@ async function graphic(db: Db, businessId: string, query: { series: GraphicDto["
       stationName: String(r.station_name),
       sessions: num(r.sessions),
       energyKwh: Math.round(num(r.energy_wh)) / 1000,
-      revenueCents: num(r.revenue),
+      ...(money ? { revenueCents: num(r.revenue) } : {}),
     }));
   }
   return { series: query.series, from: from.toISOString(), to: to.toISOString(), timeZone: TZ, points };

@@ -1,8 +1,10 @@
 // /Business/Notification — the business's notifications and its browsers' push registrations.
-import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, notInArray, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import { notifications, pushRegistrations, type Notification } from "#db/schema";
-import { tenant, type ApiServices, type AppEnv } from "../env";
+import { MONEY_NOTIFICATION_TYPES, notificationFor } from "#domain/notification-money";
+import { seesMoney } from "../access";
+import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { notFound } from "../problem";
 import { pushRegistrationSchema } from "../schemas/notification";
@@ -11,25 +13,33 @@ import type { NotificationDto, NotificationPage, PushRegistrationDto } from "../
 
 const NOT_FOUND = "La notificación";
 
-function toDto(n: Notification): NotificationDto {
-  return { id: n.id, type: n.type, title: n.title, body: n.body, link: n.link ?? null, readAt: iso(n.readAt), createdAt: n.createdAt.toISOString() };
+/** As the caller's role sees it: without money for the roles that may not see payments (null: not theirs to see). */
+function toDto(n: Notification, money: boolean): NotificationDto | null {
+  return notificationFor({ id: n.id, type: n.type, title: n.title, body: n.body, link: n.link ?? null, readAt: iso(n.readAt), createdAt: n.createdAt.toISOString() }, money);
+}
+
+/** The company's notifications the caller's role receives (money news only for the roles that may see payments). */
+function visible(c: Ctx, businessId: string): SQL[] {
+  const where: SQL[] = [eq(notifications.businessId, businessId)];
+  if (!seesMoney(c)) where.push(notInArray(notifications.type, [...MONEY_NOTIFICATION_TYPES]));
+  return where;
 }
 
 export function notificationRoutes({ db, now }: ApiServices) {
   const r = new Hono<AppEnv>();
 
-  const unreadCount = async (businessId: string) => {
+  const unreadCount = async (c: Ctx, businessId: string) => {
     const [{ n }] = await db
       .select({ n: count() })
       .from(notifications)
-      .where(and(eq(notifications.businessId, businessId), isNull(notifications.readAt)));
+      .where(and(...visible(c, businessId), isNull(notifications.readAt)));
     return n;
   };
 
   r.get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, notificationListQuery);
-    const where: SQL[] = [eq(notifications.businessId, b.id)];
+    const where = visible(c, b.id);
     if (query.unread) where.push(isNull(notifications.readAt));
     const [rows, [{ total }], unread] = await Promise.all([
       db
@@ -43,20 +53,21 @@ export function notificationRoutes({ db, now }: ApiServices) {
         .select({ total: count() })
         .from(notifications)
         .where(and(...where)),
-      unreadCount(b.id),
+      unreadCount(c, b.id),
     ]);
-    const body: NotificationPage = { items: rows.map(toDto), total, page: query.page, pageSize: query.pageSize, unread };
+    const money = seesMoney(c);
+    const body: NotificationPage = { items: rows.flatMap((n) => toDto(n, money) ?? []), total, page: query.page, pageSize: query.pageSize, unread };
     return c.json(body);
   });
 
-  r.get("/UnreadCount", async (c) => c.json({ unread: await unreadCount(tenant(c).id) }));
+  r.get("/UnreadCount", async (c) => c.json({ unread: await unreadCount(c, tenant(c).id) }));
 
   r.post("/ReadAll", async (c) => {
     const b = tenant(c);
     const updated = await db
       .update(notifications)
       .set({ readAt: now() })
-      .where(and(eq(notifications.businessId, b.id), isNull(notifications.readAt)))
+      .where(and(...visible(c, b.id), isNull(notifications.readAt)))
       .returning({ id: notifications.id });
     return c.json({ updated: updated.length, unread: 0 });
   });
@@ -91,7 +102,7 @@ export function notificationRoutes({ db, now }: ApiServices) {
     const [row] = await db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.id, id), eq(notifications.businessId, b.id)))
+      .where(and(eq(notifications.id, id), ...visible(c, b.id)))
       .limit(1);
     if (!row) throw notFound(NOT_FOUND);
     let result = row;
@@ -102,7 +113,8 @@ export function notificationRoutes({ db, now }: ApiServices) {
         .where(and(eq(notifications.id, id), eq(notifications.businessId, b.id)))
         .returning();
     }
-    return c.json({ ...toDto(result), unread: await unreadCount(b.id) });
+    // The row is one the caller's role receives (visible above): never null here.
+    return c.json({ ...toDto(result, seesMoney(c)), unread: await unreadCount(c, b.id) });
   });
 
   return r;

@@ -9,6 +9,7 @@ import type { Db } from "#db/client";
 import { chargers, chargingSessions, connectors, reservations, stations, type Reservation } from "#db/schema";
 import { answerStatus, type ChargerAnswer } from "#ocpp/commands";
 import { cancelReservationCall, RESERVE_REFUSALS, reserveNowCall } from "#ocpp/reservations";
+import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { conflict, fieldError, notFound } from "../problem";
@@ -32,7 +33,8 @@ const select = (db: Db) =>
 
 type Row = { r: Reservation; stationName: string | null; chargerName: string | null; feeTotalCents: number | null };
 
-function dto({ r, stationName, chargerName, feeTotalCents }: Row): ReservationDto {
+/** `money`: the caller may see payments (the fee's total is left out for the other roles). */
+function dto({ r, stationName, chargerName, feeTotalCents }: Row, money: boolean): ReservationDto {
   return {
     id: r.id,
     reservationId: r.reservationNumber,
@@ -50,7 +52,7 @@ function dto({ r, stationName, chargerName, feeTotalCents }: Row): ReservationDt
     endedAt: iso(r.endedAt),
     sessionId: r.sessionId ?? null,
     feeSessionId: r.feeSessionId ?? null,
-    feeTotalCents: r.feeSessionId ? (feeTotalCents ?? null) : null,
+    ...(money ? { feeTotalCents: r.feeSessionId ? (feeTotalCents ?? null) : null } : {}),
   };
 }
 
@@ -95,13 +97,13 @@ export function reservationRoutes({ db, now, ocpp }: ApiServices) {
         .from(reservations)
         .where(and(...where)),
     ]);
-    const body: Page<ReservationDto> = { items: rows.map(dto), total, page: query.page, pageSize: query.pageSize };
+    const body: Page<ReservationDto> = { items: rows.map((row) => dto(row, seesMoney(c))), total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });
 
   r.get("/:id", async (c) => {
     const b = tenant(c);
-    return c.json(dto(await findOne(db, b.id, idParam(c, "id", RESERVATION))));
+    return c.json(dto(await findOne(db, b.id, idParam(c, "id", RESERVATION)), seesMoney(c)));
   });
 
   r.post("/", async (c) => {
@@ -153,7 +155,7 @@ export function reservationRoutes({ db, now, ocpp }: ApiServices) {
       .update(reservations)
       .set(accepted ? { chargerStatus } : { chargerStatus, status: "REFUSED", endedAt: now() })
       .where(and(eq(reservations.id, created.id), eq(reservations.status, "ACTIVE")));
-    const body: ReservationResultDto = { ...dto(await findOne(db, b.id, created.id)), message: reserveMessage(answer, created) };
+    const body: ReservationResultDto = { ...dto(await findOne(db, b.id, created.id), seesMoney(c)), message: reserveMessage(answer, created) };
     return c.json(body, 201);
   });
 
@@ -186,7 +188,7 @@ export function reservationRoutes({ db, now, ocpp }: ApiServices) {
             : status === "error"
               ? "Cancelamos la reserva. Un error de Enchufá impidió avisarle al cargador (ya quedó registrado): puede seguir reservado hasta que venza."
               : "Cancelamos la reserva. El cargador no la tenía (ya la había liberado).";
-    const body: ReservationResultDto = { ...dto(await findOne(db, b.id, current.r.id)), message };
+    const body: ReservationResultDto = { ...dto(await findOne(db, b.id, current.r.id), seesMoney(c)), message };
     return c.json(body);
   });
 

@@ -246,7 +246,7 @@ function importErrors(errors: TagCsvError[]): ApiError {
   const sorted = [...errors].sort((a, b) => a.line - b.line);
   const fields = Object.fromEntries(sorted.map((e) => [`rows[${e.line}]`, e.messages]));
   const n = sorted.length;
-  return new ApiError(422, "validation", `No importamos nada: ${n === 1 ? "1 fila tiene errores" : `${n} filas tienen errores`}. Corregilas y volvé a subir el archivo.`, { errors: fields });
+  return new ApiError(422, "validation", n === 1 ? "No importamos nada: 1 fila tiene errores. Corregila y volvé a subir el archivo." : `No importamos nada: ${n} filas tienen errores. Corregilas y volvé a subir el archivo.`, { errors: fields });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,13 +1,12 @@
 // Reservations (issue 25, ADR 0018). Pure: shared with the form.
 import { z } from "zod";
 import { UUID_RE } from "./constants";
-import { RESERVATION_STATUSES } from "./reservation-constants";
+import { RESERVATION_MAX_HOURS, RESERVATION_STATUSES } from "./reservation-constants";
 import { id, isoDate, pageQuery } from "./common";
 import { MSG } from "./messages";
 import { idTag } from "./tag";
 
-/** How far ahead a reservation may end (chargers hold them in memory; a day is plenty). */
-export const RESERVATION_MAX_HOURS = 24;
+export { RESERVATION_MAX_HOURS };
 
 export const RESERVATION_MESSAGES = {
   connector: "Elegí un conector de la lista.",

@@ -5,7 +5,8 @@ import { Box, Card, Flex, Heading, Text } from "@radix-ui/themes";
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   return (
     <Flex justify="between" align={{ initial: "start", sm: "center" }} gap="3" mb="5" direction={{ initial: "column", sm: "row" }}>
-      <Box>
+      {/* The text wraps and the actions keep their width: a long description never pushes a button past the edge. */}
+      <Box minWidth="0">
         <Heading as="h1" size="7" weight="bold">
           {title}
         </Heading>
@@ -15,7 +16,11 @@ export function PageHeader({ title, description, actions }: { title: string; des
           </Text>
         ) : null}
       </Box>
-      {actions ? <Flex gap="3" wrap="wrap">{actions}</Flex> : null}
+      {actions ? (
+        <Flex gap="3" wrap="wrap" flexShrink="0">
+          {actions}
+        </Flex>
+      ) : null}
     </Flex>
   );
 }

@@ -141,7 +141,9 @@ export function allocationLines(a: StationAllocationDto | undefined): string[] |
   const summary =
     a.connectors.length === 0
       ? `Capacidad de la red: ${kw(a.gridCapacityKw)}. Ningún conector está cargando ahora.`
-      : `Capacidad de la red: ${kw(a.gridCapacityKw)}; repartidos ${kw(a.allocatedKw)} entre ${a.connectors.length === 1 ? "1 conector" : `${a.connectors.length} conectores`} que cargan.`;
+      : a.connectors.length === 1
+        ? `Capacidad de la red: ${kw(a.gridCapacityKw)}; asignados ${kw(a.allocatedKw)} al único conector que carga.`
+        : `Capacidad de la red: ${kw(a.gridCapacityKw)}; repartidos ${kw(a.allocatedKw)} entre ${a.connectors.length} conectores que cargan.`;
   const lines = a.connectors.map((c) => {
     const who = `${c.chargerName} · conector ${c.connectorNumber}`;
     if (c.allocatedKw !== null) return `${who}: ${kw(c.allocatedKw)} (de ${kw(c.maxPowerKw)})`;

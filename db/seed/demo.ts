@@ -854,8 +854,9 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     notify(
       (s.unpluggedAt as Date).getTime() + 2 * MINUTE,
       "IDLE_FEE_APPLIED",
-      "Penalidad por ocupación",
-      `Se cobró ${formatArs(s.idleCents ?? 0)} por ${s.idleMinutes} minutos de ocupación sin cargar en ${chargerNames.get(s.chargerId!)}.`,
+      // One term for the same charge everywhere: the rates, the sessions and the spec say "inactividad".
+      "Penalidad por inactividad",
+      `Se cobró ${formatArs(s.idleCents ?? 0)} por ${s.idleMinutes} minutos de inactividad (conectado sin cargar) en ${chargerNames.get(s.chargerId!)}.`,
       "/activity",
     );
   }

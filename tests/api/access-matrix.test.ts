@@ -179,16 +179,24 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
         meterStartWh: 0,
         energyWh: 999,
         status: "COMPLETED",
+        // Money that only the roles holding payment.read may see (Técnico does not).
+        idleCents: 45_678,
+        totalCents: 1_234_567,
       })
       .returning();
     ids.session = session.id;
     const [reservation] = await h.db
       .insert(reservations)
-      .values({ businessId: owner.businessId, stationId: ids.station, chargerId: ids.charger, connectorId: charger.connectors[0].id, connectorNumber: 1, idTag: "OWNER-TAG", expiresAt: new Date(Date.now() + 3_600_000) })
+      .values({ businessId: owner.businessId, stationId: ids.station, chargerId: ids.charger, connectorId: charger.connectors[0].id, connectorNumber: 1, idTag: "OWNER-TAG", expiresAt: new Date(Date.now() + 3_600_000), feeSessionId: session.id })
       .returning();
     ids.reservation = reservation.id;
     const [note] = await h.db.insert(notifications).values({ businessId: owner.businessId, type: "SYSTEM", title: "Aviso-Owner", body: "privado" }).returning();
     ids.notification = note.id;
+    // Notifications that carry amounts: a completed session's total and a payment.
+    await h.db.insert(notifications).values([
+      { businessId: owner.businessId, type: "SESSION_COMPLETED", title: "Sesión finalizada", body: "Estación · conector 1: 1,0 kWh, total $ 12.345,67 (incluye $ 456,78 de penalidad por 30 min de inactividad)." },
+      { businessId: owner.businessId, type: "PAYMENT_RECEIVED", title: "Pago recibido", body: "Mercado Pago: $ 12.345,67 por una carga con QR." },
+    ]);
     const [payment] = await h.db
       .insert(payments)
       .values({
@@ -573,6 +581,55 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
     ).toEqual([]);
     expect(allowedKeys("ADMIN")).toContain("PATCH /api/Business/Member/:id");
     expect(allowedKeys("ADMIN")).toContain("GET /api/Business/Audit");
+  });
+
+  /** Keys that carry an amount of money. A station's QR prepayment limits are its settings (the field roles edit them), not figures. */
+  const MONEY_KEY = /Cents$|^(cost|price|noShow|payments)$/;
+  const NOT_FIGURES = new Set(["qrMinCents", "qrMaxCents"]);
+  const moneyKeys = (value: unknown, path = ""): string[] => {
+    if (Array.isArray(value)) return value.flatMap((v, i) => moneyKeys(v, `${path}[${i}]`));
+    if (!value || typeof value !== "object") return [];
+    return Object.entries(value).flatMap(([k, v]) => [
+      ...(MONEY_KEY.test(k) && !NOT_FIGURES.has(k) ? [`${path}.${k}`] : []),
+      ...moneyKeys(v, `${path}.${k}`),
+    ]);
+  };
+  /** Every GET a role may call, with each graphic series. */
+  const readsOf = (role: Role) =>
+    endpoints
+      .filter((e) => auth(e) && e.method === "GET" && !e.path.endsWith("/Live"))
+      .filter((e) => {
+        const p = permissionOf(e);
+        return p === null || can(role, p);
+      })
+      .flatMap((e) =>
+        e.path.endsWith("/Graphic")
+          ? ["energyRevenueByDay", "sessionsByHour", "topStations"].map((series) => ({ ...e, path: `${e.path}?series=${series}` }))
+          : [e],
+      );
+
+  it.each(ROLES)("role %s: money (amounts, revenue, penalties, fees) only for the roles that may see payments", async (role) => {
+    const seesMoney = can(role, "payment.read");
+    let sawMoney = false;
+    for (const e of readsOf(role)) {
+      const r = await call(e, staff[role].token);
+      expect(r.status, `${role} ${e.key}`).toBeLessThan(400);
+      const found = r.type.includes("json") ? moneyKeys(JSON.parse(r.text)) : [];
+      // Amounts written out: in a notification's text or a CSV's cells.
+      const written = /\$\s?\d/.test(r.text) || /12\.345,67|1234567|12345\.67/.test(r.text);
+      if (seesMoney) sawMoney ||= found.length > 0 || written;
+      else {
+        expect(found, `${role} ${e.path}`).toEqual([]);
+        expect(written, `${role} ${e.path}: ${r.text.slice(0, 300)}`).toBe(false);
+      }
+    }
+    if (seesMoney) expect(sawMoney, role).toBe(true);
+    const dashboard = await expectStatus(await h.call("GET", "/Business/Dashboard", { token: staff[role].token }), 200);
+    expect(dashboard.revenueCents, role).toBe(seesMoney ? 1_234_567 : undefined);
+    expect(dashboard.energyKwh, role).toBeGreaterThan(0);
+    const top = await expectStatus(await h.call("GET", "/Business/Graphic?series=topStations", { token: staff[role].token }), 200);
+    expect(top.points[0].stationName, role).toBe("Secreta-Owner");
+    expect(top.points[0].energyKwh, role).toBeGreaterThan(0);
   });
 
   it("the owner: every endpoint answers (no 401/403, its own ids found, no 5xx); deletes last", async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import {
+  businessMembers,
   businessUsers,
   notifications,
   pushRegistrations,
@@ -197,6 +198,27 @@ describe.each(testBackends())(
       expect(rows.map((r) => r.type)).toEqual(["BUSINESS_APPROVED"]);
       expect(calls).toEqual([]); // a brand-new company has no registered browsers yet
       failNext = false;
+    });
+
+    it("a Técnico's browser gets no money: payment news are not sent to it, the others without amounts", async () => {
+      const c = await createTenant(h, "push-money");
+      await h.db.insert(businessMembers).values({ businessId: c.businessId, firebaseUid: "push-tech", email: "push-tech@example.com", role: "TECHNICIAN" });
+      const register = (token: string, as: string) =>
+        h.call("POST", "/Business/Notification/PushRegistration", { token: as, body: { token, createTime: "2025-03-01T10:00:00.000Z" } });
+      await expectStatus(await register("owner-browser", c.token), 200);
+      await expectStatus(await register("tech-browser", mintToken("push-tech")), 200);
+      const notice = async (type: "SESSION_COMPLETED" | "PAYMENT_RECEIVED", body: string, link: string) =>
+        (await h.db.insert(notifications).values({ businessId: c.businessId, type, title: "Aviso", body, link }).returning())[0];
+      calls.length = 0;
+      const done = await notice("SESSION_COMPLETED", "Estación · conector 1: 1,0 kWh, total $ 12.345,67.", "/activity?session=x");
+      await pushNotification(services(), done);
+      expect(calls).toEqual([
+        { tokens: ["owner-browser"], message: expect.objectContaining({ body: "Estación · conector 1: 1,0 kWh, total $ 12.345,67.", link: "/activity?session=x" }) },
+        { tokens: ["tech-browser"], message: expect.objectContaining({ body: "Estación · conector 1: 1,0 kWh.", link: null }) },
+      ]);
+      calls.length = 0;
+      await pushNotification(services(), await notice("PAYMENT_RECEIVED", "Mercado Pago: $ 12.345,67 por una carga con QR.", "/payment"));
+      expect(calls.map((x) => x.tokens)).toEqual([["owner-browser"]]);
     });
 
     it("without a sender configured nothing is sent", async () => {

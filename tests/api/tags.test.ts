@@ -162,6 +162,11 @@ describe.each(testBackends())("RFID tags and access groups ($name)", (backend) =
     ]);
     const p = await expectProblem(await h.call("POST", "/Business/Tag/Import", { token: t.token, body: file, headers: { "Content-Type": "text/csv" } }), 422);
     expect(p.title).toBe("No importamos nada: 3 filas tienen errores. Corregilas y volvé a subir el archivo.");
+    const one = await expectProblem(
+      await h.call("POST", "/Business/Tag/Import", { token: t.token, body: csv([HEADER, "NEW9;;;;;"]), headers: { "Content-Type": "text/csv" } }),
+      422,
+    );
+    expect(one.title).toBe("No importamos nada: 1 fila tiene errores. Corregila y volvé a subir el archivo.");
     expect(p.errors).toEqual({
       "rows[3]": ["titular: Este campo es obligatorio.", "email: Ingresá un correo electrónico válido.", "vencimiento: Ingresá la fecha como dd/mm/aaaa.", "bloqueada: Escribí «sí» o «no»."],
       "rows[4]": ["idTag: «new1» ya está en la fila 2."],

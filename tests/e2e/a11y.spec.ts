@@ -112,6 +112,7 @@ class Auditor {
         const response = await page.goto(route);
         expect(response?.status(), route).toBeLessThan(500);
         found.push(...(await this.audit(page, vp.name)));
+        if (this.javaScriptEnabled && vp.width === 1280) found.push(...(await sideways(page, vp.name)));
       }
     }
     return found;
@@ -120,6 +121,24 @@ class Auditor {
   async close() {
     await this.scratch?.close();
   }
+}
+
+/**
+ * A desktop page never scrolls sideways: nothing may stick out past the window's right edge (a
+ * header button that runs past the content did). Reported like a violation, with what sticks out.
+ */
+async function sideways(page: Page, viewport: string): Promise<Found[]> {
+  const out = await page.evaluate(() => {
+    const root = document.documentElement;
+    const overflow = root.scrollWidth - root.clientWidth;
+    if (overflow <= 0) return null;
+    const describe = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${e.classList.length ? `.${[...e.classList].slice(0, 2).join(".")}` : ""}`;
+    const culprits = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5).slice(-5).map(describe);
+    return { overflow, culprits };
+  });
+  if (!out) return [];
+  const where = new URL(page.url());
+  return [{ url: where.pathname + where.search, viewport, id: "horizontal-scroll", impact: "serious", help: `la página se desplaza ${out.overflow} px hacia el costado`, targets: out.culprits }];
 }
 
 function report(found: Found[]) {

@@ -122,8 +122,9 @@ test("create a charger with two connectors and a rate, see its password once, ed
   expect(await page.content()).not.toContain(rotated);
 
   // Delete it (confirmed).
-  await page.getByText("Eliminar cargador", { exact: true }).last().click();
-  await page.getByRole("button", { name: "Sí, eliminar cargador" }).click();
+  await page.getByRole("link", { name: "Eliminar cargador" }).click();
+  await expect(page.getByTestId("delete-confirm")).toContainText(`¿Eliminar el cargador «${name} editado»?`);
+  await page.getByTestId("delete-confirm").getByRole("button", { name: "Sí, eliminar" }).click();
   await expect(page).toHaveURL(/\/charger$/);
   await expectToast(page, `Eliminamos el cargador «${name} editado».`);
   await page.goto(`/charger?q=${identity}`);

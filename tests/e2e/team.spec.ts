@@ -130,13 +130,13 @@ test("a person with an account accepts, joins, and switches between companies fr
 
     // The switcher: back to their own company, and again.
     const switcher = p.getByTestId("company-switcher");
-    await switcher.getByLabel("Empresa").selectOption({ label: "Equipo B S.R.L. (Dueño)" });
+    await switcher.getByLabel("Empresa").selectOption({ label: "Equipo B S.R.L. · Dueño" });
     if (!javaScriptEnabled) await switcher.getByRole("button", { name: "Cambiar" }).click();
     await expect(p).toHaveURL(/\/home$/);
     await expect(p.getByTestId("header-business-name")).toHaveText("Equipo B S.R.L.");
     await expect(p.getByTestId("header-role")).toHaveText("Dueño");
     await expect(p.getByText("Ahora estás en «Equipo B S.R.L.».")).toBeVisible();
-    await p.getByTestId("company-switcher").getByLabel("Empresa").selectOption({ label: "Equipo A S.A. (Lectura)" });
+    await p.getByTestId("company-switcher").getByLabel("Empresa").selectOption({ label: "Equipo A S.A. · Lectura" });
     if (!javaScriptEnabled) await p.getByTestId("company-switcher").getByRole("button", { name: "Cambiar" }).click();
     await expect(p.getByTestId("header-business-name")).toHaveText("Equipo A S.A.");
   } finally {
@@ -234,7 +234,7 @@ test("the team screens at 1280 and 360 px", async ({ page, browser, javaScriptEn
   await expect(page.getByTestId("header-role")).toHaveText("Lectura");
   await page.goto("/station");
   await page.screenshot({ path: testInfo.outputPath("reader-station-1280.png") });
-  await page.getByTestId("company-switcher").getByLabel("Empresa").selectOption({ label: "Equipo Fotos S.A. (Dueño)" });
+  await page.getByTestId("company-switcher").getByLabel("Empresa").selectOption({ label: "Equipo Fotos S.A. · Dueño" });
   await expect(page.getByTestId("header-role")).toHaveText("Dueño");
   for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 900 });

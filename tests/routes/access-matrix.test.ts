@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { businessMembers, chargerDiagnostics, rates, stations } from "#db/schema";
-import { ROLES, ROLE_LABELS, type Role } from "#domain/permissions";
+import { ROLES, ROLE_LABELS, can, type Role } from "#domain/permissions";
 import { SCREEN_RULES, holds, needFor, screenRuleFor } from "~/lib/access.server";
 import routeConfig from "~/routes";
 import { testBackends } from "../setup/db";
@@ -235,8 +235,14 @@ describe("access matrix of the app routes", () => {
       const { parent, own, body } = await visit(pattern, await load(), roleCookies[role]);
       if (parent) expect(parent.status, `${role} ${pattern}`).toBe(200);
       if (!own) continue;
-      if (allowed) expect(own.status, `${role} ${pattern}: ${String(body).slice(0, 300)}`).toBe(200);
-      else {
+      if (allowed) {
+        expect(own.status, `${role} ${pattern}: ${String(body).slice(0, 300)}`).toBe(200);
+        // Money (revenue, penalties, fees, amounts) reaches only the roles that may see payments; a
+        // station's QR prepayment limits are its settings, not figures.
+        const money = String(body).match(/"(?!qrM(?:in|ax)Cents")\w*Cents"/g) ?? [];
+        if (!can(role, "payment.read")) expect(money, `${role} ${pattern}`).toEqual([]);
+        else if (pattern === "/home") expect(money, `${role} ${pattern}`).toContain('"revenueCents"');
+      } else {
         expect(own.status, `${role} ${pattern}`).toBe(403);
         expect(own.data.message, `${role} ${pattern}`).toMatch(new RegExp(`^Tu rol \\(${ROLE_LABELS[role]}\\) no permite .+\\.$`));
         for (const s of SECRETS.slice(1)) expect(body, `${role} ${pattern}`).not.toContain(s);

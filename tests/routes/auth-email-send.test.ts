@@ -6,6 +6,7 @@ import * as resetPassword from "~/routes/auth/reset-password";
 import { resetAllRateLimits } from "~/lib/rate-limit.server";
 import { args, cookieJar, fake, get, makeContext, post, resetFake, run, server, type Loose } from "./auth-helpers";
 import { pendingToast } from "~/lib/context";
+import { sessionStorage } from "~/lib/session.server";
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => server.resetHandlers());
@@ -28,12 +29,25 @@ describe("email-send loader", () => {
   it("names the address and the kind of e-mail", async () => {
     const cookie = await unverifiedCookie();
     const res = await run(() => emailSend.loader(args(get("/auth/email-send", cookie), makeContext())));
-    expect(res.data).toEqual({ email: "ana@example.com", kind: "verify" });
+    expect(res.data).toEqual({ email: "ana@example.com", kind: "verify", joining: null });
+    expect(emailSend.afterVerifying(null)).toContain("registrar tu empresa");
+  });
+
+  it("after registering through an invitation, the next step is joining that company, not registering one", async () => {
+    const session = await sessionStorage.getSession();
+    session.set("pending", { email: "invitada@example.com", kind: "verify", sealed: "" });
+    session.set("invitation", { sealed: "x", email: "invitada@example.com", businessName: "Cargas del Sur" });
+    const cookie = (await sessionStorage.commitSession(session)).split(";")[0];
+    const res = await run(() => emailSend.loader(args(get("/auth/email-send", cookie), makeContext())));
+    expect(res.data).toEqual({ email: "invitada@example.com", kind: "verify", joining: "Cargas del Sur" });
+    const text = emailSend.afterVerifying(res.data.joining);
+    expect(text).toBe("Abrí el enlace del correo para verificar tu cuenta. Después vas a poder ingresar y sumarte a Cargas del Sur.");
+    expect(text).not.toContain("registrar tu empresa");
   });
 
   it("without a pending e-mail shows the generic text", async () => {
     const res = await run(() => emailSend.loader(args(get("/auth/email-send"), makeContext())));
-    expect(res.data).toEqual({ email: undefined, kind: undefined });
+    expect(res.data).toEqual({ email: undefined, kind: undefined, joining: null });
   });
 });
 

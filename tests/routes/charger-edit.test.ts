@@ -18,6 +18,14 @@ const OTHER = "11111111-2222-4333-8444-555555555555";
 const argsFor = (request: Request, context: ReturnType<typeof chargerContext>, id: string = IDS.charger) => args(request, context, { id });
 
 describe("edit charger loader", () => {
+  it("deleting is the shared pattern: ?delete=1 asks for the confirmation on the page", async () => {
+    const cookie = await operatorCookie();
+    const plain = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));
+    expect(plain.data.confirmDelete).toBe(false);
+    const asking = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}?delete=1`, cookie), chargerContext())));
+    expect(asking.data.confirmDelete).toBe(true);
+  });
+
   it("loads the charger as the form's starting values, with the options", async () => {
     const cookie = await operatorCookie();
     const res = await run<Loose>(() => route.loader(argsFor(getReq(`/charger/edit/${IDS.charger}`, cookie), chargerContext())));

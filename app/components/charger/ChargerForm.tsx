@@ -7,7 +7,6 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { Form, Link } from "react-router";
 import { Button, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash, BiSave } from "~/icons";
-import type { ReactNode } from "react";
 import { TitledCard } from "~/components/Page";
 import { VALIDATE_ON } from "~/components/form";
 import { FormError } from "~/components/messages";
@@ -232,37 +231,3 @@ export function ChargerForm({
   );
 }
 
-/** A card with a confirmation disclosure (works without JavaScript) for destructive actions. */
-export function ConfirmAction({
-  summary,
-  children,
-  confirmLabel,
-  intent,
-  busy,
-  color = "red",
-}: {
-  summary: ReactNode;
-  children: ReactNode;
-  confirmLabel: string;
-  intent: string;
-  busy?: boolean;
-  color?: "red" | "amber";
-}) {
-  return (
-    <Form method="post">
-      <details className="charger-confirm">
-        <summary className="charger-confirm-summary" data-color={color}>
-          {summary}
-        </summary>
-        <div className="charger-confirm-body">
-          <Text as="p" size="2" mb="3">
-            {children}
-          </Text>
-          <Button type="submit" name="intent" value={intent} size="3" color={color} disabled={busy}>
-            {confirmLabel}
-          </Button>
-        </div>
-      </details>
-    </Form>
-  );
-}

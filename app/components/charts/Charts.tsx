@@ -1,7 +1,7 @@
 // Server-rendered SVG charts (DESIGN.md §6): they show without JavaScript, scale with their
 // container (viewBox), carry an accessible name and summary, and come with a data table.
 import { useId, type ReactNode } from "react";
-import { labelStep, niceMax, ticks } from "./scale";
+import { axis, labelStep, niceMax, ticks } from "./scale";
 
 export const CHART_COLORS = {
   primary: "#0a8fd6",
@@ -114,6 +114,7 @@ export function BarChart({
   axisFormat = format,
   color = CHART_COLORS.primary,
   maxLabels = 12,
+  integer = false,
   titleId,
   descId,
 }: {
@@ -124,11 +125,13 @@ export function BarChart({
   axisFormat?: (v: number) => string;
   color?: string;
   maxLabels?: number;
+  /** Whole quantities (counts): whole-number gridlines. */
+  integer?: boolean;
   titleId: string;
   descId: string;
 }) {
   const max = Math.max(0, ...data.map((d) => d.value));
-  const top = niceMax(max);
+  const { top, ticks: gridlines } = axis(max, integer);
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, data.length);
@@ -138,7 +141,7 @@ export function BarChart({
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
       <SvgHead title={title} summary={summary} titleId={titleId} descId={descId} />
-      {ticks(max).map((t) => (
+      {gridlines.map((t) => (
         <g key={t} className="chart-grid">
           <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
           <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end">
@@ -176,6 +179,7 @@ export function LineChart({
   axisFormat = format,
   color = CHART_COLORS.secondary,
   maxLabels = 12,
+  integer = false,
   titleId,
   descId,
 }: {
@@ -186,11 +190,13 @@ export function LineChart({
   axisFormat?: (v: number) => string;
   color?: string;
   maxLabels?: number;
+  /** Whole quantities (counts): whole-number gridlines. */
+  integer?: boolean;
   titleId: string;
   descId: string;
 }) {
   const max = Math.max(0, ...data.map((d) => d.value));
-  const top = niceMax(max);
+  const { top, ticks: gridlines } = axis(max, integer);
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (data.length <= 1 ? plotW / 2 : (i / (data.length - 1)) * plotW);
@@ -201,7 +207,7 @@ export function LineChart({
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="chart-svg">
       <SvgHead title={title} summary={summary} titleId={titleId} descId={descId} />
-      {ticks(max).map((t) => (
+      {gridlines.map((t) => (
         <g key={t} className="chart-grid">
           <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} />
           <text x={PAD.left - 6} y={y(t) + 4} textAnchor="end">

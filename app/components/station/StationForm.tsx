@@ -28,9 +28,13 @@ const LocationMap = lazy(() => import("./LocationMap.client"));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-export const TIME_ZONE_LABELS: Record<string, string> = {
-  "America/Argentina/Buenos_Aires": "Buenos Aires (hora de Argentina)",
-};
+/** What people read for an IANA zone (the id stays as it is: it is what is saved), with its accents. */
+const ZONE_ACCENTS: Record<string, string> = { Cordoba: "Córdoba", Tucuman: "Tucumán", Rio_Gallegos: "Río Gallegos" };
+export function timeZoneLabel(tz: string): string {
+  if (tz === "America/Argentina/Buenos_Aires") return "Buenos Aires (hora de Argentina)";
+  const city = tz.replace("America/Argentina/", "");
+  return ZONE_ACCENTS[city] ?? city.replace(/_/g, " ");
+}
 
 /** A native select (it posts without JavaScript) with its label and first error. */
 export function SelectField({ meta, label, children, hint }: { meta: AnyField; label: string; children: ReactNode; hint?: string }) {
@@ -335,7 +339,7 @@ function LocationSection({ formId, fields, mapsKey, validate }: { formId: string
           <SelectField meta={fields.timeZone} label="Zona horaria">
             {ARGENTINA_TIME_ZONES.map((tz) => (
               <option key={tz} value={tz}>
-                {TIME_ZONE_LABELS[tz] ?? tz.replace("America/Argentina/", "").replace(/_/g, " ")}
+                {timeZoneLabel(tz)}
               </option>
             ))}
           </SelectField>

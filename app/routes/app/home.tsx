@@ -4,7 +4,7 @@ import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachome
 import type { ReactNode } from "react";
 import type { DashboardDto, GraphicDto } from "#api/types";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
-import { PageHeader } from "~/components/Page";
+import { EmptyState, PageHeader } from "~/components/Page";
 import { withAutoFocus } from "~/lib/autofocus";
 import { InfoMessage } from "~/components/messages";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
@@ -20,9 +20,10 @@ import type { Route } from "./+types/home";
 
 export const meta = pageMeta("Inicio");
 
-type DayPoint = { date: string; energyKwh: number; revenueCents: number; idleRevenueCents: number; sessions: number };
+// Amounts come only for the roles that may see payments (the API leaves them out for Técnico).
+type DayPoint = { date: string; energyKwh: number; revenueCents?: number; idleRevenueCents?: number; sessions: number };
 type HourPoint = { hour: number; sessions: number; energyKwh: number };
-type StationPoint = { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents: number };
+type StationPoint = { stationId: string; stationName: string; sessions: number; energyKwh: number; revenueCents?: number };
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
@@ -79,6 +80,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <InfoMessage color="red" testId="home-error">
           {error ?? UNAVAILABLE}
         </InfoMessage>
+      ) : d.chargersTotal === 0 && d.sessions === 0 ? (
+        <FirstSteps />
       ) : (
         <>
           <section aria-labelledby="kpi-title" className="kpi-section">
@@ -94,8 +97,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 value={formatInt(d.sessions)}
                 note={`Inicio exitoso: ${formatPct(d.startSuccessRate)}`}
               />
-              <Kpi testId="kpi-revenue" icon={<BiMoney />} label="Facturación" value={formatArs(d.revenueCents)} note="Cargas completadas, IVA incluido" />
-              <Kpi testId="kpi-idle" icon={<BiTimeFive />} label="Penalidades por inactividad" value={formatArs(d.idleRevenueCents)} />
+              {d.revenueCents !== undefined ? (
+                <>
+                  <Kpi testId="kpi-revenue" icon={<BiMoney />} label="Facturación" value={formatArs(d.revenueCents)} note="Cargas completadas, IVA incluido" />
+                  <Kpi testId="kpi-idle" icon={<BiTimeFive />} label="Penalidades por inactividad" value={formatArs(d.idleRevenueCents ?? 0)} />
+                </>
+              ) : null}
               <Kpi testId="kpi-utilization" icon={<BiTachometer />} label="Utilización" value={formatPct(d.utilizationPct)} note="Tiempo con un vehículo conectado" />
               <Kpi testId="kpi-availability" icon={<BiCalendar />} label="Disponibilidad" value={formatPct(d.availabilityPct)} note="Tiempo sin fallas ni fuera de servicio" />
               <Kpi
@@ -103,21 +110,47 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 icon={d.chargersOffline ? <BiWifiOff /> : <BiWifi />}
                 label="Cargadores en línea"
                 value={`${formatInt(d.chargersOnline)} de ${formatInt(d.chargersTotal)}`}
-                note={d.chargersOffline ? `${formatInt(d.chargersOffline)} sin conexión` : "Todos conectados"}
+                note={d.chargersTotal === 0 ? "Todavía no hay cargadores" : d.chargersOffline ? `${formatInt(d.chargersOffline)} sin conexión` : "Todos conectados"}
                 warn={d.chargersOffline > 0}
               />
               <Kpi testId="kpi-active" icon={<BiPlug />} label="Cargas en curso ahora" value={formatInt(d.activeSessions)} />
             </Grid>
           </section>
           <Grid columns={{ initial: "1", md: "2" }} gap="4" mt="5">
-            {byDay ? <DailyCharts points={byDay} /> : <ChartUnavailable title="Energía y facturación por día" />}
+            {byDay ? <DailyCharts points={byDay} /> : <ChartUnavailable title={d.revenueCents !== undefined ? "Energía y facturación por día" : "Energía por día"} />}
             {byHour ? <HourChart points={byHour} /> : <ChartUnavailable title="Cargas por hora del día" />}
             <StatusChart d={d} />
-            {topStations ? <TopStations points={topStations} /> : <ChartUnavailable title="Estaciones con más facturación" />}
+            {topStations ? (
+              <TopStations points={topStations} money={d.revenueCents !== undefined} />
+            ) : (
+              <ChartUnavailable title={d.revenueCents !== undefined ? "Estaciones con más facturación" : "Estaciones con más energía"} />
+            )}
           </Grid>
         </>
       )}
     </>
+  );
+}
+
+/** A company without chargers yet: what to do first, instead of charts of zeros. */
+function FirstSteps() {
+  const access = useAccess();
+  return (
+    <Card size="3" data-testid="home-empty">
+      <EmptyState icon={<BiPlug size={40} />} title="Todavía no hay cargadores en tu red">
+        Primero creá una estación (el lugar donde están los cargadores) y después agregá un cargador y conectalo. Apenas se conecte, acá vas a ver su estado, las cargas y la energía entregada.
+      </EmptyState>
+      {access.can("station.write") ? (
+        <Flex gap="3" justify="center" wrap="wrap" mt="4">
+          <Button asChild size="3">
+            <Link to="/station/new">Crear una estación</Link>
+          </Button>
+          <Button asChild size="3" variant="soft">
+            <Link to="/charger/new">Agregar un cargador</Link>
+          </Button>
+        </Flex>
+      ) : null}
+    </Card>
   );
 }
 
@@ -222,19 +255,24 @@ function ChartUnavailable({ title }: { title: string }) {
 }
 
 function DailyCharts({ points }: { points: DayPoint[] }) {
+  const money = points.some((p) => p.revenueCents !== undefined);
   const totalKwh = points.reduce((a, p) => a + p.energyKwh, 0);
-  const totalRevenue = points.reduce((a, p) => a + p.revenueCents, 0);
+  const totalRevenue = points.reduce((a, p) => a + (p.revenueCents ?? 0), 0);
   const best = points.reduce<DayPoint | null>((a, p) => (!a || p.energyKwh > a.energyKwh ? p : a), null);
   const table = (
     <ChartTable
-      caption="Energía, cargas y facturación por día"
+      caption={money ? "Energía, cargas y facturación por día" : "Energía y cargas por día"}
       rows={points}
       columns={[
         { header: "Día", cell: (p) => formatDay(p.date) },
         { header: "Cargas", cell: (p) => formatInt(p.sessions), numeric: true },
         { header: "Energía", cell: (p) => formatKwh(p.energyKwh), numeric: true },
-        { header: "Facturación", cell: (p) => formatArs(p.revenueCents), numeric: true },
-        { header: "Penalidades", cell: (p) => formatArs(p.idleRevenueCents), numeric: true },
+        ...(money
+          ? [
+              { header: "Facturación", cell: (p: DayPoint) => formatArs(p.revenueCents ?? 0), numeric: true },
+              { header: "Penalidades", cell: (p: DayPoint) => formatArs(p.idleRevenueCents ?? 0), numeric: true },
+            ]
+          : []),
       ]}
     />
   );
@@ -245,19 +283,22 @@ function DailyCharts({ points }: { points: DayPoint[] }) {
         testId="chart-energy-day"
         title="Energía entregada por día"
         summary={`${formatKwh(totalKwh)} en ${points.length} días${best && best.energyKwh > 0 ? `; el día con más energía fue el ${formatDay(best.date)} (${formatKwh(best.energyKwh)})` : ""}.`}
+        table={money ? undefined : table}
       >
         {(ids) => <BarChart {...ids} data={points.map((p, i) => ({ ...days[i], value: p.energyKwh }))} format={formatKwh} axisFormat={formatCompact} />}
       </ChartFigure>
-      <ChartFigure testId="chart-revenue-day" title="Facturación por día" summary={`${formatArs(totalRevenue)} facturados en ${points.length} días.`} table={table}>
-        {(ids) => (
-          <LineChart
-            {...ids}
-            data={points.map((p, i) => ({ ...days[i], value: p.revenueCents }))}
-            format={formatArs}
-            axisFormat={(v) => `$ ${formatCompact(v / 100)}`}
-          />
-        )}
-      </ChartFigure>
+      {money ? (
+        <ChartFigure testId="chart-revenue-day" title="Facturación por día" summary={`${formatArs(totalRevenue)} facturados en ${points.length} días.`} table={table}>
+          {(ids) => (
+            <LineChart
+              {...ids}
+              data={points.map((p, i) => ({ ...days[i], value: p.revenueCents ?? 0 }))}
+              format={formatArs}
+              axisFormat={(v) => `$ ${formatCompact(v / 100)}`}
+            />
+          )}
+        </ChartFigure>
+      ) : null}
     </ChartCard>
   );
 }
@@ -289,6 +330,7 @@ function HourChart({ points }: { points: HourPoint[] }) {
             data={points.map((p) => ({ label: String(p.hour), fullLabel: hh(p.hour), value: p.sessions }))}
             format={(v) => `${formatInt(v)} cargas`}
             axisFormat={formatInt}
+            integer
             color={CHART_COLORS.secondary}
           />
         )}
@@ -330,29 +372,33 @@ function StatusChart({ d }: { d: DashboardDto }) {
   );
 }
 
-function TopStations({ points }: { points: StationPoint[] }) {
+/** Ranked by revenue for the roles that may see money, by energy for the others (as the API ranks them). */
+function TopStations({ points, money }: { points: StationPoint[]; money: boolean }) {
+  const value = (p: StationPoint) => (money ? (p.revenueCents ?? 0) : p.energyKwh);
+  const format = money ? formatArs : formatKwh;
+  const what = money ? "facturación" : "energía";
   return (
     <ChartCard>
       <ChartFigure
         testId="chart-top-stations"
-        title="Estaciones con más facturación"
-        summary={points.length ? `La estación con más facturación es ${points[0].stationName} (${formatArs(points[0].revenueCents)}).` : "No hubo cargas en el período."}
+        title={`Estaciones con más ${what}`}
+        summary={points.length ? `La estación con más ${what} es ${points[0].stationName} (${format(value(points[0]))}).` : "No hubo cargas en el período."}
         table={
           <ChartTable
-            caption="Facturación, cargas y energía por estación"
+            caption={money ? "Facturación, cargas y energía por estación" : "Energía y cargas por estación"}
             rows={points}
             columns={[
               { header: "Estación", cell: (p) => p.stationName },
               { header: "Cargas", cell: (p) => formatInt(p.sessions), numeric: true },
               { header: "Energía", cell: (p) => formatKwh(p.energyKwh), numeric: true },
-              { header: "Facturación", cell: (p) => formatArs(p.revenueCents), numeric: true },
+              ...(money ? [{ header: "Facturación", cell: (p: StationPoint) => formatArs(p.revenueCents ?? 0), numeric: true }] : []),
             ]}
           />
         }
       >
         {(ids) =>
           points.length ? (
-            <HBarChart {...ids} data={points.map((p) => ({ label: p.stationName, value: p.revenueCents }))} format={formatArs} />
+            <HBarChart {...ids} data={points.map((p) => ({ label: p.stationName, value: value(p) }))} format={format} />
           ) : (
             <Flex direction="column" gap="2" py="4">
               <Text color="gray">No hubo cargas en el período.</Text>

@@ -18,8 +18,17 @@ export const headers = passRetryAfter;
 export const RESENT_MESSAGE = "Te reenviamos el correo. Revisá también la carpeta de correo no deseado.";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const pending = (await getSession(request)).get("pending");
-  return { email: pending?.email, kind: pending?.kind };
+  const session = await getSession(request);
+  const pending = session.get("pending");
+  // Registered through an invitation: the next step is joining that company, not registering one.
+  return { email: pending?.email, kind: pending?.kind, joining: session.get("invitation")?.businessName ?? null };
+}
+
+/** What comes after verifying the account: joining the inviting company, or registering one's own. */
+export function afterVerifying(joining: string | null): string {
+  return joining
+    ? `Abrí el enlace del correo para verificar tu cuenta. Después vas a poder ingresar y sumarte a ${joining}.`
+    : "Abrí el enlace del correo para verificar tu cuenta. Después vas a poder ingresar y registrar tu empresa.";
 }
 
 /** "Send it again": the verification e-mail (with the sealed refresh token) or the reset link. Rate-limited. */
@@ -62,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EmailSend({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, kind } = loaderData;
+  const { email, kind, joining } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/email-send");
 
@@ -84,7 +93,7 @@ export default function EmailSend({ loaderData, actionData }: Route.ComponentPro
         <Text as="p" size="3">
           {kind === "reset"
             ? "Si hay una cuenta con esa dirección, vas a recibir un enlace para elegir una nueva contraseña. El enlace vence en una hora."
-            : "Abrí el enlace del correo para verificar tu cuenta. Después vas a poder ingresar y registrar tu empresa."}
+            : afterVerifying(joining)}
         </Text>
         <Text as="p" size="2" color="gray">
           ¿No llegó? Esperá unos minutos y revisá la carpeta de correo no deseado. Si sigue sin aparecer, pedí que te lo enviemos de nuevo.

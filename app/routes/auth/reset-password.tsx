@@ -13,6 +13,8 @@ import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import type { Route } from "./+types/reset-password";
 
+// "Reestablecer" (sic, for "Restablecer") is the screen title the product spec prescribes word for
+// word; it stays as written there.
 export const meta = pageMeta("Reestablecer contraseña");
 
 /** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */

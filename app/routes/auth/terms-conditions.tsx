@@ -66,7 +66,7 @@ export default function TermsConditions() {
           </li>
           <li>
             <strong>Tarifa:</strong> los precios que el Operador define por energía (kWh), por tiempo, por sesión y, en su caso, las
-            penalidades por ocupación después de finalizada la carga o por reservas no utilizadas.
+            penalidades por inactividad después de finalizada la carga o por reservas no utilizadas.
           </li>
         </ul>
       </Section>

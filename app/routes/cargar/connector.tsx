@@ -119,8 +119,11 @@ export default function ChargeAtConnector({ loaderData, actionData }: Route.Comp
               </p>
             ) : null}
             <label className="driver-check">
-              <input type="checkbox" name="acceptTerms" defaultChecked={values?.acceptTerms} aria-describedby={errors.acceptTerms ? "terms-error" : undefined} /> Acepto los{" "}
-              <a href="/auth/terms-conditions">términos y condiciones</a> y la tarifa de la estación.
+              <input type="checkbox" name="acceptTerms" defaultChecked={values?.acceptTerms} aria-describedby={errors.acceptTerms ? "terms-error" : undefined} />
+              {/* One flex item: the sentence wraps as text, not as three columns. */}
+              <span data-testid="terms-text">
+                Acepto los <a href="/auth/terms-conditions">términos y condiciones</a> y la tarifa de la estación.
+              </span>
             </label>
             {errors.acceptTerms ? (
               <p className="driver-error" id="terms-error">

@@ -58,7 +58,15 @@ function ReceiptView({ p }: { p: PaymentView }) {
       <h2 id="receipt">Comprobante</h2>
       <p>
         <strong>{r.companyName}</strong>
-        {r.cuit ? ` · CUIT ${r.cuit}` : ""}
+        {/* A CUIT never breaks at its hyphens. */}
+        {r.cuit ? (
+          <>
+            {" · "}
+            <span className="driver-nowrap" data-testid="receipt-cuit">
+              CUIT {r.cuit}
+            </span>
+          </>
+        ) : null}
       </p>
       <p className="driver-muted">
         {r.stationName} · {r.address}

@@ -1,8 +1,9 @@
-import { data, Form, Link, useNavigation } from "react-router";
-import { Button, Callout, Flex, Text } from "@radix-ui/themes";
-import { BiChip, BiErrorCircle, BiLineChart, BiTrash } from "~/icons";
+import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { Button, Callout, Flex } from "@radix-ui/themes";
+import { BiChip, BiErrorCircle, BiLineChart } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
-import { ChargerForm, ConfirmAction } from "~/components/charger/ChargerForm";
+import { ChargerForm } from "~/components/charger/ChargerForm";
+import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
 import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
@@ -45,7 +46,7 @@ async function fetchEvents(api: ApiClient, id: string): Promise<ChargerEventPage
   return (response?.ok ? await readJson<ChargerEventPage>(response) : undefined) ?? null;
 }
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
   const pending = fetchCharger(api, params.id);
@@ -57,7 +58,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     UUID_RE.test(params.id ?? "") ? fetchEvents(api, params.id!) : null,
   ]);
   const reportStatus = events ? reportLine(events.lastReport) : "No pudimos leer si llegó un informe: recargá la página.";
-  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now() };
+  return { charger, options, events, reportStatus, defaultValue: chargerFormValue(charger), ocppBase: ocppBase(request), now: Date.now(), confirmDelete: url.searchParams.has("delete") };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -139,7 +140,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
-  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now } = loaderData;
+  const { charger, options, events, reportStatus, defaultValue, ocppBase: base, now, confirmDelete } = loaderData;
+  const here = useLocation().pathname;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -175,9 +177,15 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
                 <BiChip aria-hidden="true" /> Mantenimiento
               </Link>
             </Button>
+            {canWrite && !confirmDelete ? <DeleteLink to={`${here}?delete=1`}>Eliminar cargador</DeleteLink> : null}
           </Flex>
         }
       />
+      {canWrite && (confirmDelete || deleteError) ? (
+        <DeleteConfirm id={charger.id} title={`¿Eliminar el cargador «${charger.name}»?`} action={`${here}?delete=1`} cancelTo={here} error={deleteError}>
+          No se puede deshacer. Se borran el cargador y sus conectores; las cargas ya registradas quedan en la actividad. No se puede eliminar mientras tenga una carga en curso.
+        </DeleteConfirm>
+      ) : null}
       {rotateError ? (
         <Callout.Root color="red" role="alert" mb="4">
           <Callout.Icon>
@@ -240,37 +248,6 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         <EventsCard events={events} />
       </Flex>
 
-      {canWrite ? (
-        <Flex direction="column" mt="6">
-          <TitledCard title="Eliminar cargador" id="charger-delete">
-            <Flex direction="column" gap="3">
-              <Text as="p" size="2" color="gray">
-                Se borran el cargador y sus conectores; las cargas ya registradas quedan en la actividad. No se puede eliminar mientras tenga una carga en curso.
-              </Text>
-              {deleteError ? (
-                <Callout.Root color="red" role="alert">
-                  <Callout.Icon>
-                    <BiErrorCircle aria-hidden="true" />
-                  </Callout.Icon>
-                  <Callout.Text>{deleteError}</Callout.Text>
-                </Callout.Root>
-            ) : null}
-            <ConfirmAction
-              summary={
-                <>
-                  <BiTrash aria-hidden="true" /> Eliminar cargador
-                </>
-              }
-              confirmLabel="Sí, eliminar cargador"
-              intent="delete"
-              busy={busy}
-            >
-              ¿Seguro que querés eliminar {charger.name}? Esta acción no se puede deshacer.
-            </ConfirmAction>
-          </Flex>
-        </TitledCard>
-      </Flex>
-      ) : null}
     </>
   );
 }

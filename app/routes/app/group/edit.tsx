@@ -1,8 +1,6 @@
-import { Link, useLocation } from "react-router";
-import { Button } from "@radix-ui/themes";
-import { BiTrash } from "~/icons";
+import { useLocation } from "react-router";
 import { PageHeader } from "~/components/Page";
-import { DeleteConfirm } from "~/components/tag/DeleteConfirm";
+import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
 import { GroupForm, groupToValues } from "~/components/tag/GroupForm";
 import { groupFormSchema } from "~/components/tag/schema";
 import { deleteResource, fetchOne, GROUPS, idParam, rateOptions, saveResource, stationOptions } from "../tag/tag.server";
@@ -43,11 +41,7 @@ export default function EditGroup({ loaderData, actionData }: Route.ComponentPro
         description={`${group.name} · ${tagCountLabel(group.tagCount)}`}
         actions={
           confirmDelete || !canWrite ? null : (
-            <Button asChild size="3" variant="soft" color="red">
-              <Link to={`${here}?delete=1`} replace>
-                <BiTrash aria-hidden="true" /> Eliminar grupo
-              </Link>
-            </Button>
+            <DeleteLink to={`${here}?delete=1`}>Eliminar grupo</DeleteLink>
           )
         }
       />

@@ -5,7 +5,7 @@ import { BiEditAlt, BiPlus, BiShieldQuarter, BiTrash } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { Pagination, listParams, useHrefWith } from "~/components/list";
 import { DataTable } from "~/components/table";
-import { DeleteConfirm } from "~/components/tag/DeleteConfirm";
+import { DeleteConfirm } from "~/components/DeleteConfirm";
 import { fetchOne, fetchPage, GROUPS, listAction } from "../tag/tag.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";

@@ -1,8 +1,7 @@
-import { Link, useLocation } from "react-router";
-import { Button } from "@radix-ui/themes";
-import { BiTrash } from "~/icons";
+import { useLocation } from "react-router";
 import { PageHeader } from "~/components/Page";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
+import { DeleteLink } from "~/components/DeleteConfirm";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
 import { deleteRate, fetchRate, rateIdParam, saveRate } from "./rate.server";
@@ -44,11 +43,7 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
         description={`${rate.name} · ${rate.connectorCount > 0 ? `En uso: ${connectorCountLabel(rate.connectorCount)}` : "Sin conectores asignados"}. Los cambios valen para las próximas cargas.`}
         actions={
           confirmDelete || !canWrite ? null : (
-            <Button asChild size="3" variant="soft" color="red">
-              <Link to={`${here}?delete=1`} replace>
-                <BiTrash aria-hidden="true" /> Eliminar tarifa
-              </Link>
-            </Button>
+            <DeleteLink to={`${here}?delete=1`}>Eliminar tarifa</DeleteLink>
           )
         }
       />

@@ -16,7 +16,7 @@ import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { formatArs } from "#domain/money";
 import { UUID_RE } from "#api/schemas/constants";
-import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS } from "#api/schemas/reservation-constants";
+import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, RESERVATIONS_DESCRIPTION } from "#api/schemas/reservation-constants";
 import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#api/types";
 import type { Route } from "./+types/index";
 
@@ -65,10 +65,15 @@ function StateBadge({ r }: { r: ReservationDto }) {
 
 /** What became of it, in a line: the charger's refusal, the session that used it, the fee charged. */
 function Outcome({ r }: { r: ReservationDto }) {
+  // Técnico opens no Actividad and gets no amounts (the API leaves the fee's total out).
+  const canSeeActivity = useAccess().can("activity.read");
   if (r.status === "REFUSED") return <Text size="2" color="gray">Respuesta del cargador: {r.chargerStatus ?? "—"}</Text>;
-  if (r.status === "USED" && r.sessionId) return <Link to={`/activity?session=${r.sessionId}`}>Ver la carga</Link>;
-  if (r.status === "EXPIRED")
-    return r.feeSessionId ? <Link to={`/activity?session=${r.feeSessionId}`}>Cargo por no presentarse: {formatArs(r.feeTotalCents ?? 0)}</Link> : <Text size="2" color="gray">Sin cargo</Text>;
+  if (r.status === "USED" && r.sessionId) return canSeeActivity ? <Link to={`/activity?session=${r.sessionId}`}>Ver la carga</Link> : <Text size="2" color="gray">Usada</Text>;
+  if (r.status === "EXPIRED" && r.feeSessionId) {
+    const fee = r.feeTotalCents != null ? `Cargo por no presentarse: ${formatArs(r.feeTotalCents)}` : "Con cargo por no presentarse";
+    return canSeeActivity ? <Link to={`/activity?session=${r.feeSessionId}`}>{fee}</Link> : <Text size="2" color="gray">{fee}</Text>;
+  }
+  if (r.status === "EXPIRED") return <Text size="2" color="gray">Sin cargo</Text>;
   return null;
 }
 
@@ -101,7 +106,7 @@ export default function ReservationIndex({ loaderData }: Route.ComponentProps) {
   ) : null;
   return (
     <>
-      <PageHeader title="Reservas" description="Conectores guardados para una tarjeta hasta una hora. Una reserva que vence sin uso se cobra con el cargo por no presentarse de la tarifa." actions={actions} />
+      <PageHeader title="Reservas" description={RESERVATIONS_DESCRIPTION} actions={actions} />
       {total === 0 && !filtered ? (
         <EmptyState icon={<BiCalendar size={48} />} title="Todavía no hiciste reservas" action={actions ?? undefined}>
           Reservá un conector para un cliente o un vehículo de tu flota: el cargador lo guarda para esa tarjeta.

@@ -136,13 +136,13 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
       {confirm && canWrite ? <ConfirmDelete station={confirm} returnTo={location.pathname + location.search} /> : null}
 
       <FilterBar label="Buscar estaciones">
-        <Flex direction="column" gap="1">
+        <Flex direction="column" gap="1" className="filter-field filter-search">
           <Text as="label" htmlFor="station-q" size="2" weight="medium">
             Buscar
           </Text>
           <input id="station-q" name="q" type="search" defaultValue={filters.q} placeholder="Nombre, dirección o localidad" className="station-input station-search" maxLength={100} />
         </Flex>
-        <Flex direction="column" gap="1">
+        <Flex direction="column" gap="1" className="filter-field">
           <Text as="label" htmlFor="station-province" size="2" weight="medium">
             Provincia
           </Text>
@@ -155,7 +155,7 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
             ))}
           </select>
         </Flex>
-        <Flex direction="column" gap="1">
+        <Flex direction="column" gap="1" className="filter-field">
           <Text as="label" htmlFor="station-published" size="2" weight="medium">
             Publicación
           </Text>

@@ -1,8 +1,6 @@
-import { Link, useLocation } from "react-router";
-import { Button } from "@radix-ui/themes";
-import { BiTrash } from "~/icons";
+import { useLocation } from "react-router";
 import { PageHeader } from "~/components/Page";
-import { DeleteConfirm } from "~/components/tag/DeleteConfirm";
+import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
 import { TagForm, tagToValues } from "~/components/tag/TagForm";
 import { tagFormSchema } from "~/components/tag/schema";
 import { deleteResource, fetchOne, groupOptions, idParam, saveResource, TAGS } from "./tag.server";
@@ -41,11 +39,7 @@ export default function EditTag({ loaderData, actionData }: Route.ComponentProps
         description={`${tag.idTag} · ${tag.holderName}`}
         actions={
           confirmDelete || !canWrite ? null : (
-            <Button asChild size="3" variant="soft" color="red">
-              <Link to={`${here}?delete=1`} replace>
-                <BiTrash aria-hidden="true" /> Eliminar tarjeta
-              </Link>
-            </Button>
+            <DeleteLink to={`${here}?delete=1`}>Eliminar tarjeta</DeleteLink>
           )
         }
       />

@@ -5,7 +5,7 @@ import { BiDownload, BiEditAlt, BiIdCard, BiPlus, BiSearch, BiTrash, BiUpload } 
 import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, Pagination, SortHeader, listParams, useHrefWith } from "~/components/list";
 import { DataTable } from "~/components/table";
-import { DeleteConfirm } from "~/components/tag/DeleteConfirm";
+import { DeleteConfirm } from "~/components/DeleteConfirm";
 import { fetchOne, fetchPage, listAction, TAGS } from "./tag.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
