@@ -137,6 +137,7 @@ export const AUDITED_TABLES: Record<string, AuditedTable> = {
     notRecorded: {
       ...ENTRY_FIELDS,
       ocppPasswordHash: "a secret; a new password is its own entry (charger.password)",
+      ocppPreviousPasswordHash: "a secret, kept by the central system until the charger uses the new one",
       ocppProtocol: "negotiated by the charger when it connects",
       vendor: REPORTED_BY_CHARGER,
       bootModel: REPORTED_BY_CHARGER,
