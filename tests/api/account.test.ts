@@ -1,5 +1,5 @@
 // Authentication, the business context, problem+json errors, company registration and profile.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { eq } from "drizzle-orm";
 import { createApi } from "#api/app";
 import { businessUsers, notifications } from "#db/schema";
@@ -251,11 +251,22 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
 
   describe("unexpected errors", () => {
     it("answer 500 without internals, logged with the request id", async () => {
-      const broken = await openDatabase({ inMemory: true });
-      await broken.close();
+      // A database that is down answers 503 (tests/api/database-down.test.ts); any other failure
+      // of a query is unexpected: a database whose every statement throws an internal error.
+      const real = await openDatabase({ inMemory: true });
+      onTestFinished(() => real.close());
+      const failing = new Proxy(real.db, {
+        get(target, key, receiver) {
+          const value: unknown = Reflect.get(target, key, receiver);
+          if (typeof value !== "function") return value;
+          return () => {
+            throw new Error("select * from business_users: internal failure (PGlite stack)");
+          };
+        },
+      });
       const logs: object[] = [];
       const api = createApi({
-        db: broken.db,
+        db: failing,
         verifyToken: fakeVerifyToken,
         encryptionKeys: TEST_KEYS,
         logger: { info() {}, warn() {}, error: (obj) => logs.push(obj) },
