@@ -352,7 +352,10 @@ describe("access matrix of the app routes", () => {
       const params = Object.fromEntries([...pattern.matchAll(/:(\w+)/g)].map((m) => [m[1], m[1] === "id" ? (ids[first] ?? ids.station) : (ids[m[1]] ?? "X")])) as { id: string };
       const path = pattern.replace(/:(\w+)/g, (_, n: string) => (params as Record<string, string>)[n]);
       for (const { type, body } of HOSTILE_POSTS) {
-        const request = new Request(`${APP}${path}`, { method: "POST", headers: { Cookie: cookies.owner, "Content-Type": type }, body });
+        // A sign-in of its own for every post: /logout ends the sign-in it is sent with, and the
+        // walk's other posts (and the tests after it) must still be signed in.
+        const cookie = await cookieFor(owner.uid);
+        const request = new Request(`${APP}${path}`, { method: "POST", headers: { Cookie: cookie, "Content-Type": type }, body });
         const res = await run(async () => {
           await checkFormPost(request);
           return mod.action!(args(request, context(), params));
