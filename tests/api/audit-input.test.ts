@@ -46,11 +46,25 @@ describe.each(testBackends())("audit of validated input ($name)", (backend) => {
     await expectStatus(await h.call("GET", "/Business/Charger", { token: t.token }), 200);
   });
 
-  it("an unknown field with a NUL character: the command is audited with its validated fields only", async () => {
+  it("a NUL character, even in an unknown field: 422, the command is not sent and nothing is audited", async () => {
     const before = (await commandEntries()).length;
+    const sentBefore = sent.length;
     const res = await h.call("POST", `/Business/Charger/${chargerId}/Command`, {
       token: t.token,
       body: '{"command":"Reset","type":"Soft","note":"\\u0000","deep":{"x":[1,2,{"y":"\\u0000"}]}}',
+      headers: { "Content-Type": "application/json" },
+    });
+    const p = await expectProblem(res, 422);
+    expect(JSON.stringify(p.errors)).toContain("caracteres no permitidos");
+    expect(sent.length).toBe(sentBefore);
+    expect((await commandEntries()).length).toBe(before);
+  });
+
+  it("an unknown field: the command is audited with its validated fields only", async () => {
+    const before = (await commandEntries()).length;
+    const res = await h.call("POST", `/Business/Charger/${chargerId}/Command`, {
+      token: t.token,
+      body: '{"command":"Reset","type":"Soft","note":"hola","deep":{"x":[1,2,{"y":"z"}]}}',
       headers: { "Content-Type": "application/json" },
     });
     await expectStatus(res, 200);
