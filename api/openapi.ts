@@ -255,7 +255,7 @@ const problemSchema = {
     title: { type: "string", examples: ["Revisá los datos ingresados."] },
     status: { type: "integer" },
     detail: { type: "string" },
-    errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, examples: [{ cuit: ["Ese CUIT ya está registrado."] }] },
+    errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, examples: [{ cuit: ["No pudimos usar ese CUIT. Si es el de tu empresa, escribinos."] }] },
     requestId: { type: "string" },
   },
 };
