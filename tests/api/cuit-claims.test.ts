@@ -55,6 +55,15 @@ describe.each(testBackends())("CUIT already registered ($name)", (backend) => {
     expect(res.status).toBe(201);
   });
 
+  it("two registrations racing for one CUIT both answer 201, and only one company exists", async () => {
+    const cuit = validCuit(31_000_200);
+    const answers = await Promise.all(
+      ["racer-a", "racer-b"].map((name) => h.call("POST", "/Account/Business", { token: mintToken(uid(name)), body: registration(cuit) })),
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 201]);
+    expect(await h.db.select().from(businessUsers).where(eq(businessUsers.cuit, cuit))).toHaveLength(1);
+  });
+
   it("e-mails the registered company's owner, not the registrant", async () => {
     const before = inbox.messages.length;
     await h.call("POST", "/Account/Business", { token: mintToken(uid("dup3"), { email: "Curioso@Example.com" }), body: registration(holder.cuit) });
