@@ -86,10 +86,10 @@ const id = { name: "id", in: "path", required: true, schema: { type: "string", f
 export const OPERATIONS: Op[] = [
   // Account and profile
   { method: "get", path: "/Account/Business", tag: "Cuenta", summary: "Estado de la empresa de la cuenta", ok: { status: 200, type: "AccountBusinessDto" } },
-  { method: "post", path: "/Account/Business", tag: "Cuenta", summary: "Registrar la empresa de la cuenta", body: registerBusinessSchema, ok: { status: 201, type: "BusinessUserDto" }, errors: [409, 422] },
+  { method: "post", path: "/Account/Business", tag: "Cuenta", summary: "Registrar la empresa de la cuenta (un CUIT ya registrado recibe la misma respuesta, sin empresa; se avisa a su dueño)", body: registerBusinessSchema, ok: { status: 201, type: "BusinessUserDto" }, errors: [409, 422, 429] },
   { method: "post", path: "/Account/SignIn", tag: "Cuenta", summary: "Registrar el ingreso a la empresa de la solicitud (último ingreso del miembro)", ok: { status: 200, type: "AccountBusinessDto" } },
   { method: "get", path: "/Business/BusinessUser", tag: "Perfil", summary: "Perfil de la empresa", ok: { status: 200, type: "BusinessUserDto" } },
-  { method: "patch", path: "/Business/BusinessUser/Update", tag: "Perfil", summary: "Actualizar el perfil", body: updateBusinessUserSchema, ok: { status: 200, type: "BusinessUserDto" }, errors: [409, 422] },
+  { method: "patch", path: "/Business/BusinessUser/Update", tag: "Perfil", summary: "Actualizar el perfil", body: updateBusinessUserSchema, ok: { status: 200, type: "BusinessUserDto" }, errors: [409, 422, 429] },
   { method: "patch", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB, ≤ 8000 px por lado y 40 Mpx)", multipart: true, ok: { status: 200, description: "{ photoUrl }" }, errors: [413, 415, 422] },
   { method: "delete", path: "/Business/Images/ProfilePicture", tag: "Perfil", summary: "Quitar la foto de perfil", body: deleteProfilePictureSchema, ok: { status: 200, description: "{ photoUrl }" }, errors: [404, 422] },
   { method: "post", path: "/Business/Images", tag: "Imágenes", summary: "Subir una imagen (p. ej. foto de estación; mismas reglas que la foto de perfil; cuenta para la cuota de la empresa y se borra si nada la usa en 24 h)", multipart: true, ok: { status: 201, description: "{ url }" }, errors: [413, 415, 422] },
@@ -255,7 +255,7 @@ const problemSchema = {
     title: { type: "string", examples: ["Revisá los datos ingresados."] },
     status: { type: "integer" },
     detail: { type: "string" },
-    errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, examples: [{ cuit: ["Ese CUIT ya está registrado."] }] },
+    errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } }, examples: [{ cuit: ["No pudimos usar ese CUIT. Si es el de tu empresa, escribinos."] }] },
     requestId: { type: "string" },
   },
 };

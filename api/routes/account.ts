@@ -1,5 +1,6 @@
 // /Account/Business: register the company of the signed-in account and read its status.
-// Works before the company exists (it is how it comes to exist). /Account/SignIn: the dashboard
+// Works before the company exists (it is how it comes to exist). A CUIT another company holds is
+// answered like any registration pending review, without a company (cuit-claims.ts). /Account/SignIn: the dashboard
 // signed into a company (login, switching companies): its last sign-in is recorded.
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
@@ -11,7 +12,8 @@ import { conflict, pgError } from "../problem";
 import { pushNotification } from "#infra/push";
 import { registerBusinessSchema } from "../schemas/business";
 import type { AccountBusinessDto } from "../types";
-import { CUIT_TAKEN_MESSAGE, toBusinessUserDto } from "./profile";
+import { companyWithCuit, limitRegistration, reportCuitClaim } from "./cuit-claims";
+import { toBusinessUserDto } from "./profile";
 
 export const ALREADY_REGISTERED_MESSAGE = "Tu cuenta ya tiene una empresa registrada.";
 
@@ -25,24 +27,30 @@ export function accountRoutes(services: ApiServices) {
     if (c.get("business")) throw conflict(ALREADY_REGISTERED_MESSAGE);
     const input = await readJson(c, registerBusinessSchema);
     const claims = c.get("claims");
-    const [taken] = await db.select({ id: businessUsers.id }).from(businessUsers).where(eq(businessUsers.cuit, input.cuit)).limit(1);
-    if (taken) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+    await limitRegistration(claims.uid);
+    const values = {
+      firebaseUid: claims.uid,
+      email: (claims.email ?? "").toLowerCase(),
+      businessName: input.businessName,
+      cuit: input.cuit,
+      businessAddress: input.businessAddress,
+      phoneNumber: input.phoneNumber,
+      photoUrl: null,
+    };
+    // A CUIT already registered: the answer of a registration pending review, no company, and the
+    // holder's owner is told (see cuit-claims.ts).
+    const holder = await companyWithCuit(services, input.cuit);
+    if (holder) {
+      reportCuitClaim(services, c, input.cuit, holder);
+      return c.json(toBusinessUserDto({ ...values, status: "PENDING" }), 201);
+    }
     const status = autoApproveBusinesses ? "ACTIVE" : "PENDING";
     try {
       let notice: Notification | undefined;
       const created = await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(businessUsers)
-          .values({
-            firebaseUid: claims.uid,
-            email: (claims.email ?? "").toLowerCase(),
-            businessName: input.businessName,
-            cuit: input.cuit,
-            businessAddress: input.businessAddress,
-            phoneNumber: input.phoneNumber,
-            photoUrl: null,
-            status,
-          })
+          .values({ ...values, status })
           .returning();
         if (status === "ACTIVE") {
           [notice] = await tx
@@ -75,7 +83,11 @@ export function accountRoutes(services: ApiServices) {
       // Two registrations racing: the unique constraints decide.
       const pg = pgError(err);
       if (pg?.code === "23505") {
-        if (pg.constraint?.includes("cuit")) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+        const winner = pg.constraint?.includes("cuit") ? await companyWithCuit(services, input.cuit) : undefined;
+        if (winner) {
+          reportCuitClaim(services, c, input.cuit, winner);
+          return c.json(toBusinessUserDto({ ...values, status: "PENDING" }), 201);
+        }
         throw conflict(ALREADY_REGISTERED_MESSAGE);
       }
       throw err;

@@ -4,14 +4,15 @@ import { Hono } from "hono";
 import { businessUsers, type BusinessUser } from "#db/schema";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readJson } from "../http";
-import { ApiError, conflict } from "../problem";
+import { ApiError, conflict, pgError } from "../problem";
+import { CUIT_UNAVAILABLE_MESSAGE, limitCuitChange } from "./cuit-claims";
 import { updateBusinessUserSchema } from "../schemas/business";
 import type { BusinessUserDto } from "../types";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
-export const CUIT_TAKEN_MESSAGE = "Ese CUIT ya está registrado.";
+type ProfileFields = Pick<BusinessUser, "businessAddress" | "businessName" | "cuit" | "phoneNumber" | "photoUrl" | "status" | "email">;
 
-export function toBusinessUserDto(row: BusinessUser): BusinessUserDto {
+export function toBusinessUserDto(row: ProfileFields): BusinessUserDto {
   return {
     businessAddress: row.businessAddress ?? "",
     businessName: row.businessName,
@@ -22,6 +23,9 @@ export function toBusinessUserDto(row: BusinessUser): BusinessUserDto {
     email: row.email,
   };
 }
+
+/** Says neither that another company holds the CUIT nor which one. */
+const cuitUnavailable = () => conflict(CUIT_UNAVAILABLE_MESSAGE, { cuit: [CUIT_UNAVAILABLE_MESSAGE] });
 
 export function businessUserRoutes({ db }: ApiServices) {
   const r = new Hono<AppEnv>();
@@ -42,12 +46,14 @@ export function businessUserRoutes({ db }: ApiServices) {
           errors: { cuit: ["El CUIT no se puede cambiar con la empresa aprobada. Comunicate con soporte."] },
         });
       }
+      // Every attempt counts, so the generic refusal below cannot be used to test CUITs quickly.
+      await limitCuitChange(business.id);
       const [taken] = await db
         .select({ id: businessUsers.id })
         .from(businessUsers)
         .where(and(eq(businessUsers.cuit, input.cuit), ne(businessUsers.id, business.id)))
         .limit(1);
-      if (taken) throw conflict(CUIT_TAKEN_MESSAGE, { cuit: [CUIT_TAKEN_MESSAGE] });
+      if (taken) throw cuitUnavailable();
       patch.cuit = input.cuit;
     }
 
@@ -59,7 +65,15 @@ export function businessUserRoutes({ db }: ApiServices) {
     }
 
     if (Object.keys(patch).length === 0) return c.json(toBusinessUserDto(business));
-    const [updated] = await db.update(businessUsers).set(patch).where(eq(businessUsers.id, business.id)).returning();
+    let updated: BusinessUser;
+    try {
+      [updated] = await db.update(businessUsers).set(patch).where(eq(businessUsers.id, business.id)).returning();
+    } catch (err) {
+      // Another company took the CUIT between the check and the update: the same refusal.
+      const pg = pgError(err);
+      if (pg?.code === "23505" && pg.constraint?.includes("cuit")) throw cuitUnavailable();
+      throw err;
+    }
     if (patch.photoUrl !== undefined && business.photoUrl) await releaseImage(db, business.id, business.photoUrl);
     return c.json(toBusinessUserDto(updated));
   });

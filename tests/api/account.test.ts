@@ -118,10 +118,11 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
       expect(p.title).toBe("Tu cuenta ya tiene una empresa registrada.");
     });
 
-    it("refuses a CUIT already registered (409 with a field error)", async () => {
+    it("answers a CUIT already registered like a registration pending review, without a company", async () => {
       const cuit = validCuit(21_000_001);
-      const p = await expectProblem(await h.call("POST", "/Account/Business", { token: mintToken("acct-2"), body: registration(cuit) }), 409);
-      expect(p.errors).toEqual({ cuit: ["Ese CUIT ya está registrado."] });
+      const answer = await expectStatus(await h.call("POST", "/Account/Business", { token: mintToken("acct-2"), body: registration(cuit) }), 201);
+      expect(answer).toMatchObject({ cuit, status: "PENDING", email: "acct-2@example.com" });
+      expect(await expectStatus(await h.call("GET", "/Account/Business", { token: mintToken("acct-2") }), 200)).toMatchObject({ exists: false });
     });
 
     it("validates every field with Spanish messages (422)", async () => {
@@ -245,7 +246,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
       const ok = await expectStatus(await h.call("PATCH", "/Business/BusinessUser/Update", { token: pending.token, body: { cuit: newCuit } }), 200);
       expect(ok.cuit).toBe(newCuit);
       const taken = await expectProblem(await h.call("PATCH", "/Business/BusinessUser/Update", { token: pending.token, body: { cuit: active.cuit } }), 409);
-      expect(taken.errors).toEqual({ cuit: ["Ese CUIT ya está registrado."] });
+      expect(taken.errors).toEqual({ cuit: ["No pudimos usar ese CUIT. Si es el de tu empresa, escribinos."] });
     });
   });
 

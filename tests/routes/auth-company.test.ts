@@ -97,14 +97,27 @@ describe("login-company action", () => {
     expect(res.location).toBe("/auth/verify-company");
   });
 
-  it("a CUIT already registered: the API's 409 on the CUIT field", async () => {
-    const { cookie } = await signedIn();
-    const api = new FakeBusinessApi();
-    api.businesses.set("someone-else", { status: "ACTIVE", businessName: "Otra", cuit: "30712345671" });
-    const res = await run<Loose>(() => loginCompany.action(args(post("/auth/login-company", COMPANY, cookie), makeContext(api))));
-    expect(res.status).toBe(409);
-    expect(res.data.result.error).toEqual({ cuit: ["Ese CUIT ya está registrado."] });
-    expect(res.data.result.initialValue).toMatchObject({ businessName: COMPANY.businessName });
+  it("a CUIT already registered: the same redirect, toast and pending screen as a fresh registration", async () => {
+    async function register(cuitTaken: boolean) {
+      resetFake();
+      const { account, cookie } = await signedIn();
+      const api = new FakeBusinessApi();
+      api.autoApprove = false;
+      if (cuitTaken) api.businesses.set("someone-else", { status: "ACTIVE", businessName: "Otra", cuit: "30712345671" });
+      const res = await run(() => loginCompany.action(args(post("/auth/login-company", COMPANY, cookie), makeContext(api))));
+      const jar = cookieJar(res.headers, cookie);
+      const toast = res.headers.getSetCookie().some((c) => c.startsWith("toast-session="));
+      const next = await run(() => verifyCompany.loader(args(get("/auth/verify-company", jar), makeContext(api))));
+      const back = await run(() => loginCompany.loader(args(get("/auth/login-company", jar), makeContext(api))));
+      return { account, api, shown: { status: res.status, location: res.location, toast, next: next.data, back: back.location } };
+    }
+    const fresh = await register(false);
+    const taken = await register(true);
+    expect(taken.shown).toEqual(fresh.shown);
+    expect(taken.shown).toMatchObject({ status: 302, location: "/auth/verify-company", toast: true, back: "/auth/verify-company" });
+    expect(taken.shown.next).toEqual({ status: "PENDING", businessName: COMPANY.businessName, email: "ana@example.com" });
+    expect(taken.api.businesses.has(taken.account.uid)).toBe(false);
+    expect(loginCompany.REGISTRATION_RECEIVED_MESSAGE).toBe("Recibimos tu solicitud. Te avisamos cuando la revisemos.");
   });
 
   it("an API failure without field errors becomes a form error", async () => {

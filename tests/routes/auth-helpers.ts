@@ -237,8 +237,9 @@ export class FakeBusinessApi {
     }
     if (path === "/Account/Business" && request.method === "POST") {
       const input = body as { businessName: string; cuit: string; businessAddress: string; phoneNumber: string };
+      // Like the API: a CUIT another company holds is answered as pending review, and no company is created.
       if ([...this.businesses.values()].some((b) => b.cuit === input.cuit)) {
-        return problem(409, "Ese CUIT ya está registrado.", { cuit: ["Ese CUIT ya está registrado."] });
+        return Response.json({ ...input, photoUrl: null, status: "PENDING" }, { status: 201 });
       }
       const created: FakeBusiness = { status: this.autoApprove ? "ACTIVE" : "PENDING", businessName: input.businessName, cuit: input.cuit };
       this.businesses.set(claims.uid, created);

@@ -156,7 +156,7 @@ describe("createApiClient (HTTP transport)", () => {
     [401, "Sesión inválida o vencida."],
     [403, "Tu empresa todavía no fue aprobada."],
     [404, "El recurso no existe."],
-    [409, "Ese CUIT ya está registrado."],
+    [409, "No pudimos usar ese CUIT. Si es el de tu empresa, escribinos."],
     [422, "Revisá los datos ingresados."],
     [500, "Ocurrió un error inesperado."],
     [503, "Servicio no disponible."],
