@@ -5,7 +5,7 @@ import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiWifi, BiWifiOff } from "~/icons";
 import type { ChargerDto, ConnectorDto, StatusBucket } from "#api/types";
 import { chargePointStatusLabel, errorCodeLabel } from "#domain/ocpp-status";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#api/schemas/constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#api/schemas/charger-constants";
 import { formatDateTime, relativeTime } from "./format";
 
 export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
