@@ -48,57 +48,9 @@ export const PAYMENT_STATUS_LABELS: Record<(typeof PAYMENT_STATUSES)[number], st
 };
 export const PAYMENT_SORTS = ["createdAt", "amountCents"] as const;
 
-export const OCPP_IDENTITY_RE = /^[A-Za-z0-9._-]{3,48}$/;
-export const OCPP_IDENTITY_MESSAGE = "Usá de 3 a 48 letras, números, puntos, guiones o guiones bajos (sin espacios).";
-export const MAX_CONNECTORS = 10;
-export const CONNECTOR_FORMATS = ["SOCKET", "CABLE"] as const;
-export const POWER_TYPES = ["AC_1_PHASE", "AC_3_PHASE", "DC"] as const;
-export const CONNECTOR_FORMAT_LABELS: Record<(typeof CONNECTOR_FORMATS)[number], string> = { SOCKET: "Toma", CABLE: "Cable" };
-export const POWER_TYPE_LABELS: Record<(typeof POWER_TYPES)[number], string> = {
-  AC_1_PHASE: "AC monofásica",
-  AC_3_PHASE: "AC trifásica",
-  DC: "DC",
-};
-
-export const BUSINESS_STATUSES = ["PENDING", "ACTIVE", "REJECTED", "SUSPENDED"] as const;
-export type BusinessStatus = (typeof BUSINESS_STATUSES)[number];
-export const BUSINESS_STATUS_LABELS: Record<BusinessStatus, string> = {
-  PENDING: "Verificación pendiente",
-  ACTIVE: "Activa",
-  REJECTED: "Rechazada",
-  SUSPENDED: "Suspendida",
-};
-
-// Stations (api/schemas/station.ts re-exports these).
-export const PARKING_TYPES = ["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"] as const;
-
-export const PARKING_TYPE_LABELS: Record<(typeof PARKING_TYPES)[number], string> = {
-  ALONG_MOTORWAY: "Sobre ruta o autopista",
-  PARKING_GARAGE: "Estacionamiento cubierto",
-  PARKING_LOT: "Playa de estacionamiento",
-  ON_DRIVEWAY: "Entrada particular",
-  ON_STREET: "En la calle",
-  UNDERGROUND_GARAGE: "Estacionamiento subterráneo",
-};
-
-export const WEEKDAY_LABELS = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"] as const;
-
-/** Argentine time zones (IANA) a station may declare. */
-export const ARGENTINA_TIME_ZONES = [
-  "America/Argentina/Buenos_Aires", // DEFAULT_TIME_ZONE (domain/pricing), literal to keep this module import-free
-  "America/Argentina/Cordoba",
-  "America/Argentina/Salta",
-  "America/Argentina/Jujuy",
-  "America/Argentina/Tucuman",
-  "America/Argentina/Catamarca",
-  "America/Argentina/La_Rioja",
-  "America/Argentina/San_Juan",
-  "America/Argentina/Mendoza",
-  "America/Argentina/San_Luis",
-  "America/Argentina/Rio_Gallegos",
-  "America/Argentina/Ushuaia",
-] as const;
-
-export const LATITUDE_MESSAGE = "La latitud debe estar entre -90 y 90.";
-export const LONGITUDE_MESSAGE = "La longitud debe estar entre -180 y 180.";
-
+// The chargers', the stations' and the companies' own, in modules of their own so the pages that
+// import this one (lists, activity, payments) do not carry them, and the charger, station and
+// profile screens carry only theirs.
+export * from "./business-constants";
+export * from "./charger-constants";
+export * from "./station-constants";

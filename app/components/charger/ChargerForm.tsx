@@ -19,7 +19,7 @@ import {
   OCPP_IDENTITY_RE,
   POWER_TYPES,
   POWER_TYPE_LABELS,
-} from "#api/schemas/constants";
+} from "#api/schemas/charger-constants";
 import type { ChargerDto } from "#api/types";
 import { SelectField, TextInput, type Option } from "./inputs";
 import { BootReport, ConnectionUrl, OneTimePassword, RotatePassword } from "./OcppBlock";

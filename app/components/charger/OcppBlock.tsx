@@ -5,7 +5,7 @@ import { useHydrated } from "~/lib/hydrated";
 import { Box, Button, Callout, Code, DataList, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "~/icons";
 import type { ChargerDto } from "#api/types";
-import { ConnectionStatus } from "./StatusChips";
+import { ConnectionStatus } from "./ConnectionStatus";
 import { formatDateTime, relativeTime } from "./format";
 
 /** The URL to configure in the charger (OCPP 2.0.1 or 1.6-J over WebSocket). */

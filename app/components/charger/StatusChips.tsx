@@ -1,12 +1,11 @@
-// Live state of a charger: its connection (online/offline, last heartbeat) and one chip per
-// connector with the OCPP status in Spanish (domain/ocpp-status.ts).
+// One chip per connector with the OCPP status in Spanish (domain/ocpp-status.ts), in the charger
+// list. The charger's connection is in ./ConnectionStatus.tsx, apart: the charger screens show it
+// without the chips, so they do not load the status and error labels (JS budget).
 // Plain stand-ins for Radix (app/components/plain.tsx): these render in every row of the lists.
-import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
-import { BiWifi, BiWifiOff } from "~/icons";
-import type { ChargerDto, ConnectorDto, StatusBucket } from "#api/types";
+import { PlainBadge, PlainText } from "~/components/plain";
+import type { ConnectorDto, StatusBucket } from "#api/types";
 import { chargePointStatusLabel, errorCodeLabel } from "#domain/ocpp-status";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#api/schemas/constants";
-import { formatDateTime, relativeTime } from "./format";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#api/schemas/charger-constants";
 
 export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
   available: "green",
@@ -16,33 +15,6 @@ export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray
 };
 
 const kw = new Intl.NumberFormat("es-AR", { maximumFractionDigits: 2 });
-
-/** "En línea · hace 2 minutos" / "Sin conexión · último heartbeat hace 3 días" / "Nunca se conectó". */
-export function ConnectionStatus({ charger, now }: { charger: Pick<ChargerDto, "online" | "enabled" | "lastHeartbeatAt">; now: number }) {
-  const online = charger.online && charger.enabled;
-  const label = !charger.enabled ? "Deshabilitado" : charger.online ? "En línea" : "Sin conexión";
-  const heartbeat = charger.lastHeartbeatAt;
-  return (
-    <PlainFlex direction="column" gap="1" align="start">
-      <PlainBadge color={online ? "green" : "gray"} variant="soft" size="2" data-testid="charger-connection">
-        {online ? <BiWifi aria-hidden="true" /> : <BiWifiOff aria-hidden="true" />}
-        {label}
-      </PlainBadge>
-      <PlainText size="1" color="gray">
-        {heartbeat ? (
-          <>
-            Último heartbeat{" "}
-            <time dateTime={heartbeat} title={formatDateTime(heartbeat)}>
-              {relativeTime(heartbeat, now)}
-            </time>
-          </>
-        ) : (
-          "Todavía no se conectó"
-        )}
-      </PlainText>
-    </PlainFlex>
-  );
-}
 
 /** What a chip shows (and its title): a list sends only these fields into the page. */
 export const CONNECTOR_CHIP_FIELDS = ["id", "connectorId", "standardLabel", "format", "powerType", "maxPowerKw", "status", "statusLabel", "bucket", "errorCode"] as const satisfies readonly (keyof ConnectorDto)[];

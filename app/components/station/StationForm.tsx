@@ -13,7 +13,7 @@ import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useFor
 import { Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "~/icons";
 import type { ServiceDto } from "#api/types";
-import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "#api/schemas/constants";
+import { ARGENTINA_TIME_ZONES, PARKING_TYPE_LABELS, PARKING_TYPES, WEEKDAY_LABELS } from "#api/schemas/station-constants";
 import { PROVINCES } from "#domain/provinces";
 import { AUTHORIZATION_POLICIES, AUTHORIZATION_POLICY_LABELS } from "#domain/authorization";
 import { PhotoUploader } from "~/components/PhotoUploader";

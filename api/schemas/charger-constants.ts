@@ -1,0 +1,14 @@
+// A charger's identity pattern, connector formats and power types with their labels, without zod
+// and apart from ./constants, which re-exports them: the charger screens import only these (JS budget).
+
+export const OCPP_IDENTITY_RE = /^[A-Za-z0-9._-]{3,48}$/;
+export const OCPP_IDENTITY_MESSAGE = "Usá de 3 a 48 letras, números, puntos, guiones o guiones bajos (sin espacios).";
+export const MAX_CONNECTORS = 10;
+export const CONNECTOR_FORMATS = ["SOCKET", "CABLE"] as const;
+export const POWER_TYPES = ["AC_1_PHASE", "AC_3_PHASE", "DC"] as const;
+export const CONNECTOR_FORMAT_LABELS: Record<(typeof CONNECTOR_FORMATS)[number], string> = { SOCKET: "Toma", CABLE: "Cable" };
+export const POWER_TYPE_LABELS: Record<(typeof POWER_TYPES)[number], string> = {
+  AC_1_PHASE: "AC monofásica",
+  AC_3_PHASE: "AC trifásica",
+  DC: "DC",
+};
