@@ -76,6 +76,7 @@ test.describe("titles", () => {
   }
 
   test("every app screen has its title once signed in", async ({ page }) => {
+    test.setTimeout(90_000); // ~40 screens, one after another, beside another browser
     await login(page);
     await expect(page).toHaveURL(/\/home$/);
     for (const [path, title] of APP_TITLES) {
