@@ -1,24 +1,9 @@
 // A prepaid session's receipt: its lines add up to what was charged, to the centavo.
 import { describe, expect, it } from "vitest";
 import { chargedPrice, priceSession, vatCents, type RateSnapshot, type SessionPrice } from "#domain/pricing";
+import { rateSnapshot } from "./rate-snapshot";
 
-const rate = (over: Partial<RateSnapshot> = {}): RateSnapshot => ({
-  rateId: "r1",
-  name: "Prueba",
-  currency: "ARS",
-  pricePerKwhCents: 35_000,
-  pricePerMinuteCents: 0,
-  sessionFeeCents: 0,
-  vatIncluded: true,
-  vatRateBp: 2100,
-  idleGraceMinutes: 0,
-  idlePricePerMinuteCents: 0,
-  idleMaxCents: null,
-  idleActiveFrom: null,
-  idleActiveTo: null,
-  noShowFeeCents: 0,
-  ...over,
-});
+const rate = (over: Partial<RateSnapshot> = {}) => rateSnapshot({ pricePerKwhCents: 35_000, ...over });
 
 const linesTotal = (p: SessionPrice, r: RateSnapshot) => p.energyCents + p.timeCents + p.sessionFeeCents + p.idleCents + (r.vatIncluded ? 0 : p.vatCents);
 

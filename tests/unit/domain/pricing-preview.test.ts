@@ -4,26 +4,11 @@ import { describe, expect, it } from "vitest";
 import { computePreview, idleStartDate, parseQuantity } from "~/components/rate/preview";
 import { newRateValues } from "~/components/rate/schema";
 import { priceSession, type RateSnapshot } from "#domain/pricing";
+import { rateSnapshot } from "./rate-snapshot";
 
 const values = (over: Record<string, string> = {}) => ({ ...newRateValues(), name: "Prueba", ...over });
 
-const snapshot = (over: Partial<RateSnapshot>): RateSnapshot => ({
-  rateId: null,
-  name: "Prueba",
-  currency: "ARS",
-  pricePerKwhCents: 0,
-  pricePerMinuteCents: 0,
-  sessionFeeCents: 0,
-  vatIncluded: true,
-  vatRateBp: 2100,
-  idleGraceMinutes: 0,
-  idlePricePerMinuteCents: 0,
-  idleMaxCents: null,
-  idleActiveFrom: null,
-  idleActiveTo: null,
-  noShowFeeCents: 0,
-  ...over,
-});
+const snapshot = (over: Partial<RateSnapshot>) => rateSnapshot({ rateId: null, ...over });
 
 describe("computePreview", () => {
   it("prices the default scenario (45 min, 30 kWh, 20 min idle) with every component", () => {

@@ -7,26 +7,10 @@ import {
   roundCents,
   usageFromSession,
   vatCents,
-  type RateSnapshot,
 } from "#domain/pricing";
+import { rateSnapshot } from "./rate-snapshot";
 
-const rate = (over: Partial<RateSnapshot> = {}): RateSnapshot => ({
-  rateId: "r1",
-  name: "Prueba",
-  currency: "ARS",
-  pricePerKwhCents: 0,
-  pricePerMinuteCents: 0,
-  sessionFeeCents: 0,
-  vatIncluded: true,
-  vatRateBp: 2100,
-  idleGraceMinutes: 0,
-  idlePricePerMinuteCents: 0,
-  idleMaxCents: null,
-  idleActiveFrom: null,
-  idleActiveTo: null,
-  noShowFeeCents: 0,
-  ...over,
-});
+const rate = rateSnapshot;
 const usage = (over: Partial<Parameters<typeof priceSession>[1]> = {}) => ({ energyWh: 0, chargingMinutes: 0, idleMinutes: 0, ...over });
 /** An instant given as Buenos Aires wall-clock time (UTC−3). */
 const ba = (isoLocal: string) => new Date(`${isoLocal}-03:00`);
