@@ -1,4 +1,4 @@
-// Rate limits of the auth forms (issue 4, issue 10): failed sign-ins per (account, client
+// Rate limits of the auth forms: failed sign-ins per (account, client
 // address) and per address (infra/login-throttle.ts); register, password reset and "resend the
 // e-mail" per client IP and per e-mail. The sliding-window limiter and its stores
 // live in infra/rate-limit.ts: in memory on one node, in PostgreSQL when several nodes share

@@ -1,4 +1,4 @@
-// A charger's budget belongs to its identity, not to its socket (issue 21 hardening): reconnecting
+// A charger's budget belongs to its identity, not to its socket: reconnecting
 // does not refill its calls, and how often a charger (once authenticated) and an address (every
 // attempt) may connect is bounded. Refused connections are logged; other chargers are unaffected.
 import { RPCClient } from "ocpp-rpc";
