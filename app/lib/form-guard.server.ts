@@ -12,7 +12,11 @@ const FORM_TYPE_RE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-da
 /** Throws a 415/400 (rendered by the root error boundary) for a post that is not a readable form. */
 export async function checkFormPost(request: Request): Promise<void> {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method) || request.body === null) return;
-  if (!FORM_TYPE_RE.test(request.headers.get("content-type") ?? "")) throw data({ message: FORM_TYPE_MESSAGE }, { status: 415 });
+  const type = request.headers.get("content-type") ?? "";
+  if (!FORM_TYPE_RE.test(type)) throw data({ message: FORM_TYPE_MESSAGE }, { status: 415 });
+  // A urlencoded body always parses (any bytes are a form); only a multipart one can be broken,
+  // so only that one is read here, ahead of the action that reads it again.
+  if (!/^\s*multipart\/form-data\b/i.test(type)) return;
   try {
     await request.clone().formData();
   } catch {
