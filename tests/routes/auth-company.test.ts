@@ -1,17 +1,11 @@
 // login-company and verify-company: the company behind a verified account.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as loginCompany from "~/routes/auth/login-company";
 import * as verifyCompany from "~/routes/auth/verify-company";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, cookieJar, fake, FakeBusinessApi, get, makeContext, post, readSession, resetFake, run, server, signedInCookie, type Loose } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { args, cookieJar, fake, FakeBusinessApi, get, makeContext, post, readSession, resetFake, run, signedInCookie, type Loose, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 const COMPANY = { businessName: "Cargas del Sur S.A.", cuit: "30-71234567-1", businessAddress: "Av. Corrientes 1234, CABA", phoneNumber: "11 4321-5678" };
 

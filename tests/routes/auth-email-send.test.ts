@@ -1,20 +1,14 @@
 // email-send: where the e-mail went, and "send it again" (rate-limited).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as emailSend from "~/routes/auth/email-send";
 import * as login from "~/routes/auth/login";
 import * as resetPassword from "~/routes/auth/reset-password";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, cookieJar, fake, get, makeContext, post, resetFake, run, server, type Loose } from "./auth-helpers";
+
+import { args, cookieJar, fake, get, makeContext, post, run, type Loose, withAuthRouteTests } from "./auth-helpers";
 import { pendingToast } from "~/lib/context";
 import { sessionStorage } from "~/lib/session.server";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+withAuthRouteTests();
 
 const PASSWORD = "Clave-Segura-1";
 

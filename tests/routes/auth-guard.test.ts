@@ -1,19 +1,13 @@
 // The app-layout guard (spec §2 "Guard", §6) and sign-out.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionStorage } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
 import * as logout from "~/routes/logout";
 import { requireActiveBusiness, requireUser, safeRedirect, currentPath } from "~/lib/auth.server";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, cookieJar, fake, FakeBusinessApi, get, makeContext, post, readSession, resetFake, run, server, signedInCookie, type Loose } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { args, cookieJar, fake, FakeBusinessApi, get, makeContext, post, readSession, run, signedInCookie, type Loose, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 async function activeUser(opts: { ttlMs?: number; status?: "ACTIVE" | "PENDING" | "REJECTED" | "SUSPENDED" | null; verified?: boolean } = {}) {
   const account = fake.addAccount("ana@example.com", "Clave-Segura-1");

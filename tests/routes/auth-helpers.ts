@@ -4,6 +4,8 @@
 import type { Params, RouterContextProvider } from "react-router";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { resetAllRateLimits } from "~/lib/rate-limit.server";
 import { createRequestContext, type AppContext, type VerifiedIdToken } from "~/lib/context";
 import { sessionStorage, startWebSession, type SessionUser } from "~/lib/session.server";
 
@@ -197,6 +199,20 @@ export const server = setupServer(...fake.handlers());
 
 export function resetFake() {
   fake.reset();
+}
+
+/**
+ * The hooks every auth route test file needs: the fake Identity Toolkit listening (any request it
+ * does not serve fails the test), and a fresh identity store and rate limits for each test.
+ */
+export function withAuthRouteTests() {
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  beforeEach(() => {
+    resetFake();
+    resetAllRateLimits();
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

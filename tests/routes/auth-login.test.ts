@@ -1,17 +1,11 @@
 // Login (/auth/login): loader and action against an msw-mocked Identity Toolkit.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as login from "~/routes/auth/login";
 import { resetAllRateLimits } from "~/lib/rate-limit.server";
 import { openSecret } from "~/lib/session.server";
-import { args, cookieJar, fake, get, makeContext, post, readSession, resetFake, run, server, signedInCookie, type Loose } from "./auth-helpers";
+import { args, cookieJar, fake, get, makeContext, post, readSession, run, signedInCookie, type Loose, withAuthRouteTests } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+withAuthRouteTests();
 
 const PASSWORD = "Clave-Segura-1";
 const BAD_CREDENTIALS = "El correo electrónico o la contraseña no son correctos.";

@@ -1,21 +1,15 @@
 // verify-email, reset-password and confirm-password: the e-mail action codes.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as verifyEmail from "~/routes/auth/verify-email";
 import * as resetPassword from "~/routes/auth/reset-password";
 import * as confirmPassword from "~/routes/auth/confirm-password";
 import * as login from "~/routes/auth/login";
 import * as register from "~/routes/auth/register";
 import { authEntryTarget } from "~/routes/auth/index";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, cookieJar, fake, get, makeContext, post, readSession, resetFake, run, server, type Loose } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { args, cookieJar, fake, get, makeContext, post, readSession, run, type Loose, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 const PASSWORD = "Clave-Segura-1";
 

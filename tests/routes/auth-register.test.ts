@@ -1,17 +1,11 @@
 // Register (/auth/register) → verification e-mail → email-send.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as register from "~/routes/auth/register";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { openSecret } from "~/lib/session.server";
-import { APP, args, cookieJar, fake, get, makeContext, post, readSession, resetFake, run, server, signedInCookie, type Loose } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { openSecret } from "~/lib/session.server";
+import { APP, args, cookieJar, fake, get, makeContext, post, readSession, run, server, signedInCookie, type Loose, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 const VALID = { email: "nueva@example.com", password: "Clave-Segura-1", confirmPassword: "Clave-Segura-1", terms: "on" };
 

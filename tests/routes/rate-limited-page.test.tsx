@@ -1,22 +1,16 @@
 // A dashboard page refused by the API's request limit is a 429 page in Spanish with the wait
 // ("Demasiados intentos. Probá de nuevo en N minutos."), through the app's one error boundary,
 // and its Retry-After reaches the response (the page and its .data answer).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderToString } from "react-dom/server";
 import { isRouteErrorResponse, UNSAFE_ErrorResponseImpl as ErrorResponse, type HeadersArgs } from "react-router";
 import * as layout from "~/routes/app/layout";
 import * as root from "~/root";
 import { createApiClient, fetchJson } from "~/lib/api.server";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, fake, FakeBusinessApi, get, makeContext, resetFake, run, server, signedInCookie } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { args, fake, FakeBusinessApi, get, makeContext, run, signedInCookie, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 /** The Business API past the account's limit: 429 with Retry-After, as api/app.ts answers. */
 function limitedApi(retryAfter = "150") {

@@ -1,18 +1,12 @@
 // Open redirects after sign-in: whatever safeRedirect returns must itself be a same-site path,
 // after the URL parser has normalised it (dot segments, encoded dots, backslashes, tabs).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as login from "~/routes/auth/login";
 import { safeRedirect } from "~/lib/auth.server";
-import { resetAllRateLimits } from "~/lib/rate-limit.server";
-import { args, fake, get, makeContext, post, resetFake, run, server, signedInCookie, type Loose } from "./auth-helpers";
 
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-beforeEach(() => {
-  resetFake();
-  resetAllRateLimits();
-});
+import { args, fake, get, makeContext, post, run, signedInCookie, type Loose, withAuthRouteTests } from "./auth-helpers";
+
+withAuthRouteTests();
 
 /** Values that browsers would follow to another host if they came back as a Location. */
 const BYPASSES = [
