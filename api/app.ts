@@ -32,7 +32,6 @@ import { stationRoutes } from "./routes/stations";
 import { accessGroupRoutes, tagRoutes } from "./routes/tags";
 import { reservationRoutes } from "./routes/reservations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
-import { createDriverPayments } from "./driver-payments";
 import { driverRoutes, webhookRoutes } from "./routes/driver";
 import { roamingRoutes } from "./routes/roaming";
 import { OcpiClient } from "../ocpi/client";
@@ -131,21 +130,8 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/images", publicImageRoutes(services));
   app.route("/Invitation/Lookup", invitationLookupRoutes(services));
   app.route("/ChargerUpload", chargerUploadRoutes(services));
-  // Issue 23: drivers paying at a connector's QR, and the providers' notifications (ADR 0017).
-  const driverPayments =
-    deps.driverPayments ??
-    createDriverPayments({
-      db: services.db,
-      keyRing: services.keyRing,
-      logger,
-      mailer: services.mailer,
-      appName: services.appName,
-      ocpp: deps.ocpp,
-      sendPush: deps.sendPush,
-      mercadoPagoUrl: deps.mercadoPagoUrl,
-      pagos360Url: deps.pagos360Url,
-      now: deps.now,
-    });
+  // Drivers paying at a connector's QR, and the providers' notifications: public routes.
+  const { driverPayments } = deps;
   app.route("/Driver", driverRoutes(services, driverPayments));
   app.route("/Webhook", webhookRoutes(driverPayments));
 

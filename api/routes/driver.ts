@@ -7,7 +7,7 @@ import type { AppEnv, ApiServices, Ctx } from "../env";
 import { readJson } from "../http";
 import { ApiError, notFound, type ProblemKind } from "../problem";
 import { driverCheckoutSchema, driverTokenSchema } from "../schemas/driver";
-import type { DriverPayments } from "../driver-payments";
+import type { DriverPayments } from "../../payments";
 
 const IDENTITY_RE = /^[A-Za-z0-9._:-]{1,48}$/;
 

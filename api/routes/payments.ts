@@ -11,7 +11,7 @@ import { refundOwed } from "#domain/driver-payment";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
-import type { DriverPayments } from "../driver-payments";
+import type { DriverPayments } from "../../payments";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "../schemas/payment";
 import { paymentListQuery } from "../schemas/queries";
 import type { PaymentAccountDto, PaymentDto, PaymentPage } from "../types";

@@ -1,12 +1,12 @@
 // Authentication, the business context, problem+json errors, company registration and profile.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApi } from "#api/app";
 import { businessUsers, notifications } from "#db/schema";
 import { openDatabase } from "#db/client";
 import {
   callApi,
   createTenant,
+  createTestApi,
   expectProblem,
   expectStatus,
   fakeVerifyToken,
@@ -162,7 +162,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
     });
 
     it("approves at once (and notifies) when autoApproveBusinesses is on", async () => {
-      const local = createApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, autoApproveBusinesses: true, logger: { info() {}, warn() {}, error() {} } });
+      const local = createTestApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, autoApproveBusinesses: true, logger: { info() {}, warn() {}, error() {} } });
       const token = mintToken("acct-local");
       const created = await expectStatus(await callApi(local, "POST", "/Account/Business", { token, body: registration(validCuit(21_001_000)) }), 201);
       expect(created.status).toBe("ACTIVE");
@@ -266,7 +266,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
         },
       });
       const logs: object[] = [];
-      const api = createApi({
+      const api = createTestApi({
         db: failing,
         verifyToken: fakeVerifyToken,
         encryptionKeys: TEST_KEYS,
