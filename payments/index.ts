@@ -30,9 +30,7 @@ import type { ChargePointInfo, CheckoutInput, CheckoutResult, PaymentView, Recor
 export type { DriverPaymentsDeps, PaymentsOcpp } from "./deps";
 export type { ChargePointInfo, CheckoutInput, CheckoutResult, ConnectorState, PaymentView, Receipt, RecordRefundResult, StopResult } from "./types";
 export type { MercadoPagoNotice } from "./approval";
-export { CONNECTOR_STATE_LABELS, pendingRefundLine } from "./labels";
 export { existingLinkToken, linkToken, linkTokenMatches } from "./link";
-export { refundsAutomatically } from "./providers";
 export { startDriverPaymentSweep } from "./sweep";
 
 /** What the API and the central system do with drivers' payments. */
