@@ -128,7 +128,7 @@ const qrStations = alias(stations, "qr_station");
 const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
 
 /** GET /Business/Payments, POST /Business/Payments/{id}/Refund */
-export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPayments) {
+export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayments) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -186,7 +186,6 @@ export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPaymen
   r.post("/:id/Refund", async (c) => {
     const b = tenant(c);
     const input = await readJson(c, paymentRefundSchema);
-    if (!driverPayments) throw new ApiError(503, "internal", "Los pagos con QR no están disponibles en este momento.");
     const result = await driverPayments.recordRefund(b.id, c.req.param("id"), input.amountCents);
     if (!result.ok) {
       if (result.status === 404) throw notFound("El pago");
