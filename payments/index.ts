@@ -51,7 +51,7 @@ export interface DriverPayments {
   tick(): Promise<void>;
   /** A charger's session changed (a reading, a start, a stop): its prepaid caps and refunds now. */
   onSessionChange(chargerId: string | undefined): Promise<void>;
-  /** A payment row by id (any company's: for the server's own checks and tests). */
+  /** A payment row by id, any company's (tests follow a payment's steps through it). */
   get(paymentId: string): Promise<Payment | undefined>;
   isFinal(step: DriverStep): boolean;
 }
