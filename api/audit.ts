@@ -533,8 +533,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Around a write endpoint with an AuditSpec: snapshot before, run it, snapshot after a 2xx
  * (not an idempotent replay), write one entry per resource whose recorded fields changed (a
- * creation, deletion or command always). A failure to write is logged with the whole entry.
- * Commands (`details`) are recorded by `auditCommand` instead.
+ * creation, deletion or command always). The access guard runs all of it in one transaction, so
+ * an entry that cannot be written (logged, then thrown) undoes the write. Commands (`details`)
+ * are recorded by `auditCommand` instead.
  */
 export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpec, routePath: string, next: () => Promise<void>): Promise<void> {
   const business = c.get("business");
@@ -573,7 +574,8 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
     try {
       await recordAudit(services, c, entry);
     } catch (err) {
-      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio");
+      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio; se deshace");
+      throw err;
     }
   }
 }
