@@ -18,7 +18,7 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { can, refusalMessage, type Permission } from "../domain/permissions";
 import { afterWrite, identify } from "./auth";
-import { auditRequest, type AuditSpec } from "./audit";
+import { auditedAtomically, auditRequest, type AuditSpec } from "./audit";
 import { inTransaction } from "../db/ambient";
 import type { ApiServices, AppEnv, Ctx, VerifyToken } from "./env";
 import { ApiError } from "./problem";
@@ -251,9 +251,10 @@ export function accessGuard(
     const writing = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     await afterWrite(c, async () => {
       if (!writing || !audit || typeof audit !== "object") return next();
-      // A command's entry is written before it goes out (it cannot wait for the charger inside a
-      // transaction); any other audited write commits with its entry or not at all.
-      if (audit.details) return auditRequest(services, c, audit, endpoint.path, next);
+      // A command's entry is written before it goes out, and a write that waits for a charger or
+      // a partner cannot hold a transaction that long (api/audit.ts); any other audited write
+      // commits with its entry or not at all.
+      if (!auditedAtomically(audit)) return auditRequest(services, c, audit, endpoint.path, next);
       await withItsEntry(services, c, () => auditRequest(services, c, audit, endpoint.path, next));
     });
     // A write that says its handler audits, answered 2xx without an entry: a bug to see at once.

@@ -531,11 +531,25 @@ async function bodyJson(c: Ctx): Promise<Record<string, unknown> | null> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
+ * Writes whose handler waits for someone else before writing cannot hold a transaction open for
+ * that wait: a charger accepting its new OCPP password, a roaming partner answering the
+ * credentials handshake (which calls back into this server). On PGlite the wait would hold the
+ * only connection — every other request and charger message, and the partner's call back, would
+ * wait for it. Their entry follows the write, as commands' answers do.
+ */
+const WAITS_ON_OTHERS = new Set(["charger.password", "roaming_partner.create"]);
+
+/** Whether the access guard runs this audited write and its entry in one transaction. */
+export function auditedAtomically(spec: AuditSpec): boolean {
+  return !spec.details && !WAITS_ON_OTHERS.has(`${spec.resource}.${spec.action}`);
+}
+
+/**
  * Around a write endpoint with an AuditSpec: snapshot before, run it, snapshot after a 2xx
  * (not an idempotent replay), write one entry per resource whose recorded fields changed (a
- * creation, deletion or command always). The access guard runs all of it in one transaction, so
- * an entry that cannot be written (logged, then thrown) undoes the write. Commands (`details`)
- * are recorded by `auditCommand` instead.
+ * creation, deletion or command always). The access guard runs all of it in one transaction
+ * (`auditedAtomically`), so an entry that cannot be written (logged, then thrown) undoes the
+ * write; outside one, the failure is logged. Commands (`details`) are recorded by `auditCommand`.
  */
 export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpec, routePath: string, next: () => Promise<void>): Promise<void> {
   const business = c.get("business");
@@ -574,8 +588,9 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
     try {
       await recordAudit(services, c, entry);
     } catch (err) {
-      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio; se deshace");
-      throw err;
+      const atomic = auditedAtomically(spec);
+      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, atomic ? "auditoría: no se pudo registrar un cambio; se deshace" : "auditoría: no se pudo registrar un cambio");
+      if (atomic) throw err;
     }
   }
 }

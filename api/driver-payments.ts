@@ -19,6 +19,7 @@
 // id, so a retry after a lost answer gives one refund.
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { afterCommit } from "../db/ambient";
 import type { Db } from "../db/client";
 import {
   businessUsers,
@@ -646,7 +647,8 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
       `Registraste la devolución de ${formatArs(amount)} de un pago de ${formatArs(done.amountCents)} con ${PROVIDER_NAMES[done.provider]}${done.externalId ? ` (operación ${done.externalId})` : ""} por una carga con QR.`,
       `/payment`,
     );
-    await sendRefundMail(done, amount);
+    // The driver hears of it once it is recorded for good (the refund is an audited write: api/access.ts).
+    await afterCommit(() => sendRefundMail(done, amount));
     return { ok: true, payment: done };
   }
 
@@ -780,8 +782,11 @@ export function createDriverPayments(deps: DriverPaymentsDeps) {
 
   async function notifyCompany(businessId: string, type: NotificationType, title: string, body: string, link: string) {
     const [row] = await db.insert(notifications).values({ businessId, type, title, body, link }).returning();
-    void pushNotification({ db, logger, sendPush: deps.sendPush }, row);
-    deps.ocpp?.live.publish(businessId, { kind: "notification" });
+    // Browsers and live screens hear of it once it is committed (at once outside a transaction).
+    await afterCommit(() => {
+      void pushNotification({ db, logger, sendPush: deps.sendPush }, row);
+      deps.ocpp?.live.publish(businessId, { kind: "notification" });
+    });
   }
 
   // -------------------------------------------------------------------------------------------
