@@ -153,7 +153,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/Webhook", webhookRoutes(driverPayments));
 
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
-  // filters at once: its cached entries are dropped once the write is done (api/company-cache.ts).
+  // filters at once: its cached entries are dropped once the write is committed (api/company-cache.ts).
   app.use(async (c, next) => {
     await next();
     const business = c.get("business");

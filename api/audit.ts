@@ -1,4 +1,4 @@
-// The audit log (issue 26): who (account, role), what (action, resource, the fields that changed,
+// The audit log: who (account, role), what (action, resource, the fields that changed,
 // before → after), when and from which address, per company. Never a secret: credentials, OCPP
 // passwords and their hashes, tokens are not part of any snapshot, and every key that looks like
 // one is dropped again before writing.
@@ -317,7 +317,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
     },
     label: (s) => ({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" })[s.provider as string] ?? null,
   },
-  // A driver's QR payment (issue 23): only a refund recorded by hand is audited (Pagos360, ADR 0017).
+  // A driver's QR payment: only a refund recorded by hand is audited (Pagos360, ADR 0017).
   payment: {
     async snapshot(db, businessId, id) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
@@ -405,7 +405,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return [s.charger ? `${s.charger as string} · conector ${s.connectorNumber as number}` : null, when].filter(Boolean).join(", ") || null;
     },
   },
-  // A reservation (issue 25): the tag, where and until when, and its state (details mode).
+  // A reservation: the tag, where and until when, and its state (details mode).
   reservation: {
     async snapshot(db, businessId, id) {
       const [row] = await db
