@@ -49,6 +49,10 @@ describe.each(testBackends())("CUIT already registered ($name)", (backend) => {
       const res = await h.call("GET", "/Account/Business", { token });
       const body = (await res.json()) as { businessId?: string; companies: { businessId: string }[] };
       expect(body.businessId).toMatch(/^[0-9a-f-]{36}$/);
+      // The dashboard then acts for that id (X-Enchufa-Business), as for a company of its own.
+      const chosen = await h.call("GET", "/Account/Business", { token, headers: { "X-Enchufa-Business": body.businessId! } });
+      expect(chosen.status).toBe(200);
+      expect(await chosen.json()).toEqual(body);
       // What differs by nature: the account's e-mail, the CUIT typed and the id.
       const blank = { ...body, email: "·", cuit: "·", businessId: "·", companies: body.companies.map((x) => ({ ...x, businessId: "·" })) };
       return { status: res.status, type: res.headers.get("content-type"), body: blank };
