@@ -48,8 +48,10 @@ describe.each(testBackends())("audited writes are atomic with their entry ($name
     const station = await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: owner.token, body: stationInput({ name: "Atómica" }) }), 201);
     const entries = await entryCount();
     await refuseAudit(true);
-    const put = await h.call("PUT", `/Business/ChargingStation/${station.id}`, { token: owner.token, body: stationInput({ name: "Atómica 2", published: false }) });
+    const put = await h.call("PUT", `/Business/ChargingStation/${station.id}`, { token: owner.token, body: stationInput({ name: "Atómica 2", published: false, gridCapacityKw: 22 }) });
     expect(put.status).toBeGreaterThanOrEqual(500);
+    // Nothing after the commit ran either: the chargers were not told of a capacity that never was.
+    expect(rebalanced.map((r) => r.id)).not.toContain(station.id);
     const [kept] = await stationNamed("Atómica");
     expect(kept).toMatchObject({ id: station.id, published: true });
     const del = await h.call("DELETE", `/Business/ChargingStation/${station.id}`, { token: owner.token });
