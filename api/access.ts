@@ -18,7 +18,8 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { can, refusalMessage, type Permission } from "../domain/permissions";
 import { afterWrite, identify } from "./auth";
-import { auditRequest, type AuditSpec } from "./audit";
+import { auditedAtomically, auditRequest, type AuditSpec } from "./audit";
+import { inTransaction } from "../db/ambient";
 import type { ApiServices, AppEnv, Ctx, VerifyToken } from "./env";
 import { ApiError } from "./problem";
 
@@ -249,12 +250,35 @@ export function accessGuard(
     const audit = "audit" in rule ? rule.audit : undefined;
     const writing = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     await afterWrite(c, async () => {
-      if (writing && audit && typeof audit === "object") await auditRequest(services, c, audit, endpoint.path, next);
-      else await next();
+      if (!writing || !audit || typeof audit !== "object") return next();
+      // A command's entry is written before it goes out, and a write that waits for a charger or
+      // a partner cannot hold a transaction that long (api/audit.ts); any other audited write
+      // commits with its entry or not at all.
+      if (!auditedAtomically(audit)) return auditRequest(services, c, audit, endpoint.path, next);
+      await withItsEntry(services, c, () => auditRequest(services, c, audit, endpoint.path, next));
     });
     // A write that says its handler audits, answered 2xx without an entry: a bug to see at once.
     if (writing && audit === "handler" && c.res.status < 300 && !c.get("audited") && !c.res.headers.get("Idempotent-Replayed")) {
       services.logger.error({ endpoint: endpoint.key }, "auditoría: escritura sin registro");
     }
   };
+}
+
+const ROLLED_BACK = Symbol("rolled back");
+
+/**
+ * One transaction for an audited write, its entry and everything the handler writes on the way
+ * (every handle of the database joins it: db/ambient.ts). It commits only with a 2xx answer and
+ * its entry; a refusal or failure (the handler's error is already its answer here) leaves nothing
+ * behind, and an entry that cannot be written fails the request.
+ */
+async function withItsEntry(services: ApiServices, c: Ctx, audited: () => Promise<void>): Promise<void> {
+  try {
+    await inTransaction(services.db, async () => {
+      await audited();
+      if (c.res.status < 200 || c.res.status >= 300) throw ROLLED_BACK;
+    });
+  } catch (err) {
+    if (err !== ROLLED_BACK) throw err;
+  }
 }

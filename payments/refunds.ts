@@ -13,6 +13,7 @@ import { NO_ID, type PaymentsContext } from "./deps";
 import { PROVIDER_NAMES } from "./labels";
 import { notifyCompany } from "./notify";
 import { providerAdapter, refundsAutomatically } from "./providers";
+import { afterCommit } from "../db/ambient";
 import { sendReceipt, sendRefundMail } from "./receipt";
 import type { RecordRefundResult } from "./types";
 
@@ -132,6 +133,7 @@ export async function recordRefund(ctx: PaymentsContext, businessId: string, pay
     `Registraste la devolución de ${formatArs(amount)} de un pago de ${formatArs(done.amountCents)} con ${PROVIDER_NAMES[done.provider]}${done.externalId ? ` (operación ${done.externalId})` : ""} por una carga con QR.`,
     `/payment`,
   );
-  await sendRefundMail(ctx, done, amount);
+  // The driver hears of it once it is recorded for good (the refund is an audited write: api/access.ts).
+  await afterCommit(() => sendRefundMail(ctx, done, amount));
   return { ok: true, payment: done };
 }

@@ -1,6 +1,7 @@
 // /Business/ChargingStation — stations (OCPI Location) of the caller's business.
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
+import { afterCommit } from "#db/ambient";
 import type { Db } from "#db/client";
 import { chargers, connectors, services as serviceTable, stations, stationServices, type Station } from "#db/schema";
 import { provinceName, type ProvinceCode } from "#domain/provinces";
@@ -220,8 +221,9 @@ export function stationRoutes({ db, companyCache, ocpp }: ApiServices) {
       return updated;
     });
     if (current.photoUrl && current.photoUrl !== row.photoUrl) await releaseImage(db, b.id, current.photoUrl);
-    // A new grid capacity is shared among the connectors charging now (ADR 0018).
-    if ((current.gridCapacityKw ?? null) !== (row.gridCapacityKw ?? null)) await ocpp?.rebalanceStation?.(row.id);
+    // A new grid capacity is shared among the connectors charging now (ADR 0018), once it is
+    // committed: the load balancer reads it and tells the chargers, which no rollback can undo.
+    if ((current.gridCapacityKw ?? null) !== (row.gridCapacityKw ?? null)) await afterCommit(() => ocpp?.rebalanceStation?.(row.id));
     const [dto] = await stationDtos(db, b.id, [row]);
     return c.json(dto);
   });

@@ -1,7 +1,7 @@
 // Authentication, the business context, problem+json errors, company registration and profile.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessUsers, notifications } from "#db/schema";
+import { businessMembers, businessUsers, notifications } from "#db/schema";
 import { openDatabase } from "#db/client";
 import {
   callApi,
@@ -122,7 +122,9 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
       const cuit = validCuit(21_000_001);
       const answer = await expectStatus(await h.call("POST", "/Account/Business", { token: mintToken("acct-2"), body: registration(cuit) }), 201);
       expect(answer).toMatchObject({ cuit, status: "PENDING", email: "acct-2@example.com" });
-      expect(await expectStatus(await h.call("GET", "/Account/Business", { token: mintToken("acct-2") }), 200)).toMatchObject({ exists: false });
+      // The account then reads as pending review, as a fresh registrant does; no company exists for it.
+      expect(await expectStatus(await h.call("GET", "/Account/Business", { token: mintToken("acct-2") }), 200)).toMatchObject({ exists: true, status: "PENDING", cuit });
+      expect(await h.db.select().from(businessMembers).where(eq(businessMembers.firebaseUid, "acct-2"))).toEqual([]);
     });
 
     it("validates every field with Spanish messages (422)", async () => {
