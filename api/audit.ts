@@ -39,7 +39,7 @@ import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "./schemas/constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#contract/schemas/constants";
 
 export type { AuditResource };
 

@@ -38,7 +38,7 @@ import {
 import { costSoFar, FINAL_STEPS, paymentIdTag, presetAmounts, refundOwed, START_TIMEOUT_MS, type DriverStep } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { formatCuit } from "../domain/cuit";
-import { chargedPrice, DEFAULT_VAT_RATE_BP, rateSnapshotFromRow, type RateSnapshot, type SessionPrice } from "../domain/pricing";
+import { chargedPrice, DEFAULT_VAT_RATE_BP, rateSnapshotFromRow } from "../domain/pricing";
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import { openPaymentCredentials, safeEqual, type KeyRing, type PaymentProviderCode } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
@@ -48,6 +48,7 @@ import { pushNotification, type SendPush } from "../infra/push";
 import { mercadoPagoClient, mpStatus, ProviderError, toCents, verifyMercadoPagoSignature, type MercadoPagoCredentials } from "../infra/payments/mercadopago";
 import { argentinaDate, pagos360Client, pagos360Status, type Pagos360Credentials } from "../infra/payments/pagos360";
 import type { OcppGateway } from "./env";
+import type { ChargePointInfo, ConnectorState, PaymentView, Receipt } from "#contract/dto";
 
 export interface DriverPaymentsDeps {
   db: Db;
@@ -64,83 +65,12 @@ export interface DriverPaymentsDeps {
   fetch?: typeof fetch;
 }
 
-export type ConnectorState = "AVAILABLE" | "BUSY" | "OUT_OF_SERVICE" | "OFFLINE";
 export const CONNECTOR_STATE_LABELS: Record<ConnectorState, string> = {
   AVAILABLE: "Disponible",
   BUSY: "Ocupado",
   OUT_OF_SERVICE: "Fuera de servicio",
   OFFLINE: "Sin conexión",
 };
-
-/** What the QR page shows: nothing of the operator beyond what a driver needs. */
-export interface ChargePointInfo {
-  stationName: string;
-  address: string;
-  city: string;
-  chargerName: string;
-  connectorNumber: number;
-  connectorType: string;
-  maxPowerKw: number;
-  state: ConnectorState;
-  stateLabel: string;
-  rate: Pick<RateSnapshot, "pricePerKwhCents" | "pricePerMinuteCents" | "sessionFeeCents" | "idleGraceMinutes" | "idlePricePerMinuteCents" | "idleMaxCents" | "vatIncluded" | "vatRateBp"> | null;
-  providers: PaymentProviderCode[];
-  minCents: number;
-  maxCents: number;
-  presets: number[];
-  /** Why charging cannot start now (Spanish), or null when the driver may pay. */
-  unavailable: string | null;
-}
-
-export interface PaymentView {
-  id: string;
-  provider: PaymentProviderCode;
-  step: DriverStep;
-  status: Payment["status"];
-  amountCents: number;
-  chargedCents: number | null;
-  refundedCents: number;
-  checkoutUrl: string | null;
-  failureReason: string | null;
-  stationName: string;
-  chargerName: string;
-  connectorNumber: number;
-  createdAt: string;
-  session: {
-    startedAt: string;
-    stoppedAt: string | null;
-    energyWh: number;
-    minutes: number;
-    costCents: number | null;
-    status: string;
-    price: SessionPrice | null;
-  } | null;
-  canStop: boolean;
-  stopRequested: boolean;
-  receipt: Receipt | null;
-}
-
-export interface Receipt {
-  companyName: string;
-  cuit: string | null;
-  stationName: string;
-  address: string;
-  chargerName: string;
-  connectorNumber: number;
-  startedAt: string;
-  endedAt: string | null;
-  energyWh: number;
-  chargingMinutes: number;
-  idleMinutes: number;
-  breakdown: { energyCents: number; timeCents: number; sessionFeeCents: number; idleCents: number; vatCents: number; totalCents: number };
-  prepaidCents: number;
-  chargedCents: number;
-  refundedCents: number;
-  /** Still owed to the driver, to be refunded by the operator by hand (Pagos360: REFUND_PENDING); 0 otherwise. */
-  pendingRefundCents: number;
-  provider: PaymentProviderCode;
-  providerPaymentId: string | null;
-}
 
 /** What recording a refund made by hand answers (POST /Business/Payments/{id}/Refund). */
 export type RecordRefundResult =

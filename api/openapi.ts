@@ -1,11 +1,11 @@
 // GET /api/openapi.json — the Business API contract (OpenAPI 3.1), assembled from the same
-// zod schemas the handlers validate with. Response bodies are described by api/types.ts.
+// zod schemas the handlers validate with. Response bodies are described by contract/dto.ts.
 import { z } from "zod";
-import { deleteProfilePictureSchema, registerBusinessSchema, updateBusinessUserSchema } from "./schemas/business";
-import { assignChargersSchema, chargerInputSchema } from "./schemas/charger";
+import { deleteProfilePictureSchema, registerBusinessSchema, updateBusinessUserSchema } from "#contract/schemas/business";
+import { assignChargersSchema, chargerInputSchema } from "#contract/schemas/charger";
 import { commandSchema } from "../ocpp/commands";
-import { pushRegistrationSchema } from "./schemas/notification";
-import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "./schemas/payment";
+import { pushRegistrationSchema } from "#contract/schemas/notification";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "#contract/schemas/payment";
 import {
   activityExportQuery,
   activityQuery,
@@ -22,15 +22,15 @@ import {
   tagListQuery,
   stationListQuery,
   stationOptionsQuery,
-} from "./schemas/queries";
-import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
-import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppMessageQuery } from "./schemas/maintenance";
-import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
-import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
-import { stationInputSchema } from "./schemas/station";
-import { driverCheckoutSchema, driverTokenSchema } from "./schemas/driver";
-import { roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "./schemas/roaming";
-import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "./schemas/team";
+} from "#contract/schemas/queries";
+import { rateInputSchema, ratePreviewSchema } from "#contract/schemas/rate";
+import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppMessageQuery } from "#contract/schemas/maintenance";
+import { accessGroupInputSchema, tagInputSchema } from "#contract/schemas/tag";
+import { reservationInputSchema, reservationListQuery } from "#contract/schemas/reservation";
+import { stationInputSchema } from "#contract/schemas/station";
+import { driverCheckoutSchema, driverTokenSchema } from "#contract/schemas/driver";
+import { roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "#contract/schemas/roaming";
+import { auditExportQuery, auditQuery, invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "#contract/schemas/team";
 import { ENDPOINT_RULES } from "./access";
 import { PERMISSIONS, type Permission } from "../domain/permissions";
 
@@ -41,7 +41,7 @@ interface Op {
   path: string;
   tag: string;
   summary: string;
-  /** Response description (api/types.ts name) and status. */
+  /** Response description (contract/dto.ts name) and status. */
   ok: { status: number; type?: string; description?: string; content?: string };
   body?: z.ZodType;
   multipart?: boolean;
@@ -291,7 +291,7 @@ export function buildOpenApiDocument(): Json {
     }
 
     const responses: Record<string, Json> = {};
-    const okDescription = op.ok.description ?? (op.ok.type ? `\`${op.ok.type}\` (api/types.ts)` : "Sin contenido");
+    const okDescription = op.ok.description ?? (op.ok.type ? `\`${op.ok.type}\` (contract/dto.ts)` : "Sin contenido");
     responses[String(op.ok.status)] =
       op.ok.status === 204
         ? { description: okDescription }
