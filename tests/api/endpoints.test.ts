@@ -13,7 +13,7 @@ const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 /** `METHOD /path` of every handler route (middlewares are ALL), without /api, once each. */
 function registeredRoutes(): string[] {
   // Registering routes reads no data: the database is never touched here.
-  const api = createApi({ db: {} as Db, verifyToken: async () => null, encryptionKeys: TEST_KEYS, logger: quiet, publicOrigin: "https://enchufa.test" });
+  const api = createApi({ db: {} as Db, verifyToken: async () => { throw new Error("no token in this test"); }, encryptionKeys: TEST_KEYS, logger: quiet, publicOrigin: "https://enchufa.test" });
   const keys = api.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path.replace(/^\/api(?=\/)/, "")}`);
   return [...new Set(keys)].sort();
 }
