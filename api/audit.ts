@@ -39,26 +39,11 @@ import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "./schemas/constants";
+import type { AuditSpec } from "#contract/endpoints";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#contract/schemas/constants";
 
 export type { AuditResource };
 
-export interface AuditSpec {
-  resource: AuditResource;
-  /** The verb: create, update, delete, command, password, assign, connect, disconnect, photo… */
-  action: string;
-  /**
-   * Where the resource id comes from: the path's `:id` (default), the JSON answer's `id` (a
-   * creation), the company itself (profile), a fixed value (the payment provider of the path),
-   * or every id of a list in the JSON body (charger assignment).
-   */
-  id?: "param" | "response" | "company" | { fixed: string } | { bodyList: string };
-  /**
-   * Record what was asked and answered instead of a before/after difference (commands): the
-   * request body's fields and these fields of the JSON answer.
-   */
-  details?: { response?: readonly string[] };
-}
 
 type Snapshot = Record<string, unknown>;
 

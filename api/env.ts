@@ -12,7 +12,7 @@ import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, Ocp
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
-import type { EndpointRule } from "./access";
+import type { EndpointRule } from "#contract/endpoints";
 import type { DriverPayments } from "../payments";
 import type { OcpiClientOptions } from "../ocpi/client";
 import type { OcpiServices } from "../ocpi/registration";

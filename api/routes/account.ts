@@ -11,8 +11,8 @@ import type { ApiServices, AppEnv, Ctx } from "../env";
 import { readJson } from "../http";
 import { conflict, pgError } from "../problem";
 import { pushNotification } from "#infra/push";
-import { registerBusinessSchema } from "../schemas/business";
-import type { AccountBusinessDto } from "../types";
+import { registerBusinessSchema } from "#contract/schemas/business";
+import type { AccountBusinessDto } from "#contract/dto";
 import { companyWithCuit, dropHeldRegistration, heldRegistration, holdRegistration, limitRegistration, reportCuitClaim } from "./cuit-claims";
 import { toBusinessUserDto } from "./profile";
 

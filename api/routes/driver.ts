@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { AppEnv, ApiServices, Ctx } from "../env";
 import { readJson } from "../http";
 import { ApiError, notFound } from "../problem";
-import { driverCheckoutSchema, driverTokenSchema } from "../schemas/driver";
+import { driverCheckoutSchema, driverTokenSchema } from "#contract/schemas/driver";
 import type { DriverPayments } from "../../payments";
 
 const IDENTITY_RE = /^[A-Za-z0-9._:-]{1,48}$/;

@@ -12,9 +12,9 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
 import type { DriverPayments } from "../../payments";
-import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "../schemas/payment";
-import { paymentListQuery } from "../schemas/queries";
-import type { PaymentAccountDto, PaymentDto, PaymentPage } from "../types";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "#contract/schemas/payment";
+import { paymentListQuery } from "#contract/schemas/queries";
+import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#contract/dto";
 
 const UNREADABLE_MESSAGE = "No se pudieron leer las credenciales guardadas. Volvé a conectar la cuenta.";
 

@@ -8,10 +8,10 @@ import { provinceName, type ProvinceCode } from "#domain/provinces";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
-import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
-import { stationInputSchema } from "../schemas/station";
+import { stationListQuery, stationOptionsQuery } from "#contract/schemas/queries";
+import { stationInputSchema } from "#contract/schemas/station";
 import { bucketCounts, emptyBuckets, pickBuckets } from "#infra/sql";
-import type { Page, StationAllocationDto, StationDto, StationOptionDto } from "../types";
+import type { Page, StationAllocationDto, StationDto, StationOptionDto } from "#contract/dto";
 import { stationAllocation } from "#ocpp/load-balancing";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
