@@ -15,15 +15,13 @@ import { mapApiErrors, stationFormSchema, toStationInput } from "~/components/st
 import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "~/components/station/messages";
 import { type RequestContext } from "~/lib/context";
 import { doneMessage } from "~/lib/done-message";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE };
 
-export function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
-
-export function unavailable(): never {
-  throw new Response(LOAD_FAILED_MESSAGE, { status: 503 });
+/** The station screens' 503: the station or its catalog could not be read. */
+function stationUnavailable(): never {
+  unavailable(LOAD_FAILED_MESSAGE);
 }
 
 export async function apiFor(request: Request, context: RequestContext): Promise<ApiClient> {
@@ -49,13 +47,12 @@ export async function loadStation(api: ApiClient, id: string | undefined): Promi
   try {
     res = await api.get(`/Business/ChargingStation/${id}`);
   } catch {
-    unavailable();
+    stationUnavailable();
   }
   if (res.status === 404 || res.status === 403) notFound();
-  if (!res.ok) unavailable();
+  if (!res.ok) stationUnavailable();
   const station = await readJson<StationDto>(res);
-  if (!station) unavailable();
-  return station;
+  return station ?? stationUnavailable();
 }
 
 /** The photo field of the form: a data-URL (JavaScript) or a file (multipart, no JavaScript). */

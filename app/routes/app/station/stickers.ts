@@ -9,6 +9,7 @@ import { stickerSheet } from "~/lib/stickers.server";
 import type { ChargerDto, Page } from "#api/types";
 import { MAX_PAGE_SIZE } from "#api/schemas/common";
 import type { Route } from "./+types/stickers";
+import { unavailable } from "~/lib/responses.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
@@ -17,7 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const query = new URLSearchParams({ stationId: station.id, pageSize: String(MAX_PAGE_SIZE), sort: "name" });
   const res = await api.get(`/Business/Charger?${query}`).catch(() => undefined);
   const chargers = res?.ok ? await readJson<Page<ChargerDto>>(res) : undefined;
-  if (!chargers) throw new Response("No pudimos preparar los stickers. Probá de nuevo en unos minutos.", { status: 503 });
+  if (!chargers) unavailable("No pudimos preparar los stickers. Probá de nuevo en unos minutos.");
   const notice = !station.qrPaymentEnabled
     ? "El cobro con QR está desactivado en esta estación: activalo en «Cobro con QR» de la estación antes de pegar los stickers."
     : !station.published
