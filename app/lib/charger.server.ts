@@ -1,8 +1,8 @@
 // Server side of the charger screens: the catalogs and lists the form offers, the OCPP base URL,
 // and turning Business API answers into conform replies and toasts.
-import { data } from "react-router";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import { unavailable } from "~/lib/responses.server";
 import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#contract/dto";
 import { formatDateTime } from "~/components/charger/format";
 import type { Option } from "~/components/charger/inputs";
@@ -22,7 +22,7 @@ export interface FormOptions {
 export const SERVICE_UNAVAILABLE = "No pudimos comunicarnos con el servicio. Probá de nuevo en unos minutos.";
 
 export function serviceUnavailable(): never {
-  throw data({ message: SERVICE_UNAVAILABLE }, { status: 503 });
+  unavailable(SERVICE_UNAVAILABLE);
 }
 
 async function getJson<T>(api: ApiClient, path: string): Promise<T> {

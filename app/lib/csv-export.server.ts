@@ -4,6 +4,7 @@
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { redirectWithError } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";
+import { notFound } from "~/lib/responses.server";
 
 const UNAVAILABLE = "No pudimos generar el archivo en este momento. Probá de nuevo en unos minutos.";
 
@@ -34,7 +35,7 @@ export async function proxyCsvExport(
   }
   if (!response.ok) {
     // Another company's (or a deleted) charger: the 404 screen, as its page would show.
-    if (response.status === 404 && opts.notFoundScreen) throw new Response(null, { status: 404, statusText: "Not Found" });
+    if (response.status === 404 && opts.notFoundScreen) notFound();
     if (opts.refused) return redirectWithError(opts.back, opts.refused);
     const problem = await readJson<ApiProblem>(response);
     const first = Object.values(problem?.errors ?? {})[0]?.[0];

@@ -21,14 +21,11 @@ import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { commandSchema, INTERVAL_SETTINGS, type CommandResult } from "#ocpp/commands";
 import type { Route } from "./+types/edit";
 import { doneMessage } from "~/lib/done-message";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Editar cargador");
 
 const ROTATE_FORM_ID = "charger-rotate";
-
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
 
 /** The business's charger, or the 404 screen (unknown id or another business's). */
 async function fetchCharger(api: ApiClient, id: string | undefined): Promise<ChargerDto> {

@@ -18,12 +18,9 @@ import { TitledCard } from "~/components/Page";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/maintenance";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Mantenimiento del cargador");
-
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, headers } = await requireMember(request, context);

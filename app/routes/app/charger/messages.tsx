@@ -16,6 +16,7 @@ import { createApiClient, fetchJson } from "~/lib/api.server";
 import { requireMember } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/messages";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Mensajes OCPP");
 
@@ -25,10 +26,6 @@ const DIRECTIONS: [string, string][] = [
   ["OUT", "Enviados al cargador"],
 ];
 const UNAVAILABLE = "No pudimos cargar los mensajes. Probá de nuevo en unos minutos.";
-
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const { user, headers } = await requireMember(request, context);

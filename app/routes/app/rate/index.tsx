@@ -15,6 +15,7 @@ import { useAccess } from "~/lib/access";
 import { RATE_SORTS, UUID_RE } from "#contract/schemas/constants";
 import type { Page, RateDto } from "#contract/dto";
 import type { Route } from "./+types/index";
+import { unavailable } from "~/lib/responses.server";
 
 export const meta = pageMeta("Tarifas");
 
@@ -42,7 +43,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   try {
     response = await api.get(`/Business/Fees?${query}`);
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
   const body = response.ok ? await readJson<Page<RateDto>>(response) : undefined;
   if (!body) throw new Response(UNAVAILABLE, { status: 502 });
