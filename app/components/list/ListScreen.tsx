@@ -23,6 +23,7 @@ export function ListScreen({
   title,
   description,
   actions,
+  intro,
   confirm,
   deleteError,
   deleteErrorTestId,
@@ -35,6 +36,8 @@ export function ListScreen({
   title: string;
   description?: ReactNode;
   actions?: ReactNode;
+  /** What the screen shows before its list (say, the accounts over the payments). */
+  intro?: ReactNode;
   /** The delete confirmation (`?delete=<id>`), under the title. */
   confirm?: ReactNode;
   /** A refused delete whose confirmation is no longer on screen. */
@@ -52,6 +55,7 @@ export function ListScreen({
   return (
     <>
       <PageHeader title={title} description={description} actions={actions} />
+      {intro}
       {confirm ? (
         confirm
       ) : deleteError ? (
