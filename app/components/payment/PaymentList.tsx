@@ -3,7 +3,7 @@
 import { Link } from "react-router";
 import { Badge, Card, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import type { PaymentAccountDto, PaymentDto } from "#api/types";
+import type { PaymentAccountDto, PaymentDto } from "#contract/dto";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
 import { PAYMENT_STATUS_COLORS, PAYMENT_STATUS_LABELS, PROVIDER_LABELS, QR_STEP_LABELS } from "~/components/activity/labels";
 import { formatArs, formatDateTime } from "~/components/charts/format";

@@ -5,6 +5,7 @@ import * as Table from "~/components/table";
 import { GhostButtonLink, PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "~/icons";
 import { STATION_SORTS, UUID_RE } from "#contract/schemas/constants";
+import type { StationDto } from "#contract/dto";
 import { PROVINCES, isProvinceCode } from "#domain/provinces";
 import { EmptyState } from "~/components/Page";
 import { listParams, SortHeader } from "~/components/list";
