@@ -2,6 +2,7 @@
 // streamed from the API as a download (never rendered: it is whatever the charger sent).
 import { UUID_RE } from "#contract/schemas/constants";
 import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithError } from "~/lib/toast.server";
 import type { Route } from "./+types/diagnostics-file";
@@ -13,7 +14,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const back = `/charger/edit/${params.id}/maintenance`;
   let response: Response;
   try {
-    response = await createApiClient(context, user.idToken).get(`/Business/Charger/${params.id}/Diagnostics/${params.diagnosticsId}/File`);
+    response = await createApiClient(context, user.idToken).request(endpoints.chargerDiagnosticsFile, { params: { id: params.id, diagnosticsId: params.diagnosticsId } });
   } catch {
     return redirectWithError(back, "No pudimos descargar el diagnóstico. Probá de nuevo en unos minutos.");
   }

@@ -10,15 +10,16 @@ import { SelectFilter, type Options } from "~/components/list/fields";
 import { SearchField } from "~/components/list/SearchField";
 import { ConnectionStatus } from "~/components/charger/ConnectionStatus";
 import { CONNECTOR_CHIP_FIELDS, ConnectorChips } from "~/components/charger/StatusChips";
-import { loadStationOptions, serviceUnavailable, tryApi } from "~/lib/charger.server";
+import { loadStationOptions, serviceUnavailable } from "~/lib/charger.server";
 import { requireUser } from "~/lib/auth.server";
-import { createApiClient, readJson } from "~/lib/api.server";
+import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { pick } from "~/lib/pick";
 import { UUID_RE, CHARGER_SORTS } from "#contract/schemas/constants";
 import { STATUS_BUCKETS, type StatusBucket } from "#domain/ocpp-status-summary";
-import type { ChargerDto, Page } from "#contract/dto";
+import type { ChargerDto } from "#contract/dto";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { formatInt } from "~/components/charts/format";
 import type { Route } from "./+types/index";
@@ -35,7 +36,7 @@ const STATUS_FILTER_LABELS: Record<StatusBucket, string> = {
   offline: "Sin conexión o no disponibles",
 };
 
-/** What a row shows: the loader sends only these fields into the page (issue 9: less to encode and hydrate). */
+/** What a row shows: the loader sends only these fields into the page (less to encode and hydrate). */
 const ROW_FIELDS = ["id", "name", "serialNumber", "stationName", "brandName", "model", "ocppIdentity", "online", "enabled", "lastHeartbeatAt"] as const satisfies readonly (keyof ChargerDto)[];
 const chargerRow = (c: ChargerDto) => ({ ...pick(c, ROW_FIELDS), connectors: c.connectors.map((k) => pick(k, CONNECTOR_CHIP_FIELDS)) });
 
@@ -58,9 +59,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   else if (stationId) query.set("stationId", stationId);
   if (status) query.set("status", status);
 
-  const [response, stations] = await Promise.all([tryApi(() => api.get(`/Business/Charger?${query}`)), loadStationOptions(api)]);
-  const chargers = response?.ok ? await readJson<Page<ChargerDto>>(response) : undefined;
-  if (!chargers) serviceUnavailable();
+  const [result, stations] = await Promise.all([api.call(endpoints.chargerList, { query }), loadStationOptions(api)]);
+  if (!result.ok) serviceUnavailable();
+  const chargers = result.data;
 
   return {
     chargers: { ...chargers, items: chargers.items.map(chargerRow) },

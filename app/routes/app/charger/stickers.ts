@@ -1,4 +1,4 @@
-// GET /charger/stickers/{chargerId} — the printable A4 sheet of the charger's QR stickers (issue 23).
+// GET /charger/stickers/{chargerId} — the printable A4 sheet of the charger's QR stickers.
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { UUID_RE } from "#contract/schemas/constants";
