@@ -19,4 +19,51 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // A function stays under 150 lines in product code: longer ones hide several steps that read better as
+  // named helpers. Blank lines and comments count, so the figure matches a plain count of the function's
+  // lines from its first to its last.
+  {
+    files: [
+      "server.ts",
+      "{server,app,api,ocpi,ocpp,infra,db,domain}/**/*.{ts,tsx}",
+    ],
+    rules: {
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  // A route module stays under 300 lines: beyond its loader, action and screen, what it needs lives in a
+  // module beside it (a `<route>.server.ts`, a component).
+  {
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "max-lines": ["error", { max: 300, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  // Seed data and the terms text are long by nature: a list of rows and a legal document.
+  {
+    files: ["db/seed/**", "app/routes/auth/terms-conditions.tsx"],
+    rules: { "max-lines-per-function": "off" },
+  },
+  // TEMPORARY: modules being split in parallel branches. Remove this block once they are merged; each entry
+  // must then pass the two rules above.
+  {
+    files: [
+      "ocpp/central-system.ts",
+      "ocpp/store201.ts",
+      "api/driver-payments.ts",
+      "api/app.ts",
+      "api/access.ts",
+      "api/openapi.ts",
+      "app/routes/app/user.tsx",
+      "app/routes/app/team.tsx",
+      "app/routes/app/home.tsx",
+      "app/routes/app/roaming.tsx",
+      "app/routes/app/station/index.tsx",
+      "app/routes/app/charger/index.tsx",
+      "app/routes/app/charger/add.tsx",
+      "app/routes/app/tag/index.tsx",
+      "app/routes/app/payment/index.tsx",
+    ],
+    rules: { "max-lines-per-function": "off", "max-lines": "off" },
+  },
 );

@@ -18,9 +18,9 @@ import "./styles/app.css";
 import roboto400 from "@fontsource/roboto/files/roboto-latin-400-normal.woff2?url";
 import roboto500 from "@fontsource/roboto/files/roboto-latin-500-normal.woff2?url";
 
-import { data, type ShouldRevalidateFunction, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useRouteLoaderData } from "react-router";
-import { Button, Heading, Text, Flex } from "@radix-ui/themes";
+import { data, type ShouldRevalidateFunction, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { ThemeRoot } from "~/components/ThemeRoot";
+import { RouteErrorPage } from "~/components/RouteError";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Toaster } from "~/components/Toaster";
 import { PendingIndicator } from "~/components/PendingIndicator";
@@ -121,56 +121,7 @@ export default function App({ loaderData: { toast } }: Route.ComponentProps) {
 /** A page refused for too many requests (429) keeps its Retry-After, as a thrown error too. */
 export const headers = passRetryAfter;
 
-/** The Spanish message the server put in a thrown error's data, if any. */
-function serverMessage(error: unknown): string | undefined {
-  if (!isRouteErrorResponse(error)) return undefined;
-  const message = (error.data as { message?: unknown } | null)?.message;
-  return typeof message === "string" && message ? message : undefined;
-}
-
-const TITLES: Record<number, string> = {
-  400: "No pudimos leer el formulario",
-  403: "No tenés acceso a esta página",
-  404: "No encontramos esta página",
-  415: "No pudimos leer el formulario",
-  429: "Esperá un momento",
-};
-
 /** The one general error boundary: a Spanish message, a way back, no internals. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const title = TITLES[status] ?? "Algo salió mal";
-  const detail =
-    status === 400 || status === 415
-      ? // A post the form guard could not read: its Spanish reason (wrong content type, broken body).
-        serverMessage(error) || "Volvé a cargar la página y probá de nuevo."
-      : status === 404
-        ? "La dirección no existe o ya no está disponible."
-        : status === 403
-          ? // The guard says which permission the member's role lacks, in Spanish.
-            serverMessage(error) || "Tu cuenta no tiene permiso para ver este contenido."
-          : status === 429
-            ? // The wait, from the limit that refused the page ("Demasiados intentos. Probá de nuevo en N minutos.").
-              serverMessage(error) || "Demasiados intentos. Probá de nuevo en unos minutos."
-            : "Tuvimos un problema al mostrar esta página. Probá de nuevo en unos minutos.";
-  if (!isRouteErrorResponse(error) && typeof console !== "undefined") console.error("Error inesperado al mostrar la página", error);
-  return (
-    <main id="main" className="auth-shell">
-      <Flex direction="column" align="center" gap="3" style={{ textAlign: "center", maxWidth: 520 }}>
-        <title>{`Error ${status}`}</title>
-        <Text size="8" weight="bold" color="sky">
-          {status}
-        </Text>
-        <Heading as="h1" size="6">
-          {title}
-        </Heading>
-        <Text as="p" color="gray">
-          {detail}
-        </Text>
-        <Button asChild size="3">
-          <a href="/home">Volver al inicio</a>
-        </Button>
-      </Flex>
-    </main>
-  );
+  return <RouteErrorPage error={error} />;
 }

@@ -1,6 +1,6 @@
 // OCPP 1.6 vocabulary the dashboard shows: connector status (ChargePointStatus), error codes
 // and stop reasons, with their Spanish labels, plus the four-way summary the home screen and
-// the charger list use.
+// the charger list use (defined in ./ocpp-status-summary.ts).
 
 export const CHARGE_POINT_STATUSES = [
   "Available",
@@ -43,44 +43,10 @@ export const OCCUPIED_STATUSES: readonly ChargePointStatus[] = ["Preparing", "Ch
 export const IDLE_STATUSES: readonly ChargePointStatus[] = ["SuspendedEV", "Finishing"];
 
 // ---------------------------------------------------------------------------------------------
-// Summary buckets
+// Summary buckets: in a module of their own, so a screen that shows only the summary (a station's
+// connectors) does not load every label below.
 
-export const STATUS_BUCKETS = ["available", "charging", "faulted", "offline"] as const;
-export type StatusBucket = (typeof STATUS_BUCKETS)[number];
-
-/** Plural labels for counters ("3 Disponibles"). `charging` counts every occupied connector. */
-export const STATUS_BUCKET_LABELS: Record<StatusBucket, string> = {
-  available: "Disponibles",
-  charging: "En uso",
-  faulted: "En falla",
-  offline: "Sin conexión",
-};
-
-/**
- * Bucket of a connector. A charger that is offline or disabled makes its connectors
- * `offline` whatever their last reported status, since that status can no longer be trusted.
- * Reserved counts as in use: nobody else can charge there.
- */
-export function statusBucket(status: ChargePointStatus | null | undefined, charger: { online: boolean; enabled?: boolean } = { online: true }): StatusBucket {
-  if (!charger.online || charger.enabled === false || status == null) return "offline";
-  switch (status) {
-    case "Available":
-      return "available";
-    case "Faulted":
-      return "faulted";
-    case "Unavailable":
-      return "offline";
-    default:
-      return "charging";
-  }
-}
-
-/** Counts per bucket, every bucket present (zero when empty) so the UI never checks. */
-export function countByBucket(items: Iterable<StatusBucket>): Record<StatusBucket, number> {
-  const counts: Record<StatusBucket, number> = { available: 0, charging: 0, faulted: 0, offline: 0 };
-  for (const b of items) counts[b]++;
-  return counts;
-}
+export { STATUS_BUCKETS, STATUS_BUCKET_LABELS, statusBucket, countByBucket, type StatusBucket } from "./ocpp-status-summary";
 
 // ---------------------------------------------------------------------------------------------
 // Error codes (ChargePointErrorCode) and stop reasons (Reason)

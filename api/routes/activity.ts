@@ -275,9 +275,18 @@ const STOP_WAIT_MS = 5_000;
 
 export const ALREADY_CLOSED_MESSAGE = "La carga ya está cerrada: el cargador la terminó o alguien la cerró antes.";
 
-export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
+export function activityRoutes(services: ApiServices) {
   const r = new Hono<AppEnv>();
 
+  // "/Export.csv" is registered before "/:id", which would otherwise take it.
+  sessionListRoutes(r, services);
+  sessionRoutes(r, services);
+
+  return r;
+}
+
+/** The sessions: a page (filters, sort, keyset) and the same filters as a CSV file. */
+function sessionListRoutes(r: Hono<AppEnv>, { db, now }: ApiServices) {
   r.get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, activityQuery);
@@ -352,8 +361,11 @@ export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
       "X-Export-Truncated": String(truncated),
     });
   });
+}
 
-  // A session the charger never stopped (issue 25): the charger is asked to stop it when it is
+/** One session: closing one the charger never stopped, and its detail. */
+function sessionRoutes(r: Hono<AppEnv>, { db, now, ocpp, logger }: ApiServices) {
+  // A session the charger never stopped: the charger is asked to stop it when it is
   // connected, then it is closed and priced up to its last meter value. A charger that answers
   // the stop by stopping it itself wins: its own data prices the session.
   r.post("/:id/Close", async (c) => {
@@ -435,6 +447,4 @@ export function activityRoutes({ db, now, ocpp, logger }: ApiServices) {
     };
     return c.json(body);
   });
-
-  return r;
 }

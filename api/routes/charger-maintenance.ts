@@ -7,6 +7,7 @@ import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQL }
 import { Hono } from "hono";
 import { z } from "zod";
 import { chargerDiagnostics, chargers, ocppMessages } from "#db/schema";
+import type { Db } from "#db/client";
 import { csvDocument } from "#domain/csv";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { firmwareStatusLabel, type MaintenanceResult } from "#ocpp/maintenance";
@@ -89,18 +90,28 @@ function originOf(c: Ctx, publicOrigin: string | undefined): string {
   return publicOrigin ?? new URL(c.req.url).origin;
 }
 
-export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }: ApiServices) {
+/** The company's chargers of the same brand and model as `current` (it among them), by name, at most FIRMWARE_MODEL_MAX. */
+function modelChargers(db: Db, businessId: string, current: { brandId: number | null; model: string | null }) {
+  return db
+    .select()
+    .from(chargers)
+    .where(and(eq(chargers.businessId, businessId), sameModel(current)))
+    .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
+    .limit(FIRMWARE_MODEL_MAX);
+}
+
+export function chargerMaintenanceRoutes(services: ApiServices) {
   const r = new Hono<AppEnv>();
 
-  /** The company's chargers of the same brand and model as `current` (it among them), by name, at most FIRMWARE_MODEL_MAX. */
-  const modelChargers = (businessId: string, current: { brandId: number | null; model: string | null }) =>
-    db
-      .select()
-      .from(chargers)
-      .where(and(eq(chargers.businessId, businessId), sameModel(current)))
-      .orderBy(asc(sql`lower(${chargers.name})`), asc(chargers.id))
-      .limit(FIRMWARE_MODEL_MAX);
+  messageRoutes(r, services);
+  firmwareRoutes(r, services);
+  diagnosticsRoutes(r, services);
 
+  return r;
+}
+
+/** The charger's recent OCPP messages, as a page and as a CSV file. */
+function messageRoutes(r: Hono<AppEnv>, { db }: ApiServices) {
   // The recent OCPP messages, newest first (at most OCPP_MESSAGES_KEPT exist per charger).
   r.get("/:id/Message", async (c) => {
     const b = tenant(c);
@@ -143,13 +154,16 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
       "X-Export-Rows": String(rows.length),
     });
   });
+}
 
+/** The firmware: its state, and an update sent to the charger or to its whole model. */
+function firmwareRoutes(r: Hono<AppEnv>, { db, ocpp, logger, now }: ApiServices) {
   // Firmware: the charger's state, and its model's chargers with theirs (the progress of an
   // update sent to the whole model).
   r.get("/:id/Firmware", async (c) => {
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
-    const siblings = current.model ? await modelChargers(b.id, current) : [current];
+    const siblings = current.model ? await modelChargers(db, b.id, current) : [current];
     const row = (x: typeof chargers.$inferSelect) => ({
       id: x.id,
       name: x.name,
@@ -175,7 +189,7 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
     if (input.allOfModel && !current.model) {
       throw new ApiError(422, "validation", "Revisá los datos.", { errors: { allOfModel: ["Este cargador no tiene modelo: cargalo en sus datos para actualizar a todos los de su modelo."] } });
     }
-    const targets = input.allOfModel ? await modelChargers(b.id, current) : [current];
+    const targets = input.allOfModel ? await modelChargers(db, b.id, current) : [current];
     const retrieveAt = input.retrieveAt ?? now();
     const results: FirmwareUpdateDto["results"] = [];
     for (const t of targets) {
@@ -203,7 +217,10 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
     const body: FirmwareUpdateDto = { outcome: accepted === results.length ? "accepted" : accepted > 0 ? "partial" : "rejected", message, results };
     return c.json(body);
   });
+}
 
+/** Diagnostics: the requests, asking the charger for a file, and downloading it. */
+function diagnosticsRoutes(r: Hono<AppEnv>, { db, ocpp, now, publicOrigin }: ApiServices) {
   r.get("/:id/Diagnostics", async (c) => {
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
@@ -284,8 +301,6 @@ export function chargerMaintenanceRoutes({ db, ocpp, logger, now, publicOrigin }
       "X-Content-Type-Options": "nosniff",
     });
   });
-
-  return r;
 }
 
 /** Same brand and model (case-insensitive) as the charger. */

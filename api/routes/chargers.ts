@@ -252,7 +252,7 @@ async function refuseIdentity(business: { id: string; businessName: string }, id
 }
 
 /**
- * Issue 26: which rate a connector charges is pricing. A role that may edit chargers but not the
+ * Which rate a connector charges is pricing. A role that may edit chargers but not the
  * rates (Técnico) keeps every connector's rate as it is; a new connector starts without one.
  */
 async function checkRateAssignment(c: Ctx, db: Db, input: ChargerInput, chargerId?: string) {
@@ -313,9 +313,20 @@ function localListRefusal(status: string, what: string): string {
   }
 }
 
-export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, now }: ApiServices) {
+export function chargerRoutes(services: ApiServices) {
   const r = new Hono<AppEnv>();
 
+  // Registered in this order, which is the order routes match in: "/Options" and "/Assign" before "/:id".
+  chargerReadRoutes(r, services);
+  chargerWriteRoutes(r, services);
+  chargerCallRoutes(r, services);
+  chargerEventRoutes(r, services);
+
+  return r;
+}
+
+/** The list (filters, sort, page), the choices, assigning chargers to a station, and one charger. */
+function chargerReadRoutes(r: Hono<AppEnv>, { db, publicOrigin, companyCache }: ApiServices) {
   r.get("/", async (c) => {
     const b = tenant(c);
     const query = await readQuery(c, chargerListQuery);
@@ -413,7 +424,10 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     const [dto] = await chargerDtos(db, publicOrigin, [row]);
     return c.json(dto);
   });
+}
 
+/** Creating a charger (its OCPP password shown once) and updating it with its connectors. */
+function chargerWriteRoutes(r: Hono<AppEnv>, { db, publicOrigin }: ApiServices) {
   r.post("/", async (c) => {
     const b = tenant(c);
     const input = await readJson(c, chargerInputSchema);
@@ -489,7 +503,10 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
     return c.json(dto);
   });
+}
 
+/** What is sent to the charger over OCPP: a new password, a command, the local authorization list. */
+function chargerCallRoutes(r: Hono<AppEnv>, { db, publicOrigin, ocpp, logger, now }: ApiServices) {
   r.post("/:id/RotatePassword", async (c) => {
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
@@ -542,7 +559,7 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     return c.json(result);
   });
 
-  // Issue 25 (ADR 0018): the company's tags as the charger's local authorization list (Full),
+  // The company's tags as the charger's local authorization list (Full, ADR 0018),
   // one version above the one it holds; its answer is a 200 either way, like a command's.
   r.post("/:id/LocalList", async (c) => {
     const b = tenant(c);
@@ -581,7 +598,10 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     const message = version === -1 ? "El cargador no admite listas locales." : version === 0 ? "El cargador no tiene lista local." : `El cargador tiene la lista local versión ${version}.`;
     return c.json({ outcome: version === -1 ? "rejected" : "accepted", status: "Accepted", version, message } satisfies LocalListResultDto);
   });
+}
 
+/** What the charger reported about itself, and deleting it. */
+function chargerEventRoutes(r: Hono<AppEnv>, { db }: ApiServices) {
   // What the charger reported about itself (charger_events), newest first, with the latest report.
   r.get("/:id/Event", async (c) => {
     const b = tenant(c);
@@ -620,6 +640,4 @@ export function chargerRoutes({ db, publicOrigin, ocpp, logger, companyCache, no
     await db.delete(chargers).where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
     return c.body(null, 204);
   });
-
-  return r;
 }

@@ -3,6 +3,7 @@
 // opens the confirmation as a state of the page (`?delete=1` on an edit screen, `?delete=<id>` on
 // a list); the confirmation is a POST form (intent=delete) with "Sí, eliminar" and "Cancelar"
 // (back to the page). A refused delete (say, still in use) shows its reason in the confirmation.
+// `intent` and `fields` serve an action that asks for its own intent or extra hidden values.
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
@@ -28,6 +29,8 @@ export function DeleteConfirm({
   error,
   testId = "delete-confirm",
   errorTestId = "delete-error",
+  intent = "delete",
+  fields,
 }: {
   id: string;
   title: string;
@@ -37,9 +40,11 @@ export function DeleteConfirm({
   error?: string;
   testId?: string;
   errorTestId?: string;
+  intent?: string;
+  fields?: Record<string, string>;
 }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete";
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
     <Callout.Root color="red" role="alertdialog" aria-labelledby={`${testId}-title`} mb="5" data-testid={testId}>
       <Callout.Icon>
@@ -59,8 +64,9 @@ export function DeleteConfirm({
         ) : null}
         <Form method="post" action={action}>
           <input type="hidden" name="id" value={id} />
+          {fields ? Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />) : null}
           <Flex gap="3" wrap="wrap">
-            <Button type="submit" name="intent" value="delete" color="red" size="3" disabled={busy}>
+            <Button type="submit" name="intent" value={intent} color="red" size="3" disabled={busy}>
               Sí, eliminar
             </Button>
             <Button asChild size="3" variant="soft" color="gray">

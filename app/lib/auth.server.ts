@@ -8,6 +8,7 @@ import { commitSession, destroySession, getSession, webSessionIsLive, type AppSe
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
 import { holds, needFor } from "~/lib/access.server";
 import { refusalMessage, type Permission, type Role } from "#domain/permissions";
+import { unavailable } from "~/lib/responses.server";
 
 /** Spec §9: the ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -157,20 +158,20 @@ export async function fetchBusinessAccount(context: RequestContext, idToken: str
   } catch (error) {
     // Over the account's request limit: the page says so and when to come back (429).
     if (isRateLimitedPage(error)) throw error;
-    throw serviceUnavailable();
+    serviceUnavailable();
   }
   throwIfRateLimited(response);
   // 401: the token was refused; 403: the API refuses unverified e-mails. Either way, no session.
   if (response.status === 401 || response.status === 403) return undefined;
   if (response.status === 404) return { exists: false };
-  if (!response.ok) throw serviceUnavailable();
+  if (!response.ok) serviceUnavailable();
   const body = await readJson<BusinessAccount>(response);
-  if (!body || typeof body.exists !== "boolean") throw serviceUnavailable();
+  if (!body || typeof body.exists !== "boolean") serviceUnavailable();
   return body;
 }
 
-function serviceUnavailable() {
-  return data({ message: "El servicio no está disponible en este momento. Probá de nuevo en unos minutos." }, { status: 503 });
+function serviceUnavailable(): never {
+  unavailable("El servicio no está disponible en este momento. Probá de nuevo en unos minutos.");
 }
 
 /** Where a signed-in user goes next, by company state (DESIGN.md §3). */
@@ -207,7 +208,7 @@ async function resolveUser(request: Request, context: RequestContext): Promise<U
   try {
     live = await webSessionIsLive(session);
   } catch {
-    throw serviceUnavailable();
+    serviceUnavailable();
   }
   if (!live) await signOutTo(request, session);
   // Every API call of this request acts for the session's company (checked against membership there).

@@ -1,9 +1,11 @@
 // Server side of the charger screens: the catalogs and lists the form offers, the OCPP base URL,
 // and turning Business API answers into conform replies and toasts.
-import { data } from "react-router";
 import type { Submission } from "@conform-to/react";
-import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
-import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#contract/dto";
+import { API_UNAVAILABLE_MESSAGE, UNREACHABLE_PROBLEM, type ApiClient, type ApiProblem, type ApiResult } from "~/lib/api.server";
+import { problemReply } from "~/lib/problem-reply";
+import { endpoints } from "#contract/endpoints";
+import { unavailable } from "~/lib/responses.server";
+import type { Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#contract/dto";
 import { formatDateTime } from "~/components/charger/format";
 import type { Option } from "~/components/charger/inputs";
 import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#contract/schemas/common";
@@ -19,37 +21,31 @@ export interface FormOptions {
   rates: Option[];
 }
 
-export const SERVICE_UNAVAILABLE = "No pudimos comunicarnos con el servicio. Probá de nuevo en unos minutos.";
+export const SERVICE_UNAVAILABLE = API_UNAVAILABLE_MESSAGE;
 
 export function serviceUnavailable(): never {
-  throw data({ message: SERVICE_UNAVAILABLE }, { status: 503 });
+  unavailable(SERVICE_UNAVAILABLE);
 }
 
-async function getJson<T>(api: ApiClient, path: string): Promise<T> {
-  let response: Response;
-  try {
-    response = await api.get(path);
-  } catch {
-    serviceUnavailable();
-  }
-  const body = response.ok ? await readJson<T>(response) : undefined;
-  if (body === undefined) serviceUnavailable();
-  return body;
+/** An answer the screen cannot do without: its data, or the 503 screen. */
+async function required<T>(pending: Promise<ApiResult<T>>): Promise<T> {
+  const result = await pending;
+  if (!result.ok) serviceUnavailable();
+  return result.data;
 }
 
 /** Every item of a paged list, `pageSize` at a time, bounded (by default 10 pages of 100: 1,000 rates). */
-export async function listAll<T>(api: ApiClient, path: string, { pageSize = MAX_PAGE_SIZE, maxPages = 10 } = {}): Promise<T[]> {
-  const sep = path.includes("?") ? "&" : "?";
-  const first = await getJson<Page<T>>(api, `${path}${sep}pageSize=${pageSize}&page=1`);
+export async function listAll<T>(readPage: (page: number, pageSize: number) => Promise<ApiResult<Page<T>>>, { pageSize = MAX_PAGE_SIZE, maxPages = 10 } = {}): Promise<T[]> {
+  const first = await required(readPage(1, pageSize));
   const pages = Math.min(maxPages, Math.ceil(first.total / pageSize));
   if (pages <= 1) return first.items;
-  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => getJson<Page<T>>(api, `${path}${sep}pageSize=${pageSize}&page=${i + 2}`)));
+  const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => required(readPage(i + 2, pageSize))));
   return [first, ...rest].flatMap((p) => p.items);
 }
 
 /** The company's stations as choices: id, name and city, by name (one request up to 500 stations). */
 export function listStationOptions(api: ApiClient): Promise<StationOptionDto[]> {
-  return listAll<StationOptionDto>(api, "/Business/ChargingStation/Options", { pageSize: OPTIONS_MAX_PAGE_SIZE });
+  return listAll((page, pageSize) => api.call(endpoints.stationOptions, { query: { pageSize, page } }), { pageSize: OPTIONS_MAX_PAGE_SIZE });
 }
 
 export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
@@ -58,18 +54,18 @@ export async function loadStationOptions(api: ApiClient): Promise<Option[]> {
 }
 
 /**
- * The form's choices. `rates: false` for a role that may not read the rates (issue 26, Técnico):
+ * The form's choices. `rates: false` for a role that may not read the rates:
  * then the only rates offered are the ones the charger's connectors already have, which stay as
  * they are (the API refuses a change of a connector's rate from that role).
  */
 export async function loadFormOptions(api: ApiClient, opts: { rates?: boolean; current?: { rateId: string | null; rateName: string | null }[] } = {}): Promise<FormOptions> {
   const readRates = opts.rates ?? true;
   const [brands, types, stations, rates] = await Promise.all([
-    getJson<ChargerBrandDto[]>(api, "/Business/ChargerBrand"),
-    getJson<ConnectorTypeDto[]>(api, "/Driver/ConnectorType"),
+    required(api.call(endpoints.chargerBrandList)),
+    required(api.call(endpoints.connectorTypeList)),
     loadStationOptions(api),
     readRates
-      ? listAll<RateDto>(api, "/Business/Fees?sort=name")
+      ? listAll((page, pageSize) => api.call(endpoints.rateList, { query: { sort: "name", pageSize, page } }))
       : Promise.resolve(
           [...new Map((opts.current ?? []).filter((k) => k.rateId).map((k) => [k.rateId!, { id: k.rateId!, name: k.rateName ?? "Tarifa asignada" }])).values()] as Pick<RateDto, "id" | "name">[],
         ),
@@ -91,34 +87,12 @@ export function ocppBase(request: Request): string {
   return `${origin.replace(/^http/i, "ws")}/ocpp/`;
 }
 
-/** Answer the form after a failed API call: field errors from the API, or a form error + toast. */
-export async function replyFromApi(
-  response: Response | undefined,
-  submission: Submission<unknown>,
-  fallback: string,
-): Promise<{ reply: ReturnType<Submission<unknown>["reply"]>; status: number; toast: string }> {
-  if (!response) {
-    return { reply: submission.reply({ formErrors: [SERVICE_UNAVAILABLE] }), status: 503, toast: SERVICE_UNAVAILABLE };
-  }
-  const problem = await readJson<ApiProblem>(response);
-  const status = response.status >= 500 ? 503 : response.status;
-  if (response.status >= 500 || !problem) {
-    return { reply: submission.reply({ formErrors: [fallback] }), status, toast: fallback };
-  }
-  const fieldErrors = problem.errors && Object.keys(problem.errors).length > 0 ? problem.errors : undefined;
-  if (fieldErrors) {
-    return { reply: submission.reply({ fieldErrors }), status, toast: problem.errors?.ocppIdentity?.[0] ?? problem.title ?? "Revisá los datos ingresados." };
-  }
-  return { reply: submission.reply({ formErrors: [problem.title || fallback] }), status, toast: problem.title || fallback };
-}
-
-/** A call to the API that may time out or fail at the network level. */
-export async function tryApi(call: () => Promise<Response>): Promise<Response | undefined> {
-  try {
-    return await call();
-  } catch {
-    return undefined;
-  }
+/**
+ * The charger form's answer to a refused save: the API's field errors on their fields, else its
+ * message; when the API never answered, the form says the service could not be reached.
+ */
+export function chargerSaveFailure(submission: Submission<unknown>, result: { status: number; problem: ApiProblem }, fallback: string) {
+  return problemReply(submission, result, { fallback: result.problem.type === UNREACHABLE_PROBLEM ? SERVICE_UNAVAILABLE : fallback });
 }
 
 /**
@@ -135,7 +109,7 @@ export function reportLine(report: ReportSummaryDto | null | undefined): string 
 
 const LIST_WHEN = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
 
-/** Issue 25: what the charger screen says about the local authorization list the charger holds. */
+/** What the charger screen says about the local authorization list the charger holds. */
 export function localListLine(charger: { localListVersion: number | null; localListAt: string | null }): string {
   const v = charger.localListVersion;
   const when = charger.localListAt ? ` (al ${LIST_WHEN.format(new Date(charger.localListAt))})` : "";

@@ -5,6 +5,7 @@ import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";
 import { parsePesos } from "#domain/driver-payment";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export type { ChargePointInfo, PaymentView };
 
@@ -16,10 +17,10 @@ export async function loadChargePoint(context: RequestContext, identity: string,
   try {
     res = await api.get(`/Driver/Charge/${encodeURIComponent(identity)}/${encodeURIComponent(connector)}`);
   } catch {
-    throw data({ message: UNAVAILABLE }, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
-  if (res.status === 404) throw data({ message: "No encontramos ese cargador." }, { status: 404 });
-  if (!res.ok) throw data({ message: UNAVAILABLE }, { status: 503 });
+  if (res.status === 404) notFound("No encontramos ese cargador.");
+  if (!res.ok) unavailable(UNAVAILABLE);
   const info = (await readJson<ChargePointInfo>(res))!;
   // The "Pagar" form's one-time key: a double click or a resubmission is the same payment.
   const requestKey = crypto.randomUUID().replace(/-/g, "");
@@ -66,10 +67,10 @@ export async function loadPayment(context: RequestContext, id: string, token: st
   try {
     res = await createApiClient(context, null).get(`/Driver/Payment/${encodeURIComponent(id)}?t=${encodeURIComponent(token)}`);
   } catch {
-    throw data({ message: UNAVAILABLE }, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
-  if (res.status === 404) throw data({ message: "No encontramos ese pago." }, { status: 404 });
-  if (!res.ok) throw data({ message: UNAVAILABLE }, { status: 503 });
+  if (res.status === 404) notFound("No encontramos ese pago.");
+  if (!res.ok) unavailable(UNAVAILABLE);
   return (await readJson<PaymentView>(res))!;
 }
 

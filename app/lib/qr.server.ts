@@ -1,9 +1,10 @@
-// Issue 23: the connectors' QR codes (what /cargar/{ocppIdentity}/{connectorId} a driver opens)
+// The connectors' QR codes (what /cargar/{ocppIdentity}/{connectorId} a driver opens)
 // and the printable A4 sheet of stickers. Server only: the SVG is made here (qrcode), never in
 // the browser, so no screen ships a QR library.
 import QRCode from "qrcode";
 import type { ChargerDto } from "#contract/dto";
-import { readJson, type ApiClient } from "~/lib/api.server";
+import type { ApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 
 /** Our public origin: PUBLIC_URL when the server has one (what chargers and drivers reach), else the request's. */
 export function publicOrigin(request: Request): string {
@@ -37,12 +38,7 @@ export function qrSvg(url: string): Promise<string> {
 
 /** A charger of the caller's company (the API scopes it), or undefined when it is not one. */
 export async function fetchCharger(api: ApiClient, id: string): Promise<ChargerDto | "not-found" | undefined> {
-  let res: Response;
-  try {
-    res = await api.get(`/Business/Charger/${encodeURIComponent(id)}`);
-  } catch {
-    return undefined;
-  }
-  if (res.status === 404 || res.status === 403) return "not-found";
-  return res.ok ? readJson<ChargerDto>(res) : undefined;
+  const result = await api.call(endpoints.chargerGet, { params: { id } });
+  if (result.status === 404 || result.status === 403) return "not-found";
+  return result.ok ? result.data : undefined;
 }

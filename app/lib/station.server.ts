@@ -17,15 +17,13 @@ import { stationApiField, stationFormSchema, toStationInput } from "~/components
 import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "~/components/station/messages";
 import { type RequestContext } from "~/lib/context";
 import { doneMessage } from "~/lib/done-message";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE };
 
-export function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
-
-export function unavailable(): never {
-  throw new Response(LOAD_FAILED_MESSAGE, { status: 503 });
+/** The station screens' 503: the station or its catalog could not be read. */
+function stationUnavailable(): never {
+  unavailable(LOAD_FAILED_MESSAGE);
 }
 
 export async function apiFor(request: Request, context: RequestContext): Promise<ApiClient> {
@@ -45,7 +43,7 @@ export async function loadStation(api: ApiClient, id: string | undefined): Promi
   const result = await api.call(endpoints.stationGet, { params: { id } });
   if (result.ok) return result.data;
   if (result.status === 404 || result.status === 403) notFound();
-  unavailable();
+  stationUnavailable();
 }
 
 /** The photo field of the form: a data-URL (JavaScript) or a file (multipart, no JavaScript). */

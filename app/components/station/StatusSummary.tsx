@@ -1,6 +1,6 @@
-// The live status of a station's connectors in four buckets (domain/ocpp-status).
+// The live status of a station's connectors in four buckets (domain/ocpp-status-summary).
 import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
-import { STATUS_BUCKETS, STATUS_BUCKET_LABELS, type StatusBucket } from "#domain/ocpp-status";
+import { STATUS_BUCKETS, STATUS_BUCKET_LABELS, type StatusBucket } from "#domain/ocpp-status-summary";
 
 const COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
   available: "green",

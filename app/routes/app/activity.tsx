@@ -19,6 +19,7 @@ import { formatArs, formatInt, formatKwh } from "~/components/charts/format";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/activity";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export const meta = pageMeta("Actividad");
 
@@ -42,10 +43,10 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   // Detail view: /activity?session=<id> (an unknown or foreign id is a 404).
   const sessionId = url.searchParams.get("session");
   if (sessionId !== null) {
-    if (!UUID_RE.test(sessionId)) throw new Response(null, { status: 404, statusText: "Not Found" });
+    if (!UUID_RE.test(sessionId)) notFound();
     const res = await fetchJson<SessionDetailDto>(api, `/Business/Activity/${sessionId}`);
-    if (!res.ok && (res.status === 404 || res.status === 400)) throw new Response(null, { status: 404, statusText: "Not Found" });
-    if (!res.ok) throw data({ message: UNAVAILABLE }, { status: 503 });
+    if (!res.ok && (res.status === 404 || res.status === 400)) notFound();
+    if (!res.ok) unavailable(UNAVAILABLE);
     const back = new URLSearchParams(url.searchParams);
     back.delete("session");
     return data({ view: "detail" as const, session: res.data, backHref: `/activity${back.size ? `?${back}` : ""}` });
@@ -119,7 +120,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch {
     return dataWithError(context, { closeError: CLOSE_FAILED, reason: parsed.data.reason }, CLOSE_FAILED, { status: 503 });
   }
-  if (res.status === 404) throw new Response(null, { status: 404, statusText: "Not Found" });
+  if (res.status === 404) notFound();
   if (res.ok) {
     const body = await readJson<{ transactionId: number; remoteStop: string }>(res);
     const asked = body?.remoteStop === "accepted" ? " El cargador aceptó detenerla." : body?.remoteStop === "offline" ? " El cargador no estaba conectado: quedó cobrada hasta su última lectura." : "";

@@ -7,11 +7,12 @@ import type { AuditEntryDto, AuditPage } from "#contract/dto";
 import { AUDIT_RESOURCES, AUDIT_RESOURCE_LABELS, auditActionLabel, auditSubject, describeChanges, type AuditResource } from "#domain/audit";
 import { ROLE_LABELS } from "#domain/permissions";
 import { BiDownload, BiHistory } from "~/icons";
-import { EmptyState, PageHeader } from "~/components/Page";
+import { EmptyState } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
-import { FilterBar, Pagination, listParams } from "~/components/list";
+import { listParams } from "~/components/list";
+import { ListScreen, ListTable } from "~/components/list/ListScreen";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
-import { Body, Cell, ColumnHeaderCell, DataTable, Header, Row } from "~/components/table";
+import { Cell, ColumnHeaderCell, Row } from "~/components/table";
 import { formatDateTime, formatInt } from "~/components/charts/format";
 import { createApiClient, fetchJson, pickParams } from "~/lib/api.server";
 import { requireMember } from "~/lib/auth.server";
@@ -136,72 +137,74 @@ function EntryRow({ entry }: { entry: AuditEntryDto }) {
 
 export default function Audit({ loaderData: d }: Route.ComponentProps) {
   return (
-    <>
-      <PageHeader
-        title="Auditoría"
-        description="Quién cambió qué, cuándo y desde dónde. Nunca guarda contraseñas ni credenciales."
-        actions={
-          <Button asChild size="3" variant="soft">
-            <a href={d.exportHref} download data-testid="audit-export">
-              <BiDownload aria-hidden="true" /> Exportar CSV
-            </a>
-          </Button>
+    <ListScreen
+      title="Auditoría"
+      description="Quién cambió qué, cuándo y desde dónde. Nunca guarda contraseñas ni credenciales."
+      actions={
+        <Button asChild size="3" variant="soft">
+          <a href={d.exportHref} download data-testid="audit-export">
+            <BiDownload aria-hidden="true" /> Exportar CSV
+          </a>
+        </Button>
+      }
+      filters={{
+        label: "Filtrar la auditoría",
+        fields: (
+          <>
+            <FilterSelect
+              name="resource"
+              label="Sección"
+              value={d.filters.resource}
+              error={d.errors.resource}
+              options={AUDIT_RESOURCES.map((r) => [r, AUDIT_RESOURCE_LABELS[r]])}
+              all="Todas"
+            />
+            <FilterSelect name="actor" label="Persona" value={d.filters.actor} error={d.errors.actor} options={d.actors.map((a) => [a, a])} all="Todas" />
+            <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
+            <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />
+          </>
+        ),
+      }}
+      noMatch={
+        d.error ? (
+          <InfoMessage color="red" testId="audit-error">
+            {d.error}
+          </InfoMessage>
+        ) : d.items.length === 0 ? (
+          <EmptyState icon={<BiHistory size={48} />} title={d.filtered ? "No hay cambios con estos filtros" : "Todavía no hay cambios registrados"}>
+            {d.filtered
+              ? "Probá con otro período u otros filtros."
+              : "Cuando alguien del equipo cambie estaciones, cargadores, tarifas, pagos, el equipo o el perfil, lo vas a ver acá."}
+          </EmptyState>
+        ) : null
+      }
+      pagination={d}
+    >
+      <Text as="p" size="3" mb="3" data-testid="audit-total">
+        <strong>{formatInt(d.total)}</strong> {d.total === 1 ? "cambio" : "cambios"}
+      </Text>
+      <ListTable
+        caption="Cambios registrados, del más nuevo al más viejo"
+        className="audit-table"
+        head={
+          <>
+            <ColumnHeaderCell>Fecha</ColumnHeaderCell>
+            <ColumnHeaderCell>Persona</ColumnHeaderCell>
+            <ColumnHeaderCell>Acción</ColumnHeaderCell>
+            <ColumnHeaderCell>Cambios</ColumnHeaderCell>
+            <ColumnHeaderCell>Dirección IP</ColumnHeaderCell>
+          </>
         }
-      />
-      <FilterBar label="Filtrar la auditoría">
-        <FilterSelect
-          name="resource"
-          label="Sección"
-          value={d.filters.resource}
-          error={d.errors.resource}
-          options={AUDIT_RESOURCES.map((r) => [r, AUDIT_RESOURCE_LABELS[r]])}
-          all="Todas"
-        />
-        <FilterSelect name="actor" label="Persona" value={d.filters.actor} error={d.errors.actor} options={d.actors.map((a) => [a, a])} all="Todas" />
-        <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
-        <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />
-      </FilterBar>
-      {d.error ? (
-        <InfoMessage color="red" testId="audit-error">
-          {d.error}
-        </InfoMessage>
-      ) : d.items.length === 0 ? (
-        <EmptyState icon={<BiHistory size={48} />} title={d.filtered ? "No hay cambios con estos filtros" : "Todavía no hay cambios registrados"}>
-          {d.filtered
-            ? "Probá con otro período u otros filtros."
-            : "Cuando alguien del equipo cambie estaciones, cargadores, tarifas, pagos, el equipo o el perfil, lo vas a ver acá."}
-        </EmptyState>
-      ) : (
-        <>
-          <Text as="p" size="3" mb="3" data-testid="audit-total">
-            <strong>{formatInt(d.total)}</strong> {d.total === 1 ? "cambio" : "cambios"}
-          </Text>
-          <div className="audit-table">
-            <DataTable caption="Cambios registrados, del más nuevo al más viejo">
-              <Header>
-                <Row>
-                  <ColumnHeaderCell>Fecha</ColumnHeaderCell>
-                  <ColumnHeaderCell>Persona</ColumnHeaderCell>
-                  <ColumnHeaderCell>Acción</ColumnHeaderCell>
-                  <ColumnHeaderCell>Cambios</ColumnHeaderCell>
-                  <ColumnHeaderCell>Dirección IP</ColumnHeaderCell>
-                </Row>
-              </Header>
-              <Body>
-                {d.items.map((entry) => (
-                  <EntryRow key={entry.id} entry={entry} />
-                ))}
-              </Body>
-            </DataTable>
-          </div>
-          <ul className="audit-cards" aria-label="Cambios registrados, del más nuevo al más viejo">
-            {d.items.map((entry) => (
-              <EntryCard key={entry.id} entry={entry} />
-            ))}
-          </ul>
-          <Pagination page={d.page} pageSize={d.pageSize} total={d.total} />
-        </>
-      )}
-    </>
+      >
+        {d.items.map((entry) => (
+          <EntryRow key={entry.id} entry={entry} />
+        ))}
+      </ListTable>
+      <ul className="audit-cards" aria-label="Cambios registrados, del más nuevo al más viejo">
+        {d.items.map((entry) => (
+          <EntryCard key={entry.id} entry={entry} />
+        ))}
+      </ul>
+    </ListScreen>
   );
 }

@@ -1,11 +1,12 @@
-import { data, Form, Link, NavLink, Outlet, useLocation } from "react-router";
-import { useEffect } from "react";
+import { data, Form, Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
+import { useEffect, type ReactNode } from "react";
 import { Button, Text } from "@radix-ui/themes";
 import { BiHomeAlt, BiMap, BiChip, BiLineChart, BiPurchaseTag, BiBell, BiCreditCard, BiUser, BiMenu, BiLogOut, BiSolidPlug, BiGroup, BiHistory, BiIdCard, BiShieldQuarter, BiTransfer, BiCalendar, type IconType } from "~/icons";
 import { requireActiveBusiness } from "~/lib/auth.server";
 import { canVisit, memberAccess } from "~/lib/access.server";
 import { ROLE_LABELS } from "#domain/permissions";
 import { CompanySwitcher } from "~/components/CompanySwitcher";
+import { logUnexpected, RouteErrorMessage, RouteErrorPage, routeErrorCopy } from "~/components/RouteError";
 import { PushRegistration } from "~/push/PushRegistration";
 import { createApiClient, readJson } from "~/lib/api.server";
 import { appContext } from "~/lib/context";
@@ -136,10 +137,16 @@ function useNavDrawer() {
   }, []);
 }
 
-export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { appName, businessName, photo, unread, access, businessId, companies } = loaderData;
+type ShellData = Route.ComponentProps["loaderData"];
+
+/**
+ * The signed-in frame: the sidebar with the entries the role may open, the header (company
+ * switcher, bell, who is signed in, Salir) and the page in `main`.
+ */
+function AppShell({ shell, children }: { shell: ShellData; children: ReactNode }) {
+  const { appName, businessName, photo, unread, access, businessId, companies } = shell;
   useNavDrawer();
-  const nav = NAV.filter(({ to }) => loaderData.nav.includes(to));
+  const nav = NAV.filter(({ to }) => shell.nav.includes(to));
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -188,10 +195,34 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
           </Form>
         </header>
         <main id="main" className="page" tabIndex={-1}>
-          <Outlet />
+          {children}
         </main>
         <PushRegistration />
       </div>
     </div>
+  );
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <AppShell shell={loaderData}>
+      <Outlet />
+    </AppShell>
+  );
+}
+
+/**
+ * A screen that cannot be shown (403, 404, 429, 503, or an unexpected error) says why inside the
+ * app, so the navigation stays. When the frame itself could not load (the guard or the company
+ * failed), the bare error page stands alone.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const shell = useRouteLoaderData<typeof loader>("routes/app/layout");
+  if (!shell) return <RouteErrorPage error={error} />;
+  logUnexpected(error);
+  return (
+    <AppShell shell={shell}>
+      <RouteErrorMessage copy={routeErrorCopy(error)} />
+    </AppShell>
   );
 }

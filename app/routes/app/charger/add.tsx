@@ -4,7 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiArrowBack, BiChip, BiPlus, BiSearch } from "~/icons";
-import type { ChargerDto, Page, StationDto } from "#contract/dto";
+import type { ChargerDto, Page } from "#contract/dto";
 import { assignChargersSchema } from "#contract/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
 import { VALIDATE_ON } from "~/components/form";
@@ -16,7 +16,8 @@ import { DataTable } from "~/components/table";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { apiFor, loadStation } from "~/lib/station.server";
 import { LOAD_FAILED_MESSAGE } from "~/components/station/messages";
-import { readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import { problemReply } from "~/lib/problem-reply";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/add";
@@ -37,8 +38,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
   if (!stationId) {
     // No station chosen yet: pick one (the first 100 by name; the station screen links here with it).
-    const res = await api.get("/Business/ChargingStation?sort=name&pageSize=100").catch(() => undefined);
-    const stations = res?.ok ? await readJson<Page<StationDto>>(res) : undefined;
+    const res = await api.call(endpoints.stationList, { query: { sort: "name", pageSize: 100 } });
+    const stations = res.ok ? res.data : undefined;
     return {
       station: null,
       stations: stations ? stations.items.map((s) => ({ id: s.id, name: s.name, city: s.city })) : null,
@@ -50,10 +51,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const station = await loadStation(api, stationId);
   const { page, pageSize } = listParams(url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const query = new URLSearchParams({ unassigned: "true", sort: "name", page: String(page), pageSize: String(pageSize) });
-  if (q) query.set("q", q);
-  const res = await api.get(`/Business/Charger?${query}`).catch(() => undefined);
-  const chargers = res?.ok ? await readJson<Page<ChargerDto>>(res) : undefined;
+  const res = await api.call(endpoints.chargerList, { query: { unassigned: "true", sort: "name", page, pageSize, q } });
+  const chargers = res.ok ? res.data : undefined;
   return {
     station: { id: station.id, name: station.name, address: station.address, city: station.city, chargerCount: station.chargerCount },
     stations: null,
@@ -70,23 +69,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     return dataWithError(context, { result: submission.reply() }, submission.error?.chargerIds?.[0] ?? "Elegí al menos un cargador.", { status: 400 });
   }
   const { stationId, chargerIds } = submission.value;
-  let res: Response;
-  try {
-    res = await api.post("/Business/Charger/Assign", { stationId, chargerIds });
-  } catch {
-    return dataWithError(context, { result: submission.reply() }, ASSIGN_FAILED_MESSAGE, { status: 503 });
-  }
+  const res = await api.call(endpoints.chargerAssign, { body: { stationId, chargerIds } });
   if (res.ok) {
-    const body = await readJson<{ items: ChargerDto[] }>(res);
-    const n = body?.items.length ?? chargerIds.length;
+    const body = res.data;
+    const n = body.items.length;
     const stationName = String(formData.get("stationName") ?? "").slice(0, 120);
     const message =
-      n === 1 ? `Añadimos «${body?.items[0]?.name ?? "el cargador"}» a ${stationName ? `«${stationName}»` : "la estación"}.` : `Añadimos ${n} cargadores a ${stationName ? `«${stationName}»` : "la estación"}.`;
+      n === 1 ? `Añadimos «${body.items[0]?.name ?? "el cargador"}» a ${stationName ? `«${stationName}»` : "la estación"}.` : `Añadimos ${n} cargadores a ${stationName ? `«${stationName}»` : "la estación"}.`;
     return redirectWithSuccess(`/station/edit/${stationId}`, message);
   }
-  const problem = await readJson<ApiProblem>(res);
-  const message = problem?.errors?.chargerIds?.[0] ?? problem?.errors?.stationId?.[0] ?? problem?.title ?? ASSIGN_FAILED_MESSAGE;
-  return dataWithError(context, { result: submission.reply({ formErrors: [message] }) }, message, { status: res.status >= 500 ? 502 : res.status });
+  // The refusal's first message is the form's: the list of checkboxes has no field to show it on.
+  const { reply, status, message } = problemReply(submission, res, { fallback: ASSIGN_FAILED_MESSAGE, field: () => undefined, firstOnly: true });
+  return dataWithError(context, { result: reply }, message, { status });
 }
 
 export default function AddCharger({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,53 +4,51 @@ import { BiChip, BiErrorCircle, BiLineChart } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm } from "~/components/charger/ChargerForm";
 import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
-import { loadFormOptions, ocppBase, replyFromApi, reportLine, serviceUnavailable, tryApi, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
+import { chargerSaveFailure, loadFormOptions, ocppBase, reportLine, serviceUnavailable, SERVICE_UNAVAILABLE } from "~/lib/charger.server";
 import { chargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireMember, requireUser } from "~/lib/auth.server";
 import { can } from "#domain/permissions";
 import { useAccess } from "~/lib/access";
-import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import { createApiClient, type ApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#contract/schemas/constants";
-import type { ChargerDto, ChargerEventPage, ChargerWithPasswordDto } from "#contract/dto";
+import type { ChargerDto, ChargerEventPage } from "#contract/dto";
 import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
 import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
-import { commandSchema, INTERVAL_SETTINGS, type CommandResult } from "#ocpp/commands";
+import { commandSchema } from "#contract/schemas/command";
+import { INTERVAL_SETTINGS, type CommandResult } from "#contract/schemas/command-labels";
 import type { Route } from "./+types/edit";
 import { doneMessage } from "~/lib/done-message";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Editar cargador");
 
 const ROTATE_FORM_ID = "charger-rotate";
 
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
-
 /** The business's charger, or the 404 screen (unknown id or another business's). */
 async function fetchCharger(api: ApiClient, id: string | undefined): Promise<ChargerDto> {
   if (!id || !UUID_RE.test(id)) notFound();
-  const response = await tryApi(() => api.get(`/Business/Charger/${encodeURIComponent(id)}`));
-  if (response?.status === 404) notFound();
-  const charger = response?.ok ? await readJson<ChargerDto>(response) : undefined;
-  if (!charger) serviceUnavailable();
-  return charger;
+  const result = await api.call(endpoints.chargerGet, { params: { id } });
+  if (result.status === 404) notFound();
+  if (!result.ok) serviceUnavailable();
+  return result.data;
 }
 
 /** The charger's latest events, or null when they could not be read (the screen says so). */
 async function fetchEvents(api: ApiClient, id: string): Promise<ChargerEventPage | null> {
-  const response = await tryApi(() => api.get(`/Business/Charger/${encodeURIComponent(id)}/Event?pageSize=${EVENTS_SHOWN}`));
-  return (response?.ok ? await readJson<ChargerEventPage>(response) : undefined) ?? null;
+  const result = await api.call(endpoints.chargerEvents, { params: { id }, query: { pageSize: EVENTS_SHOWN } });
+  return result.ok ? result.data : null;
 }
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const { user, business } = await requireMember(request, context);
   const api = createApiClient(context, user.idToken);
   const pending = fetchCharger(api, params.id);
-  // Issue 26: a role without the rates sees only the connectors' own (and cannot change them).
+  // A role without the rates sees only the connectors' own (and cannot change them).
   const [charger, options, events] = await Promise.all([
     pending,
     can(business.role, "rate.read") ? loadFormOptions(api) : pending.then((c) => loadFormOptions(api, { rates: false, current: c.connectors })),
@@ -68,19 +66,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intent = formData.get("intent");
   const id = params.id ?? "";
   if (!UUID_RE.test(id)) notFound();
-  const path = `/Business/Charger/${encodeURIComponent(id)}`;
 
   if (intent === "rotate-password") {
-    const response = await tryApi(() => api.post(`${path}/RotatePassword`));
-    if (response?.status === 404) notFound();
-    const rotated = response?.ok ? await readJson<ChargerWithPasswordDto>(response) : undefined;
+    const result = await api.call(endpoints.chargerRotatePassword, { params: { id } });
+    if (result.status === 404) notFound();
+    const rotated = result.ok ? result.data : undefined;
     if (rotated?.ocppPassword) {
       // Shown once, in this answer only.
       const done = rotated.passwordDelivery === "charger" ? "El cargador aceptó la contraseña nueva: la usa desde su próxima conexión." : "Generamos una contraseña nueva. Cargala en el cargador.";
       return dataWithSuccess(context, { rotated: { password: rotated.ocppPassword } }, done);
     }
     // 409: the connected charger did not take it; the problem says why (the old one still works).
-    const problem = response?.status === 409 ? await readJson<{ title?: string }>(response) : undefined;
+    const problem = !result.ok && result.status === 409 ? result.problem : undefined;
     const message = problem?.title ?? "No pudimos rotar la contraseña. Probá de nuevo.";
     return dataWithError(context, { rotateError: message }, message, { status: problem ? 409 : 503 });
   }
@@ -100,9 +97,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           : undefined;
       return dataWithError(context, { commandResult: { command: String(fields.command ?? "Reset"), outcome: "error", message } as CommandResult, intervals }, message, { status: 400 });
     }
-    const response = await tryApi(() => api.post(`${path}/Command`, parsed.data));
-    if (response?.status === 404) notFound();
-    const result = response?.ok ? await readJson<CommandResult>(response) : undefined;
+    const answer = await api.call(endpoints.chargerCommand, { params: { id }, body: parsed.data });
+    if (answer.status === 404) notFound();
+    const result = answer.ok ? answer.data : undefined;
     if (!result) {
       const message = "No pudimos enviar el comando. Probá de nuevo.";
       return dataWithError(context, { commandResult: { command: parsed.data.command, outcome: "error", message } as CommandResult }, message, { status: 503 });
@@ -112,14 +109,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === "delete") {
     // Its name, for the toast: the form does not carry it (a posted name is not to be trusted).
-    const before = await tryApi(() => api.get(path));
-    const name = before?.ok ? (await readJson<ChargerDto>(before))?.name : undefined;
-    const response = await tryApi(() => api.delete(path));
-    if (response?.status === 404) notFound();
-    if (response?.ok) return redirectWithSuccess("/charger", doneMessage("deleted", "el cargador", name));
-    const problem = response ? await readJson<ApiProblem>(response) : undefined;
-    const message = response && response.status < 500 && problem?.title ? problem.title : "No pudimos eliminar el cargador. Probá de nuevo.";
-    return dataWithError(context, { deleteError: message }, message, { status: response && response.status < 500 ? response.status : 503 });
+    const before = await api.call(endpoints.chargerGet, { params: { id } });
+    const name = before.ok ? before.data.name : undefined;
+    const result = await api.call(endpoints.chargerDelete, { params: { id } });
+    if (result.status === 404) notFound();
+    if (result.ok) return redirectWithSuccess("/charger", doneMessage("deleted", "el cargador", name));
+    const refused = result.status < 500;
+    const message = refused && result.problem.title ? result.problem.title : "No pudimos eliminar el cargador. Probá de nuevo.";
+    return dataWithError(context, { deleteError: message }, message, { status: refused ? result.status : 503 });
   }
 
   const submission = parseChargerForm(formData);
@@ -127,16 +124,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return data({ result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
   }
   // PUT replaces the whole charger: keep what this form does not edit.
-  const current = await tryApi(() => api.get(path));
-  if (current?.status === 404) notFound();
-  const stored = current?.ok ? await readJson<ChargerDto>(current) : undefined;
+  const current = await api.call(endpoints.chargerGet, { params: { id } });
+  if (current.status === 404) notFound();
+  const stored = current.ok ? current.data : undefined;
   if (!stored) return dataWithError(context, { result: submission.reply({ formErrors: [SERVICE_UNAVAILABLE] }) }, SERVICE_UNAVAILABLE, { status: 503 });
 
-  const response = await tryApi(() => api.put(path, { ...submission.value, enabled: stored.enabled }));
-  if (response?.status === 404) notFound();
-  if (response?.ok) return redirectWithSuccess("/charger", doneMessage("saved", "el cargador", submission.value.name));
-  const failed = await replyFromApi(response, submission, "No pudimos guardar los cambios. Probá de nuevo.");
-  return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
+  const saved = await api.call(endpoints.chargerUpdate, { params: { id }, body: { ...submission.value, enabled: stored.enabled } });
+  if (saved.status === 404) notFound();
+  if (saved.ok) return redirectWithSuccess("/charger", doneMessage("saved", "el cargador", submission.value.name));
+  const failed = chargerSaveFailure(submission, saved, "No pudimos guardar los cambios. Probá de nuevo.");
+  return dataWithError(context, { result: failed.reply }, failed.message, { status: failed.status });
 }
 
 export default function EditCharger({ loaderData, actionData }: Route.ComponentProps) {
@@ -153,7 +150,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
   const intervals = actionData && "intervals" in actionData ? (actionData.intervals as IntervalFormState | undefined) : undefined;
   // Connector statuses and the connection badge follow the charger while the page is open.
   useLiveRevalidation();
-  // Issue 26: what the member's role may do here (the server checks it again).
+  // What the member's role may do here (the server checks it again).
   const access = useAccess();
   const canWrite = access.can("charger.write");
 
@@ -171,7 +168,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
                 </Link>
               </Button>
             ) : null}
-            {/* Issue 25: firmware, diagnostics, the local list and (from there) the recent OCPP messages, on their own screens. */}
+            {/* Firmware, diagnostics, the local list and (from there) the recent OCPP messages, on their own screens. */}
             <Button asChild size="3" variant="soft">
               <Link to={`/charger/edit/${charger.id}/maintenance`} data-testid="charger-maintenance-link">
                 <BiChip aria-hidden="true" /> Mantenimiento
@@ -218,7 +215,7 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
         </Flex>
       ) : null}
 
-      {/* Issue 23: each connector's QR (an <img> of a resource route: no QR code in this page's JavaScript). */}
+      {/* Each connector's QR (an <img> of a resource route: no QR code in this page's JavaScript). */}
       <Flex direction="column" mt="6">
         <TitledCard
           title="Cobro con QR"

@@ -1,48 +1,45 @@
-// Mantenimiento (issue 25): a charger's firmware (version, the last update asked and its
+// Mantenimiento: a charger's firmware (version, the last update asked and its
 // progress, its model's chargers) with the form that sends UpdateFirmware to it or to its whole
 // model, the diagnostics asked of it with their files, and its local authorization list. Its own
 // screen, off the charger screen (that route is at its JS budget); forms work without JavaScript.
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import type { ChargerDto, ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, LocalListResultDto, Page } from "#contract/dto";
 import { UUID_RE } from "#contract/schemas/constants";
 import { BiArrowBack, BiHistory } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { DIAGNOSTICS_SHOWN, MaintenanceCard, type MaintenanceFormState } from "~/components/charger/MaintenanceCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { useAccess } from "~/lib/access";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { requireMember, requireUser } from "~/lib/auth.server";
-import { localListLine, tryApi } from "~/lib/charger.server";
+import { localListLine } from "~/lib/charger.server";
 import { TitledCard } from "~/components/Page";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/maintenance";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Mantenimiento del cargador");
-
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, headers } = await requireMember(request, context);
   if (!UUID_RE.test(params.id)) notFound();
   const api = createApiClient(context, user.idToken);
-  const path = `/Business/Charger/${params.id}`;
-  const [charger, firmware, diagnostics] = await Promise.all([
-    tryApi(() => api.get(path)),
-    tryApi(() => api.get(`${path}/Firmware`)),
-    tryApi(() => api.get(`${path}/Diagnostics?pageSize=${DIAGNOSTICS_SHOWN}`)),
+  const charger = { params: { id: params.id } };
+  const [read, firmware, diagnostics] = await Promise.all([
+    api.call(endpoints.chargerGet, charger),
+    api.call(endpoints.chargerFirmwareGet, charger),
+    api.call(endpoints.chargerDiagnosticsList, { ...charger, query: { pageSize: DIAGNOSTICS_SHOWN } }),
   ]);
-  if (charger?.status === 404) notFound();
-  const dto = charger?.ok ? await readJson<ChargerDto>(charger) : undefined;
+  if (read.status === 404) notFound();
+  const dto = read.ok ? read.data : undefined;
   return data(
     {
       charger: dto ? { id: dto.id, name: dto.name, stationName: dto.stationName, online: dto.online } : { id: params.id, name: "", stationName: null, online: false },
       localList: dto ? localListLine(dto) : "No pudimos leer qué lista local tiene el cargador. Recargá la página.",
-      firmware: (firmware?.ok ? await readJson<ChargerFirmwareDto>(firmware) : undefined) ?? null,
-      diagnostics: (diagnostics?.ok ? await readJson<Page<DiagnosticsDto>>(diagnostics) : undefined) ?? null,
+      firmware: firmware.ok ? firmware.data : null,
+      diagnostics: diagnostics.ok ? diagnostics.data : null,
     },
     { headers },
   );
@@ -53,30 +50,32 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!UUID_RE.test(params.id)) notFound();
   const api = createApiClient(context, user.idToken);
   const formData = await request.formData();
-  // The tags as the charger's local authorization list, or the version it holds (ADR 0018).
+  // The tags as the charger's local authorization list, or the version it holds.
   const asked = formData.get("intent");
   if (asked === "local-list" || asked === "local-list-version") {
-    const response = await tryApi(() => api.post(`/Business/Charger/${params.id}/LocalList${asked === "local-list" ? "" : "/Version"}`));
-    if (response?.status === 404) notFound();
-    const answer = response ? await readJson<LocalListResultDto & ApiProblem>(response) : undefined;
-    const message = answer?.message ?? answer?.title ?? "No pudimos comunicarnos con el cargador. Probá de nuevo.";
-    return answer?.outcome === "accepted" ? dataWithSuccess(context, { localListDone: true }, message) : dataWithError(context, { localListDone: false }, message);
+    const result = await api.call(asked === "local-list" ? endpoints.chargerLocalListSend : endpoints.chargerLocalListVersionGet, { params: { id: params.id } });
+    if (result.status === 404) notFound();
+    const unreachable = !result.ok && result.problem.type === UNREACHABLE_PROBLEM;
+    const message = (result.ok ? result.data.message : !unreachable && result.problem.title) || "No pudimos comunicarnos con el cargador. Probá de nuevo.";
+    return result.ok && result.data.outcome === "accepted" ? dataWithSuccess(context, { localListDone: true }, message) : dataWithError(context, { localListDone: false }, message);
   }
   const intent = asked === "diagnostics" ? "diagnostics" : "firmware";
   const submitted = Object.fromEntries((intent === "firmware" ? ["location", "retrieveAt", "allOfModel"] : ["from", "to"]).map((k) => [k, String(formData.get(k) ?? "").trim()]));
-  const body =
+  const charger = { id: params.id };
+  const result =
     intent === "firmware"
-      ? { location: submitted.location, ...(submitted.retrieveAt ? { retrieveAt: submitted.retrieveAt } : {}), allOfModel: submitted.allOfModel === "true" }
-      : { ...(submitted.from ? { from: submitted.from } : {}), ...(submitted.to ? { to: submitted.to } : {}) };
-  const response = await tryApi(() => api.post(`/Business/Charger/${params.id}/${intent === "firmware" ? "Firmware" : "Diagnostics"}`, body));
-  if (response?.status === 404) notFound();
-  if (response?.status === 422) {
-    const problem = await readJson<ApiProblem>(response);
-    const errors = problem?.errors ?? {};
+      ? await api.call(endpoints.chargerFirmwareUpdate, {
+          params: charger,
+          body: { location: submitted.location, ...(submitted.retrieveAt ? { retrieveAt: submitted.retrieveAt } : {}), allOfModel: submitted.allOfModel === "true" },
+        })
+      : await api.call(endpoints.chargerDiagnosticsRequest, { params: charger, body: { ...(submitted.from ? { from: submitted.from } : {}), ...(submitted.to ? { to: submitted.to } : {}) } });
+  if (result.status === 404) notFound();
+  if (!result.ok && result.status === 422) {
+    const errors = result.problem.errors ?? {};
     const message = Object.values(errors)[0]?.[0] ?? "Revisá los datos.";
     return dataWithError(context, { maintenance: { intent, errors, submitted } satisfies MaintenanceFormState }, message, { status: 422 });
   }
-  const answer = response?.ok ? await readJson<FirmwareUpdateDto | DiagnosticsRequestedDto>(response) : undefined;
+  const answer = result.ok ? result.data : undefined;
   if (!answer) {
     const message = "No pudimos enviar el pedido al cargador. Probá de nuevo.";
     return dataWithError(context, { maintenance: { intent, outcome: "error", message, submitted } satisfies MaintenanceFormState }, message, { status: 503 });

@@ -1,9 +1,9 @@
-// Mensajes OCPP (issue 25): a charger's recent messages, both directions (the last 1,000 Enchufá
+// Mensajes OCPP: a charger's recent messages, both directions (the last 1,000 Enchufá
 // keeps per charger), newest first, for troubleshooting — with the CSV of all of them. Secrets
 // never reach this list (ocpp/message-log.ts redacts them before storing).
 import { data, Link } from "react-router";
 import { Button, Card, Code, Flex, Text } from "@radix-ui/themes";
-import type { ChargerDto, OcppMessageDto, Page } from "#contract/dto";
+import type { OcppMessageDto } from "#contract/dto";
 import { UUID_RE } from "#contract/schemas/constants";
 import { BiArrowBack, BiDownload, BiHistory } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
@@ -12,10 +12,12 @@ import { FilterBar, Pagination, listParams } from "~/components/list";
 import { FilterSelect } from "~/components/activity/filters";
 import { Body, Cell, ColumnHeaderCell, DataTable, Header, Row } from "~/components/table";
 import { formatDateTime, formatInt } from "~/components/charts/format";
-import { createApiClient, fetchJson } from "~/lib/api.server";
+import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { requireMember } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/messages";
+import { notFound } from "~/lib/responses.server";
 
 export const meta = pageMeta("Mensajes OCPP");
 
@@ -26,10 +28,6 @@ const DIRECTIONS: [string, string][] = [
 ];
 const UNAVAILABLE = "No pudimos cargar los mensajes. Probá de nuevo en unos minutos.";
 
-function notFound(): never {
-  throw new Response(null, { status: 404, statusText: "Not Found" });
-}
-
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const { user, headers } = await requireMember(request, context);
   if (!UUID_RE.test(params.id)) notFound();
@@ -39,8 +37,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const { page } = listParams(url, { pageSize: PAGE_SIZE });
   const query = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), ...(validDirection ? { direction: validDirection } : {}) });
   const [charger, messages] = await Promise.all([
-    fetchJson<ChargerDto>(api, `/Business/Charger/${params.id}`),
-    fetchJson<Page<OcppMessageDto>>(api, `/Business/Charger/${params.id}/Message?${query}`),
+    api.call(endpoints.chargerGet, { params: { id: params.id } }),
+    api.call(endpoints.chargerMessages, { params: { id: params.id }, query }),
   ]);
   if (!charger.ok && charger.status === 404) notFound();
   return data(

@@ -4,16 +4,16 @@ import { BiCheckCircle } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { ChargerForm } from "~/components/charger/ChargerForm";
 import { ConnectionUrl, OneTimePassword } from "~/components/charger/OcppBlock";
-import { loadFormOptions, ocppBase, replyFromApi, tryApi } from "~/lib/charger.server";
+import { chargerSaveFailure, loadFormOptions, ocppBase } from "~/lib/charger.server";
 import { newConnector, ocppUrlFor, type ChargerFormValue } from "~/components/charger/form-values";
 import { parseChargerForm } from "~/components/charger/schema";
 import { requireMember, requireUser } from "~/lib/auth.server";
 import { can } from "#domain/permissions";
-import { createApiClient, readJson } from "~/lib/api.server";
+import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithInfo } from "~/lib/toast.server";
-import type { ChargerWithPasswordDto } from "#contract/dto";
 import type { Route } from "./+types/new";
 import { doneMessage } from "~/lib/done-message";
 
@@ -49,35 +49,34 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
   }
   const api = createApiClient(context, user.idToken);
-  const response = await tryApi(() => api.post("/Business/Charger", { ...submission.value, enabled: true }, idempotencyInit(formData)));
-  if (response?.status === 201) {
-    const created = await readJson<ChargerWithPasswordDto>(response);
-    if (created?.id && response.headers.get("Idempotent-Replayed") === "true") {
-      // The same form again (double click, back and resend): it was created once; its password
-      // was shown then and is not kept, so a new one is on the charger's screen (Rotar contraseña).
+  const result = await api.call(endpoints.chargerCreate, { body: { ...submission.value, enabled: true }, headers: idempotencyInit(formData)?.headers });
+  if (result.ok) {
+    const created = result.data;
+    if (!created.ocppPassword) {
+      // The same form again (double click, back and resend): the API answers the first creation
+      // again, without its password (shown then, never kept), so a new one is on the charger's
+      // screen (Rotar contraseña).
       return redirectWithInfo(`/charger/edit/${created.id}`, `El cargador ${created.name} ya estaba creado. Si no guardaste su contraseña, rotala desde acá.`);
     }
-    if (created?.ocppPassword) {
-      // The password travels only in this answer: never stored, never shown again.
-      return dataWithSuccess(
-        context,
-        {
-          created: {
-            id: created.id,
-            name: created.name,
-            ocppIdentity: created.ocppIdentity,
-            ocppUrl: created.ocppUrl ?? ocppUrlFor(ocppBase(request), created.ocppIdentity),
-            password: created.ocppPassword,
-            stationId: created.stationId,
-            stationName: created.stationName,
-          },
+    // The password travels only in this answer: never stored, never shown again.
+    return dataWithSuccess(
+      context,
+      {
+        created: {
+          id: created.id,
+          name: created.name,
+          ocppIdentity: created.ocppIdentity,
+          ocppUrl: created.ocppUrl ?? ocppUrlFor(ocppBase(request), created.ocppIdentity),
+          password: created.ocppPassword,
+          stationId: created.stationId,
+          stationName: created.stationName,
         },
-        doneMessage("created", "el cargador", created.name),
-      );
-    }
+      },
+      doneMessage("created", "el cargador", created.name),
+    );
   }
-  const failed = await replyFromApi(response, submission, "No pudimos crear el cargador. Probá de nuevo.");
-  return dataWithError(context, { result: failed.reply }, failed.toast, { status: failed.status });
+  const failed = chargerSaveFailure(submission, result, "No pudimos crear el cargador. Probá de nuevo.");
+  return dataWithError(context, { result: failed.reply }, failed.message, { status: failed.status });
 }
 
 export default function NewCharger({ loaderData, actionData }: Route.ComponentProps) {

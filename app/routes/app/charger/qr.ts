@@ -1,5 +1,5 @@
-// GET /charger/qr/{chargerId}?connector=N — the connector's QR (SVG) that opens its driver page
-// (issue 23). A resource route: the charger screen shows it as an <img>, so the screen's
+// GET /charger/qr/{chargerId}?connector=N — the connector's QR (SVG) that opens its driver page.
+// A resource route: the charger screen shows it as an <img>, so the screen's
 // JavaScript carries no QR code at all.
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";

@@ -1,4 +1,4 @@
-// GET /charger/stickers/{chargerId} — the printable A4 sheet of the charger's QR stickers (issue 23).
+// GET /charger/stickers/{chargerId} — the printable A4 sheet of the charger's QR stickers.
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { UUID_RE } from "#contract/schemas/constants";
@@ -6,13 +6,14 @@ import { fetchCharger, publicOrigin } from "~/lib/qr.server";
 import { stickerSheet } from "~/lib/stickers.server";
 import { appContext } from "~/lib/context";
 import type { Route } from "./+types/stickers";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  if (!UUID_RE.test(params.id)) throw new Response(null, { status: 404, statusText: "Not Found" });
+  if (!UUID_RE.test(params.id)) notFound();
   const charger = await fetchCharger(createApiClient(context, user.idToken), params.id);
-  if (charger === "not-found") throw new Response(null, { status: 404, statusText: "Not Found" });
-  if (!charger) throw new Response("No pudimos preparar los stickers. Probá de nuevo en unos minutos.", { status: 503 });
+  if (charger === "not-found") notFound();
+  if (!charger) unavailable("No pudimos preparar los stickers. Probá de nuevo en unos minutos.");
   return stickerSheet({
     appName: appContext(context).config.appName,
     origin: publicOrigin(request),

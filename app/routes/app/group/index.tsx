@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import { Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiEditAlt, BiPlus, BiShieldQuarter, BiTrash } from "~/icons";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { Pagination, listParams, useHrefWith } from "~/components/list";
-import { DataTable } from "~/components/table";
+import { BiPlus, BiShieldQuarter } from "~/icons";
+import { EmptyState } from "~/components/Page";
+import { listParams } from "~/components/list";
+import { ActionsHeader, ListScreen, ListTable, RowActions, useListDelete } from "~/components/list/ListScreen";
 import { DeleteConfirm } from "~/components/DeleteConfirm";
 import { fetchOne, fetchPage, GROUPS, listAction } from "../tag/tag.server";
 import { requireUser } from "~/lib/auth.server";
@@ -34,29 +34,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return listAction(request, context, user, GROUPS);
 }
 
-function Actions({ group, deleteHref }: { group: AccessGroupDto; deleteHref: string | null }) {
-  return (
-    <Flex gap="2" wrap="nowrap">
-      <Button asChild size="2" variant="soft">
-        <Link to={`/group/edit/${group.id}`} aria-label={`Editar ${group.name}`}>
-          <BiEditAlt aria-hidden="true" /> Editar
-        </Link>
-      </Button>
-      {deleteHref ? (
-        <Button asChild size="2" variant="soft" color="red">
-          <Link to={deleteHref} aria-label={`Eliminar ${group.name}`} preventScrollReset>
-            <BiTrash aria-hidden="true" /> Eliminar
-          </Link>
-        </Button>
-      ) : null}
-    </Flex>
-  );
-}
-
 export default function GroupIndex({ loaderData, actionData }: Route.ComponentProps) {
   const { items, total, page, pageSize, toDelete } = loaderData;
-  const hrefWith = useHrefWith();
   const canWrite = useAccess().can("tag.write");
+  const del = useListDelete(canWrite);
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
   const newButton = canWrite ? (
     <Button asChild size="3">
@@ -65,90 +46,87 @@ export default function GroupIndex({ loaderData, actionData }: Route.ComponentPr
       </Link>
     </Button>
   ) : null;
-  const deleteHref = (g: AccessGroupDto) => (canWrite ? hrefWith({ delete: g.id }) : null);
   return (
-    <>
-      <PageHeader title="Grupos de acceso" description="En qué estaciones pueden cargar las tarjetas de cada grupo y, si querés, con qué tarifa." actions={newButton} />
-      {toDelete && canWrite ? (
-        <DeleteConfirm id={toDelete.id} title={`¿Eliminar el grupo «${toDelete.name}»?`} action={hrefWith({})} cancelTo={hrefWith({ delete: undefined })} error={deleteError}>
-          No se puede deshacer.{toDelete.tagCount > 0 ? ` Tiene ${tagCountLabel(toDelete.tagCount).toLowerCase()}: pasalas a otro grupo antes de eliminarlo.` : null}
-        </DeleteConfirm>
-      ) : deleteError ? (
-        <Text as="p" color="red" role="alert" mb="4">
-          {deleteError}
-        </Text>
-      ) : null}
-      {total === 0 ? (
-        <EmptyState icon={<BiShieldQuarter size={48} />} title="Todavía no tenés grupos" action={newButton}>
-          Creá un grupo para limitar en qué estaciones cargan algunas tarjetas (por ejemplo, la flota de una empresa) o para cobrarles otra tarifa.
-        </EmptyState>
-      ) : (
-        <>
-          <div className="tag-table">
-            <DataTable caption="Grupos de acceso">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>Nombre</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Estaciones</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Tarifa</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>Tarjetas</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>
-                    <span className="visually-hidden">Acciones</span>
-                  </Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {items.map((g) => (
-                  <Table.Row key={g.id} data-testid="group-row">
-                    <Table.RowHeaderCell>
-                      <Link to={`/group/edit/${g.id}`} className="rate-name">
-                        {g.name}
-                      </Link>
-                    </Table.RowHeaderCell>
-                    <Table.Cell>
-                      <Text size="2">{stationsLabel(g)}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="2" color={g.rateName ? undefined : "gray"}>
-                        {g.rateName ?? "La del conector"}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="2" className="rate-nowrap">
-                        {tagCountLabel(g.tagCount)}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Actions group={g} deleteHref={deleteHref(g)} />
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </DataTable>
-          </div>
-          <ul className="tag-cards" aria-label="Grupos de acceso">
-            {items.map((g) => (
-              <Card asChild size="2" key={g.id}>
-                <li>
-                  <Link to={`/group/edit/${g.id}`} className="rate-name">
-                    {g.name}
-                  </Link>
-                  <Text as="p" size="2" mt="1">
-                    {stationsLabel(g)}
-                  </Text>
-                  <Text as="p" size="2" color="gray" mt="1">
-                    Tarifa: {g.rateName ?? "la del conector"} · {tagCountLabel(g.tagCount).toLowerCase()}
-                  </Text>
-                  <Flex justify="end" mt="3">
-                    <Actions group={g} deleteHref={deleteHref(g)} />
-                  </Flex>
-                </li>
-              </Card>
-            ))}
-          </ul>
-          <Pagination page={page} pageSize={pageSize} total={total} />
-        </>
-      )}
-    </>
+    <ListScreen
+      title="Grupos de acceso"
+      description="En qué estaciones pueden cargar las tarjetas de cada grupo y, si querés, con qué tarifa."
+      actions={newButton}
+      confirm={
+        toDelete && canWrite ? (
+          <DeleteConfirm id={toDelete.id} title={`¿Eliminar el grupo «${toDelete.name}»?`} action={del.action} cancelTo={del.cancelTo} error={deleteError}>
+            No se puede deshacer.{toDelete.tagCount > 0 ? ` Tiene ${tagCountLabel(toDelete.tagCount).toLowerCase()}: pasalas a otro grupo antes de eliminarlo.` : null}
+          </DeleteConfirm>
+        ) : null
+      }
+      deleteError={deleteError}
+      empty={
+        total === 0 ? (
+          <EmptyState icon={<BiShieldQuarter size={48} />} title="Todavía no tenés grupos" action={newButton}>
+            Creá un grupo para limitar en qué estaciones cargan algunas tarjetas (por ejemplo, la flota de una empresa) o para cobrarles otra tarifa.
+          </EmptyState>
+        ) : null
+      }
+      pagination={{ page, pageSize, total }}
+    >
+      <ListTable
+        caption="Grupos de acceso"
+        className="tag-table"
+        head={
+          <>
+            <Table.ColumnHeaderCell>Nombre</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Estaciones</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Tarifa</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Tarjetas</Table.ColumnHeaderCell>
+            <ActionsHeader />
+          </>
+        }
+      >
+        {items.map((g) => (
+          <Table.Row key={g.id} data-testid="group-row">
+            <Table.RowHeaderCell>
+              <Link to={`/group/edit/${g.id}`} className="rate-name">
+                {g.name}
+              </Link>
+            </Table.RowHeaderCell>
+            <Table.Cell>
+              <Text size="2">{stationsLabel(g)}</Text>
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="2" color={g.rateName ? undefined : "gray"}>
+                {g.rateName ?? "La del conector"}
+              </Text>
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="2" className="rate-nowrap">
+                {tagCountLabel(g.tagCount)}
+              </Text>
+            </Table.Cell>
+            <Table.Cell>
+              <RowActions name={g.name} editTo={`/group/edit/${g.id}`} deleteTo={del.deleteHref(g.id)} />
+            </Table.Cell>
+          </Table.Row>
+        ))}
+      </ListTable>
+      <ul className="tag-cards" aria-label="Grupos de acceso">
+        {items.map((g) => (
+          <Card asChild size="2" key={g.id}>
+            <li>
+              <Link to={`/group/edit/${g.id}`} className="rate-name">
+                {g.name}
+              </Link>
+              <Text as="p" size="2" mt="1">
+                {stationsLabel(g)}
+              </Text>
+              <Text as="p" size="2" color="gray" mt="1">
+                Tarifa: {g.rateName ?? "la del conector"} · {tagCountLabel(g.tagCount).toLowerCase()}
+              </Text>
+              <Flex justify="end" mt="3">
+                <RowActions name={g.name} editTo={`/group/edit/${g.id}`} deleteTo={del.deleteHref(g.id)} />
+              </Flex>
+            </li>
+          </Card>
+        ))}
+      </ul>
+    </ListScreen>
   );
 }

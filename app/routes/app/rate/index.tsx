@@ -1,10 +1,12 @@
-import { data, Link, useSearchParams } from "react-router";
-import { Badge, Button, Card, Flex, Text, TextField } from "@radix-ui/themes";
+import { data, Link } from "react-router";
+import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiEditAlt, BiPlus, BiPurchaseTag, BiSearch, BiTrash } from "~/icons";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { FilterBar, Pagination, SortHeader, listParams, useHrefWith } from "~/components/list";
-import { DataTable } from "~/components/table";
+import { BiPlus, BiPurchaseTag, BiSearch } from "~/icons";
+import { EmptyState } from "~/components/Page";
+import { SortHeader, listParams } from "~/components/list";
+import { ActionsHeader, ListScreen, ListTable, RowActions, useListDelete } from "~/components/list/ListScreen";
+import { SelectFilter, type Options } from "~/components/list/fields";
+import { SearchField } from "~/components/list/SearchField";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel, idlePenaltyLabel, noShowLabel, priceParts, vatLabel } from "~/components/rate/format";
 import { deleteRate, UNAVAILABLE } from "./rate.server";
@@ -15,11 +17,12 @@ import { useAccess } from "~/lib/access";
 import { RATE_SORTS, UUID_RE } from "#contract/schemas/constants";
 import type { Page, RateDto } from "#contract/dto";
 import type { Route } from "./+types/index";
+import { unavailable } from "~/lib/responses.server";
 
 export const meta = pageMeta("Tarifas");
 
 const SORTS = new Set<string>(RATE_SORTS.flatMap((k) => [k, `-${k}`]));
-const SORT_OPTIONS: [string, string][] = [
+const SORT_OPTIONS: Options = [
   ["name", "Nombre (A–Z)"],
   ["-name", "Nombre (Z–A)"],
   ["pricePerKwhCents", "Precio por kWh (menor primero)"],
@@ -42,7 +45,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   try {
     response = await api.get(`/Business/Fees?${query}`);
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
   const body = response.ok ? await readJson<Page<RateDto>>(response) : undefined;
   if (!body) throw new Response(UNAVAILABLE, { status: 502 });
@@ -110,20 +113,7 @@ function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string | nul
         </Text>
       </Table.Cell>
       <Table.Cell>
-        <Flex gap="2" wrap="nowrap">
-          <Button asChild size="2" variant="soft">
-            <Link to={`/rate/edit/${rate.id}`} aria-label={`Editar ${rate.name}`}>
-              <BiEditAlt aria-hidden="true" /> Editar
-            </Link>
-          </Button>
-          {deleteHref ? (
-            <Button asChild size="2" variant="soft" color="red">
-              <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
-                <BiTrash aria-hidden="true" /> Eliminar
-              </Link>
-            </Button>
-          ) : null}
-        </Flex>
+        <RowActions name={rate.name} editTo={`/rate/edit/${rate.id}`} deleteTo={deleteHref} />
       </Table.Cell>
     </Table.Row>
   );
@@ -159,20 +149,7 @@ function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string | nu
         ) : null}
         <Flex justify="between" align="center" gap="3" mt="3" wrap="wrap">
           <Text size="2">{connectorCountLabel(rate.connectorCount)}</Text>
-          <Flex gap="2">
-            <Button asChild size="2" variant="soft">
-              <Link to={`/rate/edit/${rate.id}`} aria-label={`Editar ${rate.name}`}>
-                <BiEditAlt aria-hidden="true" /> Editar
-              </Link>
-            </Button>
-            {deleteHref ? (
-              <Button asChild size="2" variant="soft" color="red">
-                <Link to={deleteHref} aria-label={`Eliminar ${rate.name}`} preventScrollReset>
-                  <BiTrash aria-hidden="true" /> Eliminar
-                </Link>
-              </Button>
-            ) : null}
-          </Flex>
+          <RowActions name={rate.name} editTo={`/rate/edit/${rate.id}`} deleteTo={deleteHref} />
         </Flex>
       </li>
     </Card>
@@ -181,11 +158,9 @@ function RateCard({ rate, deleteHref }: { rate: RateDto; deleteHref: string | nu
 
 export default function RateIndex({ loaderData, actionData }: Route.ComponentProps) {
   const { items, total, page, pageSize, q, sort, toDelete } = loaderData;
-  const hrefWith = useHrefWith();
-  const [params] = useSearchParams();
-  const filtered = q !== "";
-  // Issue 26: Facturación and Lectura see the rates, without the ways to change them.
+  // Facturación and Lectura see the rates, without the ways to change them.
   const canWrite = useAccess().can("rate.write");
+  const del = useListDelete(canWrite);
   const newButton = canWrite && (
     <Button asChild size="3">
       <Link to="/rate/new">
@@ -195,90 +170,65 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
   );
 
   return (
-    <>
-      <PageHeader
-        title="Tarifas"
-        description="Cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas."
-        actions={newButton}
-      />
-      {toDelete && canWrite ? (
-        <DeleteRateConfirm rate={toDelete} action={hrefWith({})} cancelTo={hrefWith({ delete: undefined })} error={actionData?.deleteError} />
-      ) : actionData?.deleteError ? (
-        <Text as="p" color="red" role="alert" mb="4" data-testid="delete-rate-error">
-          {actionData.deleteError}
-        </Text>
-      ) : null}
-      {total === 0 && !filtered ? (
-        <EmptyState icon={<BiPurchaseTag size={48} />} title="Todavía no tenés tarifas" action={newButton}>
-          Creá tu primera tarifa con el precio por kWh, por minuto o por sesión, y sus penalidades. Después asignala a los conectores de tus cargadores.
-        </EmptyState>
-      ) : (
-        <>
-          <FilterBar label="Buscar tarifas">
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor="rate-q" size="2" weight="medium">
-                Nombre
-              </Text>
-              <TextField.Root id="rate-q" name="q" type="search" size="3" defaultValue={params.get("q") ?? ""} placeholder="Buscar por nombre">
-                <TextField.Slot>
-                  <BiSearch aria-hidden="true" />
-                </TextField.Slot>
-              </TextField.Root>
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor="rate-sort" size="2" weight="medium">
-                Ordenar por
-              </Text>
-              <select id="rate-sort" name="sort" defaultValue={sort} className="field-select rate-sort">
-                {SORT_OPTIONS.map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </Flex>
-          </FilterBar>
-          {items.length === 0 ? (
-            <EmptyState icon={<BiSearch size={48} />} title="No encontramos tarifas con ese nombre" action={<Link to="/rate">Ver todas las tarifas</Link>}>
-              Probá con otra parte del nombre.
-            </EmptyState>
-          ) : (
-            <>
-              <div className="rate-table">
-                <DataTable caption="Tarifas">
-                  <Table.Header>
-                    <Table.Row>
-                      <SortHeader field="name" sort={sort}>
-                        Nombre
-                      </SortHeader>
-                      <SortHeader field="pricePerKwhCents" sort={sort}>
-                        Precios
-                      </SortHeader>
-                      <Table.ColumnHeaderCell>IVA</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Penalidades</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Conectores</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>
-                        <span className="visually-hidden">Acciones</span>
-                      </Table.ColumnHeaderCell>
-                    </Table.Row>
-                  </Table.Header>
-                  <Table.Body>
-                    {items.map((rate) => (
-                      <RateRow key={rate.id} rate={rate} deleteHref={canWrite ? hrefWith({ delete: rate.id }) : null} />
-                    ))}
-                  </Table.Body>
-                </DataTable>
-              </div>
-              <ul className="rate-cards" aria-label="Tarifas">
-                {items.map((rate) => (
-                  <RateCard key={rate.id} rate={rate} deleteHref={canWrite ? hrefWith({ delete: rate.id }) : null} />
-                ))}
-              </ul>
-              <Pagination page={page} pageSize={pageSize} total={total} />
-            </>
-          )}
-        </>
-      )}
-    </>
+    <ListScreen
+      title="Tarifas"
+      description="Cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas."
+      actions={newButton}
+      confirm={toDelete && canWrite ? <DeleteRateConfirm rate={toDelete} action={del.action} cancelTo={del.cancelTo} error={actionData?.deleteError} /> : null}
+      deleteError={actionData?.deleteError}
+      deleteErrorTestId="delete-rate-error"
+      empty={
+        total === 0 && q === "" ? (
+          <EmptyState icon={<BiPurchaseTag size={48} />} title="Todavía no tenés tarifas" action={newButton}>
+            Creá tu primera tarifa con el precio por kWh, por minuto o por sesión, y sus penalidades. Después asignala a los conectores de tus cargadores.
+          </EmptyState>
+        ) : null
+      }
+      filters={{
+        label: "Buscar tarifas",
+        fields: (
+          <>
+            <SearchField id="rate-q" label="Nombre" defaultValue={q} placeholder="Buscar por nombre" />
+            <SelectFilter id="rate-sort" label="Ordenar por" name="sort" defaultValue={sort} options={SORT_OPTIONS} selectClassName="field-select rate-sort" />
+          </>
+        ),
+      }}
+      noMatch={
+        items.length === 0 ? (
+          <EmptyState icon={<BiSearch size={48} />} title="No encontramos tarifas con ese nombre" action={<Link to="/rate">Ver todas las tarifas</Link>}>
+            Probá con otra parte del nombre.
+          </EmptyState>
+        ) : null
+      }
+      pagination={{ page, pageSize, total }}
+    >
+      <ListTable
+        caption="Tarifas"
+        className="rate-table"
+        head={
+          <>
+            <SortHeader field="name" sort={sort}>
+              Nombre
+            </SortHeader>
+            <SortHeader field="pricePerKwhCents" sort={sort}>
+              Precios
+            </SortHeader>
+            <Table.ColumnHeaderCell>IVA</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Penalidades</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Conectores</Table.ColumnHeaderCell>
+            <ActionsHeader />
+          </>
+        }
+      >
+        {items.map((rate) => (
+          <RateRow key={rate.id} rate={rate} deleteHref={del.deleteHref(rate.id)} />
+        ))}
+      </ListTable>
+      <ul className="rate-cards" aria-label="Tarifas">
+        {items.map((rate) => (
+          <RateCard key={rate.id} rate={rate} deleteHref={del.deleteHref(rate.id)} />
+        ))}
+      </ul>
+    </ListScreen>
   );
 }

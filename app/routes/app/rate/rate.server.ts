@@ -12,6 +12,7 @@ import type { RateDto } from "#contract/dto";
 import { rateFormSchema } from "~/components/rate/schema";
 import { type RequestContext, appContext } from "~/lib/context";
 import { doneMessage } from "~/lib/done-message";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export const UNAVAILABLE = "No pudimos comunicarnos con el servidor. Probá de nuevo en unos minutos.";
 export const RATE_GONE = "La tarifa ya no existe.";
@@ -41,11 +42,9 @@ export function toastStatus(context: RequestContext, status: number): number {
   return appContext(context).isDataRequest ? 200 : status;
 }
 
-const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
-
 /** The `:id` of a rate, or the 404 screen (an id that cannot exist is simply not found). */
 export function rateIdParam(id: string | undefined): string {
-  if (!id || !UUID_RE.test(id)) throw notFound();
+  if (!id || !UUID_RE.test(id)) notFound();
   return id;
 }
 
@@ -55,9 +54,9 @@ export async function fetchRate(context: RequestContext, user: SessionUser, id: 
   try {
     response = await createApiClient(context, user.idToken).get(`/Business/Fees/${encodeURIComponent(id)}`);
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
-  if (response.status === 404 || response.status === 400) throw notFound();
+  if (response.status === 404 || response.status === 400) notFound();
   const rate = response.ok ? await readJson<RateDto>(response) : undefined;
   if (!rate) throw new Response(UNAVAILABLE, { status: 502 });
   return rate;

@@ -4,9 +4,10 @@ import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCalendar, BiPlus, BiTrash } from "~/icons";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { FilterBar, Pagination, listParams } from "~/components/list";
-import { DataTable } from "~/components/table";
+import { EmptyState } from "~/components/Page";
+import { listParams } from "~/components/list";
+import { ActionsHeader, ListScreen, ListTable } from "~/components/list/ListScreen";
+import { SelectFilter, type Options } from "~/components/list/fields";
 import { fetchPage, stationOptions } from "../tag/tag.server";
 import { UNAVAILABLE } from "./reservation.server";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
@@ -23,6 +24,7 @@ import type { Route } from "./+types/index";
 export const meta = pageMeta("Reservas");
 
 const WHEN = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
+const STATUS_OPTIONS: Options = [["", "Todos"], ...RESERVATION_STATUSES.map((s) => [s, RESERVATION_STATUS_LABELS[s]] as const)];
 const COLORS: Record<ReservationStatus, "green" | "blue" | "amber" | "gray" | "red"> = { ACTIVE: "green", USED: "blue", EXPIRED: "amber", CANCELLED: "gray", REFUSED: "red" };
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
@@ -105,115 +107,94 @@ export default function ReservationIndex({ loaderData }: Route.ComponentProps) {
     </Button>
   ) : null;
   return (
-    <>
-      <PageHeader title="Reservas" description={RESERVATIONS_DESCRIPTION} actions={actions} />
-      {total === 0 && !filtered ? (
-        <EmptyState icon={<BiCalendar size={48} />} title="Todavía no hiciste reservas" action={actions ?? undefined}>
-          Reservá un conector para un cliente o un vehículo de tu flota: el cargador lo guarda para esa tarjeta.
-        </EmptyState>
-      ) : (
-        <>
-          <FilterBar label="Filtrar reservas">
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor="reservation-station" size="2" weight="medium">
-                Estación
+    <ListScreen
+      title="Reservas"
+      description={RESERVATIONS_DESCRIPTION}
+      actions={actions}
+      empty={
+        total === 0 && !filtered ? (
+          <EmptyState icon={<BiCalendar size={48} />} title="Todavía no hiciste reservas" action={actions ?? undefined}>
+            Reservá un conector para un cliente o un vehículo de tu flota: el cargador lo guarda para esa tarjeta.
+          </EmptyState>
+        ) : null
+      }
+      filters={{
+        label: "Filtrar reservas",
+        fields: (
+          <>
+            <SelectFilter id="reservation-station" label="Estación" name="stationId" defaultValue={params.get("stationId") ?? ""} options={[["", "Todas"], ...stations.map((s) => [s.id, s.name] as const)]} />
+            <SelectFilter id="reservation-status" label="Estado" name="status" defaultValue={params.get("status") ?? ""} options={STATUS_OPTIONS} />
+          </>
+        ),
+      }}
+      noMatch={
+        items.length === 0 ? (
+          <EmptyState icon={<BiCalendar size={48} />} title="No hay reservas con esos filtros" action={<Link to="/reservation">Ver todas las reservas</Link>}>
+            Probá con otra estación u otro estado.
+          </EmptyState>
+        ) : null
+      }
+      pagination={{ page, pageSize, total }}
+    >
+      <ListTable
+        caption="Reservas"
+        className="tag-table"
+        head={
+          <>
+            <Table.ColumnHeaderCell>Tarjeta</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Conector</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Vale hasta</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Resultado</Table.ColumnHeaderCell>
+            <ActionsHeader />
+          </>
+        }
+      >
+        {items.map((r) => (
+          <Table.Row key={r.id} data-testid="reservation-row">
+            <Table.RowHeaderCell>
+              <span className="tag-mono">{r.idTag}</span>
+            </Table.RowHeaderCell>
+            <Table.Cell>
+              <Text size="2">{where(r)}</Text>
+            </Table.Cell>
+            <Table.Cell>
+              <Text size="2" className="rate-nowrap">
+                {WHEN.format(new Date(r.expiresAt))}
               </Text>
-              <select id="reservation-station" name="stationId" defaultValue={params.get("stationId") ?? ""} className="field-select">
-                <option value="">Todas</option>
-                {stations.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor="reservation-status" size="2" weight="medium">
-                Estado
+            </Table.Cell>
+            <Table.Cell>
+              <StateBadge r={r} />
+            </Table.Cell>
+            <Table.Cell>
+              <Outcome r={r} />
+            </Table.Cell>
+            <Table.Cell>{r.status === "ACTIVE" && canCommand ? <CancelButton r={r} /> : null}</Table.Cell>
+          </Table.Row>
+        ))}
+      </ListTable>
+      <ul className="tag-cards" aria-label="Reservas">
+        {items.map((r) => (
+          <Card asChild size="2" key={r.id}>
+            <li>
+              <Flex justify="between" align="start" gap="3" mb="2">
+                <span className="tag-mono">{r.idTag}</span>
+                <StateBadge r={r} />
+              </Flex>
+              <Text as="p" size="2">
+                {where(r)}
               </Text>
-              <select id="reservation-status" name="status" defaultValue={params.get("status") ?? ""} className="field-select">
-                <option value="">Todos</option>
-                {RESERVATION_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {RESERVATION_STATUS_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </Flex>
-          </FilterBar>
-          {items.length === 0 ? (
-            <EmptyState icon={<BiCalendar size={48} />} title="No hay reservas con esos filtros" action={<Link to="/reservation">Ver todas las reservas</Link>}>
-              Probá con otra estación u otro estado.
-            </EmptyState>
-          ) : (
-            <>
-              <div className="tag-table">
-                <DataTable caption="Reservas">
-                  <Table.Header>
-                    <Table.Row>
-                      <Table.ColumnHeaderCell>Tarjeta</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Conector</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Vale hasta</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>Resultado</Table.ColumnHeaderCell>
-                      <Table.ColumnHeaderCell>
-                        <span className="visually-hidden">Acciones</span>
-                      </Table.ColumnHeaderCell>
-                    </Table.Row>
-                  </Table.Header>
-                  <Table.Body>
-                    {items.map((r) => (
-                      <Table.Row key={r.id} data-testid="reservation-row">
-                        <Table.RowHeaderCell>
-                          <span className="tag-mono">{r.idTag}</span>
-                        </Table.RowHeaderCell>
-                        <Table.Cell>
-                          <Text size="2">{where(r)}</Text>
-                        </Table.Cell>
-                        <Table.Cell>
-                          <Text size="2" className="rate-nowrap">
-                            {WHEN.format(new Date(r.expiresAt))}
-                          </Text>
-                        </Table.Cell>
-                        <Table.Cell>
-                          <StateBadge r={r} />
-                        </Table.Cell>
-                        <Table.Cell>
-                          <Outcome r={r} />
-                        </Table.Cell>
-                        <Table.Cell>{r.status === "ACTIVE" && canCommand ? <CancelButton r={r} /> : null}</Table.Cell>
-                      </Table.Row>
-                    ))}
-                  </Table.Body>
-                </DataTable>
-              </div>
-              <ul className="tag-cards" aria-label="Reservas">
-                {items.map((r) => (
-                  <Card asChild size="2" key={r.id}>
-                    <li>
-                      <Flex justify="between" align="start" gap="3" mb="2">
-                        <span className="tag-mono">{r.idTag}</span>
-                        <StateBadge r={r} />
-                      </Flex>
-                      <Text as="p" size="2">
-                        {where(r)}
-                      </Text>
-                      <Text as="p" size="2" color="gray" mt="1">
-                        Vale hasta {WHEN.format(new Date(r.expiresAt))}
-                      </Text>
-                      <Flex justify="between" align="center" mt="3" gap="3" wrap="wrap">
-                        <Outcome r={r} />
-                        {r.status === "ACTIVE" && canCommand ? <CancelButton r={r} /> : null}
-                      </Flex>
-                    </li>
-                  </Card>
-                ))}
-              </ul>
-              <Pagination page={page} pageSize={pageSize} total={total} />
-            </>
-          )}
-        </>
-      )}
-    </>
+              <Text as="p" size="2" color="gray" mt="1">
+                Vale hasta {WHEN.format(new Date(r.expiresAt))}
+              </Text>
+              <Flex justify="between" align="center" mt="3" gap="3" wrap="wrap">
+                <Outcome r={r} />
+                {r.status === "ACTIVE" && canCommand ? <CancelButton r={r} /> : null}
+              </Flex>
+            </li>
+          </Card>
+        ))}
+      </ul>
+    </ListScreen>
   );
 }

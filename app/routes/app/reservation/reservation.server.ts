@@ -5,6 +5,7 @@ import type { RequestContext } from "~/lib/context";
 import type { SessionUser } from "~/lib/session.server";
 import type { ChargerDto, Page } from "#contract/dto";
 import { UNAVAILABLE } from "../rate/rate.server";
+import { unavailable } from "~/lib/responses.server";
 
 export { UNAVAILABLE };
 
@@ -20,7 +21,7 @@ export async function connectorOptions(context: RequestContext, user: SessionUse
   try {
     response = await createApiClient(context, user.idToken).get("/Business/Charger?pageSize=100&sort=name");
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
   const body = response.ok ? await readJson<Page<ChargerDto>>(response) : undefined;
   if (!body) throw new Response(UNAVAILABLE, { status: 502 });

@@ -1,16 +1,19 @@
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { PlainBadge } from "~/components/plain";
-import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
+import { BiArrowBack, BiPlus } from "~/icons";
 import { PageHeader, TitledCard } from "~/components/Page";
+import { DeleteLink } from "~/components/DeleteConfirm";
+import { DeleteStationConfirm } from "~/components/station/DeleteStation";
 import { DataTable } from "~/components/table";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/form-values";
-import { allocationLines, apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
+import { allocationLines, apiFor, loadServices, loadStation, saveStation, readStationForm } from "~/lib/station.server";
 import { UUID_RE } from "#contract/schemas/constants";
 import { endpoints } from "#contract/endpoints";
+import { notFound } from "~/lib/responses.server";
 import { formatInt } from "~/lib/numbers";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
@@ -41,21 +44,29 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function EditStation({ loaderData, actionData, matches }: Route.ComponentProps) {
   const { station, services, chargers, allocation, defaultValue } = loaderData;
   const addHref = `/charger/add?stationId=${station.id}`;
-  // Issue 26: a role without station.write sees the station, read-only.
+  // A role without station.write sees the station, read-only.
   const canWrite = useAccess().can("station.write");
+  // `?delete=1` asks for the confirmation, which posts to the list's delete (and lands there).
+  const here = `/station/edit/${station.id}`;
+  const [params] = useSearchParams();
+  const confirmDelete = canWrite && params.get("delete") === "1";
   return (
     <>
       <PageHeader
         title="Editar estación"
         description={station.name}
         actions={
-          <Button asChild variant="soft" color="gray" size="3">
-            <Link to="/station">
-              <BiArrowBack aria-hidden="true" /> Mis estaciones
-            </Link>
-          </Button>
+          <>
+            <Button asChild variant="soft" color="gray" size="3">
+              <Link to="/station">
+                <BiArrowBack aria-hidden="true" /> Mis estaciones
+              </Link>
+            </Button>
+            {canWrite && !confirmDelete ? <DeleteLink to={`${here}?delete=1`}>Eliminar estación</DeleteLink> : null}
+          </>
         }
       />
+      {confirmDelete ? <DeleteStationConfirm station={station} returnTo="/station" cancelTo={here} /> : null}
       <Flex direction="column" gap="5">
         <TitledCard
           id="station-chargers"
@@ -130,23 +141,6 @@ export default function EditStation({ loaderData, actionData, matches }: Route.C
           submitLabel="Guardar cambios"
           readOnly={!canWrite}
         />
-
-        {canWrite ? (
-          <TitledCard id="station-danger" title="Eliminar estación">
-            <Flex justify="between" align="center" gap="3" wrap="wrap">
-              <Text as="p" color="gray" size="2" style={{ maxWidth: 560 }}>
-                {station.chargerCount > 0
-                  ? "Para eliminarla, primero mové sus cargadores a otra estación o eliminalos."
-                  : "Se elimina la estación con sus horarios y servicios. No se puede deshacer."}
-              </Text>
-              <Button asChild color="red" variant="soft" size="3">
-                <Link to={`/station?delete=${station.id}`}>
-                  <BiTrash aria-hidden="true" /> Eliminar estación
-                </Link>
-              </Button>
-            </Flex>
-          </TitledCard>
-        ) : null}
       </Flex>
     </>
   );

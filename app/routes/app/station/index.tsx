@@ -1,14 +1,17 @@
 import { lazy, Suspense, useState } from "react";
-import { Form, Link, useLocation, useNavigation } from "react-router";
-import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
+import { Link } from "react-router";
+import { Button, Card } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { GhostButtonLink, PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "~/icons";
 import { STATION_SORTS, UUID_RE } from "#contract/schemas/constants";
+import type { StationDto } from "#contract/dto";
 import { PROVINCES, isProvinceCode } from "#domain/provinces";
-import { EmptyState, PageHeader } from "~/components/Page";
-import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
-import { DataTable } from "~/components/table";
+import { EmptyState } from "~/components/Page";
+import { listParams, SortHeader } from "~/components/list";
+import { ActionsHeader, ListScreen, ListTable, useListDelete } from "~/components/list/ListScreen";
+import { FilterField, SelectFilter, type Options } from "~/components/list/fields";
+import { DeleteStationConfirm } from "~/components/station/DeleteStation";
 import { InfoMessage } from "~/components/messages";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { useHydrated } from "~/lib/hydrated";
@@ -99,16 +102,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const fmt = new Intl.NumberFormat("es-AR");
 
+const PUBLISHED_OPTIONS = [
+  ["", "Todas"],
+  ["true", "Publicadas"],
+  ["false", "Sin publicar"],
+] as const;
+const PROVINCE_OPTIONS: Options = [["", "Todas"], ...PROVINCES.map((p) => [p.code, p.name] as const)];
+
 export default function Stations({ loaderData, matches }: Route.ComponentProps) {
   const { filters, list, confirm } = loaderData;
   // Live: statuses follow the chargers while the page is open (server-sent events).
   useLiveRevalidation();
-  const location = useLocation();
   const hydrated = useHydrated();
   const [mapFailed, setMapFailed] = useState(false);
   const filtered = Boolean(filters.q || filters.province || filters.published);
   // Only the roles that may change stations see how to (the server refuses the rest anyway).
   const canWrite = useAccess().can("station.write");
+  const del = useListDelete(canWrite);
   const newButton = canWrite && (
     <Button asChild size="3">
       <Link to="/station/new">
@@ -119,50 +129,30 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
   const mapsKey = matches[0].loaderData.googleMapsApiKey;
 
   return (
-    <>
-      <PageHeader title="Mis estaciones" description="Dónde están tus cargadores, cómo están ahora y si los conductores las ven." actions={newButton} />
-
-      {confirm && canWrite ? <ConfirmDelete station={confirm} returnTo={location.pathname + location.search} /> : null}
-
-      <FilterBar label="Buscar estaciones">
-        <Flex direction="column" gap="1" className="filter-field filter-search">
-          <Text as="label" htmlFor="station-q" size="2" weight="medium">
-            Buscar
-          </Text>
-          <input id="station-q" name="q" type="search" defaultValue={filters.q} placeholder="Nombre, dirección o localidad" className="station-input station-search" maxLength={100} />
-        </Flex>
-        <Flex direction="column" gap="1" className="filter-field">
-          <Text as="label" htmlFor="station-province" size="2" weight="medium">
-            Provincia
-          </Text>
-          <select id="station-province" name="province" defaultValue={filters.province} className="field-select">
-            <option value="">Todas</option>
-            {PROVINCES.map((p) => (
-              <option key={p.code} value={p.code}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </Flex>
-        <Flex direction="column" gap="1" className="filter-field">
-          <Text as="label" htmlFor="station-published" size="2" weight="medium">
-            Publicación
-          </Text>
-          <select id="station-published" name="published" defaultValue={filters.published} className="field-select">
-            <option value="">Todas</option>
-            <option value="true">Publicadas</option>
-            <option value="false">Sin publicar</option>
-          </select>
-        </Flex>
-        {filters.sort !== "name" ? <input type="hidden" name="sort" value={filters.sort} /> : null}
-      </FilterBar>
-
-      {!list ? (
-        <InfoMessage color="red" testId="stations-error">
-          {LOAD_FAILED_MESSAGE}
-        </InfoMessage>
-      ) : list.total === 0 ? (
-        filtered ? (
+    <ListScreen
+      title="Mis estaciones"
+      description="Dónde están tus cargadores, cómo están ahora y si los conductores las ven."
+      actions={newButton}
+      confirm={confirm && canWrite ? <DeleteStationConfirm station={confirm} returnTo={del.action} cancelTo={del.cancelTo} /> : null}
+      filters={{
+        label: "Buscar estaciones",
+        keep: { sort: filters.sort !== "name" ? filters.sort : undefined },
+        fields: (
+          <>
+            <FilterField id="station-q" label="Buscar" className="filter-field filter-search">
+              <input id="station-q" name="q" type="search" defaultValue={filters.q} placeholder="Nombre, dirección o localidad" className="station-input station-search" maxLength={100} />
+            </FilterField>
+            <SelectFilter id="station-province" label="Provincia" name="province" defaultValue={filters.province} options={PROVINCE_OPTIONS} className="filter-field" />
+            <SelectFilter id="station-published" label="Publicación" name="published" defaultValue={filters.published} options={PUBLISHED_OPTIONS} className="filter-field" />
+          </>
+        ),
+      }}
+      noMatch={
+        !list ? (
+          <InfoMessage color="red" testId="stations-error">
+            {LOAD_FAILED_MESSAGE}
+          </InfoMessage>
+        ) : list.total > 0 ? null : filtered ? (
           <EmptyState icon={<BiMap size={48} />} title="No encontramos estaciones con esos filtros" action={<Button asChild size="3" variant="soft"><Link to="/station">Ver todas</Link></Button>}>
             Probá con otra búsqueda o quitá algún filtro.
           </EmptyState>
@@ -171,146 +161,102 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
             Empezá por crear tu primera estación: dónde está, cuándo abre y qué servicios ofrece. Después le sumás los cargadores.
           </EmptyState>
         )
-      ) : (
-        <>
-          {mapsKey && hydrated && !mapFailed ? (
-            <Card size="2" mb="4">
-              <Suspense fallback={<div className="station-map station-map-loading">Cargando el mapa…</div>}>
-                <StationsMap apiKey={mapsKey} stations={list.items} onFailed={() => setMapFailed(true)} />
-              </Suspense>
-            </Card>
-          ) : null}
-          {mapsKey && mapFailed ? (
-            <InfoMessage color="amber" testId="maps-failed">
-              {MAPS_FAILED_NOTICE}
-            </InfoMessage>
-          ) : null}
-          <DataTable caption="Mis estaciones">
-            <Table.Header>
-              <Table.Row>
-                <SortHeader field="name" sort={filters.sort}>
-                  Nombre
-                </SortHeader>
-                <SortHeader field="city" sort={filters.sort}>
-                  Dirección
-                </SortHeader>
-                <SortHeader field="province" sort={filters.sort}>
-                  Provincia
-                </SortHeader>
-                <Table.ColumnHeaderCell>Cargadores</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>Publicada</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>
-                  <span className="visually-hidden">Acciones</span>
-                </Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {list.items.map((s) => (
-                // Plain stand-ins for Radix components in rows (app/components/plain.tsx): same markup, a fraction of the render time.
-                <Table.Row key={s.id} data-testid="station-row">
-                  <Table.RowHeaderCell>
-                    <Link to={`/station/edit/${s.id}`} className="station-name">
-                      {s.name}
-                    </Link>
-                  </Table.RowHeaderCell>
-                  <Table.Cell>
-                    <PlainText as="div" size="2">
-                      {s.address}
-                    </PlainText>
-                    <PlainText as="div" size="1" color="gray">
-                      {s.city}
-                      {s.postalCode ? ` (${s.postalCode})` : ""}
-                    </PlainText>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <PlainText size="2">{s.provinceName}</PlainText>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <PlainText size="2" style={{ whiteSpace: "nowrap" }}>
-                      {fmt.format(s.chargerCount)} {s.chargerCount === 1 ? "cargador" : "cargadores"}
-                    </PlainText>
-                    <PlainText as="div" size="1" color="gray" style={{ whiteSpace: "nowrap" }}>
-                      {fmt.format(s.connectorCount)} {s.connectorCount === 1 ? "conector" : "conectores"}
-                    </PlainText>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <StatusSummary summary={s.statusSummary} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <PlainBadge color={s.published ? "green" : "gray"} variant="soft">
-                      {s.published ? "Publicada" : "Sin publicar"}
-                    </PlainBadge>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <PlainFlex gap="2" wrap="nowrap">
-                      <GhostButtonLink to={`/station/edit/${s.id}`} title="Editar" aria-label={`Editar ${s.name}`}>
-                        <BiEditAlt aria-hidden="true" />
-                      </GhostButtonLink>
-                      {canWrite ? (
-                        <>
-                          <GhostButtonLink to={`/charger/add?stationId=${s.id}`} title="Añadir cargador" aria-label={`Añadir cargador a ${s.name}`}>
-                            <BiPlusCircle aria-hidden="true" />
-                          </GhostButtonLink>
-                          <GhostButtonLink to={deleteHref(location.search, s.id)} color="red" title="Eliminar" aria-label={`Eliminar ${s.name}`} preventScrollReset={false}>
-                            <BiTrash aria-hidden="true" />
-                          </GhostButtonLink>
-                        </>
-                      ) : null}
-                    </PlainFlex>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </DataTable>
-          <Pagination page={list.page} pageSize={list.pageSize} total={list.total} />
-        </>
-      )}
-    </>
+      }
+      pagination={list ?? undefined}
+    >
+      {mapsKey && hydrated && !mapFailed && list ? (
+        <Card size="2" mb="4">
+          <Suspense fallback={<div className="station-map station-map-loading">Cargando el mapa…</div>}>
+            <StationsMap apiKey={mapsKey} stations={list.items} onFailed={() => setMapFailed(true)} />
+          </Suspense>
+        </Card>
+      ) : null}
+      {mapsKey && mapFailed ? (
+        <InfoMessage color="amber" testId="maps-failed">
+          {MAPS_FAILED_NOTICE}
+        </InfoMessage>
+      ) : null}
+      <ListTable
+        caption="Mis estaciones"
+        head={
+          <>
+            <SortHeader field="name" sort={filters.sort}>
+              Nombre
+            </SortHeader>
+            <SortHeader field="city" sort={filters.sort}>
+              Dirección
+            </SortHeader>
+            <SortHeader field="province" sort={filters.sort}>
+              Provincia
+            </SortHeader>
+            <Table.ColumnHeaderCell>Cargadores</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>Publicada</Table.ColumnHeaderCell>
+            <ActionsHeader />
+          </>
+        }
+      >
+        {list?.items.map((s) => <StationRow key={s.id} station={s} deleteHref={del.deleteHref(s.id)} />)}
+      </ListTable>
+    </ListScreen>
   );
 }
 
-function deleteHref(search: string, id: string) {
-  const params = new URLSearchParams(search);
-  params.set("delete", id);
-  return `/station?${params}`;
-}
-
-/** The confirmation step (works without JavaScript): a second POST really deletes. */
-function ConfirmDelete({ station, returnTo }: { station: { id: string; name: string; chargerCount: number }; returnTo: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const cancel = new URLSearchParams(returnTo.split("?")[1] ?? "");
-  cancel.delete("delete");
-  const cancelHref = `/station${cancel.size ? `?${cancel}` : ""}`;
+// Plain stand-ins for Radix components in rows (app/components/plain.tsx): same markup, a fraction of the render time.
+/** `deleteHref` is null for the roles that may not change stations: they get no add or delete. */
+function StationRow({ station: s, deleteHref }: { station: StationDto; deleteHref: string | null }) {
   return (
-    <Card size="3" mb="5" className="station-confirm" asChild>
-      <section role="alertdialog" aria-labelledby="confirm-delete-title" aria-describedby="confirm-delete-text" data-testid="confirm-delete">
-        <Heading as="h2" size="4" id="confirm-delete-title" mb="2">
-          ¿Eliminar «{station.name}»?
-        </Heading>
-        <Text as="p" id="confirm-delete-text" color="gray" mb="4">
-          {station.chargerCount > 0
-            ? `Tiene ${fmt.format(station.chargerCount)} ${station.chargerCount === 1 ? "cargador asignado" : "cargadores asignados"}: no se puede eliminar hasta que los muevas a otra estación o los elimines.`
-            : "Se eliminan la estación, sus horarios y sus servicios. No se puede deshacer."}
-        </Text>
-        <Form method="post">
-          <input type="hidden" name="intent" value="delete-confirmed" />
-          <input type="hidden" name="id" value={station.id} />
-          <input type="hidden" name="name" value={station.name} />
-          <input type="hidden" name="returnTo" value={returnTo} />
-          <Flex gap="3" wrap="wrap">
-            <Button type="submit" color="red" size="3" disabled={busy}>
-              <BiTrash aria-hidden="true" /> Sí, eliminar
-            </Button>
-            <Button asChild variant="soft" color="gray" size="3">
-              <Link to={cancelHref} autoFocus>
-                Cancelar
-              </Link>
-            </Button>
-          </Flex>
-        </Form>
-      </section>
-    </Card>
+    <Table.Row data-testid="station-row">
+      <Table.RowHeaderCell>
+        <Link to={`/station/edit/${s.id}`} className="station-name">
+          {s.name}
+        </Link>
+      </Table.RowHeaderCell>
+      <Table.Cell>
+        <PlainText as="div" size="2">
+          {s.address}
+        </PlainText>
+        <PlainText as="div" size="1" color="gray">
+          {s.city}
+          {s.postalCode ? ` (${s.postalCode})` : ""}
+        </PlainText>
+      </Table.Cell>
+      <Table.Cell>
+        <PlainText size="2">{s.provinceName}</PlainText>
+      </Table.Cell>
+      <Table.Cell>
+        <PlainText size="2" style={{ whiteSpace: "nowrap" }}>
+          {fmt.format(s.chargerCount)} {s.chargerCount === 1 ? "cargador" : "cargadores"}
+        </PlainText>
+        <PlainText as="div" size="1" color="gray" style={{ whiteSpace: "nowrap" }}>
+          {fmt.format(s.connectorCount)} {s.connectorCount === 1 ? "conector" : "conectores"}
+        </PlainText>
+      </Table.Cell>
+      <Table.Cell>
+        <StatusSummary summary={s.statusSummary} />
+      </Table.Cell>
+      <Table.Cell>
+        <PlainBadge color={s.published ? "green" : "gray"} variant="soft">
+          {s.published ? "Publicada" : "Sin publicar"}
+        </PlainBadge>
+      </Table.Cell>
+      <Table.Cell>
+        <PlainFlex gap="2" wrap="nowrap">
+          <GhostButtonLink to={`/station/edit/${s.id}`} title="Editar" aria-label={`Editar ${s.name}`}>
+            <BiEditAlt aria-hidden="true" />
+          </GhostButtonLink>
+          {deleteHref ? (
+            <>
+              <GhostButtonLink to={`/charger/add?stationId=${s.id}`} title="Añadir cargador" aria-label={`Añadir cargador a ${s.name}`}>
+                <BiPlusCircle aria-hidden="true" />
+              </GhostButtonLink>
+              <GhostButtonLink to={deleteHref} color="red" title="Eliminar" aria-label={`Eliminar ${s.name}`} preventScrollReset={false}>
+                <BiTrash aria-hidden="true" />
+              </GhostButtonLink>
+            </>
+          ) : null}
+        </PlainFlex>
+      </Table.Cell>
+    </Table.Row>
   );
 }

@@ -9,13 +9,14 @@ import { stickerSheet } from "~/lib/stickers.server";
 import { endpoints } from "#contract/endpoints";
 import { MAX_PAGE_SIZE } from "#contract/schemas/common";
 import type { Route } from "./+types/stickers";
+import { unavailable } from "~/lib/responses.server";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
   const station = await loadStation(api, params.id);
   const result = await api.call(endpoints.chargerList, { query: { stationId: station.id, pageSize: MAX_PAGE_SIZE, sort: "name" } });
-  if (!result.ok) throw new Response("No pudimos preparar los stickers. Probá de nuevo en unos minutos.", { status: 503 });
+  if (!result.ok) unavailable("No pudimos preparar los stickers. Probá de nuevo en unos minutos.");
   const notice = !station.qrPaymentEnabled
     ? "El cobro con QR está desactivado en esta estación: activalo en «Cobro con QR» de la estación antes de pegar los stickers."
     : !station.published

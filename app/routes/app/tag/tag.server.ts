@@ -12,6 +12,7 @@ import type { RequestContext } from "~/lib/context";
 import { UUID_RE } from "#contract/schemas/constants";
 import type { AccessGroupDto, Page, StationOptionDto, TagDto } from "#contract/dto";
 import { toastStatus, UNAVAILABLE } from "../rate/rate.server";
+import { notFound, unavailable } from "~/lib/responses.server";
 
 export { UNAVAILABLE };
 
@@ -47,11 +48,9 @@ export const GROUPS: Resource = {
   fields: new Set(["name", "allStations", "stationIds", "rateId"]),
 };
 
-const notFound = () => new Response(null, { status: 404, statusText: "Not Found" });
-
 /** The `:id` of a tag or group, or the 404 screen. */
 export function idParam(id: string | undefined): string {
-  if (!id || !UUID_RE.test(id)) throw notFound();
+  if (!id || !UUID_RE.test(id)) notFound();
   return id;
 }
 
@@ -61,9 +60,9 @@ export async function fetchOne<T>(context: RequestContext, user: SessionUser, r:
   try {
     response = await createApiClient(context, user.idToken).get(`${r.api}/${encodeURIComponent(id)}`);
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
-  if (response.status === 404 || response.status === 400) throw notFound();
+  if (response.status === 404 || response.status === 400) notFound();
   const body = response.ok ? await readJson<T>(response) : undefined;
   if (!body) throw new Response(UNAVAILABLE, { status: 502 });
   return body;
@@ -75,7 +74,7 @@ export async function fetchPage<T>(context: RequestContext, user: SessionUser, p
   try {
     response = await createApiClient(context, user.idToken).get(path);
   } catch {
-    throw new Response(UNAVAILABLE, { status: 503 });
+    unavailable(UNAVAILABLE);
   }
   const body = response.ok ? await readJson<Page<T>>(response) : undefined;
   if (!body) throw new Response(UNAVAILABLE, { status: 502 });

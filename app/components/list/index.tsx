@@ -1,5 +1,6 @@
 // List pieces shared by every index screen: filters, sorting and pagination live in the URL,
-// so they work without JavaScript and can be bookmarked.
+// so they work without JavaScript and can be bookmarked. The screen around them is ListScreen
+// (./ListScreen.tsx); the filter inputs are in ./fields.tsx and ./SearchField.tsx.
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
@@ -22,12 +23,16 @@ export function useHrefWith() {
   };
 }
 
-/** A GET form for search and filters; "Limpiar" drops every parameter. */
-export function FilterBar({ children, label = "Filtros" }: { children: ReactNode; label?: string }) {
+/**
+ * A GET form for search and filters; "Limpiar" drops every parameter. `keep` carries parameters
+ * the form has no input for (the table's sort) as hidden fields; an empty value is left out.
+ */
+export function FilterBar({ children, label = "Filtros", keep }: { children: ReactNode; label?: string; keep?: Record<string, string | undefined> }) {
   const location = useLocation();
   return (
     <Form method="get" role="search" aria-label={label} className="filter-bar">
       <Flex gap="3" wrap="wrap" align="end">
+        {keep ? Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null)) : null}
         {children}
         <Button type="submit" size="3">
           Filtrar
