@@ -18,7 +18,7 @@ import { withAutoFocus } from "~/lib/autofocus";
 import { FormError, InfoMessage } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
 import { Cell, ColumnHeaderCell, Row, RowHeaderCell } from "~/components/table";
-import { ListTable } from "~/components/list/ListScreen";
+import { ListTable } from "~/components/list/ListTable";
 import { formatDateTime } from "~/components/charts/format";
 import { createApiClient, fetchJson, readJson, type ApiProblem } from "~/lib/api.server";
 import { requireMember } from "~/lib/auth.server";
