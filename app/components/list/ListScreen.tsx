@@ -5,11 +5,11 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import * as Table from "~/components/table";
-import { DataTable } from "~/components/table";
 import { PageHeader } from "~/components/Page";
 import { BiEditAlt, BiTrash } from "~/icons";
 import { FilterBar, Pagination, useHrefWith } from "./index";
+
+export { ActionsHeader, ListTable } from "./ListTable";
 
 export interface ListFilters {
   /** The search landmark's name ("Buscar tarifas"). */
@@ -83,28 +83,6 @@ export function ListScreen({
         </>
       )}
     </>
-  );
-}
-
-/** The list's table: a header row of `head` cells over the rows; `className` wraps it (CSS hides it on phones when the list has cards). */
-export function ListTable({ caption, className, head, children }: { caption: string; className?: string; head: ReactNode; children: ReactNode }) {
-  const table = (
-    <DataTable caption={caption}>
-      <Table.Header>
-        <Table.Row>{head}</Table.Row>
-      </Table.Header>
-      <Table.Body>{children}</Table.Body>
-    </DataTable>
-  );
-  return className ? <div className={className}>{table}</div> : table;
-}
-
-/** The header of the row-actions column: named for screen readers, blank on screen. */
-export function ActionsHeader() {
-  return (
-    <Table.ColumnHeaderCell>
-      <span className="visually-hidden">Acciones</span>
-    </Table.ColumnHeaderCell>
   );
 }
 

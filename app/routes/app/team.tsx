@@ -17,7 +17,8 @@ import { Field, FieldError, VALIDATE_ON } from "~/components/form";
 import { withAutoFocus } from "~/lib/autofocus";
 import { FormError, InfoMessage } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
-import { Body, Cell, ColumnHeaderCell, DataTable, Header, Row, RowHeaderCell } from "~/components/table";
+import { Cell, ColumnHeaderCell, Row, RowHeaderCell } from "~/components/table";
+import { ListTable } from "~/components/list/ListTable";
 import { formatDateTime } from "~/components/charts/format";
 import { createApiClient, fetchJson, readJson, type ApiProblem } from "~/lib/api.server";
 import { requireMember } from "~/lib/auth.server";
@@ -429,23 +430,22 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           </Heading>
           {members.length ? (
             <>
-              <div className="team-table">
-                <DataTable caption="Miembros de la empresa">
-                  <Header>
-                    <Row>
-                      <ColumnHeaderCell>Persona</ColumnHeaderCell>
-                      <ColumnHeaderCell>Rol</ColumnHeaderCell>
-                      <ColumnHeaderCell>Último ingreso</ColumnHeaderCell>
-                      <ColumnHeaderCell>Acciones</ColumnHeaderCell>
-                    </Row>
-                  </Header>
-                  <Body>
-                    {members.map((m) => (
-                      <MemberRow key={m.id} member={m} viewerRole={role} />
-                    ))}
-                  </Body>
-                </DataTable>
-              </div>
+              <ListTable
+                caption="Miembros de la empresa"
+                className="team-table"
+                head={
+                  <>
+                    <ColumnHeaderCell>Persona</ColumnHeaderCell>
+                    <ColumnHeaderCell>Rol</ColumnHeaderCell>
+                    <ColumnHeaderCell>Último ingreso</ColumnHeaderCell>
+                    <ColumnHeaderCell>Acciones</ColumnHeaderCell>
+                  </>
+                }
+              >
+                {members.map((m) => (
+                  <MemberRow key={m.id} member={m} viewerRole={role} />
+                ))}
+              </ListTable>
               <ul className="team-cards" aria-label="Miembros de la empresa">
                 {members.map((m) => (
                   <MemberCard key={m.id} member={m} viewerRole={role} />
@@ -485,24 +485,23 @@ export default function Team({ loaderData, actionData }: Route.ComponentProps) {
           </Heading>
           {invitations.length ? (
             <>
-              <div className="team-table">
-                <DataTable caption="Invitaciones pendientes">
-                  <Header>
-                    <Row>
-                      <ColumnHeaderCell>Correo</ColumnHeaderCell>
-                      <ColumnHeaderCell>Rol</ColumnHeaderCell>
-                      <ColumnHeaderCell>Enviada</ColumnHeaderCell>
-                      <ColumnHeaderCell>Vence</ColumnHeaderCell>
-                      <ColumnHeaderCell>Acciones</ColumnHeaderCell>
-                    </Row>
-                  </Header>
-                  <Body>
-                    {invitations.map((i) => (
-                      <InvitationRow key={i.id} invitation={i} />
-                    ))}
-                  </Body>
-                </DataTable>
-              </div>
+              <ListTable
+                caption="Invitaciones pendientes"
+                className="team-table"
+                head={
+                  <>
+                    <ColumnHeaderCell>Correo</ColumnHeaderCell>
+                    <ColumnHeaderCell>Rol</ColumnHeaderCell>
+                    <ColumnHeaderCell>Enviada</ColumnHeaderCell>
+                    <ColumnHeaderCell>Vence</ColumnHeaderCell>
+                    <ColumnHeaderCell>Acciones</ColumnHeaderCell>
+                  </>
+                }
+              >
+                {invitations.map((i) => (
+                  <InvitationRow key={i.id} invitation={i} />
+                ))}
+              </ListTable>
               <ul className="team-cards" aria-label="Invitaciones pendientes">
                 {invitations.map((i) => (
                   <InvitationCard key={i.id} invitation={i} />
