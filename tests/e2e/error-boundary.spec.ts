@@ -9,7 +9,6 @@ const BASE = `http://127.0.0.1:${E2E_PORT}`;
 const PASSWORD = "Errores1234!";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the same server-rendered page with JavaScript off; checked with it on");
-test.slow(() => true, "a sign-in, a page and a navigation (for the 403 also a company, a member and an invitation): more than 30 s on a busy machine");
 
 /** The invitation token the local inbox (/_local/inbox.json) holds for an address. */
 async function invitationToken(email: string): Promise<string> {
@@ -37,6 +36,8 @@ async function api(path: string, token: string, body: unknown, status: number) {
 }
 
 test("a missing charger's page is the 404 message inside the app, with the navigation", async ({ page }) => {
+  // A sign-in, a page and a navigation: more than the default 30 s on a busy machine.
+  test.slow();
   await login(page);
   await expect(page).toHaveURL(/\/home$/);
   const res = await page.goto(`/charger/edit/${crypto.randomUUID()}`);
@@ -53,6 +54,8 @@ test("a missing charger's page is the 404 message inside the app, with the navig
 });
 
 test("a screen the role may not open is the 403 message inside the app, with the role's navigation", async ({ page }) => {
+  // A company, a member by invitation, a sign-in and a page: more than the default 30 s on a busy machine.
+  test.slow();
   const owner = await activeOperator(BASE, { prefix: "errores-dueno", password: PASSWORD, businessName: "Errores S.A." });
   const email = uniqueEmail("errores-tecnico");
   await createAccount(email, PASSWORD);
