@@ -39,7 +39,7 @@ test("a missing charger's page is the 404 message inside the app, with the navig
   // A sign-in, a page and a navigation: more than the default 30 s on a busy machine.
   test.slow();
   await login(page);
-  await expect(page).toHaveURL(/\/home$/);
+  await expect(page).toHaveURL(/\/home$/, { timeout: 20_000 });
   const res = await page.goto(`/charger/edit/${crypto.randomUUID()}`);
   expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "No encontramos esta página", level: 1 })).toBeVisible();
@@ -63,7 +63,7 @@ test("a screen the role may not open is the 403 message inside the app, with the
   await api("/Business/Member", await idToken(email, PASSWORD), { token: await invitationToken(email) }, 201);
 
   await login(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/home$/);
+  await expect(page).toHaveURL(/\/home$/, { timeout: 20_000 });
   await expect(page.getByTestId("header-role")).toHaveText("Técnico");
   const res = await page.goto("/payment");
   expect(res?.status()).toBe(403);
