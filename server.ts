@@ -1,5 +1,5 @@
 // Enchufá's server: the dashboard (React Router), the embedded Business API at /api and /healthz,
-// behind security headers, compression and graceful shutdown (DESIGN.md §1).
+// behind security headers, compression and graceful shutdown.
 import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -38,21 +38,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // Own TLS (TLS_CERT_FILE / TLS_KEY_FILE): read and checked before anything opens.
   const tls = readTls(env);
   const logger = createLogger(env.LOG_LEVEL);
-  // Flash toasts are signed with the session's secrets (remix-toast's own default is a public
-  // constant), so a cookie set by anyone else is not shown as our message.
-  const sessionSecrets = (env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL, ...(sessionSecrets.length ? { secrets: sessionSecrets } : {}) });
-
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX, preparedStatements: env.DATABASE_PREPARED_STATEMENTS });
-  await seedCatalogs(database.db);
-  // Rate limits hold across nodes when they share PostgreSQL; one node (PGlite) counts in memory.
-  const limits = database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore();
-  setRateLimitStore(limits);
-  // The API's per-account limit is hit by every API call of every page: cached and batched.
-  if (database.kind === "postgres") setHotRateLimitStore(new BufferedRateLimitStore(limits));
-  // The dashboard's sign-ins live in the database (PGlite too): they survive restarts, and a
-  // sign-out holds on every node (ADR 0027).
-  setWebSessionStore(new DbWebSessionStore(database.db));
+  signToasts(env);
+  const database = await openStores(env);
   if (options.onDatabase) await options.onDatabase(database);
 
   const verifyToken = createTokenVerifier(env);
@@ -134,70 +121,135 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     ocpiClient: { local: partnersLocal },
   });
 
-  const health = async () => {
-    const [db, identity] = await Promise.all([
-      database.ping().then(() => "ok" as const, () => "down" as const),
-      identityReachable(env).then((ok) => (ok ? ("ok" as const) : ("down" as const))),
-    ]);
-    return { database: db, identity };
-  };
-
-  let dashboard: Parameters<typeof createHttpApp>[0]["dashboard"];
-  if (options.dev) {
-    const vite = await import("vite");
-    dashboard = { vite: await vite.createServer({ server: { middlewareMode: true } }) };
-  } else {
-    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-    const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
-    dashboard = { build, clientDir: path.join(buildDir, "client") };
-  }
+  const health = healthCheck(env, database);
+  const dashboard = await loadDashboard(options.dev);
 
   const ocpiApp = createOcpiApp({ ...ocpiBase, ocpp });
   // Sessions, CDRs and location changes, pushed every few seconds by one node per partner (ocpi/push.ts).
   const stopOcpiPush = startPushLoop(ocpiSvc);
 
   const app = createHttpApp({ env, logger, api, ocpi: ocpiApp, health, dashboard, verifyIdToken: verifyToken, revokeRefreshTokens: createRefreshTokenRevoker(env), inbox });
-  // Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with TLS_CERT_FILE/TLS_KEY_FILE.
+  const listening = await listenForRequests(app, env, tls, ocpp.handleUpgrade);
+  logger.info({ url: listening.url, database: database.kind, tls: listening.protocol === "https" }, "servidor listo");
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
+  return { url: listening.url, env, ocpp, close };
+}
+
+type Database = Awaited<ReturnType<typeof openDatabase>>;
+type Dashboard = Parameters<typeof createHttpApp>[0]["dashboard"];
+
+/**
+ * Flash toasts are signed with the session's secrets (remix-toast's own default is a public
+ * constant), so a cookie set by anyone else is not shown as our message.
+ */
+function signToasts(env: Env) {
+  const sessionSecrets = (env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  setToastCookieOptions({ secure: env.NODE_ENV === "production" && !env.ENCHUFA_LOCAL, ...(sessionSecrets.length ? { secrets: sessionSecrets } : {}) });
+}
+
+/** The database with its catalogs, and the stores kept in it: rate limits and the dashboard's sign-ins. */
+async function openStores(env: Env): Promise<Database> {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX, preparedStatements: env.DATABASE_PREPARED_STATEMENTS });
+  await seedCatalogs(database.db);
+  // Rate limits hold across nodes when they share PostgreSQL; one node (PGlite) counts in memory.
+  const limits = database.kind === "postgres" ? new PostgresRateLimitStore(database.db) : new MemoryRateLimitStore();
+  setRateLimitStore(limits);
+  // The API's per-account limit is hit by every API call of every page: cached and batched.
+  if (database.kind === "postgres") setHotRateLimitStore(new BufferedRateLimitStore(limits));
+  // The dashboard's sign-ins live in the database (PGlite too): they survive restarts, and a
+  // sign-out holds on every node (ADR 0027).
+  setWebSessionStore(new DbWebSessionStore(database.db));
+  return database;
+}
+
+/** /healthz's checks: the database and the identity provider, each "ok" or "down". */
+function healthCheck(env: Env, database: Database) {
+  return async () => {
+    const [db, identity] = await Promise.all([
+      database.ping().then(() => "ok" as const, () => "down" as const),
+      identityReachable(env).then((ok) => (ok ? ("ok" as const) : ("down" as const))),
+    ]);
+    return { database: db, identity };
+  };
+}
+
+/** The dashboard: a Vite dev server in development, the built server bundle (BUILD_DIR, default build/) otherwise. */
+async function loadDashboard(dev: boolean | undefined): Promise<Dashboard> {
+  if (dev) {
+    const vite = await import("vite");
+    return { vite: await vite.createServer({ server: { middlewareMode: true } }) };
+  }
+  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+  const build = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as ServerBuild;
+  return { build, clientDir: path.join(buildDir, "client") };
+}
+
+/**
+ * Plain HTTP behind a TLS-terminating load balancer; HTTPS (wss:// for chargers) with
+ * TLS_CERT_FILE/TLS_KEY_FILE. Chargers' WebSocket upgrades go to `onUpgrade`. Once `drain()` is
+ * called, every answer closes its connection instead of keeping it alive.
+ */
+async function listenForRequests(app: Parameters<typeof listen>[0], env: Env, tls: ReturnType<typeof readTls>, onUpgrade: RunningServer["ocpp"]["handleUpgrade"]) {
   const { server, protocol } = await listen(app, env, tls);
   server.keepAliveTimeout = 65_000;
   let draining = false;
   server.on("request", (_req, res) => {
     if (draining) res.shouldKeepAlive = false;
   });
-  server.on("upgrade", ocpp.handleUpgrade);
+  server.on("upgrade", onUpgrade);
   const address = server.address();
   const port = address && typeof address === "object" ? address.port : env.PORT;
   const url = `${protocol}://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${port}`;
-  logger.info({ url, database: database.kind, tls: protocol === "https" }, "servidor listo");
-
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      logger.info("cerrando: no se aceptan conexiones nuevas");
-      // In-flight requests finish; chargers get a clean close (1001) and reconnect elsewhere.
-      // Keep-alive connections are closed as soon as they go idle (a response finishing now
-      // says `Connection: close`); whatever still hangs after 8 s is cut so the process exits
-      // within the orchestrator's 10 s.
+  return {
+    server,
+    protocol,
+    url,
+    drain: () => {
       draining = true;
-      stopPaymentSweep();
-      stopImageSweep();
-      stopOcpiPush();
-      const sweep = setInterval(() => server.closeIdleConnections(), 200);
-      const cut = setTimeout(() => server.closeAllConnections(), 8_000);
-      await Promise.all([
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-        ocpp.close(),
-      ]);
-      clearInterval(sweep);
-      clearTimeout(cut);
-      if ("vite" in dashboard) await dashboard.vite.close();
-      await database.close();
-      logger.info("cerrado");
-    })());
-  return { url, env, ocpp, close };
+    },
+  };
+}
+
+/**
+ * In-flight requests finish; chargers get a clean close (1001) and reconnect elsewhere. Keep-alive
+ * connections are closed as soon as they go idle (a response finishing now says
+ * `Connection: close`); whatever still hangs after 8 s is cut so the process exits within the
+ * orchestrator's 10 s. The background loops (`stops`) stop first, the database closes last.
+ */
+async function shutdown({
+  logger,
+  listening: { server, drain },
+  stops,
+  ocpp,
+  dashboard,
+  database,
+}: {
+  logger: ReturnType<typeof createLogger>;
+  listening: Awaited<ReturnType<typeof listenForRequests>>;
+  stops: (() => void)[];
+  ocpp: RunningServer["ocpp"];
+  dashboard: Dashboard;
+  database: Database;
+}) {
+  logger.info("cerrando: no se aceptan conexiones nuevas");
+  drain();
+  for (const stop of stops) stop();
+  const sweep = setInterval(() => server.closeIdleConnections(), 200);
+  const cut = setTimeout(() => server.closeAllConnections(), 8_000);
+  await Promise.all([
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+    ocpp.close(),
+  ]);
+  clearInterval(sweep);
+  clearTimeout(cut);
+  if ("vite" in dashboard) await dashboard.vite.close();
+  await database.close();
+  logger.info("cerrado");
 }
 
 /**

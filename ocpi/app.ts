@@ -1,4 +1,4 @@
-// The OCPI 2.2.1 CPO interface (issue 27, ADR 0020): a Hono app mounted at /ocpi, beside the
+// The OCPI 2.2.1 CPO interface (ADR 0020): a Hono app mounted at /ocpi, beside the
 // Business API and outside its Firebase access guard. Every request is authenticated by an OCPI
 // credentials token (transport_and_format.asciidoc §Authorization header) that names one partner
 // of one company; everything answered is that company's. Answers are OCPI envelopes.
@@ -63,12 +63,33 @@ export function ocpiServices(deps: OcpiDeps): OcpiServices {
 
 export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
   const svc = ocpiServices(deps);
-  const base = ocpiBaseUrl(svc.publicOrigin);
-  const versionBase = `${base}/${SUPPORTED_VERSION}`;
-  const ok = <T>(c: OcpiCtx, data: T) => c.json(envelope(svc.now(), data));
-
+  const versionBase = `${ocpiBaseUrl(svc.publicOrigin)}/${SUPPORTED_VERSION}`;
   const app = new Hono<OcpiEnv>().basePath("/ocpi");
 
+  // Middleware first: request ids, the body cap and the partner's token guard every route below.
+  ocpiMiddleware(app, svc);
+  versionAndCredentialsRoutes(app, svc, versionBase);
+  senderModuleRoutes(app, svc, versionBase);
+  receiverModuleRoutes(app, svc, deps.ocpp);
+
+  app.notFound((c) => c.json(envelope(svc.now(), undefined, OCPI_STATUS.CLIENT_ERROR, "Unknown OCPI endpoint."), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof OcpiError) return c.json(envelope(svc.now(), undefined, err.statusCode, err.message), err.httpStatus);
+    svc.logger.error({ path: new URL(c.req.url).pathname, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "ocpi: error inesperado");
+    return c.json(envelope(svc.now(), undefined, OCPI_STATUS.SERVER_ERROR, "Internal error."), 500);
+  });
+
+  return app;
+}
+
+/** A successful OCPI answer: the envelope with status 1000 and `data`. */
+function okAnswer<T>(svc: OcpiServices, c: OcpiCtx, data: T) {
+  return c.json(envelope(svc.now(), data));
+}
+
+/** Every request: the ids echoed back, the body capped, and the partner found by its token (a token A opens only registration). */
+function ocpiMiddleware(app: Hono<OcpiEnv>, svc: OcpiServices) {
   // transport_and_format.asciidoc §Request headers: X-Request-ID and X-Correlation-ID are echoed.
   app.use(async (c, next) => {
     await next();
@@ -103,7 +124,11 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     c.set("token", tokensFromHeader(c.req.header("authorization")).find((t) => hashCredentialsToken(t) === found.partner.incomingTokenHash) ?? "");
     await next();
   });
+}
 
+/** The versions and the credentials module: registration (POST), its update (PUT) and unregistering (DELETE). */
+function versionAndCredentialsRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: string) {
+  const ok = <T>(c: OcpiCtx, data: T) => okAnswer(svc, c, data);
   // version_information_endpoint.asciidoc ------------------------------------------------------
   app.get("/versions", (c) => ok(c, [{ version: SUPPORTED_VERSION, url: versionBase }]));
   app.get(`/${SUPPORTED_VERSION}`, (c) =>
@@ -142,7 +167,11 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     await acceptUnregister(svc, c.get("partner"));
     return c.json(envelope(svc.now(), undefined));
   });
+}
 
+/** The modules partners pull from: locations (with their EVSEs and connectors) and tariffs, in pages. */
+function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: string) {
+  const ok = <T>(c: OcpiCtx, data: T) => okAnswer(svc, c, data);
   // Sender modules: paginated lists (transport_and_format.asciidoc §Pagination) ---------------
   const party = (c: OcpiCtx): Party => ({
     countryCode: OCPI_COUNTRY_CODE,
@@ -187,7 +216,11 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
     return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
   });
+}
 
+/** The modules partners push to: their drivers' tokens, and commands to our chargers. */
+function receiverModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, ocpp: OcpiDeps["ocpp"]) {
+  const ok = <T>(c: OcpiCtx, data: T) => okAnswer(svc, c, data);
   // mod_tokens.asciidoc §CPO Receiver interface: {url}/{country_code}/{party_id}/{token_uid}[?type=].
   const tokenPath = `/${SUPPORTED_VERSION}/tokens/:countryCode/:partyId/:uid`;
   const pathOf = (c: OcpiCtx) => ({ ...c.req.param(), type: c.req.query("type") }) as { countryCode: string; partyId: string; uid: string; type?: string };
@@ -214,19 +247,9 @@ export function createOcpiApp(deps: OcpiDeps): Hono<OcpiEnv> {
     } catch {
       throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
     }
-    const { response } = await receiveCommand(svc, deps.ocpp, c.get("partner"), c.get("business"), c.req.param("command"), body);
+    const { response } = await receiveCommand(svc, ocpp, c.get("partner"), c.get("business"), c.req.param("command"), body);
     return ok(c, response);
   });
-
-  app.notFound((c) => c.json(envelope(svc.now(), undefined, OCPI_STATUS.CLIENT_ERROR, "Unknown OCPI endpoint."), 404));
-
-  app.onError((err, c) => {
-    if (err instanceof OcpiError) return c.json(envelope(svc.now(), undefined, err.statusCode, err.message), err.httpStatus);
-    svc.logger.error({ path: new URL(c.req.url).pathname, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, "ocpi: error inesperado");
-    return c.json(envelope(svc.now(), undefined, OCPI_STATUS.SERVER_ERROR, "Internal error."), 500);
-  });
-
-  return app;
 }
 
 const pageParams = z.object({

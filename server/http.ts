@@ -39,15 +39,52 @@ export interface HttpDeps {
   dashboard: { build: ServerBuild; clientDir: string } | { vite: ViteDevServer };
 }
 
-export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verifyIdToken, revokeRefreshTokens, inbox }: HttpDeps) {
+export function createHttpApp(deps: HttpDeps) {
+  const { env, logger, health, dashboard, inbox } = deps;
   const app = express();
-  const production = env.NODE_ENV === "production";
-  const dev = "vite" in dashboard;
   app.disable("x-powered-by");
   if (env.TRUST_PROXY) app.set("trust proxy", true);
 
   // Request id and one structured line per request (path only: query strings may carry oobCodes).
-  app.use((req, res, next) => {
+  app.use(requestLog(logger));
+  applySecurityHeaders(app, env, "vite" in dashboard);
+
+  app.get("/healthz", async (_req, res) => {
+    // Unhealthy (503) only when this node cannot serve: its database is down. The identity
+    // provider is reported but does not fail the check — signed-in pages keep working without it,
+    // and a Google outage must not make a load balancer pull every node at once.
+    const checks = await health();
+    const ok = checks.database === "ok";
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "down", ...checks });
+  });
+
+  // Cross-site state changes are refused (CSRF), then bodies are capped before anything parses them.
+  app.use(crossSiteGuard({ allowedOrigins: env.PUBLIC_URL ? [env.PUBLIC_URL] : [], trustProxy: env.TRUST_PROXY }));
+  app.use(bodyLimit(MAX_BODY_BYTES));
+
+  app.use(compression());
+
+  mountApi(app, env, deps.api);
+  if (deps.ocpi) mountOcpi(app, env, deps.ocpi);
+
+  if (inbox && env.ENCHUFA_LOCAL) app.use(localInboxRouter(inbox, env.APP_NAME));
+
+  limitDriverPages(app, env);
+  mountDashboard(app, dashboard, dashboardContext(deps), logger);
+
+  // Last resort: log with the request id, answer without internals.
+  app.use((error: unknown, _req: ExpressRequest, res: ExpressResponse, _next: express.NextFunction) => {
+    logger.error({ err: error, reqId: res.locals.requestId }, "error no controlado");
+    if (res.headersSent) return;
+    res.status(500).type("text/plain; charset=utf-8").send("Ocurrió un error inesperado. Probá de nuevo en unos minutos.");
+  });
+
+  return app;
+}
+
+/** Gives each request an id (X-Request-Id, kept from the caller when sent) and a CSP nonce, and logs one line when it ends. */
+function requestLog(logger: Logger) {
+  return (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
     const id = (req.headers["x-request-id"] as string) || crypto.randomUUID();
     res.locals.requestId = id;
     res.setHeader("X-Request-Id", id);
@@ -59,8 +96,15 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
       logger.info({ reqId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, "request");
     });
     next();
-  });
+  };
+}
 
+/**
+ * The security headers of every answer: a CSP with the page's nonce (plus Google Maps and Firebase
+ * when configured, and what Vite needs in development), HSTS in production, no framing, no sniffing.
+ */
+function applySecurityHeaders(app: express.Express, env: Env, dev: boolean) {
+  const production = env.NODE_ENV === "production";
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as ExpressResponse).locals.cspNonce}'`;
   const maps = env.GOOGLE_MAPS_API_KEY ? ["https://maps.googleapis.com", "https://maps.gstatic.com"] : [];
   const firebase = env.FIREBASE_VAPID_KEY
@@ -82,7 +126,7 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
           manifestSrc: ["'self'"],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          // A "Pagar" form posted without JavaScript is redirected to the provider's checkout (issue 23).
+          // A "Pagar" form posted without JavaScript is redirected to the provider's checkout.
           formAction: ["'self'", ...paymentCheckoutOrigins(env)],
           frameAncestors: ["'none'"],
           ...(production && !env.ENCHUFA_LOCAL ? { upgradeInsecureRequests: [] } : {}),
@@ -98,23 +142,10 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), payment=(), usb=(), geolocation=(self)");
     next();
   });
+}
 
-  app.get("/healthz", async (_req, res) => {
-    // Unhealthy (503) only when this node cannot serve: its database is down. The identity
-    // provider is reported but does not fail the check — signed-in pages keep working without it,
-    // and a Google outage must not make a load balancer pull every node at once.
-    const checks = await health();
-    const ok = checks.database === "ok";
-    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").json({ status: ok ? "ok" : "down", ...checks });
-  });
-
-  // Cross-site state changes are refused (CSRF), then bodies are capped before anything parses them.
-  app.use(crossSiteGuard({ allowedOrigins: env.PUBLIC_URL ? [env.PUBLIC_URL] : [], trustProxy: env.TRUST_PROXY }));
-  app.use(bodyLimit(MAX_BODY_BYTES));
-
-  app.use(compression());
-
-  // The API over HTTP, per client address (per account: inside the API, after the token).
+/** The Business API at /api: limited per client address first (per account inside the API, after the token). */
+function mountApi(app: express.Express, env: Env, api: HttpDeps["api"]) {
   const apiPerIp = new RateLimiter("api:ip", { limit: env.ENCHUFA_LOCAL ? 60_000 : env.API_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 }, { hot: true });
   app.use(async (req, res, next) => {
     if (!(req.path === "/api" || req.path.startsWith("/api/")) || req.path === "/api/openapi.json") return next();
@@ -133,30 +164,34 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     if (req.path === "/api" || req.path.startsWith("/api/")) return void apiListener(req, res);
     next();
   });
+}
 
-  // OCPI (issue 27): roaming partners' servers. Outside the Business API and its Firebase guard;
-  // its own limit per client address, its own body cap (ocpi/app.ts) and token authentication.
-  // The cross-site guard above lets it through: servers send neither Origin nor Sec-Fetch-Site.
-  if (ocpi) {
-    const ocpiPerIp = new RateLimiter("ocpi:ip", { limit: env.OCPI_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 }, { hot: true });
-    const ocpiListener = getRequestListener((request) => ocpi.fetch(request));
-    app.use(async (req, res, next) => {
-      if (!(req.path === "/ocpi" || req.path.startsWith("/ocpi/"))) return next();
-      const verdict = await ocpiPerIp.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
-      if (!verdict.ok) {
-        res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
-        // transport_and_format.asciidoc: every answer is an envelope; 2000 generic client error.
-        res.status(429).json({ status_code: 2000, status_message: "Too many requests.", timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z") });
-        return;
-      }
-      void ocpiListener(req, res);
-    });
-  }
+/**
+ * OCPI at /ocpi: roaming partners' servers. Outside the Business API and its Firebase guard; its own
+ * limit per client address, its own body cap (ocpi/app.ts) and token authentication. The cross-site
+ * guard lets it through: servers send neither Origin nor Sec-Fetch-Site.
+ */
+function mountOcpi(app: express.Express, env: Env, ocpi: NonNullable<HttpDeps["ocpi"]>) {
+  const ocpiPerIp = new RateLimiter("ocpi:ip", { limit: env.OCPI_REQUESTS_PER_IP_MINUTE, windowMs: 60_000 }, { hot: true });
+  const ocpiListener = getRequestListener((request) => ocpi.fetch(request));
+  app.use(async (req, res, next) => {
+    if (!(req.path === "/ocpi" || req.path.startsWith("/ocpi/"))) return next();
+    const verdict = await ocpiPerIp.hit((req.ip ?? req.socket.remoteAddress ?? "unknown").replace(/^::ffff:/, ""));
+    if (!verdict.ok) {
+      res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
+      // Every OCPI answer is an envelope, a refusal too; 2000 is its generic client error.
+      res.status(429).json({ status_code: 2000, status_message: "Too many requests.", timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "Z") });
+      return;
+    }
+    void ocpiListener(req, res);
+  });
+}
 
-  if (inbox && env.ENCHUFA_LOCAL) app.use(localInboxRouter(inbox, env.APP_NAME));
-
-  // Issue 23: the public driver pages have no account to limit: per client address, pages and
-  // their data (GET) and the "Pagar" / "Detener carga" posts separately.
+/**
+ * The public driver pages (/cargar) have no account to limit: per client address, pages and their
+ * data (GET) and the "Pagar" / "Detener carga" posts separately.
+ */
+function limitDriverPages(app: express.Express, env: Env) {
   const driverViews = new RateLimiter("driver:ip:get", { limit: env.ENCHUFA_LOCAL ? 6_000 : 120, windowMs: 60_000 }, { hot: true });
   const driverPosts = new RateLimiter("driver:ip:post", { limit: env.ENCHUFA_LOCAL ? 1_000 : 20, windowMs: 60_000 }, { hot: true });
   app.use(async (req, res, next) => {
@@ -167,7 +202,10 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     res.set("Retry-After", String(Math.ceil(verdict.retryAfterMs / 1000)));
     refuse(req, res, 429, rateLimitMessage(verdict.retryAfterMs), "rate-limited");
   });
+}
 
+/** What each dashboard request gets: the public config, the identity service's URLs, and how it reaches the API. */
+function dashboardContext({ env, api, verifyIdToken, revokeRefreshTokens }: HttpDeps) {
   const config: PublicConfig = {
     appName: env.APP_NAME,
     googleMapsApiKey: env.GOOGLE_MAPS_API_KEY,
@@ -201,7 +239,7 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     continueUrl: env.PUBLIC_URL ? new URL("/auth", env.PUBLIC_URL).toString() : undefined,
   };
 
-  const appContext = (req: ExpressRequest, res: ExpressResponse): AppContext => ({
+  return (req: ExpressRequest, res: ExpressResponse): AppContext => ({
     cspNonce: res.locals.cspNonce as string,
     isDataRequest: req.path.endsWith(".data"),
     ...pageApi(req.ip ?? req.socket.remoteAddress ?? "unknown"),
@@ -211,6 +249,10 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     revokeRefreshTokens,
     clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
   });
+}
+
+/** The dashboard: Vite's middleware in development; the build's assets and public files, then its pages, in production. */
+function mountDashboard(app: express.Express, dashboard: HttpDeps["dashboard"], appContext: (req: ExpressRequest, res: ExpressResponse) => AppContext, logger: Logger) {
   // The request context is made by the build's own copy of app/lib/context (exported by
   // entry.server.tsx): its keys are module objects, and this file's bundle has another copy.
   const handlerFor = (build: ServerBuild, mode: "development" | "production") => {
@@ -250,15 +292,6 @@ export function createHttpApp({ env, logger, api, ocpi, health, dashboard, verif
     app.use((req, res, next) => (publicFiles.has(req.path) ? servePublic(req, res, next) : next()));
     app.all("*", handlerFor(build, "production"));
   }
-
-  // Last resort: log with the request id, answer without internals.
-  app.use((error: unknown, _req: ExpressRequest, res: ExpressResponse, _next: express.NextFunction) => {
-    logger.error({ err: error, reqId: res.locals.requestId }, "error no controlado");
-    if (res.headersSent) return;
-    res.status(500).type("text/plain; charset=utf-8").send("Ocurrió un error inesperado. Probá de nuevo en unos minutos.");
-  });
-
-  return app;
 }
 
 /**

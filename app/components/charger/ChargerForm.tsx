@@ -3,7 +3,7 @@
 // JavaScript too: the server applies the intent and answers the form with the typed values)
 // and the OCPP data block.
 import { FormToken } from "~/components/FormToken";
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { Button, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash, BiSave } from "~/icons";
@@ -53,7 +53,7 @@ export function ChargerForm({
   readOnly,
 }: {
   id: string;
-  /** Issue 26: a role that may only look (fields disabled; no save, connectors or password). */
+  /** A role that may only look (fields disabled; no save, connectors or password). */
   readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one charger. */
   formToken?: string;
@@ -78,8 +78,6 @@ export function ChargerForm({
     onValidate,
     ...VALIDATE_ON,
   });
-  const connectors = fields.connectors.getFieldList();
-  const currentRows = (fields.connectors.value as ConnectorFormValue[] | undefined) ?? [];
 
   const identity = typeof fields.ocppIdentity.value === "string" ? fields.ocppIdentity.value.trim() : "";
   const validIdentity = OCPP_IDENTITY_RE.test(identity);
@@ -113,106 +111,9 @@ export function ChargerForm({
             </Grid>
           </TitledCard>
 
-          <TitledCard title="Conectores" id="charger-connectors">
-            <Flex direction="column" gap="4">
-              <Text as="p" size="2" color="gray">
-                Cada conector es una toma o un cable del cargador. El número es el connectorId que usa el cargador en OCPP (1, 2, …).
-              </Text>
-              {connectors.map((row, index) => {
-                const k = row.getFieldset();
-                return (
-                  <fieldset key={row.key} className="charger-connector" data-testid={`connector-${index}`}>
-                    <legend>Conector {index + 1}</legend>
-                    <div className="charger-connector-grid">
-                      <TextInput meta={k.connectorId} label="Número" inputMode="numeric" />
-                      <SelectField meta={k.standard} label="Tipo de conector" options={options.connectorTypes} placeholder="Elegí un tipo" />
-                      <SelectField meta={k.format} label="Formato" options={FORMAT_OPTIONS} />
-                      <SelectField meta={k.powerType} label="Corriente" options={POWER_OPTIONS} />
-                      <TextInput meta={k.maxPowerKw} label="Potencia máxima" inputMode="decimal" suffix="kW" />
-                      <SelectField meta={k.rateId} label="Tarifa" options={options.rates} placeholder="Sin tarifa" />
-                    </div>
-                    {connectors.length > 1 && !readOnly ? (
-                      <Flex justify="end" mt="3">
-                        <Button {...form.remove.getButtonProps({ name: fields.connectors.name, index })} variant="soft" color="red" size="2">
-                          <BiTrash aria-hidden="true" /> Quitar conector {index + 1}
-                        </Button>
-                      </Flex>
-                    ) : null}
-                  </fieldset>
-                );
-              })}
-              {fields.connectors.errors?.[0] ? (
-                <Text id={fields.connectors.errorId} size="2" color="red" data-testid="connectors-error">
-                  {fields.connectors.errors[0]}
-                </Text>
-              ) : null}
-              {readOnly ? null : connectors.length < MAX_CONNECTORS ? (
-                <div>
-                  <Button
-                    {...form.insert.getButtonProps({ name: fields.connectors.name, defaultValue: newConnector(currentRows) as never })}
-                    variant="soft"
-                    size="3"
-                  >
-                    <BiPlus aria-hidden="true" /> Agregar conector
-                  </Button>
-                </div>
-              ) : (
-                <Text size="2" color="gray">
-                  Llegaste al máximo de {MAX_CONNECTORS} conectores por cargador.
-                </Text>
-              )}
-            </Flex>
-          </TitledCard>
+          <ConnectorsCard form={form} fields={fields} options={options} readOnly={readOnly} />
 
-          <TitledCard title="Datos OCPP" id="charger-ocpp">
-            <Flex direction="column" gap="4">
-              <Grid columns={{ initial: "1", sm: "2" }} gap="4">
-                <TextInput
-                  meta={fields.ocppIdentity}
-                  label="Identidad OCPP"
-                  placeholder="Por ejemplo: ENCH-CABA-05"
-                  hint={`${OCPP_IDENTITY_MESSAGE} Es única: ningún otro cargador puede usarla.${charger ? " Si la cambiás, el cargador deja de conectarse hasta que lo reconfigures." : ""}`}
-                />
-                <TextInput
-                  meta={fields.heartbeatInterval}
-                  label="Intervalo de heartbeat"
-                  inputMode="numeric"
-                  suffix="s"
-                  hint="Cada cuántos segundos el cargador avisa que sigue conectado (de 30 a 86.400)."
-                />
-              </Grid>
-              <ConnectionUrl url={url} pending={!validIdentity} />
-              {charger ? (
-                <Flex direction="column" gap="3">
-                  <Text as="p" size="2" weight="medium">
-                    Contraseña
-                  </Text>
-                  {charger.passwordPending ? (
-                    // Until the charger connects with the new password, the one before keeps opening (ADR 0031).
-                    <Text as="p" size="2" color="amber" role="status">
-                      Contraseña nueva pendiente: el cargador todavía no se conectó con ella. Hasta que lo haga, la anterior sigue valiendo.
-                    </Text>
-                  ) : null}
-                  {rotatedPassword ? (
-                    <OneTimePassword password={rotatedPassword} rotated />
-                  ) : (
-                    <Text as="p" size="2" color="gray">
-                      {charger.hasPassword
-                        ? "El cargador tiene una contraseña asignada. Por seguridad no se puede volver a mostrar: si la perdiste, rotala."
-                        : "El cargador no tiene contraseña asignada. Rotala para generar una."}
-                    </Text>
-                  )}
-                  {/* Keyed by the password: the confirmation closes once a new one is shown. */}
-                  {rotateFormId && !readOnly ? <RotatePassword key={rotatedPassword ?? "none"} formId={rotateFormId} busy={busy} /> : null}
-                </Flex>
-              ) : (
-                <Text as="p" size="2" color="gray">
-                  La contraseña se genera al crear el cargador y se muestra una sola vez.
-                </Text>
-              )}
-              {charger ? <BootReport charger={charger} now={now} /> : null}
-            </Flex>
-          </TitledCard>
+          <OcppCard fields={fields} charger={charger} url={url} validIdentity={validIdentity} now={now} password={{ rotatedPassword, rotateFormId, busy, readOnly }} />
 
           {/* Sticky: always at hand on a long form, and it does not move when a message above appears or goes. */}
           {readOnly ? null : (
@@ -231,3 +132,132 @@ export function ChargerForm({
   );
 }
 
+type ChargerFormMeta = FormMetadata<ChargerFormValue, string[]>;
+type ChargerFields = ReturnType<ChargerFormMeta["getFieldset"]>;
+
+/** The connectors: one row per connector, with the buttons that add and remove rows (form intents, so they work without JavaScript). */
+function ConnectorsCard({ form, fields, options, readOnly }: { form: ChargerFormMeta; fields: ChargerFields; options: ChargerFormOptions; readOnly?: boolean }) {
+  const connectors = fields.connectors.getFieldList();
+  const currentRows = (fields.connectors.value as ConnectorFormValue[] | undefined) ?? [];
+  return (
+    <TitledCard title="Conectores" id="charger-connectors">
+      <Flex direction="column" gap="4">
+        <Text as="p" size="2" color="gray">
+          Cada conector es una toma o un cable del cargador. El número es el connectorId que usa el cargador en OCPP (1, 2, …).
+        </Text>
+        {connectors.map((row, index) => {
+          const k = row.getFieldset();
+          return (
+            <fieldset key={row.key} className="charger-connector" data-testid={`connector-${index}`}>
+              <legend>Conector {index + 1}</legend>
+              <div className="charger-connector-grid">
+                <TextInput meta={k.connectorId} label="Número" inputMode="numeric" />
+                <SelectField meta={k.standard} label="Tipo de conector" options={options.connectorTypes} placeholder="Elegí un tipo" />
+                <SelectField meta={k.format} label="Formato" options={FORMAT_OPTIONS} />
+                <SelectField meta={k.powerType} label="Corriente" options={POWER_OPTIONS} />
+                <TextInput meta={k.maxPowerKw} label="Potencia máxima" inputMode="decimal" suffix="kW" />
+                <SelectField meta={k.rateId} label="Tarifa" options={options.rates} placeholder="Sin tarifa" />
+              </div>
+              {connectors.length > 1 && !readOnly ? (
+                <Flex justify="end" mt="3">
+                  <Button {...form.remove.getButtonProps({ name: fields.connectors.name, index })} variant="soft" color="red" size="2">
+                    <BiTrash aria-hidden="true" /> Quitar conector {index + 1}
+                  </Button>
+                </Flex>
+              ) : null}
+            </fieldset>
+          );
+        })}
+        {fields.connectors.errors?.[0] ? (
+          <Text id={fields.connectors.errorId} size="2" color="red" data-testid="connectors-error">
+            {fields.connectors.errors[0]}
+          </Text>
+        ) : null}
+        {readOnly ? null : connectors.length < MAX_CONNECTORS ? (
+          <div>
+            <Button
+              {...form.insert.getButtonProps({ name: fields.connectors.name, defaultValue: newConnector(currentRows) as never })}
+              variant="soft"
+              size="3"
+            >
+              <BiPlus aria-hidden="true" /> Agregar conector
+            </Button>
+          </div>
+        ) : (
+          <Text size="2" color="gray">
+            Llegaste al máximo de {MAX_CONNECTORS} conectores por cargador.
+          </Text>
+        )}
+      </Flex>
+    </TitledCard>
+  );
+}
+
+interface PasswordProps {
+  rotatedPassword?: string;
+  rotateFormId?: string;
+  busy: boolean;
+  readOnly?: boolean;
+}
+
+/** The OCPP identity and heartbeat, the URL the charger connects to, its password and its last boot report. */
+function OcppCard({ fields, charger, url, validIdentity, now, password }: { fields: ChargerFields; charger?: ChargerDto; url: string; validIdentity: boolean; now: number; password: PasswordProps }) {
+  return (
+    <TitledCard title="Datos OCPP" id="charger-ocpp">
+      <Flex direction="column" gap="4">
+        <Grid columns={{ initial: "1", sm: "2" }} gap="4">
+          <TextInput
+            meta={fields.ocppIdentity}
+            label="Identidad OCPP"
+            placeholder="Por ejemplo: ENCH-CABA-05"
+            hint={`${OCPP_IDENTITY_MESSAGE} Es única: ningún otro cargador puede usarla.${charger ? " Si la cambiás, el cargador deja de conectarse hasta que lo reconfigures." : ""}`}
+          />
+          <TextInput
+            meta={fields.heartbeatInterval}
+            label="Intervalo de heartbeat"
+            inputMode="numeric"
+            suffix="s"
+            hint="Cada cuántos segundos el cargador avisa que sigue conectado (de 30 a 86.400)."
+          />
+        </Grid>
+        <ConnectionUrl url={url} pending={!validIdentity} />
+        {charger ? (
+          <PasswordBlock charger={charger} {...password} />
+        ) : (
+          <Text as="p" size="2" color="gray">
+            La contraseña se genera al crear el cargador y se muestra una sola vez.
+          </Text>
+        )}
+        {charger ? <BootReport charger={charger} now={now} /> : null}
+      </Flex>
+    </TitledCard>
+  );
+}
+
+/** A stored charger's password: whether one is assigned or pending, the new one shown once after a rotation, and the rotation itself. */
+function PasswordBlock({ charger, rotatedPassword, rotateFormId, busy, readOnly }: PasswordProps & { charger: ChargerDto }) {
+  return (
+    <Flex direction="column" gap="3">
+      <Text as="p" size="2" weight="medium">
+        Contraseña
+      </Text>
+      {charger.passwordPending ? (
+        // Until the charger connects with the new password, the one before keeps opening (ADR 0031).
+        <Text as="p" size="2" color="amber" role="status">
+          Contraseña nueva pendiente: el cargador todavía no se conectó con ella. Hasta que lo haga, la anterior sigue valiendo.
+        </Text>
+      ) : null}
+      {rotatedPassword ? (
+        <OneTimePassword password={rotatedPassword} rotated />
+      ) : (
+        <Text as="p" size="2" color="gray">
+          {charger.hasPassword
+            ? "El cargador tiene una contraseña asignada. Por seguridad no se puede volver a mostrar: si la perdiste, rotala."
+            : "El cargador no tiene contraseña asignada. Rotala para generar una."}
+        </Text>
+      )}
+      {/* Keyed by the password: the confirmation closes once a new one is shown. */}
+      {rotateFormId && !readOnly ? <RotatePassword key={rotatedPassword ?? "none"} formId={rotateFormId} busy={busy} /> : null}
+    </Flex>
+  );
+}

@@ -1,4 +1,4 @@
-// "Firmware y diagnóstico" (issue 25): the charger's firmware (version, the last update asked
+// "Firmware y diagnóstico": the charger's firmware (version, the last update asked
 // and its progress, and its model's chargers when the update went to all of them), the form that
 // sends UpdateFirmware, and the diagnostics asked of it with their files. Plain forms and tables:
 // works without JavaScript.
@@ -103,162 +103,176 @@ export function MaintenanceCard({
   busy: boolean;
   state?: MaintenanceFormState;
 }) {
-  const own = firmware?.charger;
-  const siblings = firmware?.model && firmware.model.chargers.length > 1 ? firmware.model : null;
   const fw = state?.intent === "firmware" ? state : undefined;
   const diag = state?.intent === "diagnostics" ? state : undefined;
   return (
     <Flex direction="column" gap="6">
-      <TitledCard title="Firmware" id="charger-firmware">
-        <div>
-          {own ? (
-            <dl className="maintenance-facts" data-testid="firmware-state">
-              <dt>Versión</dt>
-              <dd>{own.firmwareVersion ?? "Sin informar (la informa al arrancar)"}</dd>
-              <dt>Última actualización pedida</dt>
-              <dd className="wrap-anywhere">{own.location && own.requestedAt ? `${own.location}, el ${formatDateTime(own.requestedAt)}` : "Ninguna"}</dd>
-              <dt>Estado</dt>
-              <dd data-testid="firmware-status">
-                {own.statusLabel}
-                {own.statusAt ? ` (${formatDateTime(own.statusAt)})` : ""}
-              </dd>
-            </dl>
-          ) : (
-            <Text as="p" size="2" color="red" role="alert">
-              No pudimos leer el firmware del cargador. Recargá la página.
-            </Text>
-          )}
-          {siblings ? (
-            <div className="table-scroll" data-testid="firmware-model">
-              <table className="event-table">
-                <caption className="maintenance-caption">
-                  Cargadores del modelo {siblings.brandName ? `${siblings.brandName} ` : ""}
-                  {siblings.model}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Cargador</th>
-                    <th scope="col">Versión</th>
-                    <th scope="col">Estado</th>
-                    <th scope="col">Pedida</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {siblings.chargers.map((c) => (
-                    <tr key={c.id} data-testid="firmware-model-row">
-                      <td>{c.id === chargerId ? <strong>{c.name}</strong> : <Link to={`/charger/edit/${c.id}`}>{c.name}</Link>}</td>
-                      <td className="nowrap">{c.firmwareVersion ?? "—"}</td>
-                      <td>{c.statusLabel}</td>
-                      <td className="nowrap">{c.requestedAt ? formatDateTime(c.requestedAt) : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
-          {canCommand ? (
-            <Form method="post" className="maintenance-form" aria-labelledby="charger-firmware-title" data-testid="firmware-form">
-              <input type="hidden" name="intent" value="firmware" />
-              <Field
-                id="firmware-location"
-                name="location"
-                label="Dirección del firmware"
-                placeholder="https://…"
-                hint="La que da el fabricante (http, https, ftp o ftps). El cargador lo descarga de ahí."
-                defaultValue={fw?.submitted?.location}
-                errors={fw?.errors?.location}
-              />
-              <Field
-                id="firmware-retrieve-at"
-                name="retrieveAt"
-                type="datetime-local"
-                label="Descargar a partir de (opcional)"
-                hint="Hora de Buenos Aires. Vacío: ahora."
-                defaultValue={fw?.submitted?.retrieveAt}
-                errors={fw?.errors?.retrieveAt}
-              />
-              {siblings ? (
-                <Text as="label" size="2" className="maintenance-check">
-                  <input type="checkbox" name="allOfModel" value="true" defaultChecked={fw?.submitted?.allOfModel === "true"} /> Actualizar también los otros {siblings.chargers.length - 1} cargadores de este modelo
-                </Text>
-              ) : null}
-              {fw?.errors?.allOfModel ? (
-                <Text as="p" size="2" color="red" role="alert">
-                  {fw.errors.allOfModel[0]}
-                </Text>
-              ) : null}
-              <Flex>
-                <Button type="submit" variant="soft" disabled={busy}>
-                  Actualizar firmware
-                </Button>
-              </Flex>
-            </Form>
-          ) : null}
-          {fw ? <Answer state={fw} /> : null}
-        </div>
-      </TitledCard>
+      <FirmwareCard chargerId={chargerId} firmware={firmware} canCommand={canCommand} busy={busy} state={fw} />
 
-      <TitledCard title="Diagnóstico" id="charger-diagnostics">
-        <div>
-          <Text as="p" size="2" color="gray" mb="3">
-            El cargador sube su archivo de diagnóstico a Enchufá (hasta 20 MB) y lo descargás desde acá. Se guardan los últimos 10.
-          </Text>
-          {canCommand ? (
-            <Form method="post" className="maintenance-form" aria-labelledby="charger-diagnostics-title" data-testid="diagnostics-form">
-              <input type="hidden" name="intent" value="diagnostics" />
-              <Flex gap="3" wrap="wrap" className="maintenance-row">
-                <Field id="diagnostics-from" name="from" type="datetime-local" label="Desde (opcional)" defaultValue={diag?.submitted?.from} errors={diag?.errors?.from} />
-                <Field id="diagnostics-to" name="to" type="datetime-local" label="Hasta (opcional)" defaultValue={diag?.submitted?.to} errors={diag?.errors?.to} />
-              </Flex>
-              <Flex>
-                <Button type="submit" variant="soft" disabled={busy}>
-                  Pedir diagnóstico
-                </Button>
-              </Flex>
-            </Form>
-          ) : null}
-          {diag ? <Answer state={diag} /> : null}
-          {diagnostics === null ? (
-            <Text as="p" size="2" color="red" role="alert" mt="3">
-              No pudimos leer los diagnósticos. Recargá la página.
-            </Text>
-          ) : diagnostics.items.length === 0 ? (
-            <Text as="p" size="2" color="gray" mt="3" data-testid="diagnostics-empty">
-              Todavía no pediste diagnósticos a este cargador.
-            </Text>
-          ) : (
-            <div className="table-scroll">
-              <table className="event-table" data-testid="diagnostics-table">
-                <caption className="visually-hidden">Diagnósticos pedidos, los más recientes primero</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Pedido</th>
-                    <th scope="col">Estado</th>
-                    <th scope="col">Archivo</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {diagnostics.items.map((d) => (
-                    <tr key={d.id} data-testid="diagnostics-row" data-status={d.status}>
-                      <td className="nowrap">{formatDateTime(d.requestedAt)}</td>
-                      <td>{d.statusLabel}</td>
-                      <td className="wrap-anywhere">
-                        {d.status === "UPLOADED" ? (
-                          <a href={`/charger/edit/${chargerId}/diagnostics/${d.id}`} download data-testid="diagnostics-download">
-                            <BiDownload aria-hidden="true" /> {d.fileName ?? "diagnóstico"} ({formatBytes(d.sizeBytes)})
-                          </a>
-                        ) : (
-                          (d.fileName ?? "—")
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </div>
-      </TitledCard>
+      <DiagnosticsCard chargerId={chargerId} diagnostics={diagnostics} canCommand={canCommand} busy={busy} state={diag} />
     </Flex>
+  );
+}
+
+/** The firmware: its state, its model's chargers when there are others, and the form that sends an update. */
+function FirmwareCard({ chargerId, firmware, canCommand, busy, state: fw }: { chargerId: string; firmware: ChargerFirmwareDto | null; canCommand: boolean; busy: boolean; state?: MaintenanceFormState }) {
+  const own = firmware?.charger;
+  const siblings = firmware?.model && firmware.model.chargers.length > 1 ? firmware.model : null;
+  return (
+    <TitledCard title="Firmware" id="charger-firmware">
+      <div>
+        {own ? (
+          <dl className="maintenance-facts" data-testid="firmware-state">
+            <dt>Versión</dt>
+            <dd>{own.firmwareVersion ?? "Sin informar (la informa al arrancar)"}</dd>
+            <dt>Última actualización pedida</dt>
+            <dd className="wrap-anywhere">{own.location && own.requestedAt ? `${own.location}, el ${formatDateTime(own.requestedAt)}` : "Ninguna"}</dd>
+            <dt>Estado</dt>
+            <dd data-testid="firmware-status">
+              {own.statusLabel}
+              {own.statusAt ? ` (${formatDateTime(own.statusAt)})` : ""}
+            </dd>
+          </dl>
+        ) : (
+          <Text as="p" size="2" color="red" role="alert">
+            No pudimos leer el firmware del cargador. Recargá la página.
+          </Text>
+        )}
+        {siblings ? (
+          <div className="table-scroll" data-testid="firmware-model">
+            <table className="event-table">
+              <caption className="maintenance-caption">
+                Cargadores del modelo {siblings.brandName ? `${siblings.brandName} ` : ""}
+                {siblings.model}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Cargador</th>
+                  <th scope="col">Versión</th>
+                  <th scope="col">Estado</th>
+                  <th scope="col">Pedida</th>
+                </tr>
+              </thead>
+              <tbody>
+                {siblings.chargers.map((c) => (
+                  <tr key={c.id} data-testid="firmware-model-row">
+                    <td>{c.id === chargerId ? <strong>{c.name}</strong> : <Link to={`/charger/edit/${c.id}`}>{c.name}</Link>}</td>
+                    <td className="nowrap">{c.firmwareVersion ?? "—"}</td>
+                    <td>{c.statusLabel}</td>
+                    <td className="nowrap">{c.requestedAt ? formatDateTime(c.requestedAt) : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {canCommand ? (
+          <Form method="post" className="maintenance-form" aria-labelledby="charger-firmware-title" data-testid="firmware-form">
+            <input type="hidden" name="intent" value="firmware" />
+            <Field
+              id="firmware-location"
+              name="location"
+              label="Dirección del firmware"
+              placeholder="https://…"
+              hint="La que da el fabricante (http, https, ftp o ftps). El cargador lo descarga de ahí."
+              defaultValue={fw?.submitted?.location}
+              errors={fw?.errors?.location}
+            />
+            <Field
+              id="firmware-retrieve-at"
+              name="retrieveAt"
+              type="datetime-local"
+              label="Descargar a partir de (opcional)"
+              hint="Hora de Buenos Aires. Vacío: ahora."
+              defaultValue={fw?.submitted?.retrieveAt}
+              errors={fw?.errors?.retrieveAt}
+            />
+            {siblings ? (
+              <Text as="label" size="2" className="maintenance-check">
+                <input type="checkbox" name="allOfModel" value="true" defaultChecked={fw?.submitted?.allOfModel === "true"} /> Actualizar también los otros {siblings.chargers.length - 1} cargadores de este modelo
+              </Text>
+            ) : null}
+            {fw?.errors?.allOfModel ? (
+              <Text as="p" size="2" color="red" role="alert">
+                {fw.errors.allOfModel[0]}
+              </Text>
+            ) : null}
+            <Flex>
+              <Button type="submit" variant="soft" disabled={busy}>
+                Actualizar firmware
+              </Button>
+            </Flex>
+          </Form>
+        ) : null}
+        {fw ? <Answer state={fw} /> : null}
+      </div>
+    </TitledCard>
+  );
+}
+
+/** Diagnostics: the form that asks the charger for a file, and the files asked, newest first. */
+function DiagnosticsCard({ chargerId, diagnostics, canCommand, busy, state: diag }: { chargerId: string; diagnostics: Page<DiagnosticsDto> | null; canCommand: boolean; busy: boolean; state?: MaintenanceFormState }) {
+  return (
+    <TitledCard title="Diagnóstico" id="charger-diagnostics">
+      <div>
+        <Text as="p" size="2" color="gray" mb="3">
+          El cargador sube su archivo de diagnóstico a Enchufá (hasta 20 MB) y lo descargás desde acá. Se guardan los últimos 10.
+        </Text>
+        {canCommand ? (
+          <Form method="post" className="maintenance-form" aria-labelledby="charger-diagnostics-title" data-testid="diagnostics-form">
+            <input type="hidden" name="intent" value="diagnostics" />
+            <Flex gap="3" wrap="wrap" className="maintenance-row">
+              <Field id="diagnostics-from" name="from" type="datetime-local" label="Desde (opcional)" defaultValue={diag?.submitted?.from} errors={diag?.errors?.from} />
+              <Field id="diagnostics-to" name="to" type="datetime-local" label="Hasta (opcional)" defaultValue={diag?.submitted?.to} errors={diag?.errors?.to} />
+            </Flex>
+            <Flex>
+              <Button type="submit" variant="soft" disabled={busy}>
+                Pedir diagnóstico
+              </Button>
+            </Flex>
+          </Form>
+        ) : null}
+        {diag ? <Answer state={diag} /> : null}
+        {diagnostics === null ? (
+          <Text as="p" size="2" color="red" role="alert" mt="3">
+            No pudimos leer los diagnósticos. Recargá la página.
+          </Text>
+        ) : diagnostics.items.length === 0 ? (
+          <Text as="p" size="2" color="gray" mt="3" data-testid="diagnostics-empty">
+            Todavía no pediste diagnósticos a este cargador.
+          </Text>
+        ) : (
+          <div className="table-scroll">
+            <table className="event-table" data-testid="diagnostics-table">
+              <caption className="visually-hidden">Diagnósticos pedidos, los más recientes primero</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Pedido</th>
+                  <th scope="col">Estado</th>
+                  <th scope="col">Archivo</th>
+                </tr>
+              </thead>
+              <tbody>
+                {diagnostics.items.map((d) => (
+                  <tr key={d.id} data-testid="diagnostics-row" data-status={d.status}>
+                    <td className="nowrap">{formatDateTime(d.requestedAt)}</td>
+                    <td>{d.statusLabel}</td>
+                    <td className="wrap-anywhere">
+                      {d.status === "UPLOADED" ? (
+                        <a href={`/charger/edit/${chargerId}/diagnostics/${d.id}`} download data-testid="diagnostics-download">
+                          <BiDownload aria-hidden="true" /> {d.fileName ?? "diagnóstico"} ({formatBytes(d.sizeBytes)})
+                        </a>
+                      ) : (
+                        (d.fileName ?? "—")
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </TitledCard>
   );
 }

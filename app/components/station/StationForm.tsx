@@ -79,7 +79,7 @@ export function StationForm({
   readOnly,
 }: {
   id: string;
-  /** Issue 26: a role that may only look (fields disabled, no save). */
+  /** A role that may only look (fields disabled, no save). */
   readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one station. */
   formToken?: string;
@@ -99,7 +99,6 @@ export function StationForm({
     ...VALIDATE_ON,
   });
   const busy = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
-  const qr = fields.qr.getFieldset();
 
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="station-form">
@@ -142,84 +141,15 @@ export function StationForm({
             </section>
           </Card>
 
-          <Card size="3" asChild>
-            <section aria-labelledby={`${id}-qr`}>
-              <Heading as="h2" size="4" mb="1" id={`${id}-qr`}>
-                Cobro con QR
-              </Heading>
-              <Text as="p" size="2" color="gray" mb="3">
-                Los conductores escanean el QR del conector y pagan por adelantado con la cuenta que conectaste en <Link to="/payment">Pagos</Link>; lo que no usan se les devuelve.
-              </Text>
-              <Flex direction="column" gap="4">
-                <CheckboxField meta={qr.enabled}>Cobrar con QR en esta estación (tiene que estar publicada)</CheckboxField>
-                <Grid columns={{ initial: "1", sm: "2" }} gap="4">
-                  <Field meta={qr.min} label="Pago mínimo ($)" hint="En pesos, IVA incluido." />
-                  <Field meta={qr.max} label="Pago máximo ($)" hint="Hasta $ 1.000.000." />
-                </Grid>
-              </Flex>
-            </section>
-          </Card>
+          <QrSection sectionId={`${id}-qr`} fields={fields} />
 
           <LocationSection formId={form.id} fields={fields} mapsKey={mapsKey} validate={(name) => form.validate({ name })} />
 
-          <Card size="3" asChild>
-            <section aria-labelledby={`${id}-services`}>
-              <Heading as="h2" size="4" mb="1" id={`${id}-services`}>
-                Servicios
-              </Heading>
-              <Text as="p" size="2" color="gray" mb="3">
-                Lo que hay en la estación o muy cerca.
-              </Text>
-              {services.length === 0 ? (
-                <Text size="2" color="gray">
-                  No pudimos cargar el catálogo de servicios. Podés guardar la estación y agregarlos después.
-                </Text>
-              ) : (
-                <fieldset className="station-fieldset">
-                  <legend className="visually-hidden">Servicios</legend>
-                  <div className="station-services">
-                    {getCollectionProps(fields.services, { type: "checkbox", options: services.map((s) => s.code) }).map(({ key, ...props }) => (
-                      <label key={key} className="station-check">
-                        <input {...withAutoFocus(fields.services, props)} />
-                        <span>{services.find((s) => s.code === props.value)?.label ?? props.value}</span>
-                      </label>
-                    ))}
-                  </div>
-                </fieldset>
-              )}
-              {fields.services.errors?.[0] ? (
-                <Text size="2" color="red" id={fields.services.errorId}>
-                  {fields.services.errors[0]}
-                </Text>
-              ) : null}
-            </section>
-          </Card>
+          <ServicesSection sectionId={`${id}-services`} fields={fields} services={services} />
 
           <OpeningHours form={form} fields={fields} sectionId={`${id}-hours`} />
 
-          <Card size="3" asChild>
-            <section aria-labelledby={`${id}-photo`}>
-              <Heading as="h2" size="4" mb="3" id={`${id}-photo`}>
-                Foto
-              </Heading>
-              <input type="hidden" name={fields.photoUrl.name} value={fields.photoUrl.initialValue ?? ""} />
-              <PhotoUploader
-                name="photo"
-                initialImage={fields.photoUrl.initialValue || null}
-                alt="Foto de la estación"
-                error={form.allErrors.photo?.[0]}
-                size={120}
-                actions={
-                  fields.photoUrl.initialValue ? (
-                    <label className="station-check">
-                      <input type="checkbox" name="removePhoto" />
-                      <span>Quitar la foto</span>
-                    </label>
-                  ) : null
-                }
-              />
-            </section>
-          </Card>
+          <PhotoSection sectionId={`${id}-photo`} form={form} fields={fields} />
 
           {readOnly ? null : (
             <Flex gap="3" justify="end" wrap="wrap">
@@ -240,6 +170,97 @@ export function StationForm({
 // ---------------------------------------------------------------------------------------------
 
 type Fields = ReturnType<typeof useForm<ReturnType<typeof stationFormDefaults>>>[1];
+
+/** Driver payments by QR: whether the station takes them, and the least and most a driver may pay. */
+function QrSection({ sectionId, fields }: { sectionId: string; fields: Fields }) {
+  const qr = fields.qr.getFieldset();
+  return (
+    <Card size="3" asChild>
+      <section aria-labelledby={sectionId}>
+        <Heading as="h2" size="4" mb="1" id={sectionId}>
+          Cobro con QR
+        </Heading>
+        <Text as="p" size="2" color="gray" mb="3">
+          Los conductores escanean el QR del conector y pagan por adelantado con la cuenta que conectaste en <Link to="/payment">Pagos</Link>; lo que no usan se les devuelve.
+        </Text>
+        <Flex direction="column" gap="4">
+          <CheckboxField meta={qr.enabled}>Cobrar con QR en esta estación (tiene que estar publicada)</CheckboxField>
+          <Grid columns={{ initial: "1", sm: "2" }} gap="4">
+            <Field meta={qr.min} label="Pago mínimo ($)" hint="En pesos, IVA incluido." />
+            <Field meta={qr.max} label="Pago máximo ($)" hint="Hasta $ 1.000.000." />
+          </Grid>
+        </Flex>
+      </section>
+    </Card>
+  );
+}
+
+/** What the station offers, from the catalog (the form still saves when the catalog cannot be read). */
+function ServicesSection({ sectionId, fields, services }: { sectionId: string; fields: Fields; services: ServiceDto[] }) {
+  return (
+    <Card size="3" asChild>
+      <section aria-labelledby={sectionId}>
+        <Heading as="h2" size="4" mb="1" id={sectionId}>
+          Servicios
+        </Heading>
+        <Text as="p" size="2" color="gray" mb="3">
+          Lo que hay en la estación o muy cerca.
+        </Text>
+        {services.length === 0 ? (
+          <Text size="2" color="gray">
+            No pudimos cargar el catálogo de servicios. Podés guardar la estación y agregarlos después.
+          </Text>
+        ) : (
+          <fieldset className="station-fieldset">
+            <legend className="visually-hidden">Servicios</legend>
+            <div className="station-services">
+              {getCollectionProps(fields.services, { type: "checkbox", options: services.map((s) => s.code) }).map(({ key, ...props }) => (
+                <label key={key} className="station-check">
+                  <input {...withAutoFocus(fields.services, props)} />
+                  <span>{services.find((s) => s.code === props.value)?.label ?? props.value}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {fields.services.errors?.[0] ? (
+          <Text size="2" color="red" id={fields.services.errorId}>
+            {fields.services.errors[0]}
+          </Text>
+        ) : null}
+      </section>
+    </Card>
+  );
+}
+
+/** The station's photo: upload, or remove the one it has. */
+function PhotoSection({ sectionId, form, fields }: { sectionId: string; form: FormMeta; fields: Fields }) {
+  return (
+    <Card size="3" asChild>
+      <section aria-labelledby={sectionId}>
+        <Heading as="h2" size="4" mb="3" id={sectionId}>
+          Foto
+        </Heading>
+        <input type="hidden" name={fields.photoUrl.name} value={fields.photoUrl.initialValue ?? ""} />
+        <PhotoUploader
+          name="photo"
+          initialImage={fields.photoUrl.initialValue || null}
+          alt="Foto de la estación"
+          error={form.allErrors.photo?.[0]}
+          size={120}
+          actions={
+            fields.photoUrl.initialValue ? (
+              <label className="station-check">
+                <input type="checkbox" name="removePhoto" />
+                <span>Quitar la foto</span>
+              </label>
+            ) : null
+          }
+        />
+      </section>
+    </Card>
+  );
+}
 
 function LocationSection({ formId, fields, mapsKey, validate }: { formId: string; fields: Fields; mapsKey?: string; validate: (name: string) => void }) {
   const hydrated = useHydrated();
