@@ -1,5 +1,5 @@
 // The charger commands' names, labels and results, without zod: the charger screen bundles
-// these (the zod schema in ./commands.ts stays on the server; docs/benchmarks.md §1).
+// these (the zod schema in ./commands.ts stays on the server, out of the screens' first-load budget).
 
 export const TRIGGERABLE_MESSAGES = ["BootNotification", "Heartbeat", "StatusNotification", "MeterValues", "DiagnosticsStatusNotification", "FirmwareStatusNotification"] as const;
 

@@ -1,4 +1,4 @@
-// Firmware and diagnostics (issue 25), for both protocols: the calls (1.6 UpdateFirmware /
+// Firmware and diagnostics, for both protocols: the calls (1.6 UpdateFirmware /
 // GetDiagnostics, 2.0.1 UpdateFirmware / GetLog), how their answers read in Spanish, and what the
 // charger's status reports (FirmwareStatusNotification, DiagnosticsStatusNotification,
 // LogStatusNotification) change in the database.
