@@ -8,8 +8,9 @@ import type { Logger } from "../../infra/logger";
 import { callBudget, OCPP_MAX_FRAME_BYTES, type CallLimit } from "../limits";
 import type { LiveKind } from "../live";
 import type { createMessageLog } from "../message-log";
-import { markOnline, markSocketClosed, touchMany, type ChargerRef, type Created } from "../store";
+import { markOnline, markSocketClosed, type ChargerRef, type Created } from "../store";
 import { COMMAND_CHANNEL, createRPCError, sessionOf, type Client, type Handle, type Session } from "./client";
+import { createSignsOfLife } from "./signs-of-life";
 
 /** Another node took a charger's socket: this node closes its own (without an offline mark). */
 export type RemoteDrop = { kind: "drop"; identity: string; except: string };
@@ -57,8 +58,7 @@ export function createSockets(o: {
   const { connections } = o;
   /** Identity → its call budget, kept across its connections (a reconnection does not refill it). */
   const callBudgets = new Map<string, ReturnType<typeof callBudget>>();
-  /** Charger id → its latest sign of life not yet written (see touchMany). */
-  const signsOfLife = new Map<string, Date>();
+  const signs = createSignsOfLife({ telemetry: o.telemetry, logger, now: o.now, connections, messageLog });
   /** Identity → the offline mark of its socket that just closed, still being written. */
   const closingMarks = new Map<string, Promise<void>>();
   let closing = false;
@@ -149,54 +149,14 @@ export function createSockets(o: {
       });
   }
 
-  function noteSignOfLife(session: Session, force: boolean) {
-    const t = o.now();
-    if (!force && t.getTime() - session.lastTouch < 30_000) return;
-    session.lastTouch = t.getTime();
-    signsOfLife.set(session.ref.id, t);
-  }
-
-  /**
-   * Writes the signs of life noted since the last flush (one statement per 1,000 chargers). A
-   * charger that is no longer there was deleted while connected: its socket is closed, so it
-   * stops writing into the message log of a charger nobody can see.
-   */
-  async function writeSignsOfLife() {
-    if (signsOfLife.size === 0) return;
-    const batch = [...signsOfLife];
-    signsOfLife.clear();
-    const found = await touchMany(o.telemetry, batch);
-    if (found.size === batch.length) return;
-    const gone = new Set(batch.flatMap(([id]) => (found.has(id) ? [] : [id])));
-    for (const [identity, client] of connections) {
-      const { ref } = sessionOf(client);
-      if (!gone.has(ref.id)) continue;
-      logger.info({ identity }, "OCPP: el cargador fue eliminado; se cierra su conexión");
-      connections.delete(identity);
-      void client.close({ code: 1008, reason: "Charger removed" });
-    }
-    await messageLog.discard([...gone]);
-  }
-  /**
-   * One flush at a time, each after the one in flight: a caller (the sweep, the shutdown) then
-   * sees the timer's writes too, e.g. a sign of life taken just before, or a deleted charger's
-   * messages being discarded.
-   */
-  let signsFlush: Promise<void> = Promise.resolve();
-  function flushSignsOfLife(): Promise<void> {
-    const run = signsFlush.catch(() => {}).then(writeSignsOfLife);
-    signsFlush = run;
-    return run;
-  }
-
   return {
     connections,
     shuttingDown: () => void (closing = true),
     isClosing: () => closing,
     onClient,
-    noteSignOfLife,
+    noteSignOfLife: signs.note,
     budgetedHandler,
-    flushSignsOfLife,
+    flushSignsOfLife: signs.flush,
     dropCharger(chargerId) {
       const client = [...connections.entries()].find(([, cl]) => sessionOf(cl).ref.id === chargerId);
       if (client) {
