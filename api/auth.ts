@@ -26,7 +26,7 @@ export async function loadMemberships(db: Db, uid: string): Promise<MembershipRo
 }
 
 /**
- * Who the caller is (issue 10, 26): 401 for a missing/bad token; 403 for an unverified e-mail;
+ * Who the caller is: 401 for a missing/bad token; 403 for an unverified e-mail;
  * then the caller's companies, and the one this request acts for: the X-Enchufa-Business header
  * when present (403 when the caller is not, or no longer, a member of it), else the default
  * (the company signed into last). Sets `claims`, `business`, `member` and `memberships`.

@@ -1,5 +1,5 @@
 // What a company reads on nearly every page and changes rarely, computed at most once per company
-// every few seconds (issue 9, ADR 0011):
+// every few seconds (ADR 0011):
 // - the home page's period totals. The KPIs and charts of a period (energy, sessions, revenue,
 //   use, availability, per day / hour / station) aggregate up to a year of sessions: ~30 ms of
 //   PostgreSQL per page with the rollups, and every open dashboard reloads them on each live

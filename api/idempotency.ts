@@ -1,4 +1,4 @@
-// Idempotent creates (issue 10): a POST carrying `Idempotency-Key` (the dashboard sends the
+// Idempotent creates: a POST carrying `Idempotency-Key` (the dashboard sends the
 // form's one-time token) is done once per company and key. A second request with the same key —
 // a double click, a resubmitted form, a retry after a timeout — gets the first answer again
 // (`Idempotent-Replayed: true`) instead of creating a second record; while the first one is

@@ -1,8 +1,8 @@
-// Image type by content (magic bytes), never by file name. Only the spec's formats: JPEG, PNG, GIF.
+// Image type by content (magic bytes), never by file name. Only the formats the product accepts: JPEG, PNG, GIF.
 // SVG (scriptable) and anything else is refused. The picture's declared size is read from its
 // header and bounded too (MAX_IMAGE_SIDE, MAX_IMAGE_PIXELS).
 
-export const MAX_IMAGE_BYTES = 800 * 1024; // spec §5/§9
+export const MAX_IMAGE_BYTES = 800 * 1024;
 
 /**
  * A few hundred KB of PNG or GIF can declare a 20000 × 20000 picture, gigabytes once decoded by

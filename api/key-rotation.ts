@@ -1,4 +1,4 @@
-// Retiring an encryption key (ENCRYPTION_KEY rotation, issue 10): after a new key is put first
+// Retiring an encryption key (ENCRYPTION_KEY rotation): after a new key is put first
 // in ENCRYPTION_KEY (the old ones still listed, so everything decrypts), this re-seals every
 // stored payment credential with the new key. Once it reports nothing left under an old key,
 // the old key can be removed from ENCRYPTION_KEY.

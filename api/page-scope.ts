@@ -1,4 +1,4 @@
-// One dashboard request's memo of who the caller is (issue 9).
+// One dashboard request's memo of who the caller is.
 //
 // A page's loaders call the embedded API in-process several times (layout, header, KPIs,
 // charts…), all with the same ID token. Without this, every call verified the token again
@@ -26,7 +26,7 @@ export class PageScope {
   }
 
   /**
-   * The caller's companies and roles (issue 26: membership is checked on every request, so a
+   * The caller's companies and roles (membership is checked on every request, so a
    * removed member is refused on the next one), read once per page until a write in the same
    * request. `key` names the caller and the company asked for.
    */

@@ -21,7 +21,7 @@ export default function handleRequest(
   // The whole document is sent as one body once React has written all of it. Every loader has
   // already resolved when rendering starts (no deferred data), so streaming would only split the
   // same bytes into React's small chunks, each one passed through web streams, written to the
-  // socket and flushed through gzip separately (issue 9: +12–25 % requests/s on the list pages;
+  // socket and flushed through gzip separately (+12–25 % requests/s on the list pages;
   // docs/decisions/0010-page-delivery.md).
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
-// The route tree mirrors the spec (§2): the app layout with its screens, the auth layout
+// The route tree: the app layout with its screens, the auth layout
 // at /auth with its nine children, the 404 page and a catch-all that redirects to it.
 export default [
   index("routes/index.tsx"),
@@ -19,7 +19,7 @@ export default [
     route("rate", "routes/app/rate/index.tsx"),
     route("rate/new", "routes/app/rate/new.tsx"),
     route("rate/edit/:id", "routes/app/rate/edit.tsx"),
-    // Issue 25: RFID tags and access groups (new screens, not in the spec's table).
+    // RFID tags and access groups.
     route("tag", "routes/app/tag/index.tsx"),
     route("tag/new", "routes/app/tag/new.tsx"),
     route("tag/edit/:id", "routes/app/tag/edit.tsx"),
@@ -27,7 +27,7 @@ export default [
     route("group", "routes/app/group/index.tsx"),
     route("group/new", "routes/app/group/new.tsx"),
     route("group/edit/:id", "routes/app/group/edit.tsx"),
-    // Issue 25: reservations (a new screen, not in the spec's table).
+    // Reservations.
     route("reservation", "routes/app/reservation/index.tsx"),
     route("reservation/new", "routes/app/reservation/new.tsx"),
     route("notification", "routes/app/notification.tsx"),
@@ -35,10 +35,10 @@ export default [
     route("payment", "routes/app/payment/index.tsx"),
     route("payment/payments/mercadoPago", "routes/app/payment/mercado-pago.tsx"),
     route("payment/payments/pagos360", "routes/app/payment/pagos360.tsx"),
-    // Issue 26: the team and the audit log (new screens, not in the spec's table).
+    // The team and the audit log.
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),
-    // Issue 27: OCPI roaming partners and the stations offered to them.
+    // OCPI roaming partners and the stations offered to them.
     route("roaming", "routes/app/roaming.tsx"),
   ]),
   route("auth", "routes/auth/layout.tsx", [
@@ -52,22 +52,22 @@ export default [
     route("verify-email", "routes/auth/verify-email.tsx"),
     route("login-company", "routes/auth/login-company.tsx"),
     route("verify-company", "routes/auth/verify-company.tsx"),
-    // Issue 26: an invitation link (new, not in the spec's list).
+    // An invitation link.
     route("invitation", "routes/auth/invitation.tsx"),
   ]),
-  // Issue 23: drivers pay at the charger — public, no sign-in (the status page before the QR page:
+  // Drivers pay at the charger — public, no sign-in (the status page before the QR page:
   // a static segment wins, so a charger cannot be called "pago").
   route("cargar", "routes/cargar/index.tsx"),
   route("cargar/pago/:paymentId", "routes/cargar/payment.tsx"),
   route("cargar/:identity/:connector", "routes/cargar/connector.tsx"),
-  // Issue 23: a connector's QR (SVG) and the printable sheets of QR stickers (no JavaScript).
+  // A connector's QR (SVG) and the printable sheets of QR stickers (no JavaScript).
   route("charger/qr/:id", "routes/app/charger/qr.ts"),
   route("charger/stickers/:id", "routes/app/charger/stickers.ts"),
   route("station/stickers/:id", "routes/app/station/stickers.ts"),
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),
-  // Issue 25: a charger's OCPP messages as CSV and its diagnostics files (downloads).
+  // A charger's OCPP messages as CSV and its diagnostics files (downloads).
   route("charger/edit/:id/messages.csv", "routes/app/charger/messages-export.ts"),
   route("charger/edit/:id/diagnostics/:diagnosticsId", "routes/app/charger/diagnostics-file.ts"),
   route("company", "routes/company.ts"),

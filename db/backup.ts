@@ -1,4 +1,4 @@
-// Logical backups (issue 10) that work the same on PGlite and PostgreSQL: one gzip'd NDJSON file,
+// Logical backups that work the same on PGlite and PostgreSQL: one gzip'd NDJSON file,
 // a header line and then every row of every table as JSON, tables in foreign-key order. The dump
 // reads one consistent snapshot (a repeatable-read, read-only transaction), so it can run while
 // a PostgreSQL-backed server is up. A restore goes into a database at the same migration level,

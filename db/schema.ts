@@ -96,7 +96,7 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_RECEIVED",
   "PAYMENT_FAILED",
   "PAYMENT_REFUNDED",
-  // Issue 23 (ADR 0017): a driver is owed money that the provider cannot give back by API (Pagos360).
+  // A driver is owed money that the provider cannot give back by API (Pagos360).
   "PAYMENT_REFUND_PENDING",
   "PAYMENT_ACCOUNT_ERROR",
   "SYSTEM",
@@ -125,7 +125,7 @@ export const businessUsers = pgTable(
     phoneNumber: text("phone_number"),
     photoUrl: text("photo_url"),
     status: businessStatus("status").notNull().default("PENDING"),
-    /** OCPI party id (issue 27): 3 characters, with country AR; set on the Roaming screen. */
+    /** OCPI party id: 3 characters, with country AR; set on the Roaming screen. */
     ocpiPartyId: varchar("ocpi_party_id", { length: 3 }),
     ...timestamps,
   },
@@ -138,7 +138,7 @@ export const businessUsers = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Teams (issue 26): the people of a company, their roles, invitations and the audit log.
+// Teams: the people of a company, their roles, invitations and the audit log.
 // business_users.firebase_uid stays the account that registered the company; who may act for it
 // is business_members (a trigger makes the registering account its OWNER, migration 0006).
 
@@ -210,7 +210,7 @@ export interface AuditChange {
 }
 
 /**
- * Who changed what, when and from where, per company (issue 26). `changes` holds only the fields
+ * Who changed what, when and from where, per company. `changes` holds only the fields
  * that changed (creation: every recorded field after; deletion: before) and never a secret.
  */
 export const auditLog = pgTable(
@@ -335,13 +335,13 @@ export const stations = pgTable(
     timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
     photoUrl: text("photo_url"),
     published: boolean("published").notNull().default(false),
-    /** Issue 27: offered to roaming partners (OCPI Locations) — independent of `published`. */
+    /** Offered to roaming partners (OCPI Locations) — independent of `published`. */
     roamingPublished: boolean("roaming_published").notNull().default(false),
-    /** Issue 25: OPEN accepts any tag; KNOWN_TAGS only the company's RFID tags (domain/authorization). */
+    /** OPEN accepts any tag; KNOWN_TAGS only the company's RFID tags (domain/authorization). */
     authorizationPolicy: text("authorization_policy").$type<AuthorizationPolicy>().notNull().default("OPEN"),
-    /** Issue 25 (ADR 0018): the site's grid capacity in kW; set, the charging connectors share it (ocpp/load-balancing). */
+    /** The site's grid capacity in kW; set, the charging connectors share it (ocpp/load-balancing). */
     gridCapacityKw: numeric("grid_capacity_kw", { precision: 9, scale: 2, mode: "number" }),
-    /** Issue 23: drivers may pay at the connector's QR (prepaid through the company's provider account). */
+    /** Drivers may pay at the connector's QR (prepaid through the company's provider account). */
     qrPaymentEnabled: boolean("qr_payment_enabled").notNull().default(false),
     /** The prepaid amount a driver may choose, in centavos (VAT included). */
     qrMinCents: integer("qr_min_cents").notNull().default(DEFAULT_QR_MIN_CENTS),
@@ -422,7 +422,7 @@ export const rates = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// RFID tags and access groups (issue 25): who may charge where, and at which rate.
+// RFID tags and access groups: who may charge where, and at which rate.
 
 /** An access group: the stations its tags may use (all, or a list) and an optional rate. */
 export const accessGroups = pgTable(
@@ -510,7 +510,7 @@ export const chargers = pgTable(
      * the current password opens.
      */
     ocppPreviousPasswordHash: text("ocpp_previous_password_hash"),
-    /** The OCPP subprotocol negotiated on the last connection (issue 24): ocpp1.6 or ocpp2.0.1. */
+    /** The OCPP subprotocol negotiated on the last connection: ocpp1.6 or ocpp2.0.1. */
     ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
     enabled: boolean("enabled").notNull().default(true),
     /** Seconds, sent in BootNotification.conf. */
@@ -527,7 +527,7 @@ export const chargers = pgTable(
     meterSerial: text("meter_serial"),
     lastBootAt: tstz("last_boot_at"),
     lastHeartbeatAt: tstz("last_heartbeat_at"),
-    // Firmware update (issue 25): what was last asked of the charger and its latest
+    // Firmware update: what was last asked of the charger and its latest
     // FirmwareStatusNotification.
     firmwareLocation: text("firmware_location"),
     firmwareRequestedAt: tstz("firmware_requested_at"),
@@ -536,7 +536,7 @@ export const chargers = pgTable(
     online: boolean("online").notNull().default(false),
     /** Which app node holds the WebSocket, so other nodes can route commands to it. */
     connectedNode: text("connected_node"),
-    /** Issue 25 (ADR 0018): the local authorization list version the charger holds (its last answer), and when we learnt it. */
+    /** The local authorization list version the charger holds (its last answer), and when we learnt it. */
     localListVersion: integer("local_list_version"),
     localListAt: tstz("local_list_at"),
     /** What the charger's last SetChargingProfile answer said: true accepted, false not supported; null not asked yet. */
@@ -676,7 +676,7 @@ export const chargingSessions = pgTable(
   ],
 );
 
-/** Reservation states (issue 25, ADR 0018): REFUSED when the charger did not take it. */
+/** Reservation states (ADR 0018): REFUSED when the charger did not take it. */
 export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
@@ -889,7 +889,7 @@ export const chargerEvents = pgTable(
 );
 
 /**
- * Each charger's recent OCPP messages, both directions, for troubleshooting (issue 25): a ring of
+ * Each charger's recent OCPP messages, both directions, for troubleshooting: a ring of
  * OCPP_MESSAGES_KEPT slots per charger (slot = seq mod size), so a busy charger overwrites its own
  * oldest message and the table never grows beyond that per charger. Payloads are stored with
  * their secrets redacted and capped in size (ocpp/message-log.ts).
@@ -1010,7 +1010,7 @@ export const pushRegistrations = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Roaming (issue 27): OCPI 2.2.1 partners (eMSPs) of a company, ADR 0020.
+// Roaming: OCPI 2.2.1 partners (eMSPs) of a company, ADR 0020.
 
 export const OCPI_PARTNER_STATUSES = ["PENDING", "REGISTERED", "UNREGISTERED"] as const;
 export type OcpiPartnerStatus = (typeof OCPI_PARTNER_STATUSES)[number];
@@ -1203,7 +1203,7 @@ export const payments = pgTable(
     status: paymentStatus("status").notNull().default("PENDING"),
     /** The provider's payment id; unique per provider so webhooks are idempotent. */
     externalId: text("external_id"),
-    // Issue 23: a driver's prepayment at a connector's QR (origin QR); SESSION rows are the
+    // A driver's prepayment at a connector's QR (origin QR); SESSION rows are the
     // amounts to collect that pricing records after a session (ocpp/store.ts finalizeSession).
     origin: text("origin").$type<"SESSION" | "QR">().notNull().default("SESSION"),
     /** QR: where the driver is walking through the flow (domain/driver-payment). */
@@ -1253,7 +1253,7 @@ export const payments = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Infrastructure shared by every node (issue 10)
+// Infrastructure shared by every node
 
 /**
  * Rate-limit counters when several nodes share one PostgreSQL: hits per key (`login:ip:1.2.3.4`)

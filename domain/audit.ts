@@ -1,4 +1,4 @@
-// The audit log's vocabulary (issue 26), in Spanish: what each resource, action and field is
+// The audit log's vocabulary, in Spanish: what each resource, action and field is
 // called and how a recorded value reads. Pure: the API's CSV export and the dashboard's screen
 // share it.
 import { formatCuit } from "./cuit";
@@ -201,7 +201,7 @@ const VALUE_LABELS: Record<string, string> = {
   PAGOS360: "Pagos360",
 };
 
-/** A QR payment's steps (field `step`, issue 23). */
+/** A QR payment's steps (field `step`). */
 const STEP_LABELS: Record<string, string> = {
   PAYING: "Esperando el pago",
   STARTING: "Iniciando la carga",

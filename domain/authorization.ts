@@ -1,4 +1,4 @@
-// Who may charge (issue 25): a station's authorization policy and the company's RFID tags decide
+// Who may charge: a station's authorization policy and the company's RFID tags decide
 // the answer to OCPP Authorize / StartTransaction (1.6) and Authorize / TransactionEvent (2.0.1).
 // Pure: the OCPP store reads the rows, this decides; the forms share the labels.
 
@@ -25,7 +25,7 @@ export interface KnownTag {
 }
 
 export interface AuthorizationInput {
-  /** The charger is disabled or its company suspended/rejected: every tag is Blocked (as before issue 25). */
+  /** The charger is disabled or its company suspended/rejected: every tag is Blocked. */
   chargerBlocked: boolean;
   /** The station of the charger; null when the charger is not on a station yet (treated as OPEN). */
   stationId: string | null;

@@ -1,4 +1,4 @@
-// Drivers pay at the charger (issue 23): the steps of a prepaid charge, the amounts a driver may
+// Drivers pay at the charger: the steps of a prepaid charge, the amounts a driver may
 // prepay, and what a charge costs so far. Pure: shared by the API, the OCPP store and the pages.
 import { priceSession, usageFromSession, type RateSnapshot, type SessionPrice } from "./pricing";
 

@@ -1,4 +1,4 @@
-// Load balancing (issue 25, ADR 0018): a station's grid capacity shared fairly among the
+// Load balancing (ADR 0018): a station's grid capacity shared fairly among the
 // connectors charging there. Pure: the central system reads the rows and sends the limits.
 
 export interface ChargingConnector {

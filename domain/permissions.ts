@@ -1,4 +1,4 @@
-// Who may do what in a company (issue 26): the members' roles and the one table of permissions
+// Who may do what in a company: the members' roles and the one table of permissions
 // that the Business API enforces (api/access.ts maps every endpoint to one of these) and the
 // dashboard consults to guard its routes and hide what a role cannot do (app/lib/access.ts).
 // Pure: no I/O, importable from the browser.
@@ -44,7 +44,7 @@ export const PERMISSIONS = {
   "charger.write": { roles: FIELD, label: "crear, modificar o eliminar cargadores" },
   "charger.command": { roles: FIELD, label: "enviar comandos a los cargadores" },
   "live.read": { roles: ALL, label: "ver el estado en vivo" },
-  // Issue 25: who may charge where. Every role reads them (the field and the money side both need
+  // Who may charge where. Every role reads them (the field and the money side both need
   // them); the field roles change them. A group's rate is also a price: changing it needs rate.write.
   "tag.read": { roles: ALL, label: "ver las tarjetas RFID y los grupos de acceso" },
   "tag.write": { roles: FIELD, label: "crear, modificar, importar o eliminar tarjetas RFID y grupos de acceso" },
@@ -56,7 +56,7 @@ export const PERMISSIONS = {
   "session.close": { roles: MANAGERS, label: "cerrar cargas que el cargador no cerró" },
   "payment.read": { roles: MONEY_READERS, label: "ver los pagos" },
   "payment.write": { roles: MANAGERS, label: "conectar o desconectar cuentas de pago" },
-  // Issue 23 (ADR 0017): recording a refund made by hand (Pagos360) closes a driver's payment: a money decision, the managers'.
+  // Recording a refund made by hand (Pagos360) closes a driver's payment: a money decision, the managers'.
   "payment.refund": { roles: MANAGERS, label: "registrar devoluciones de pagos" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },
   "notification.write": { roles: ["OWNER", "ADMIN", "TECHNICIAN", "BILLING"], label: "marcar notificaciones como leídas" },
@@ -67,7 +67,7 @@ export const PERMISSIONS = {
   "member.write": { roles: MANAGERS, label: "invitar, cambiar el rol o quitar miembros" },
   "member.transfer": { roles: ["OWNER"], label: "transferir la propiedad de la empresa" },
   "audit.read": { roles: MANAGERS, label: "ver la auditoría" },
-  // Issue 27: roaming partners see the company's stations and prices and bill its drivers' sessions:
+  // Roaming partners see the company's stations and prices and bill its drivers' sessions:
   // the managers decide who they are; the money side reads them.
   "roaming.read": { roles: MONEY_READERS, label: "ver el roaming" },
   "roaming.write": { roles: MANAGERS, label: "configurar el roaming, sus socios y las estaciones publicadas" },

@@ -1,4 +1,4 @@
-// RFID tags as a spreadsheet (issue 25): `;`-separated, UTF-8 with BOM, so Excel in Spanish
+// RFID tags as a spreadsheet: `;`-separated, UTF-8 with BOM, so Excel in Spanish
 // opens it as columns; the same columns go out (export) and come back (import):
 //   idTag;titular;email;vencimiento;bloqueada;grupo
 // vencimiento is dd/mm/aaaa, bloqueada "sí"/"no", grupo an access group's name. Pure: the API

@@ -1,4 +1,4 @@
-// E-mail (issue 26: invitations). One small interface, `Mailer`, and three ways to deliver:
+// E-mail (invitations). One small interface, `Mailer`, and three ways to deliver:
 // - `httpMailer`: production, a provider's HTTP endpoint (MAIL_PROVIDER_URL) that takes one JSON
 //   message per POST with a bearer token (MAIL_PROVIDER_TOKEN);
 // - `fileInbox`: local mode and the browser tests, like the Auth Emulator's oobCodes list: each

@@ -1,4 +1,4 @@
-// Web push for new notifications (issue 7): the business's browsers registered through
+// Web push for new notifications: the business's browsers registered through
 // POST /Business/Notification/PushRegistration get a push when a notification is created.
 // The sender (firebase-admin messaging in production, a fake in tests) is an optional API dep.
 import { and, eq, inArray } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Rate limiting (issue 10): a sliding-window counter per key — the current fixed window plus
+// Rate limiting: a sliding-window counter per key — the current fixed window plus
 // the previous one, weighted by how much of it still overlaps — over a pluggable store:
 //
 // - MemoryRateLimitStore: one node (the default; PGlite is single-node anyway);

@@ -1,5 +1,5 @@
 // `npm run business -- approve|reject|suspend|status <email>`: the admin command that decides a
-// company's state (DESIGN.md §3: PENDING → ACTIVE | REJECTED | SUSPENDED).
+// company's state (PENDING → ACTIVE | REJECTED | SUSPENDED).
 //
 // Opens the same database the server uses: PostgreSQL with DATABASE_URL, else the embedded
 // PGlite under DATA_DIR (default .data). The embedded database belongs to one process at a

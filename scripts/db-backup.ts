@@ -1,4 +1,4 @@
-// `npm run db:backup -- [file]` and `npm run db:restore -- <file> [--replace]` (issue 10).
+// `npm run db:backup -- [file]` and `npm run db:restore -- <file> [--replace]`.
 //
 // The same database the server uses: PostgreSQL with DATABASE_URL (the server may keep running:
 // the dump reads one consistent snapshot), else the embedded PGlite under DATA_DIR (default

@@ -1,4 +1,4 @@
-// Local mode only (`npm start`, issue 23): makes the QR payment flow work offline end to end.
+// Local mode only (`npm start`): makes the QR payment flow work offline end to end.
 // After the demo seed, it turns QR payment on for one published demo station, gives the demo
 // company Mercado Pago and Pagos360 accounts that the payments emulator accepts (Mercado Pago
 // with the emulator's webhook secret), and gives one of that station's chargers a known OCPP

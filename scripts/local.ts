@@ -1,4 +1,4 @@
-// `npm start`: Enchufá in local mode on one machine, offline (DESIGN.md §2).
+// `npm start`: Enchufá in local mode on one machine, offline.
 // Builds if needed, starts the Firebase Auth Emulator, migrates and seeds PGlite under .data,
 // starts the server on 127.0.0.1 and stops everything it started on Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";

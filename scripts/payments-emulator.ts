@@ -1,4 +1,4 @@
-// Payment providers' emulator (issue 23) — dev-only, never part of the production image: local
+// Payment providers' emulator — dev-only, never part of the production image: local
 // mode (`npm start`) and the browser tests start it so the whole driver flow runs offline. It
 // implements exactly the subset of Mercado Pago and Pagos360 that infra/payments/* calls, plus
 // the pages a driver sees at the provider (approve or reject), and it delivers both providers'

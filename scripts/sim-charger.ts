@@ -1,4 +1,4 @@
-// A small simulated OCPP 1.6 charger (dev-only: local mode and browser tests, issue 23). It
+// A small simulated OCPP 1.6 charger (dev-only: local mode and browser tests). It
 // connects with ocpp-rpc, boots, reports its connectors Available and, like a real charger,
 // accepts RemoteStartTransaction (then StartTransaction with the idTag, MeterValues every few
 // seconds at a fixed power) and RemoteStopTransaction (then StopTransaction). Enchufá may also

@@ -1,4 +1,4 @@
-// Several server processes on one machine (issue 9, ADR 0011). One Node process renders pages on
+// Several server processes on one machine (ADR 0011). One Node process renders pages on
 // one core; with PostgreSQL the server already runs as many nodes as wanted (rate limits, OCPP
 // command routing and live events go through the database), so a machine with more cores runs
 // one node per core: node:cluster shares the listening port among workers, each a whole server

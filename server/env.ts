@@ -128,7 +128,7 @@ const schema = z
      * Own TLS for a single node without a load balancer: PEM certificate (chain) and private key
      * files. With both, the server speaks HTTPS and chargers connect over wss:// on PORT.
      */
-    /** Issue 23: the payment providers' APIs (unset: the real ones). Local mode points them at its emulator. */
+    /** The payment providers' APIs (unset: the real ones). Local mode points them at its emulator. */
     MERCADOPAGO_API_URL: z.url().optional(),
     PAGOS360_API_URL: z.url().optional(),
     /** How often drivers' payments no event moved are looked at (start timeouts, price caps, refunds, polls). */

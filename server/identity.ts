@@ -56,7 +56,7 @@ const toVerified = (decoded: DecodedIdToken): VerifiedToken => ({
  * Firebase) is the only part that needs the provider. When the provider cannot be reached or
  * does not answer within REVOCATION_TIMEOUT_MS, a token that passes every local check is
  * accepted, so signed-in operators keep working through an identity outage until their token
- * needs a refresh (issue 10); a provider that answers "revoked" or "disabled" is always obeyed.
+ * needs a refresh; a provider that answers "revoked" or "disabled" is always obeyed.
  */
 export function createTokenVerifier(env: Env, { cacheSize = REVOCATION_CACHE_SIZE }: { cacheSize?: number } = {}) {
   const auth = getAuth(adminApp(env));

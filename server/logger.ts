@@ -33,7 +33,7 @@ function redactPaths(): string[] {
   return paths;
 }
 
-// Structured JSON logs; secrets never reach them (DESIGN.md, issue 10): tokens, passwords,
+// Structured JSON logs; secrets never reach them: tokens, passwords,
 // cookies and credentials are replaced wherever they appear in the first three levels.
 export function createLogger(level: string, destination?: DestinationStream) {
   return pino(

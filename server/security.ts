@@ -1,4 +1,4 @@
-// Request guards of the HTTP server (issue 10): cross-site requests that change state are
+// Request guards of the HTTP server: cross-site requests that change state are
 // refused, and request bodies are capped before anything parses them.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { redirectWithError } from "remix-toast";

@@ -1,4 +1,4 @@
-// /Business/Audit — the company's audit log (issue 26), newest first, with filters, and as CSV.
+// /Business/Audit — the company's audit log, newest first, with filters, and as CSV.
 import { and, asc, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import { auditLog, type AuditEntry } from "#db/schema";

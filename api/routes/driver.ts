@@ -1,4 +1,4 @@
-// Public routes of the driver flow (issue 23, ADR 0017): what a connector's QR page shows, the
+// Public routes of the driver flow (ADR 0017): what a connector's QR page shows, the
 // checkout, the driver's status page and stop (authorised by the secret of their link), and the
 // providers' notifications. No token: every answer shows only what a driver needs, and the
 // webhooks believe nothing they are told without checking it (signature, or reading it back).

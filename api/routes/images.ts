@@ -1,5 +1,5 @@
-// Pictures: profile photo (spec §7), station photos, and the public content-addressed URLs.
-// Rules on the server too (spec §5): JPEG/PNG/GIF by content, at most 800 KB. No SVG, ever.
+// Pictures: profile photo, station photos, and the public content-addressed URLs.
+// Rules on the server too: JPEG/PNG/GIF by content, at most 800 KB. No SVG, ever.
 import { createHash } from "node:crypto";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { Hono } from "hono";

@@ -17,7 +17,7 @@ const KEEPALIVE_MS = 25_000;
 /** Streams end after an hour; EventSource reconnects by itself (and re-checks the session). */
 const MAX_STREAM_MS = 60 * 60_000;
 
-/** How often an open stream checks that its member still belongs to the company (issue 26). */
+/** How often an open stream checks that its member still belongs to the company. */
 const MEMBERSHIP_CHECK_MS = 10_000;
 
 /** Open streams per account and per client address on one node (LIVE_STREAMS_PER_ACCOUNT / _PER_IP). */

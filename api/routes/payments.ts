@@ -163,7 +163,7 @@ export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPaymen
           pendingCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'PENDING'), 0)`.mapWith(Number),
           // Whole refunds and the QR payments' partial ones (their unused balances).
           refundedCents: sql<number>`coalesce(sum(case when ${payments.status} = 'REFUNDED' then greatest(${payments.amountCents}, ${payments.refundedCents}) else ${payments.refundedCents} end), 0)`.mapWith(Number),
-          // Issue 23: what the company owes drivers and must refund by hand (Pagos360).
+          // What the company owes drivers and must refund by hand (Pagos360).
           refundPendingCount: sql<number>`count(*) filter (where ${payments.step} = 'REFUND_PENDING')`.mapWith(Number),
           refundOwedCents: sql<number>`coalesce(sum(greatest(0, ${payments.amountCents} - coalesce(${payments.chargedCents}, 0) - ${payments.refundedCents})) filter (where ${payments.step} = 'REFUND_PENDING'), 0)`.mapWith(Number),
         })

@@ -1,4 +1,4 @@
-// The caller's company profile (spec §3, §7): GET /Business/BusinessUser, PATCH …/Update.
+// The caller's company profile: GET /Business/BusinessUser, PATCH …/Update.
 import { and, eq, ne } from "drizzle-orm";
 import { Hono } from "hono";
 import { businessUsers, type BusinessUser } from "#db/schema";

@@ -1,7 +1,7 @@
 // /Business/Reservation — reserve a connector for a tag until a time (OCPP ReserveNow, both
 // protocols), list reservations with their state, cancel one (CancelReservation). What happens
 // afterwards (used by the tag's session, expired with the rate's no-show fee) is the central
-// system's (ocpp/reservations.ts). Issue 25, ADR 0018.
+// system's (ocpp/reservations.ts). ADR 0018.
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { Hono } from "hono";

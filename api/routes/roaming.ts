@@ -1,4 +1,4 @@
-// /Business/Roaming — OCPI roaming (issue 27, ADR 0020): the operator's party id, its partners
+// /Business/Roaming — OCPI roaming (ADR 0020): the operator's party id, its partners
 // (an invitation with a token A, or a registration with a partner's versions URL and token) and
 // the stations it offers to them. The handshake itself lives in ocpi/registration.ts.
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";

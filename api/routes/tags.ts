@@ -1,6 +1,6 @@
 // /Business/Tag — RFID tags (idTag unique per company regardless of case), their CSV export and
-// import — and /Business/AccessGroup — which stations a group's tags may use and at which rate
-// (issue 25). The OCPP side reads the same rows (ocpp/store.ts authorizeTag).
+// import — and /Business/AccessGroup — which stations a group's tags may use and at which rate.
+// The OCPP side reads the same rows (ocpp/store.ts authorizeTag).
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "#db/client";

@@ -1,4 +1,4 @@
-// The team (issue 26): the company's members and roles (/Business/Member), invitations by e-mail
+// The team: the company's members and roles (/Business/Member), invitations by e-mail
 // (/Business/Invitation), joining a company with an invitation (POST /Business/Member) and what an
 // invitation link offers (POST /Invitation/Lookup, public).
 //

@@ -1,4 +1,4 @@
-// The header's company switcher (issue 26): shown to a person who belongs to several companies.
+// The header's company switcher: shown to a person who belongs to several companies.
 // A plain form (works without JavaScript): the chosen company goes to POST /company, which checks
 // the membership through the Business API and keeps the choice in the session. With JavaScript,
 // choosing submits at once and the button goes (it is only needed without JavaScript). The

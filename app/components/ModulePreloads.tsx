@@ -2,7 +2,7 @@ import { useContext, useState } from "react";
 import { UNSAFE_FrameworkContext, useMatches } from "react-router";
 
 /**
- * The modules the first load hydrates with, preloaded at low priority (issue 9, Lighthouse).
+ * The modules the first load hydrates with, preloaded at low priority (Lighthouse).
  *
  * React Router's `<Scripts>` writes a `<link rel="modulepreload">` for each of them, at the browser's
  * default (high) priority. The page paints without JavaScript (every screen works without it), so

@@ -43,7 +43,7 @@ export function EmptyState({ icon, title, children, action }: { icon?: ReactNode
   );
 }
 
-/** The titled card wrapper (spec §2 "Shared inputs"): a heading over its content. */
+/** The titled card wrapper: a heading over its content. */
 export function TitledCard({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) {
   const headingId = id ? `${id}-title` : undefined;
   return (

@@ -1,6 +1,6 @@
 import { useNavigation, useFetchers } from "react-router";
 
-/** 'Cargando...' (spec §1) while a navigation, a submission or a fetcher is pending. */
+/** 'Cargando...' while a navigation, a submission or a fetcher is pending. */
 export function PendingIndicator() {
   const navigation = useNavigation();
   const fetchers = useFetchers();

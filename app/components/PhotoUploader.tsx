@@ -1,26 +1,26 @@
-// The reusable photo uploader (spec §2 "Shared inputs", §4, §5, §8): a 'Cargar foto' button,
+// The reusable photo uploader: a 'Cargar foto' button,
 // the hint and a preview. The file input named `name` posts the file itself, with or without
 // JavaScript; the form must be `encType="multipart/form-data"`, and the server applies the same
 // rules (app/lib/profile.server.ts) with the same messages.
 //
 // With JavaScript, on pick: the extension (case-insensitive), then the size, then the first bytes
 // (JPEG, PNG or GIF by content, as the server decides) are checked, then the file is read; on
-// success the image is emitted as a data-URL (`onChange`, spec §4) and previewed. A rejected file
+// success the image is emitted as a data-URL (`onChange`) and previewed. A rejected file
 // is taken out of the input — it is not posted — nothing is emitted, and the error is a toast.
 // The posted body is the file, not its data-URL: a data-URL is a third larger, and an 800 KB image
-// (the spec's limit) would not fit under the server's 1 MB body cap.
+// (the upload limit) would not fit under the server's 1 MB body cap.
 import { useEffect, useId, useRef, useState, type ChangeEvent, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiUpload } from "~/icons";
 import { BLANK_PHOTO, IMAGE_ACCEPT, IMAGE_HEAD_BYTES, IMAGE_MESSAGES, UPLOAD_HINT, UPLOAD_LABEL, checkImageContent, checkImageFile } from "~/lib/profile";
 
-const TOAST_MS = 2000; // spec §9
+const TOAST_MS = 2000;
 
 export interface PhotoUploaderProps {
   /** Name of the posted file field. */
   name: string;
-  /** The image shown before anything is picked (spec §3 "Photo value": optional initial image). */
+  /** The image shown before anything is picked (optional initial image). */
   initialImage?: string | null;
   /** Text alternative of the preview. */
   alt: string;
@@ -29,8 +29,8 @@ export interface PhotoUploaderProps {
   /** Emitted with the Spanish message of a rejected or unreadable file. */
   onError?: (message: string) => void;
   /**
-   * The reset-image event (spec §4): declared for parity with the specification, which never
-   * raises it in the known behaviour; this component does not raise it either.
+   * The reset-image event: part of the uploader's public props so a caller can listen for it;
+   * nothing raises it today (the image is reset only by picking another).
    */
   onResetImage?: () => void;
   /** A message from the server about the posted image (shown under the hint). */

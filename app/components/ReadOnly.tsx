@@ -1,4 +1,4 @@
-// A form shown to a role that may see but not change it (issue 26): every field inside is
+// A form shown to a role that may see but not change it: every field inside is
 // disabled by the fieldset (nothing is submitted), and the form hides its submit buttons itself.
 import type { ReactNode } from "react";
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { ToastMessage } from "remix-toast";
 
-const TOAST_MS = 2000; // spec §9
+const TOAST_MS = 2000;
 
 /**
  * Flash toasts, top right, in a polite status region that is always in the page (so screen
@@ -41,7 +41,7 @@ export function Toaster({ toast }: { toast?: ToastMessage }) {
   return (
     <div className="toaster" role="status" aria-live="polite" aria-atomic="true">
       {visible ? (
-        // The click closes it (spec §9); the button below is the keyboard's way, and Escape.
+        // The click closes it; the button below is the keyboard's way, and Escape.
         // Keyed by its message: a new toast right after another (a success after an error) gets
         // an element of its own, so its CSS animation starts again instead of hiding it when the
         // previous one's 2 s end. (A key, not a counter: the route budgets leave ~20 bytes.)

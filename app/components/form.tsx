@@ -7,7 +7,7 @@ import { Flex, Text, TextField } from "@radix-ui/themes";
 import { withAutoFocus } from "~/lib/autofocus";
 
 /**
- * Conform options for every auth form (DESIGN.md §6, spec §5): validate when a field loses
+ * Conform options for every auth form: validate when a field loses
  * focus (a text field's `change` fires then too), revalidate the same way — never while typing.
  * Checkboxes also validate on change (see CheckboxField).
  */
@@ -37,8 +37,8 @@ export function FieldError({ meta, className }: { meta: Pick<AnyField, "errors" 
 }
 
 /**
- * What goes under a field: its error, or else its hint, in one slot of at least one line (issue 21:
- * even spacing whether a field has a hint or not). The slot keeps its height, so a message that
+ * What goes under a field: its error, or else its hint, in one slot of at least one line
+ * (even spacing whether a field has a hint or not). The slot keeps its height, so a message that
  * comes or goes never moves the buttons below between a mouse-down and its mouse-up (a lost
  * click). Under an error the hint stays for screen readers (aria-describedby) but is not shown:
  * the error says what to fix.

@@ -1,5 +1,5 @@
 // List pieces shared by every index screen: filters, sorting and pagination live in the URL,
-// so they work without JavaScript and can be bookmarked (issue 6).
+// so they work without JavaScript and can be bookmarked.
 import type { ReactNode } from "react";
 import { Form, Link, useLocation, useSearchParams } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";

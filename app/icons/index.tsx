@@ -1,4 +1,4 @@
-// Icons as <svg><use href="sprite.svg#Name"/></svg> (issue 9): the drawings live once in a
+// Icons as <svg><use href="sprite.svg#Name"/></svg>: the drawings live once in a
 // long-cached sprite instead of in every page's HTML (77 inline SVGs were 29 KB of /station)
 // and in the JavaScript bundle (react-icons was ~5 KB gz of every route). Same API as the
 // react-icons components they replace: size, color, style, className and aria attributes.

@@ -1,4 +1,4 @@
-// Web push (issue 7): <PushRegistration /> in the app layout keeps an already-allowed browser
+// Web push: <PushRegistration /> in the app layout keeps an already-allowed browser
 // registered (refreshing the token after 7 days); <EnablePushButton /> (its own module, only
 // Notificaciones ships it) asks for permission from a user gesture. Both render nothing without
 // JavaScript, without the Firebase config or where the browser cannot do push. The registration

@@ -1,4 +1,4 @@
-// The Firebase Cloud Messaging service worker, served at /firebase-messaging-sw.js (spec §1).
+// The Firebase Cloud Messaging service worker, served at /firebase-messaging-sw.js.
 // Bundled by scripts/build-server.mjs (esbuild, iife) into <build>/client: nothing loads from a
 // CDN. It cannot read the page, so the Firebase web config arrives in its registration URL query
 // (see serviceWorkerUrl in register.client.ts). Messages are data-only (server/push.ts): this

@@ -1,6 +1,6 @@
-// Registers this browser for web push with Firebase Cloud Messaging (issue 7, spec §1, §3, §9).
+// Registers this browser for web push with Firebase Cloud Messaging.
 // Browser-only (.client): firebase/app and firebase/messaging are imported dynamically, so only
-// a page that actually registers downloads them. Success or failure is only logged (spec §1).
+// a page that actually registers downloads them. Success or failure is only logged.
 import type { PublicConfig } from "~/lib/context";
 import { isPushConfigured, PUSH_ACTION, PUSH_INTENT, type FirebaseWebConfig } from "./shared";
 

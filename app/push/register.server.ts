@@ -1,6 +1,6 @@
-// The app side of push registration: the browser posts its record (spec §3) to the
+// The app side of push registration: the browser posts its record to the
 // Notificaciones action (intent=push-register), which stores it through the API with the
-// user's token. No toast: success or failure is only logged (spec §1).
+// user's token. No toast: success or failure is only logged.
 import { data } from "react-router";
 import { pushRegistrationSchema } from "#api/schemas/notification";
 import { createApiClient } from "~/lib/api.server";

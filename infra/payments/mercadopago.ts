@@ -1,4 +1,4 @@
-// Mercado Pago, only what drivers paying at a charger need (issue 23), against a configurable
+// Mercado Pago, only what drivers paying at a charger need, against a configurable
 // base URL (MERCADOPAGO_API_URL: the real API, or the local emulator in scripts/payments-emulator.ts).
 // Every call uses the operator's own access token, so the money goes to the operator's account.
 //

@@ -1,4 +1,4 @@
-// Pagos360, only what drivers paying at a charger need (issue 23), against a configurable base
+// Pagos360, only what drivers paying at a charger need, against a configurable base
 // URL (PAGOS360_API_URL: the real API, or the local emulator in scripts/payments-emulator.ts).
 // Calls carry the operator's own API key, so the money goes to the operator's account.
 //

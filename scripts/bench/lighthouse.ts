@@ -1,6 +1,6 @@
 // `npm run bench:lighthouse`: Lighthouse (performance, accessibility, best practices) on the
 // production build as the bench operator: login, home, station list, activity and profile, on the
-// mobile profile (the target of issue 9) and then on desktop (BENCH_FORM_FACTORS=mobile,desktop;
+// mobile profile (the target) and then on desktop (BENCH_FORM_FACTORS=mobile,desktop;
 // BENCH_RUNS=N repeats each page N times, to see how much a score moves). Offline: only the local
 // server (its own Auth Emulator, see ./harness.ts) and Chromium (CHROME_PATH, default
 // /usr/bin/chromium). Lighthouse's default throttling (simulated: mobile = slow 4G and 4× CPU;

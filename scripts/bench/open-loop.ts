@@ -1,4 +1,4 @@
-// An open-loop load generator for bench:server (issue 22): requests leave at a fixed arrival
+// An open-loop load generator for bench:server: requests leave at a fixed arrival
 // rate whatever the server's answers, and each one's latency is measured from the moment it
 // was scheduled to leave, not from when it left. A closed loop (autocannon's N connections, each
 // waiting for its answer before the next request) slows down with the server, so its p99 hides

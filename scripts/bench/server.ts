@@ -13,7 +13,7 @@
 // (scripts/bench/open-loop.ts): signed-in pages — /home and the lists, in turn — arrive at a fixed
 // rate (BENCH_RATE, default 40 per second) for BENCH_OPEN_SECONDS (default 30), after a warm-up of
 // BENCH_WARMUP seconds at the same rate, and each latency counts from the request's scheduled
-// time. Target (issue 22): p99 under 100 ms at 40 requests/s.
+// time. Target: p99 under 100 ms at 40 requests/s.
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -121,7 +121,7 @@ async function openLoopRun(base: string, cookie: string, pid: number, idleRss: n
     console.log(`Latencia desde la hora programada: p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, máx. ${r.max.toFixed(1)} ms; fallidos ${r.failed}`);
     for (const [url, v] of Object.entries(r.byUrl)) console.log(`  ${url.padEnd(12)} ${String(v.sent).padStart(5)} pedidos, p99 ${v.p99.toFixed(1)} ms`);
     console.log(`Retraso máximo del generador al enviar: ${r.maxSendLagMs.toFixed(1)} ms`);
-    console.log(`Objetivo (issue 22): p99 < 100 ms → ${r.p99 < 100 ? "cumplido" : "no cumplido"}`);
+    console.log(`Objetivo: p99 < 100 ms → ${r.p99 < 100 ? "cumplido" : "no cumplido"}`);
   } finally {
     clearInterval(sampler);
     sender.close();

@@ -1,4 +1,4 @@
-// Access matrix (issue 10, 26): every Business API endpoint × every kind of caller — anonymous, a
+// Access matrix: every Business API endpoint × every kind of caller — anonymous, a
 // forged token, unverified e-mail, no company yet, a company pending/rejected/suspended,
 // another tenant, the owner, and each role of a member (Dueño, Administrador, Técnico,
 // Facturación, Lectura) — answers the right status, never a 5xx, never another tenant's data.
@@ -31,7 +31,7 @@ const PUBLIC = new Set([
   "POST /api/Invitation/Lookup",
   // A charger's diagnostics upload: no account, the URL's one-time token (refused here: 401).
   ...["PUT", "POST"].flatMap((m) => [`${m} /api/ChargerUpload/:id/:token`, `${m} /api/ChargerUpload/:id/:token/:fileName`]),
-  // Issue 23: drivers at a connector's QR and the providers' notifications.
+  // Drivers at a connector's QR and the providers' notifications.
   "GET /api/Driver/Charge/:identity/:connector",
   "POST /api/Driver/Charge/:identity/:connector",
   "GET /api/Driver/Payment/:id",
@@ -265,7 +265,7 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       })
       .returning();
     ids.diagnostics = diagnostics.id;
-    // A roaming partner (issue 27), registered: its name must not leak.
+    // A roaming partner, registered: its name must not leak.
     const [partner] = await h.db
       .insert(ocpiPartners)
       .values({

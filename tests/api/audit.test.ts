@@ -1,4 +1,4 @@
-// The audit log (issue 26): every change of stations, chargers (and their commands), rates,
+// The audit log: every change of stations, chargers (and their commands), rates,
 // payment accounts, members and the profile is recorded — who, role, what, the fields that
 // changed before → after, when, from which address — per company, without secrets; a list with
 // filters and a CSV export.

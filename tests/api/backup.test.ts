@@ -1,4 +1,4 @@
-// Backups (issue 10): `db:backup` then `db:restore` gives back every row of every table, on
+// Backups: `db:backup` then `db:restore` gives back every row of every table, on
 // PGlite and PostgreSQL alike; a restore is all-or-nothing and never overwrites data unasked.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Bad input never gets a 500 (issue 10): every filter and sort parameter of every list is
+// Bad input never gets a 500: every filter and sort parameter of every list is
 // whitelisted or bound as a parameter, and every endpoint answers garbage bodies with a 4xx
 // problem in Spanish. The tables are intact afterwards. The walks enumerate the app's own route
 // table, so a new endpoint is covered as soon as it is mounted.

@@ -1,4 +1,4 @@
-// A form submitted twice creates one record (issue 10): POSTs with the same Idempotency-Key.
+// A form submitted twice creates one record: POSTs with the same Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { rates, stations } from "#db/schema";

@@ -1,4 +1,4 @@
-// Profile picture upload/removal (spec §5, §7) and the public content-addressed image URLs.
+// Profile picture upload/removal and the public content-addressed image URLs.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";

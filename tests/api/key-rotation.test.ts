@@ -1,4 +1,4 @@
-// ENCRYPTION_KEY rotation (issue 10): with a new key first and the old one still listed, the
+// ENCRYPTION_KEY rotation: with a new key first and the old one still listed, the
 // re-encryption pass re-seals every payment credential with the new key (bound to the same
 // business and provider), leaves alone what is already current or cannot be opened, keeps
 // updated_at, and a second pass has nothing to do — after which the old key can be removed.

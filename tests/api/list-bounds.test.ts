@@ -25,7 +25,7 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Tag", MAX_PAGE_SIZE],
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
   ["/api/Business/Reservation", MAX_PAGE_SIZE],
-  // Roaming (issue 27): partners, and the stations with their roaming flag.
+  // Roaming: partners, and the stations with their roaming flag.
   ["/api/Business/Roaming/Partner", MAX_PAGE_SIZE],
   ["/api/Business/Roaming/Station", MAX_PAGE_SIZE],
   // One charger's events (`:id`: a seeded charger with more events than a page).
@@ -69,7 +69,7 @@ const SINGLE = [
   "/api/Pagos360/BusinessUser",
   "/api/images/:file",
   "/api/openapi.json",
-  // Issue 23: one connector, one payment.
+  // One connector, one payment.
   "/api/Driver/Charge/:identity/:connector",
   "/api/Driver/Payment/:id",
 ];

@@ -53,7 +53,7 @@ describe.each(testBackends())("notifications and payments ($name)", (backend) =>
       expect(await expectStatus(await h.call("GET", "/Business/Notification/UnreadCount", { token: t.token }), 200)).toEqual({ unread: 0 });
     });
 
-    it("upserts push registrations by token (spec §3 record)", async () => {
+    it("upserts push registrations by token", async () => {
       const record = {
         token: "fcm-token-abc",
         createTime: "2025-03-01T10:00:00.000Z",
@@ -181,7 +181,7 @@ describe.each(testBackends())("notifications and payments ($name)", (backend) =>
     });
   });
 
-  describe("/Business/Payments: drivers' QR payments (issue 23)", () => {
+  describe("/Business/Payments: drivers' QR payments", () => {
     let q: Tenant;
     let stationId: string;
     beforeAll(async () => {

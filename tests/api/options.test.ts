@@ -1,4 +1,4 @@
-// Stations and chargers as choices (issue 9): the forms and filters read id and name from
+// Stations and chargers as choices: the forms and filters read id and name from
 // /Options instead of the full lists with their per-station counts and connectors. Paged like
 // every list, with a larger cap (OPTIONS_MAX_PAGE_SIZE, list-bounds.test.ts) so that one request
 // brings a company's stations; ordered by name, and only the caller's own.

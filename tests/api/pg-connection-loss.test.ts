@@ -1,4 +1,4 @@
-// A PostgreSQL connection lost in the middle of a transaction (issue 10: database down, nothing
+// A PostgreSQL connection lost in the middle of a transaction (database down, nothing
 // written half): the transaction's promise rejects, PostgreSQL rolls back what it had written,
 // the process does not crash on the client's 'error' event, and the pool serves the next
 // transaction on a fresh connection. PostgreSQL only (PGlite has no connections to lose).

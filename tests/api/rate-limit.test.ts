@@ -1,4 +1,4 @@
-// The Business API's per-account limit (issue 10): counted after the token, per uid, in the
+// The Business API's per-account limit: counted after the token, per uid, in the
 // process-wide store (PostgreSQL when nodes share one; memory here).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRateLimitStore } from "#infra/rate-limit";

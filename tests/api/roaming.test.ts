@@ -1,4 +1,4 @@
-// /Business/Roaming (issue 27): the party id, adding a partner both ways (an invitation whose
+// /Business/Roaming: the party id, adding a partner both ways (an invitation whose
 // token A the test eMSP registers with; a registration with the eMSP's versions URL and token),
 // the partners' list and state, unregistering, and which stations are offered — seen by the
 // eMSP through /ocpi. Tokens never reach the audit log.

@@ -1,4 +1,4 @@
-// /Business/Tag and /Business/AccessGroup (issue 25): CRUD, case-insensitive idTag uniqueness,
+// /Business/Tag and /Business/AccessGroup: CRUD, case-insensitive idTag uniqueness,
 // scoping to the company, the group's rate and role, the audit entries, CSV export and import.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";

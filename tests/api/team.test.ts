@@ -1,4 +1,4 @@
-// The team (issue 26) through the Business API, on a real database: invitations (signed link,
+// The team through the Business API, on a real database: invitations (signed link,
 // single use, expiring, for the invited address), joining, roles and ownership transfer,
 // removal ending access at once, several companies per account, and the migration that made
 // every existing company's account its owner.

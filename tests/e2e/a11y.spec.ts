@@ -196,7 +196,7 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
       await page.goto("/activity");
       const session = await page.getByTestId("session-row").first().getByRole("link").getAttribute("href");
       expect(session).toMatch(/session=/);
-      // A charger's maintenance screens (issue 25): firmware and diagnostics, its OCPP messages.
+      // A charger's maintenance screens: firmware and diagnostics, its OCPP messages.
       const charger = edits[1];
       const routes = [...APP_ROUTES.slice(half), ...edits, `${charger}/maintenance`, `${charger}/messages`, session!, "/activity?status=COMPLETED&sort=-energyWh&page=2"];
       const found = await auditor.routes(page, routes, [vp]);
@@ -224,7 +224,7 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
     expect(found, report(found)).toEqual([]);
   });
 
-  // Issue 23: the driver's public pages (a connector offline and online, its form with errors, a
+  // The driver's public pages (a connector offline and online, its form with errors, a
   // payment's status page, the short-code page) and the operator's printable QR sticker sheets.
   axeTest("the driver's pages at a charger's QR, and the QR sticker sheets", async ({ page, auditor }, testInfo) => {
     const base = `http://127.0.0.1:${E2E_PORT}`;

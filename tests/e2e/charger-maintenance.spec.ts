@@ -2,7 +2,7 @@ import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 25: a charger's maintenance from the dashboard, with JavaScript and without — the firmware
+// A charger's maintenance from the dashboard, with JavaScript and without — the firmware
 // update (a wrong URL told on its field, then UpdateFirmware and the progress the charger
 // reports), a diagnostics file the charger uploads to the URL it was given and the operator
 // downloads, and the charger's recent OCPP messages with the CSV.

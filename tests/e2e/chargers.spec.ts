@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { test, expect, login } from "./fixtures";
 
-// Issue 6, chargers: 'Mis cargadores', 'Nuevo cargador', 'Editar cargador' — with JavaScript
+// Chargers: 'Mis cargadores', 'Nuevo cargador', 'Editar cargador' — with JavaScript
 // and without it (the two projects). The demo operator is shared by every test file, so this
 // spec only counts and deletes what it creates itself.
 

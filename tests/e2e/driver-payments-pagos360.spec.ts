@@ -5,7 +5,7 @@ import { startSimCharger, type SimCharger } from "../../scripts/sim-charger";
 import { test, expect, login } from "./fixtures";
 import { arsToCents, qrOperator } from "./qr-setup";
 
-// Issue 23 with Pagos360 (ADR 0017), in the browser with JavaScript on and off, against the
+// Drivers pay at the charger with Pagos360 (ADR 0017), in the browser with JavaScript on and off, against the
 // server under test in local mode, the providers' emulator and a simulated OCPP 1.6 charger.
 // The operator connects Pagos360 and sets its webhook URL (shown on the Pagos360 screen) in the
 // emulator's panel, as in Pagos360's; the driver is told before paying that Pagos360 balances are

@@ -4,7 +4,7 @@ import { startSimCharger, type SimCharger } from "../../scripts/sim-charger";
 import { test, expect, login } from "./fixtures";
 import { arsToCents, qrOperator } from "./qr-setup";
 
-// Issue 23, "drivers pay at the charger", in the browser with JavaScript on and off, against the
+// "Drivers pay at the charger", in the browser with JavaScript on and off, against the
 // server under test in local mode, the payment providers' emulator it starts (MERCADOPAGO_API_URL
 // points at it: nothing leaves this machine) and a simulated OCPP 1.6 charger (scripts/sim-charger.ts).
 // The operator connects Mercado Pago and turns QR payment on; while the charger is offline the

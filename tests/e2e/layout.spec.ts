@@ -1,4 +1,4 @@
-// Desktop layout checks an acceptance run found wrong (issue 21 items 3, 4, 7), measured in the
+// Desktop layout checks an acceptance run found wrong, measured in the
 // browser at 1280 px as the demo operator: with and without JavaScript the page is the same.
 import type { Page } from "@playwright/test";
 import { expect, login, test } from "./fixtures";

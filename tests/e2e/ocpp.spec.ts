@@ -2,7 +2,7 @@ import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 8: a charger (an ocpp-rpc client standing in for one) connects to the running server;
+// A charger (an ocpp-rpc client standing in for one) connects to the running server;
 // the charger screen shows it connected — live with JavaScript, on reload without — and the
 // operator's commands reach it, with the charger's answer as a toast.
 

@@ -2,7 +2,7 @@ import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 24: a 2.0.1 charger on the charger screen, with JavaScript and without — its events listed
+// A 2.0.1 charger on the charger screen, with JavaScript and without — its events listed
 // newest first in Spanish, the intervals read and set (a wrong one told under its field), and the
 // full report asked for, with the screen saying when it arrived.
 

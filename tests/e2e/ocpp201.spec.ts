@@ -4,7 +4,7 @@ import { priceSession } from "#domain/pricing";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 24: an OCPP 2.0.1 charger (an ocpp-rpc client standing in for one) works on the same
+// An OCPP 2.0.1 charger (an ocpp-rpc client standing in for one) works on the same
 // screens as a 1.6 one: the charger screen shows it connected and its protocol, a command
 // reaches it in 2.0.1's terms, and a whole transaction (TransactionEvents with charging states)
 // becomes a priced session in Actividad — idle penalty included — with and without JavaScript.

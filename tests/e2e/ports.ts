@@ -1,5 +1,5 @@
-// Ports for the browser tests (issue 21): by default the first free block from 3100 (the app,
-// plus +1…+13 for the suites' own servers, +14 for the payment providers' emulator, issue 23) and from 9199 (the Auth Emulator and the two ports
+// Ports for the browser tests: by default the first free block from 3100 (the app,
+// plus +1…+13 for the suites' own servers, +14 for the payment providers' emulator) and from 9199 (the Auth Emulator and the two ports
 // after it), so a developer's second `npm start` on 3100 does not break `npm test`. E2E_PORT and
 // E2E_AUTH_EMULATOR_PORT choose them; a chosen port that is taken fails at once, naming the variable.
 // Playwright loads its config in the runner and again in each worker: the runner's choice goes
@@ -50,6 +50,6 @@ function resolve(variable: string, fallback: number, size: number): number {
 // Only the runner probes: the workers read what it chose.
 export const E2E_PORT = resolve("E2E_PORT", 3100, APP_BLOCK);
 export const E2E_AUTH_EMULATOR_PORT = resolve("E2E_AUTH_EMULATOR_PORT", 9199, EMULATOR_BLOCK);
-/** Issue 23: the payment providers' emulator that local mode starts beside the server under test. */
+/** The payment providers' emulator that local mode starts beside the server under test. */
 export const E2E_PAYMENTS_EMULATOR_PORT = E2E_PORT + 14;
 process.env[RESOLVED] = "1";

@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import { activeOperator } from "./fixtures";
 
-// Issue 23, browser tests: an operator of its own with a rate, a published station and a charger
+// QR payments, browser tests: an operator of its own with a rate, a published station and a charger
 // whose connector 1 is priced by that rate — made through the Business API, no UI. What the
 // driver flow needs from the operator's screens (Mercado Pago, QR payment on) is left to the spec.
 

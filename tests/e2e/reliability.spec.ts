@@ -1,4 +1,4 @@
-// Reliability under faults (issue 10), against the production build in separate server
+// Reliability under faults, against the production build in separate server
 // processes: the Business API host slow or down (HTTP transport), the identity provider down
 // (the emulator behind a proxy), the database down and back (PostgreSQL behind a proxy the test
 // cuts), and SIGTERM with requests, a write and a charger in flight.

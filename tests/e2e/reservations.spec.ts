@@ -2,7 +2,7 @@ import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 25: reserving a connector for a tag from 'Reservas' and cancelling it — with and without
+// Reserving a connector for a tag from 'Reservas' and cancelling it — with and without
 // JavaScript. The charger (an ocpp-rpc client) accepts the ReserveNow and the CancelReservation.
 
 const { RPCClient } = ocppRpc;

@@ -1,4 +1,4 @@
-// Roaming (issue 27), JavaScript on and off: an operator sets its party id, generates an
+// Roaming, JavaScript on and off: an operator sets its party id, generates an
 // invitation (versions URL and token A shown once), a test eMSP registers with it over OCPI, the
 // partner shows as registered, a station is published to roaming (the eMSP pulls it as a
 // Location) and the partner is unregistered (the eMSP is told). Each run has its own operator.

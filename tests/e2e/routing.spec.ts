@@ -17,7 +17,7 @@ const APP_TITLES: [string, string][] = [
   ["/payment", "Pagos"],
   ["/payment/payments/mercadoPago", "Mercado Pago"],
   ["/payment/payments/pagos360", "Pagos360"],
-  // Issue 26: new screens, not in the spec's table.
+  // New screens, not in the spec's table.
   ["/team", "Equipo"],
   ["/audit", "Auditoría"],
 ];

@@ -2,7 +2,7 @@ import ocppRpc from "ocpp-rpc";
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 25, "when chargers misbehave": a session its charger never stopped is found with the
+// "When chargers misbehave": a session its charger never stopped is found with the
 // Actividad filter and closed from its detail with a reason — with and without JavaScript.
 
 const { RPCClient } = ocppRpc;

@@ -1,7 +1,7 @@
 import { E2E_PORT } from "../../playwright.config";
 import { test, expect, activeOperator, login } from "./fixtures";
 
-// Issue 25, load balancing: a station's grid capacity set on its form (with and without
+// Load balancing: a station's grid capacity set on its form (with and without
 // JavaScript), checked like every field, and shown on the station screen with its allocation.
 
 const BASE = `http://127.0.0.1:${E2E_PORT}`;

@@ -1,4 +1,4 @@
-// Stored XSS (issue 10): an operator whose every free-text field — company, stations, chargers,
+// Stored XSS: an operator whose every free-text field — company, stations, chargers,
 // connectors' rates, payment account — holds `<script>` and `"><img onerror>` payloads, and whose
 // notifications (written by the OCPP central system) quote the charger's name. Every
 // screen that shows them renders them as text: no script runs, no element is injected, and the

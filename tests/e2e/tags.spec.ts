@@ -1,4 +1,4 @@
-// RFID tags (issue 25): create a tag, then import a CSV — first a file with bad rows (nothing is
+// RFID tags: create a tag, then import a CSV — first a file with bad rows (nothing is
 // imported, each row's errors are listed), then a good one — in both projects (JavaScript on and
 // off). Each run uses its own idTags and deletes the tag it created.
 import type { TestInfo } from "@playwright/test";

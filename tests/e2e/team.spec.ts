@@ -1,4 +1,4 @@
-// The team (issue 26) in the browser, JavaScript on and off: invitations by e-mail from the Equipo
+// The team in the browser, JavaScript on and off: invitations by e-mail from the Equipo
 // screen (a new person registers through the normal flow and lands in the company; a person with
 // an account accepts and joins), the header's company switcher, removing a member ending their
 // session at once, the ownership transfer, what each role sees, and the audit log.

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureVerifiedAccount, startAuthEmulator, EMULATOR_PROJECT_ID } from "../../scripts/emulator";
 
-// Local mode promises that accounts survive a restart (issue 2): the emulator exports them to
+// Local mode promises that accounts survive a restart: the emulator exports them to
 // the data directory on exit and imports them on the next start.
 const PORT = 9390;
 const dir = mkdtempSync(path.join(os.tmpdir(), "enchufa-emulator-"));

@@ -272,7 +272,7 @@ const paymentsPage: PaymentPage = {
   totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0 },
 };
 
-/** Issue 23: a driver's Pagos360 prepayment whose unused balance the company owes by hand (REFUND_PENDING). */
+/** A driver's Pagos360 prepayment whose unused balance the company owes by hand (REFUND_PENDING). */
 const refundPendingPayment: PaymentDto = {
   id: IDS.refundPayment,
   sessionId: IDS.session,

@@ -28,7 +28,7 @@ async function jsonBody(request: Request): Promise<Record<string, unknown>> {
 }
 
 export const handlers = [
-  // Account and profile (spec §7)
+  // Account and profile
   http.get(apiUrl("/Account/Business"), () => HttpResponse.json(fixtures.accountBusiness)),
   http.post(apiUrl("/Account/SignIn"), () => HttpResponse.json(fixtures.accountBusiness)),
   http.post(apiUrl("/Account/Business"), async ({ request }) =>
@@ -138,7 +138,7 @@ export const handlers = [
   http.get(apiUrl("/Business/Payments"), ({ request }) =>
     HttpResponse.json(new URL(request.url).searchParams.get("step") === "REFUND_PENDING" ? fixtures.refundPendingPage : fixtures.payments),
   ),
-  // Issue 23: recording a refund made by hand (Pagos360): the payment, finished.
+  // Recording a refund made by hand (Pagos360): the payment, finished.
   http.post(apiUrl("/Business/Payments/:id/Refund"), async ({ params, request }) => {
     if (params.id !== IDS.refundPayment) return problemResponse(404, "El pago no existe.");
     const body = await jsonBody(request);

@@ -1,4 +1,4 @@
-// A closed session as an OCPI CDR (ocpi/cdr.ts, issue 27): idle minutes are PARKING_TIME priced at
+// A closed session as an OCPI CDR (ocpi/cdr.ts): idle minutes are PARKING_TIME priced at
 // the rate's idle price after its grace — never at the charging-time price — and the CDR's totals
 // are the session's own breakdown (domain/pricing). Every CDR is validated with the zod schema
 // written from mod_cdrs.asciidoc.

@@ -1,4 +1,4 @@
-// Partners' tokens at the chargers (issue 27, ADR 0021): an ocpp-rpc charger of each protocol
+// Partners' tokens at the chargers (ADR 0021): an ocpp-rpc charger of each protocol
 // (1.6 Authorize / StartTransaction; 2.0.1 Authorize / TransactionEvent Started) presents tokens
 // of the test eMSP at a station published to roaming whose policy only lets known tags charge: a
 // token the eMSP pushed (whitelist ALLOWED) is accepted locally, an unknown one is authorised in

@@ -1,4 +1,4 @@
-// OCPI Commands receiver (issue 27): the test eMSP starts and stops a session through Commands
+// OCPI Commands receiver: the test eMSP starts and stops a session through Commands
 // against an ocpp-rpc charger (OCPP 1.6J), receives the session updates and the CDR (PARKING_TIME
 // at the idle price after the grace), and unlocks a connector; each CommandResponse comes at
 // once and each CommandResult is POSTed to the eMSP's response_url. Only sessions the partner

@@ -1,4 +1,4 @@
-// What the push passes send partners (issue 27, ADR 0021), against the test eMSP with a
+// What the push passes send partners (ADR 0021), against the test eMSP with a
 // Locations receiver: the published station once as a whole Location (PUT), an EVSE's status as
 // a PATCH after a StatusNotification of an ocpp-rpc charger, a flapping charger coalesced into one
 // PATCH per interval with its latest status, the station's edits, a charger added and removed

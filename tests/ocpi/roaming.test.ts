@@ -1,4 +1,4 @@
-// OCPI 2.2.1 CPO interface (issue 27): a test eMSP (tests/ocpi/emsp.ts) registers with the CPO
+// OCPI 2.2.1 CPO interface: a test eMSP (tests/ocpi/emsp.ts) registers with the CPO
 // and the CPO with it, over real HTTP; tokens are stored hashed or sealed; wrong and missing
 // tokens get 401; a token A opens only versions and credentials; one operator's partners see
 // nothing of another's; Locations and Tariffs are pulled page by page, every object validated

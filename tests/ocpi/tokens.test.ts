@@ -1,4 +1,4 @@
-// OCPI Tokens receiver and real-time authorization (issue 27): the test eMSP pushes its drivers'
+// OCPI Tokens receiver and real-time authorization: the test eMSP pushes its drivers'
 // tokens (PUT, PATCH, GET back), only under its own country and party; the CPO decides a stored
 // token by its whitelist and asks the eMSP in real time otherwise, and an unknown token is asked of
 // the registered eMSPs (2004 from one that does not know it). One operator's partners' tokens do

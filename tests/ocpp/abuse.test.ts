@@ -1,4 +1,4 @@
-// A charger with valid credentials that misbehaves (issue 21, robustness): frames beyond the
+// A charger with valid credentials that misbehaves (robustness): frames beyond the
 // size bound are closed with 1009 unread, a burst of calls beyond its budget is answered with
 // CALLERRORs and then disconnected, both logged, and other chargers are unaffected.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

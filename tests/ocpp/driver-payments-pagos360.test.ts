@@ -1,4 +1,4 @@
-// Drivers pay at the charger with Pagos360 (issue 23, ADR 0017), end to end on the server: the
+// Drivers pay at the charger with Pagos360 (ADR 0017), end to end on the server: the
 // public API, the providers' emulator (real HTTP: Pagos360's notification is POSTed to the
 // account's webhook URL), the central system and an ocpp-rpc charger. Pagos360 documents no refund
 // call, so what a driver is owed becomes a refund the station owes by hand (REFUND_PENDING): the

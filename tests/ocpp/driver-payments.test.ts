@@ -1,4 +1,4 @@
-// Drivers pay at the charger (issue 23), end to end on the server: the public API, the payment
+// Drivers pay at the charger, end to end on the server: the public API, the payment
 // providers' emulator (real HTTP, signed webhooks), the central system and an ocpp-rpc charger.
 // pay → webhook → remote start → meter values → stop (driver / prepaid cap) → priced → partial
 // refund → receipt; a refused start → full refund; no start in 2 minutes → full refund; a

@@ -158,7 +158,7 @@ export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) 
 }
 
 /**
- * A 1.6 charger for the drivers' QR payments (issue 23): it starts what it is asked to start
+ * A 1.6 charger for the drivers' QR payments: it starts what it is asked to start
  * (unless it refuses, or accepts and never starts), stops what it is asked to stop, and reports
  * the energy `charge` adds.
  */

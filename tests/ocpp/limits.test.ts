@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callBudget, keyedRate } from "#ocpp/limits";
 
-describe("callBudget: a charger's call rate (issue 21)", () => {
+describe("callBudget: a charger's call rate", () => {
   it("accepts a burst, refuses beyond it, then closes after too many refusals", () => {
     const t = 0;
     const budget = callBudget({ burst: 3, perSecond: 1, closeAfterRefused: 2 }, () => t);

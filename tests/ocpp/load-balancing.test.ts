@@ -1,4 +1,4 @@
-// Load balancing (issue 25, ADR 0018): a station's grid capacity shared among the connectors
+// Load balancing (ADR 0018): a station's grid capacity shared among the connectors
 // charging there, each told its limit with SetChargingProfile (TxProfile; 1.6 csChargingProfiles,
 // 2.0.1 chargingProfile by EVSE). Two sessions on an 11 kW station get limits that add up to at
 // most 11 kW; a third rebalances all three; a stop gives its share back; a charger that refuses

@@ -1,4 +1,4 @@
-// The tags as a charger's local authorization list (issue 25, ADR 0018): POST
+// The tags as a charger's local authorization list (ADR 0018): POST
 // /Business/Charger/{id}/LocalList sends a Full SendLocalList (1.6 idTag/idTagInfo, 2.0.1
 // idToken/idTokenInfo) one version above what the charger holds, each tag with the answer it gets
 // at that station; …/LocalList/Version asks GetLocalListVersion. Every answer: accepted, Failed,

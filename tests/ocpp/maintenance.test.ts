@@ -1,4 +1,4 @@
-// A charger's maintenance (issue 25) against the started central system, with ocpp-rpc chargers
+// A charger's maintenance against the started central system, with ocpp-rpc chargers
 // in both protocols, on PGlite and (with TEST_DATABASE_URL) PostgreSQL: its recent OCPP messages
 // (both directions, a ring of 1,000, secrets redacted, CSV), firmware updates (one charger and the
 // whole model, with their progress) and diagnostics uploaded to Enchufá with a one-time URL.

@@ -1,4 +1,4 @@
-// OCPP 2.0.1 beside 1.6J (issue 24): ocpp-rpc clients speaking 2.0.1 (strict mode, so every
+// OCPP 2.0.1 beside 1.6J: ocpp-rpc clients speaking 2.0.1 (strict mode, so every
 // message they send is schema-valid) against the started central system, on PGlite and (with
 // TEST_DATABASE_URL) PostgreSQL. The charging session scenario runs once per protocol and must
 // price identically.

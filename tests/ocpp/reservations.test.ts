@@ -1,4 +1,4 @@
-// Reservations (issue 25, ADR 0018): POST/GET/DELETE /Business/Reservation against ocpp-rpc
+// Reservations (ADR 0018): POST/GET/DELETE /Business/Reservation against ocpp-rpc
 // chargers speaking 1.6 and 2.0.1 — ReserveNow and CancelReservation as each protocol spells them,
 // every answer (accepted, refused, not implemented, no answer, offline), a session started by the
 // reserving tag using the reservation, and the rate's no-show fee charged when one expires unused

@@ -1,4 +1,4 @@
-// Closing a session the charger never stopped (issue 25, "when chargers misbehave"):
+// Closing a session the charger never stopped ("when chargers misbehave"):
 // POST /Business/Activity/{id}/Close with a reason. The charger is asked to stop when it is
 // connected; the session is priced up to its last meter value; the reason is audited.
 import { and, eq } from "drizzle-orm";

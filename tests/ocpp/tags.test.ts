@@ -1,4 +1,4 @@
-// Issue 25: the station's authorization policy and the company's RFID tags answer Authorize and
+// The station's authorization policy and the company's RFID tags answer Authorize and
 // the start of a transaction, on both protocols (ocpp-rpc chargers in strict mode), and a grouped
 // tag's session is priced with its group's rate.
 import { and, eq, type SQL } from "drizzle-orm";

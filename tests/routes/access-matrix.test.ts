@@ -1,4 +1,4 @@
-// Access matrix of the dashboard (issue 10, 26): every app route (layout + its own loader, and the
+// Access matrix of the dashboard: every app route (layout + its own loader, and the
 // actions of the edit screens) × {anonymous, unverified e-mail, no company, pending company,
 // another tenant, owner, and a member of each role} → the right redirect or status, never another
 // tenant's data; a role that may not see a screen gets 403 in Spanish, one that may not act gets

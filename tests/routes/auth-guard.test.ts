@@ -1,4 +1,4 @@
-// The app-layout guard (spec §2 "Guard", §6) and sign-out.
+// The app-layout guard and sign-out.
 import { describe, expect, it } from "vitest";
 import { sessionStorage } from "~/lib/session.server";
 import * as layout from "~/routes/app/layout";
@@ -41,7 +41,7 @@ describe("app layout guard", () => {
 
   it("ACTIVE → proceeds with the header data, no cookie change while the token is fresh and the company is known", async () => {
     const { cookie, api } = await activeUser();
-    // The first page remembers the company the session acts for (issue 26)…
+    // The first page remembers the company the session acts for…
     const first = await run<Loose>(() => layout.loader(args(get("/home", cookie), makeContext(api))));
     expect(first.status).toBe(200);
     expect(first.data).toMatchObject({ businessName: "Cargas del Sur S.A.", email: "ana@example.com", photo: "/images/blank.png", access: { role: "OWNER", roleLabel: "Dueño" } });

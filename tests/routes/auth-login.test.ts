@@ -60,7 +60,7 @@ describe("login action", () => {
     expect(user!.expiresAt).toBeGreaterThan(Date.now() + 55 * 60 * 1000);
     expect(pending).toBeUndefined();
     // The Business API was asked with the new token.
-    // The sign-in into the company is recorded (issue 26: last sign-in, the default company).
+    // The sign-in into the company is recorded (last sign-in, the default company).
     expect(context.api.requests[0]).toMatchObject({ method: "POST", path: "/Account/SignIn" });
     expect(context.api.requests[0].authorization).toBe(`Bearer ${user!.idToken}`);
     // The cookie is httpOnly and SameSite=Lax.

@@ -93,7 +93,7 @@ describe("register action", () => {
   });
 });
 
-describe("register honeypot (issue 10)", () => {
+describe("register honeypot", () => {
   it("a filled honeypot gets the usual answer and creates nothing", async () => {
     const res = await submit({ ...VALID, [register.HONEYPOT_FIELD]: "https://spam.example" });
     expect(res.status).toBe(302);
@@ -109,7 +109,7 @@ describe("register honeypot (issue 10)", () => {
   });
 });
 
-describe("register with the identity provider down (issue 10)", () => {
+describe("register with the identity provider down", () => {
   it("says so in Spanish (503) and keeps what was typed, without passwords", async () => {
     fake.down = true;
     const res = await submit(VALID);

@@ -1,4 +1,4 @@
-// Every auth screen's title is `{title} - {product}` (spec §1, §2).
+// Every auth screen's title is `{title} - {product}`.
 import { describe, expect, it } from "vitest";
 import type { MetaFunction } from "react-router";
 import * as login from "~/routes/auth/login";
@@ -24,7 +24,7 @@ const screens: [string, { meta: MetaFunction }][] = [
 ];
 
 describe("auth screen titles", () => {
-  // Issue 21: the spec's title is the pending state's; the other states say what is true.
+  // The spec's title is the pending state's; the other states say what is true.
   it.each([
     ["PENDING", "Verificación pendiente"],
     ["REJECTED", "Empresa no aprobada"],

@@ -1,4 +1,4 @@
-// 'Firmware y diagnóstico' (issue 25): the charger's firmware and diagnostics screen — its
+// 'Firmware y diagnóstico': the charger's firmware and diagnostics screen — its
 // loader, UpdateFirmware for one charger or its model, diagnostics requests, and failures.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
@@ -15,7 +15,7 @@ afterAll(() => server.close());
 const OTHER = "11111111-2222-4333-8444-555555555555";
 const argsFor = (request: Request, context: ReturnType<typeof chargerContext>, id: string = IDS.charger) => args(request, context, { id });
 
-describe("Firmware y diagnóstico (issue 25)", () => {
+describe("Firmware y diagnóstico", () => {
   it("the loader brings the charger, the firmware (with its model's chargers) and the last 5 diagnostics; without them the screen still opens", async () => {
     const cookie = await operatorCookie();
     const seen = recordRequests();
@@ -94,7 +94,7 @@ describe("Firmware y diagnóstico (issue 25)", () => {
   });
 });
 
-describe("Mantenimiento: the local authorization list (issue 25, ADR 0018)", () => {
+describe("Mantenimiento: the local authorization list (ADR 0018)", () => {
   it("the loader says which list the charger holds; «Enviar la lista» and «Consultar versión» post to the API with the charger's answer as a toast", async () => {
     const cookie = await operatorCookie();
     const res = await run<Loose>(() => maintenance.loader(argsFor(getReq(`/charger/edit/${IDS.charger}/maintenance`, cookie), chargerContext())));

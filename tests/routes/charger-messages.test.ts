@@ -1,4 +1,4 @@
-// 'Mensajes OCPP' (issue 25): a charger's recent messages page, its direction filter, its CSV
+// 'Mensajes OCPP': a charger's recent messages page, its direction filter, its CSV
 // download (a resource route streaming the API's file) and the diagnostics download.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";

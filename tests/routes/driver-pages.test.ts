@@ -1,4 +1,4 @@
-// Issue 23: the public driver pages' loaders and actions against the Business API's /Driver
+// The public driver pages' loaders and actions against the Business API's /Driver
 // endpoints (msw): the connector page and its "Pagar" form, the payment status page and
 // "Detener carga", and /cargar where a driver types a connector's short code.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

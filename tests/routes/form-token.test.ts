@@ -1,4 +1,4 @@
-// Create forms carry a one-time token that their actions send as Idempotency-Key (issue 10):
+// Create forms carry a one-time token that their actions send as Idempotency-Key:
 // the API then creates one record however often the same form arrives (tests/api/idempotency).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";

@@ -164,7 +164,7 @@ describe("Pagos360 form", () => {
   });
 });
 
-// Issue 23 (ADR 0017): Pagos360 has no refund call, so what its drivers are owed waits as
+// Pagos360 has no refund call, so what its drivers are owed waits as
 // "Devolución pendiente" in Pagos until the operator refunds it there and records it here.
 describe("recording a refund made by hand (Pagos360)", () => {
   const PID = fixtures.refundPendingPayment.id;

@@ -1,5 +1,5 @@
-// Web push: the Notificaciones action stores the browser's registration record (spec §3)
-// through the API with the user's token; no toast either way (spec §1: only logged).
+// Web push: the Notificaciones action stores the browser's registration record
+// through the API with the user's token; no toast either way (only logged).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
 import * as notification from "~/routes/app/notification";

@@ -1,4 +1,4 @@
-// Issue 23: a connector's QR (SVG resource route) and the printable A4 sheets of QR stickers of a
+// A connector's QR (SVG resource route) and the printable A4 sheets of QR stickers of a
 // charger and of a station: what they encode and print, and their 404s.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";

@@ -1,4 +1,4 @@
-// The Roaming screen's action (issue 27, ADR 0021) against the Business API mocked with msw: a
+// The Roaming screen's action (ADR 0021) against the Business API mocked with msw: a
 // partner's versions URL the API refuses (private or plain http in production) comes back as the
 // field's message under "URL de versiones del socio", with the same words in the toast.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

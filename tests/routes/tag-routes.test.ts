@@ -1,4 +1,4 @@
-// 'Tarjetas RFID', 'Importar tarjetas' and 'Grupos de acceso' (issue 25): loaders and actions
+// 'Tarjetas RFID', 'Importar tarjetas' and 'Grupos de acceso': loaders and actions
 // against the Business API mocked with msw over the HTTP transport (tests/mocks).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";

@@ -1,4 +1,4 @@
-// The team in the dashboard (issue 26), loaders and actions over the real Business API: a removed
+// The team in the dashboard, loaders and actions over the real Business API: a removed
 // member is signed out on the very next page, the header's switcher changes the session's company
 // only to one the account belongs to, an invitation link joins, and the Equipo screen's actions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -36,7 +36,7 @@ interface Call {
   image?: { name: string; type: string; size: number; field: string };
 }
 
-/** The Business API of spec §7 as far as this screen uses it. */
+/** The Business API as far as this screen uses it. */
 class ProfileApi {
   business: Record<string, unknown> = {
     businessAddress: "Av. Corrientes 1234, CABA",
@@ -197,7 +197,7 @@ describe("user action: the profile", () => {
     expect(api.writes()).toEqual([{ method: "PATCH", path: "/Business/BusinessUser/Update", body: VALID }]);
   });
 
-  it("spec §5: no upload when the photo is empty or the blank placeholder (or not a new image)", async () => {
+  it("no upload when the photo is empty or the blank placeholder (or not a new image)", async () => {
     const { cookie } = await signedIn();
     for (const photo of ["", BLANK_PHOTO, STORED]) {
       api.calls = [];

@@ -1,4 +1,4 @@
-// The icon sprite (issue 9): app/icons/sprite.svg must be exactly what `npm run icons` writes
+// The icon sprite: app/icons/sprite.svg must be exactly what `npm run icons` writes
 // from app/icons/names.ts, and every exported icon must point at a symbol that exists.
 import { readFileSync } from "node:fs";
 import { renderToStaticMarkup } from "react-dom/server";

@@ -1,4 +1,4 @@
-// The maps helpers: coordinate rules and the loader's retries with growing delays (spec §2, §9).
+// The maps helpers: coordinate rules and the loader's retries with growing delays.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isInArgentina, MAPS_LIBRARIES, MAPS_RETRY_DELAYS_MS, parseCoordinate, roundCoordinate, validPosition } from "~/lib/maps";
 import { loadGoogleMaps, loadMapsOnce, mapsScriptUrl, resetMapsLoader, withRetries, type ScriptHost } from "~/lib/maps-loader";

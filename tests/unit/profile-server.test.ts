@@ -56,7 +56,7 @@ describe("readImageUpload: a file posted without JavaScript", () => {
   });
 });
 
-describe("readImageUpload: a data-URL from the uploader (spec §5: only when set and not the placeholder)", () => {
+describe("readImageUpload: a data-URL from the uploader (only when set and not the placeholder)", () => {
   it("nothing, the blank placeholder or a plain URL is no upload", async () => {
     for (const value of ["", BLANK_PHOTO, "/api/images/abc.png", "https://example.com/a.png"]) {
       expect(await readImageUpload([value]), value).toEqual({ kind: "none" });
@@ -149,7 +149,7 @@ describe("readForm", () => {
   });
 });
 
-describe("imageFormData (spec §7)", () => {
+describe("imageFormData", () => {
   it("is a multipart form with the field Image sent as image.jpg", async () => {
     const body = imageFormData({ bytes: new Uint8Array(PNG_1x1), mime: "image/png" });
     const image = body.get("Image") as File;

@@ -1,4 +1,4 @@
-// The profile mapping of spec §3 (every default) and the uploader's rules of spec §5/§8/§9.
+// The profile mapping (every default) and the uploader's rules.
 import { describe, expect, it } from "vitest";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
@@ -25,7 +25,7 @@ const FULL = {
   status: "ACTIVE",
 };
 
-describe("toProfile (spec §3)", () => {
+describe("toProfile", () => {
   it("maps every field from the business user", () => {
     expect(toProfile(FULL, { displayName: "Ana", photoUrl: "https://lh3.googleusercontent.com/ana.jpg" })).toEqual({
       address: "Av. Corrientes 1234, CABA",
@@ -90,7 +90,7 @@ describe("toProfile (spec §3)", () => {
   });
 });
 
-describe("uploader rules (spec §5, §8, §9)", () => {
+describe("uploader rules", () => {
   it("has the spec's label, hint, accept list and limit", () => {
     expect(UPLOAD_LABEL).toBe("Cargar foto");
     expect(UPLOAD_HINT).toBe("JPG, JPEG, GIF o PNG permitidos. Tamaño máximo de 800KB.");

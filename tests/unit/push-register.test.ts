@@ -1,4 +1,4 @@
-// Web push registration in the browser (spec §1, §3, §9), with fakes for the service worker,
+// Web push registration in the browser, with fakes for the service worker,
 // Firebase Messaging and the app's action.
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -34,7 +34,7 @@ const subscription = {
   }),
 };
 
-describe("refresh rule (spec §9: 7 days)", () => {
+describe("refresh rule (7 days)", () => {
   const stored = (age: number, over: Partial<StoredPush> = {}): StoredPush => ({
     token: "t",
     createTime: NOW - age,
@@ -76,7 +76,7 @@ describe("refresh rule (spec §9: 7 days)", () => {
   });
 });
 
-describe("registration record (spec §3)", () => {
+describe("registration record", () => {
   it("has token, createTime and the subscription options, and the API schema accepts it", () => {
     const record = toPushRecord("tok", subscription, config.vapidKey, NOW);
     expect(record).toEqual({

@@ -158,7 +158,7 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
 }
 
 /**
- * For a session the charger never stopped (issue 25): a plain POST with a reason (works without
+ * For a session the charger never stopped: a plain POST with a reason (works without
  * JavaScript). The API asks a connected charger to stop first; the session is priced up to its
  * last reading.
  */

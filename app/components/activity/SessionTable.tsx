@@ -10,7 +10,7 @@ import { DataTable } from "~/components/table";
 import { formatArs, formatDateTime, formatKwh, formatMinutes } from "~/components/charts/format";
 import { SESSION_PAYMENT_COLORS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_COLORS, SESSION_STATUS_LABELS } from "./labels";
 
-/** What a row shows: the loader sends only these fields into the page (issue 9: less to encode and hydrate). */
+/** What a row shows: the loader sends only these fields into the page (less to encode and hydrate). */
 export const SESSION_ROW_FIELDS = [
   "id",
   "stationName",

@@ -37,7 +37,7 @@ export const PROVIDER_LABELS: Record<PaymentDto["provider"], string> = {
   PAGOS360: "Pagos360",
 };
 
-/** Issue 23: where a driver's QR charge is (PaymentDto.step). */
+/** Where a driver's QR charge is (PaymentDto.step). */
 export const QR_STEP_LABELS: Record<NonNullable<PaymentDto["step"]>, string> = {
   PAYING: "Esperando el pago",
   STARTING: "Iniciando la carga",

@@ -1,4 +1,4 @@
-// Server-rendered SVG charts (DESIGN.md §6): they show without JavaScript, scale with their
+// Server-rendered SVG charts: they show without JavaScript, scale with their
 // container (viewBox), carry an accessible name and summary, and come with a data table.
 import { useId, type ReactNode } from "react";
 import { axis, labelStep, niceMax, ticks } from "./scale";

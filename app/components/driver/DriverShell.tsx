@@ -1,4 +1,4 @@
-// The frame of the public driver pages (issue 23): one column, large tap targets, no navigation.
+// The frame of the public driver pages: one column, large tap targets, no navigation.
 import type { ReactNode } from "react";
 import { useRouteLoaderData } from "react-router";
 

@@ -1,4 +1,4 @@
-// Refunds a company owes by hand (issue 23, ADR 0017): Pagos360 documents no refund call, so
+// Refunds a company owes by hand (ADR 0017): Pagos360 documents no refund call, so
 // what a Pagos360 driver is owed waits as "Devolución pendiente" until the operator refunds it in
 // Pagos360 and records it here. Without JavaScript too: "Registrar devolución" is a link to
 // ?refund={id}, which shows the confirmation with the amount (what is owed, editable); the POST

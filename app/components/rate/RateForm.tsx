@@ -48,7 +48,7 @@ export function RateForm({
   readOnly,
 }: {
   formId: string;
-  /** Issue 26: a role that may only read the rates (Facturación, Lectura): fields disabled, no save. */
+  /** A role that may only read the rates (Facturación, Lectura): fields disabled, no save. */
   readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one rate. */
   formToken?: string;

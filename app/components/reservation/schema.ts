@@ -1,4 +1,4 @@
-// The new reservation form (issue 25): the API's own schema (api/schemas/reservation.ts), so the
+// The new reservation form: the API's own schema (api/schemas/reservation.ts), so the
 // browser, the action and the API give the same Spanish messages on the same fields. Loaded lazily.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { reservationInputSchema } from "#api/schemas/reservation";

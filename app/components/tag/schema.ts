@@ -1,4 +1,4 @@
-// The forms of RFID tags and access groups (issue 25): what people type, checked by the API's own
+// The forms of RFID tags and access groups: what people type, checked by the API's own
 // schemas (api/schemas/tag.ts), so the browser, the action and the API give the same Spanish
 // messages on the same field names. Pure and browser-safe; loaded lazily by the forms.
 import { z } from "zod";

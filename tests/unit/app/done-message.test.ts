@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { doneMessage } from "~/lib/done-message";
 
-describe("doneMessage: one voice for create/update/delete toasts (issue 21)", () => {
+describe("doneMessage: one voice for create/update/delete toasts", () => {
   it("speaks in the first person plural with the name in «»", () => {
     expect(doneMessage("created", "la estación", "Palermo")).toBe("Creamos la estación «Palermo».");
     expect(doneMessage("saved", "la tarifa", "Nocturna")).toBe("Guardamos los cambios de la tarifa «Nocturna».");

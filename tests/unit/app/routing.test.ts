@@ -7,7 +7,7 @@ import { args as routeArgs, makeContext } from "../../routes/auth-helpers";
 
 const args = (url: string) => routeArgs(new Request(url), makeContext());
 
-describe("routing (spec §2)", () => {
+describe("routing", () => {
   it("'/' redirects to /home", async () => {
     const res = (await rootIndexLoader()) as Response;
     expect(res.status).toBe(302);

@@ -1,4 +1,4 @@
-// Issue 23: the prepaid charge's pure rules — what a driver is still owed (Pagos360 refunds are
+// The prepaid charge's pure rules — what a driver is still owed (Pagos360 refunds are
 // made by hand, ADR 0017), the steps the database accepts, and how the audit log reads a
 // recorded refund.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The payments emulator's Pagos360 notifications (issue 23): like Pagos360, it POSTs
+// The payments emulator's Pagos360 notifications: like Pagos360, it POSTs
 // { entity_name: "PaymentRequest", type, entity_id, created_at } — unsigned — to the webhook URL
 // set in the account (its panel, by API key), before sending the driver back; without a URL it
 // sends nothing. Deliveries are listed on /_emulator/state.

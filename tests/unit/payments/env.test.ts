@@ -1,4 +1,4 @@
-// Production never talks to a payment emulator (issue 23): an http:// or local provider URL is refused at start.
+// Production never talks to a payment emulator: an http:// or local provider URL is refused at start.
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "../../../server/env";
 

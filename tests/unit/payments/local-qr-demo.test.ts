@@ -1,4 +1,4 @@
-// Local mode's QR demo (issue 23): after the demo seed, one published station takes QR payments,
+// Local mode's QR demo: after the demo seed, one published station takes QR payments,
 // the company has emulator-backed provider accounts (Mercado Pago with the emulator's webhook
 // secret) and one of its chargers takes the simulated charger's password; running it twice adds nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

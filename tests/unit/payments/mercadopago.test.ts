@@ -1,4 +1,4 @@
-// The Mercado Pago client against msw (issue 23): the shapes we send and read, the statuses we
+// The Mercado Pago client against msw: the shapes we send and read, the statuses we
 // map, a provider that does not answer, and the webhook signature (good, wrong, stale).
 import { http, HttpResponse, delay } from "msw";
 import { setupServer } from "msw/node";

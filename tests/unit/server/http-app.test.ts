@@ -117,7 +117,7 @@ describe("guards in front of the API", () => {
   });
 });
 
-describe("the OCPI interface at /ocpi (issue 27)", () => {
+describe("the OCPI interface at /ocpi", () => {
   let app: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     setRateLimitStore(new MemoryRateLimitStore());

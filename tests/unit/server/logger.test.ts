@@ -1,4 +1,4 @@
-// Logs never carry secrets (issue 10): tokens, passwords, cookies, credentials are redacted.
+// Logs never carry secrets: tokens, passwords, cookies, credentials are redacted.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../server/logger";

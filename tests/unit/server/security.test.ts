@@ -129,7 +129,7 @@ describe("body limits", () => {
     expect(res.body).toContain("demasiado grande");
   });
 
-  it("a page post over 1 MB goes back to the page with an error toast, not an error page (issue 21)", async () => {
+  it("a page post over 1 MB goes back to the page with an error toast, not an error page", async () => {
     for (const [path, type, message] of [
       ["/auth/register", "application/x-www-form-urlencoded", messages.tooLarge],
       ["/user", "multipart/form-data; boundary=x", "La imagen excede el tamaño máximo permitido de 800KB."],

@@ -1,4 +1,4 @@
-// The session cookie's flags (issue 10): httpOnly and SameSite=Lax always; in production also
+// The session cookie's flags: httpOnly and SameSite=Lax always; in production also
 // Secure and the __Host- prefix (pinned to this exact origin, path /, no Domain).
 import { afterEach, describe, expect, it, vi } from "vitest";
 

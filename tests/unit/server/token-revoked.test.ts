@@ -1,4 +1,4 @@
-// Revoked tokens (issue 10): with a service account configured, the verifier asks Firebase whether
+// Revoked tokens: with a service account configured, the verifier asks Firebase whether
 // the user's tokens were revoked (or the account disabled) after this one was issued, and refuses
 // it then. When Firebase cannot answer that question (down, 503, hanging), a token that passes
 // every local check is accepted, and the provider is skipped for a while before it is asked
@@ -161,7 +161,7 @@ describe("a confirmed token is not looked up again for REVOCATION_RECHECK_MS (AD
   });
 });
 
-describe("Firebase unreachable during the revocation check (issue 10: signed-in pages keep working)", () => {
+describe("Firebase unreachable during the revocation check (signed-in pages keep working)", () => {
   afterEach(() => {
     lookup = "ok";
     vi.useRealTimers();
