@@ -24,7 +24,7 @@ import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 import { DEFAULT_CALL_LIMIT } from "./ocpp/limits";
-import { createDriverPayments, startDriverPaymentSweep } from "./api/driver-payments";
+import { createDriverPayments, startDriverPaymentSweep } from "./payments";
 import { startImageSweep } from "./api/image-quota";
 
 export interface RunningServer {

@@ -32,10 +32,10 @@ import { stationRoutes } from "./routes/stations";
 import { accessGroupRoutes, tagRoutes } from "./routes/tags";
 import { reservationRoutes } from "./routes/reservations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
-import { createDriverPayments } from "./driver-payments";
 import { driverRoutes, webhookRoutes } from "./routes/driver";
 import { roamingRoutes } from "./routes/roaming";
 import { OcpiClient } from "../ocpi/client";
+import { afterCommit, ambientDb } from "../db/ambient";
 
 export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
 
@@ -52,8 +52,10 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApi(deps: ApiDeps): Hono<AppEnv> {
   const keyRing = createKeyRing(deps.encryptionKeys);
+  // The handle that joins an audited write's transaction (db/ambient.ts), however the db was opened.
+  const db = ambientDb(deps.db);
   const services: ApiServices = {
-    db: deps.db,
+    db,
     keyRing,
     publicOrigin: deps.publicOrigin?.replace(/\/$/, ""),
     logger: deps.logger ?? consoleLogger,
@@ -67,7 +69,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     liveStreamLimits: deps.liveStreamLimits,
     imageLimits: deps.imageLimits,
     ocpi: {
-      db: deps.db,
+      db,
       keyRing,
       client: new OcpiClient(deps.ocpiClient),
       publicOrigin: deps.publicOrigin?.replace(/\/$/, "") ?? "http://localhost",
@@ -131,30 +133,17 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/images", publicImageRoutes(services));
   app.route("/Invitation/Lookup", invitationLookupRoutes(services));
   app.route("/ChargerUpload", chargerUploadRoutes(services));
-  // Issue 23: drivers paying at a connector's QR, and the providers' notifications (ADR 0017).
-  const driverPayments =
-    deps.driverPayments ??
-    createDriverPayments({
-      db: services.db,
-      keyRing: services.keyRing,
-      logger,
-      mailer: services.mailer,
-      appName: services.appName,
-      ocpp: deps.ocpp,
-      sendPush: deps.sendPush,
-      mercadoPagoUrl: deps.mercadoPagoUrl,
-      pagos360Url: deps.pagos360Url,
-      now: deps.now,
-    });
+  // Drivers paying at a connector's QR, and the providers' notifications: public routes.
+  const { driverPayments } = deps;
   app.route("/Driver", driverRoutes(services, driverPayments));
   app.route("/Webhook", webhookRoutes(driverPayments));
 
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
-  // filters at once: its cached entries are dropped once the write is done (api/company-cache.ts).
+  // filters at once: its cached entries are dropped once the write is committed (api/company-cache.ts).
   app.use(async (c, next) => {
     await next();
     const business = c.get("business");
-    if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) services.companyCache.forget(business.id);
+    if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) await afterCommit(() => services.companyCache.forget(business.id));
   });
 
   // The caller's own company: any status (a pending company can read and fix its data).

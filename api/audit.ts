@@ -1,4 +1,4 @@
-// The audit log (issue 26): who (account, role), what (action, resource, the fields that changed,
+// The audit log: who (account, role), what (action, resource, the fields that changed,
 // before → after), when and from which address, per company. Never a secret: credentials, OCPP
 // passwords and their hashes, tokens are not part of any snapshot, and every key that looks like
 // one is dropped again before writing.
@@ -39,26 +39,11 @@ import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "./schemas/constants";
+import type { AuditSpec } from "#contract/endpoints";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#contract/schemas/constants";
 
 export type { AuditResource };
 
-export interface AuditSpec {
-  resource: AuditResource;
-  /** The verb: create, update, delete, command, password, assign, connect, disconnect, photo… */
-  action: string;
-  /**
-   * Where the resource id comes from: the path's `:id` (default), the JSON answer's `id` (a
-   * creation), the company itself (profile), a fixed value (the payment provider of the path),
-   * or every id of a list in the JSON body (charger assignment).
-   */
-  id?: "param" | "response" | "company" | { fixed: string } | { bodyList: string };
-  /**
-   * Record what was asked and answered instead of a before/after difference (commands): the
-   * request body's fields and these fields of the JSON answer.
-   */
-  details?: { response?: readonly string[] };
-}
 
 type Snapshot = Record<string, unknown>;
 
@@ -317,7 +302,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
     },
     label: (s) => ({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" })[s.provider as string] ?? null,
   },
-  // A driver's QR payment (issue 23): only a refund recorded by hand is audited (Pagos360, ADR 0017).
+  // A driver's QR payment: only a refund recorded by hand is audited (Pagos360, ADR 0017).
   payment: {
     async snapshot(db, businessId, id) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
@@ -405,7 +390,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return [s.charger ? `${s.charger as string} · conector ${s.connectorNumber as number}` : null, when].filter(Boolean).join(", ") || null;
     },
   },
-  // A reservation (issue 25): the tag, where and until when, and its state (details mode).
+  // A reservation: the tag, where and until when, and its state (details mode).
   reservation: {
     async snapshot(db, businessId, id) {
       const [row] = await db
@@ -531,10 +516,25 @@ async function bodyJson(c: Ctx): Promise<Record<string, unknown> | null> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
+ * Writes whose handler waits for someone else before writing cannot hold a transaction open for
+ * that wait: a charger accepting its new OCPP password, a roaming partner answering the
+ * credentials handshake (which calls back into this server). On PGlite the wait would hold the
+ * only connection — every other request and charger message, and the partner's call back, would
+ * wait for it. Their entry follows the write, as commands' answers do.
+ */
+const WAITS_ON_OTHERS = new Set(["charger.password", "roaming_partner.create"]);
+
+/** Whether the access guard runs this audited write and its entry in one transaction. */
+export function auditedAtomically(spec: AuditSpec): boolean {
+  return !spec.details && !WAITS_ON_OTHERS.has(`${spec.resource}.${spec.action}`);
+}
+
+/**
  * Around a write endpoint with an AuditSpec: snapshot before, run it, snapshot after a 2xx
  * (not an idempotent replay), write one entry per resource whose recorded fields changed (a
- * creation, deletion or command always). A failure to write is logged with the whole entry.
- * Commands (`details`) are recorded by `auditCommand` instead.
+ * creation, deletion or command always). The access guard runs all of it in one transaction
+ * (`auditedAtomically`), so an entry that cannot be written (logged, then thrown) undoes the
+ * write; outside one, the failure is logged. Commands (`details`) are recorded by `auditCommand`.
  */
 export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpec, routePath: string, next: () => Promise<void>): Promise<void> {
   const business = c.get("business");
@@ -573,7 +573,9 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
     try {
       await recordAudit(services, c, entry);
     } catch (err) {
-      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, "auditoría: no se pudo registrar un cambio");
+      const atomic = auditedAtomically(spec);
+      services.logger.error({ err: err instanceof Error ? err.message : String(err), audit: { ...entry, businessId: business.id } }, atomic ? "auditoría: no se pudo registrar un cambio; se deshace" : "auditoría: no se pudo registrar un cambio");
+      if (atomic) throw err;
     }
   }
 }

@@ -1,8 +1,8 @@
 // Bearer authentication (Firebase ID token) and the business context of every request.
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { Db } from "../db/client";
-import { businessMembers, businessUsers, type BusinessMember, type BusinessUser } from "../db/schema";
+import { businessMembers, businessUsers, registrationRequests, type BusinessMember, type BusinessUser } from "../db/schema";
 import type { ApiServices, AppEnv, Ctx, VerifyToken } from "./env";
 import { pageScopeOf } from "./page-scope";
 import { ApiError } from "./problem";
@@ -23,6 +23,17 @@ export async function loadMemberships(db: Db, uid: string): Promise<MembershipRo
     .innerJoin(businessUsers, eq(businessUsers.id, businessMembers.businessId))
     .where(eq(businessMembers.firebaseUid, uid))
     .orderBy(sql`${businessMembers.lastSignInAt} desc nulls last`, asc(businessMembers.createdAt), asc(businessMembers.id));
+}
+
+/**
+ * Whether `id` is the account's registration held without a company (its CUIT is another
+ * company's, api/routes/cuit-claims.ts). The account's answer gives it where a pending company's
+ * id goes, so acting for it is allowed like acting for one's own company: it acts for none.
+ */
+async function holdsRegistration(db: Db, uid: string, id: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return false;
+  const [row] = await db.select({ id: registrationRequests.id }).from(registrationRequests).where(and(eq(registrationRequests.id, id), eq(registrationRequests.firebaseUid, uid))).limit(1);
+  return !!row;
 }
 
 /**
@@ -56,7 +67,7 @@ export async function identify(c: Ctx, verifyToken: VerifyToken, services: ApiSe
   const rows = await (scope && reading ? scope.business(`memberships:${uid}`, load) : load());
   const wanted = c.req.header(BUSINESS_HEADER)?.trim().toLowerCase();
   const chosen = wanted ? rows.find((r) => r.business.id === wanted) : rows[0];
-  if (wanted && !chosen) throw new ApiError(403, "not-a-member", NOT_A_MEMBER_MESSAGE);
+  if (wanted && !chosen && !(await holdsRegistration(services.db, uid, wanted))) throw new ApiError(403, "not-a-member", NOT_A_MEMBER_MESSAGE);
   c.set("business", chosen?.business ?? null);
   c.set("member", chosen ? { id: chosen.member.id, role: chosen.member.role, email: chosen.member.email } : null);
   c.set(

@@ -12,8 +12,8 @@ import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, Ocp
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
-import type { EndpointRule } from "./access";
-import type { DriverPayments } from "./driver-payments";
+import type { EndpointRule } from "#contract/endpoints";
+import type { DriverPayments } from "../payments";
 import type { OcpiClientOptions } from "../ocpi/client";
 import type { OcpiServices } from "../ocpi/registration";
 
@@ -70,11 +70,8 @@ export interface ApiDeps {
   mailer?: Mailer;
   /** Product name in e-mails (APP_NAME). */
   appName?: string;
-  /** Issue 23: drivers paying at the charger (made from the deps below when absent). */
-  driverPayments?: DriverPayments;
-  /** MERCADOPAGO_API_URL / PAGOS360_API_URL: the providers' APIs (the real ones when unset). */
-  mercadoPagoUrl?: string;
-  pagos360Url?: string;
+  /** Drivers paying at the charger: the one service of the process, shared with the central system (server.ts makes it). */
+  driverPayments: DriverPayments;
   /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
   ocpiClient?: OcpiClientOptions;
   /** Open /Business/Live streams per account and per client address on this node (LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_PER_IP). */

@@ -2,8 +2,8 @@
 import type { z } from "zod";
 import type { Ctx } from "./env";
 import { ApiError, notFound, parseOrThrow, validationError } from "./problem";
-import { UUID_RE, controlCharField } from "./schemas/common";
-import { MSG } from "./schemas/messages";
+import { UUID_RE, controlCharField } from "#contract/schemas/common";
+import { MSG } from "#contract/schemas/messages";
 
 /** A JSON body's largest size in characters (the whole request is capped at 1 MiB before this). */
 export const MAX_JSON_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 // RFC 9457 problem details, Spanish messages, zod issue → per-field errors.
 import type { z } from "zod";
-import { spanishErrorMap } from "./schemas/messages";
+import { spanishErrorMap } from "#contract/schemas/messages";
 
 export type FieldErrors = Record<string, string[]>;
 

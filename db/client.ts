@@ -14,6 +14,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
+import { ambientDb } from "./ambient";
 
 export type Schema = typeof schema;
 
@@ -92,9 +93,11 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
     throw err;
   }
   let closed = false;
+  // Every handle joins the transaction of an audited write (db/ambient.ts).
+  const shared = ambientDb(db);
   return {
-    db,
-    telemetry: db,
+    db: shared,
+    telemetry: shared,
     kind: "pglite",
     channels: inProcessChannels(),
     async ping() {
@@ -151,7 +154,8 @@ async function openPostgres(url: string, onError?: (err: Error) => void, poolMax
   let closed = false;
   const channels = postgresChannels(url, pool, onError ?? defaultOnError);
   return {
-    db,
+    // Every handle joins the transaction of an audited write (db/ambient.ts); readings never do.
+    db: ambientDb(db),
     telemetry,
     kind: "postgres",
     channels,

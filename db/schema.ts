@@ -1272,6 +1272,26 @@ export const rateLimitHits = pgTable(
 );
 
 /**
+ * A company registration accepted for review that created no company: its CUIT is another
+ * company's (ADR 0029). One per account, until the account registers a company of its own; the
+ * account is answered as any registrant pending review, and support finds here who asked.
+ */
+export const registrationRequests = pgTable(
+  "registration_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    firebaseUid: text("firebase_uid").notNull().unique(),
+    email: text("email").notNull(),
+    businessName: text("business_name").notNull(),
+    cuit: varchar("cuit", { length: 11 }).notNull(),
+    businessAddress: text("business_address"),
+    phoneNumber: text("phone_number"),
+    ...timestamps,
+  },
+  (t) => [index("registration_requests_cuit_idx").on(t.cuit), check("registration_requests_cuit_digits", sql`${t.cuit} ~ '^[0-9]{11}$'`)],
+);
+
+/**
  * The dashboard's sign-ins (ADR 0027): the cookie carries a random id, this table its SHA-256.
  * A cookie whose row is gone (signed out here or everywhere, expired) no longer signs anyone in.
  */
@@ -1450,3 +1470,4 @@ export type NewPayment = typeof payments.$inferInsert;
 export type TransactionEvent = typeof transactionEvents.$inferSelect;
 export type ChargerEvent = typeof chargerEvents.$inferSelect;
 export type Reservation = typeof reservations.$inferSelect;
+export type RegistrationRequest = typeof registrationRequests.$inferSelect;

@@ -1,15 +1,15 @@
 // Commands the operator sends to a charger from the charger screen (OCPP 1.6 CS → CP calls):
 // what the API accepts, how each becomes an OCPP call, and how the answer reads in Spanish.
-import { z } from "zod";
+import { INTERVAL_LABELS, type ChargerCommand } from "#contract/schemas/command";
 import {
   COMMAND_LABELS,
   INTERVAL_SETTINGS,
-  TRIGGERABLE_MESSAGES,
+  type TRIGGERABLE_MESSAGES,
   type CommandName,
   type CommandResult,
   type IntervalSetting,
   type SettingResult,
-} from "./command-labels";
+} from "#contract/schemas/command-labels";
 
 export {
   COMMAND_LABELS,
@@ -20,62 +20,9 @@ export {
   type CommandResult,
   type IntervalSetting,
   type SettingResult,
-} from "./command-labels";
+} from "#contract/schemas/command-labels";
 
-const connector = z.coerce.number({ error: "Elegí un conector" }).int("Elegí un conector").min(1, "Elegí un conector").max(99, "Elegí un conector");
-
-/** Seconds each interval may take (0 samples: no periodic meter values during a charge). */
-export const INTERVAL_LIMITS: Record<IntervalSetting, { min: number; max: number; message: string }> = {
-  heartbeatInterval: { min: 30, max: 86_400, message: "Ingresá un número entero de segundos entre 30 y 86.400." },
-  meterValueSampleInterval: { min: 0, max: 3_600, message: "Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600." },
-};
-
-export const INTERVAL_LABELS: Record<IntervalSetting, string> = {
-  heartbeatInterval: "señal de vida",
-  meterValueSampleInterval: "mediciones durante la carga",
-};
-
-/** Seconds of one interval, with the field's Spanish message for anything out of its range. */
-const seconds = (setting: IntervalSetting) => {
-  const { min, max, message } = INTERVAL_LIMITS[setting];
-  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message).optional();
-};
-
-export const NO_INTERVAL_MESSAGE = "Ingresá al menos uno de los dos intervalos.";
-
-export const commandSchema = z.discriminatedUnion("command", [
-  z.object({ command: z.literal("Reset"), type: z.enum(["Soft", "Hard"], { error: "Elegí el tipo de reinicio" }) }),
-  z.object({
-    command: z.literal("RemoteStartTransaction"),
-    connectorId: connector,
-    idTag: z
-      .string({ error: "Ingresá la identificación (idTag)" })
-      .trim()
-      .min(1, "Ingresá la identificación (idTag)")
-      .max(20, "La identificación puede tener hasta 20 caracteres"),
-  }),
-  z.object({ command: z.literal("RemoteStopTransaction"), connectorId: connector }),
-  z.object({ command: z.literal("UnlockConnector"), connectorId: connector }),
-  z.object({
-    command: z.literal("ChangeAvailability"),
-    connectorId: z.coerce.number().int().min(0).max(99),
-    type: z.enum(["Operative", "Inoperative"], { error: "Elegí la disponibilidad" }),
-  }),
-  z.object({
-    command: z.literal("TriggerMessage"),
-    requestedMessage: z.enum(TRIGGERABLE_MESSAGES, { error: "Elegí el mensaje" }),
-    connectorId: connector.optional(),
-  }),
-  // OCPP 2.0.1: the whole device model (FullInventory), sent back in NotifyReport parts.
-  z.object({ command: z.literal("GetBaseReport") }),
-  // The heartbeat and meter sample intervals: read them, or set one or both.
-  z.object({ command: z.literal("GetConfiguration") }),
-  z
-    .object({ command: z.literal("ChangeConfiguration"), heartbeatInterval: seconds("heartbeatInterval"), meterValueSampleInterval: seconds("meterValueSampleInterval") })
-    .refine((v) => v.heartbeatInterval !== undefined || v.meterValueSampleInterval !== undefined, { message: NO_INTERVAL_MESSAGE, path: ["heartbeatInterval"] }),
-]);
-
-export type ChargerCommand = z.infer<typeof commandSchema>;
+export { commandSchema, INTERVAL_LABELS, INTERVAL_LIMITS, NO_INTERVAL_MESSAGE, type ChargerCommand } from "#contract/schemas/command";
 
 /** Commands whose answer is read beyond its status (values, several results), possibly over several calls. */
 export type SettingsCommand = Extract<ChargerCommand, { command: "GetBaseReport" | "GetConfiguration" | "ChangeConfiguration" }>;
@@ -344,6 +291,6 @@ export function errorResult(command: CommandName, detail?: string): CommandResul
   return { command, outcome: "error", message: `No se pudo completar «${COMMAND_LABELS[command]}»${detail ? `: ${detail}` : ""}. Probá de nuevo.` };
 }
 
-// The hand-written CommandName (./command-labels) must match the schema's discriminator.
+// The hand-written CommandName (contract/schemas/command-labels.ts) must match the schema's discriminator.
 type SameNames = [CommandName] extends [ChargerCommand["command"]] ? ([ChargerCommand["command"]] extends [CommandName] ? true : never) : never;
 export const COMMAND_NAMES_MATCH: SameNames = true;

@@ -5,7 +5,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { chargerDiagnostics, chargers } from "../db/schema";
-import type { CommandOutcome } from "./command-labels";
+import type { CommandOutcome } from "#contract/schemas/command-labels";
 import type { ChargerRef } from "./store";
 
 export type CommandProtocol = "ocpp1.6" | "ocpp2.0.1";

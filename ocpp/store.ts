@@ -816,7 +816,7 @@ export async function finalizeSession(
   // What the price and the notification need, in one statement: the station's time zone and
   // name, the charger's name, the company's payment account, and the lock on a QR prepayment
   // (a session prepaid at the QR is paid already: it costs its price up to what was
-  // prepaid, and the rest goes back to the driver; api/driver-payments.ts refunds it after
+  // prepaid, and the rest goes back to the driver; payments/refunds.ts refunds it after
   // commit). Each round trip here is one more that the session's lock is held (ADR 0024).
   const [context] = await queryRows<{
     time_zone: string | null;

@@ -1,18 +1,19 @@
 // /Account/Business: register the company of the signed-in account and read its status.
 // Works before the company exists (it is how it comes to exist). A CUIT another company holds is
-// answered like any registration pending review, without a company (cuit-claims.ts). /Account/SignIn: the dashboard
+// answered like any registration pending review, without a company: the request is held and the
+// account reads as pending review from then on (cuit-claims.ts). /Account/SignIn: the dashboard
 // signed into a company (login, switching companies): its last sign-in is recorded.
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { businessMembers, businessUsers, notifications, type Notification } from "#db/schema";
+import { businessMembers, businessUsers, notifications, type Notification, type RegistrationRequest } from "#db/schema";
 import { recordAudit } from "../audit";
 import type { ApiServices, AppEnv, Ctx } from "../env";
 import { readJson } from "../http";
 import { conflict, pgError } from "../problem";
 import { pushNotification } from "#infra/push";
-import { registerBusinessSchema } from "../schemas/business";
-import type { AccountBusinessDto } from "../types";
-import { companyWithCuit, limitRegistration, reportCuitClaim } from "./cuit-claims";
+import { registerBusinessSchema } from "#contract/schemas/business";
+import type { AccountBusinessDto } from "#contract/dto";
+import { companyWithCuit, dropHeldRegistration, heldRegistration, holdRegistration, limitRegistration, reportCuitClaim } from "./cuit-claims";
 import { toBusinessUserDto } from "./profile";
 
 export const ALREADY_REGISTERED_MESSAGE = "Tu cuenta ya tiene una empresa registrada.";
@@ -21,7 +22,7 @@ export function accountRoutes(services: ApiServices) {
   const { db, autoApproveBusinesses } = services;
   const r = new Hono<AppEnv>();
 
-  r.get("/", (c) => c.json(accountDto(c)));
+  r.get("/", async (c) => c.json(await accountAnswer(services, c)));
 
   r.post("/", async (c) => {
     if (c.get("business")) throw conflict(ALREADY_REGISTERED_MESSAGE);
@@ -37,13 +38,15 @@ export function accountRoutes(services: ApiServices) {
       phoneNumber: input.phoneNumber,
       photoUrl: null,
     };
-    // A CUIT already registered: the answer of a registration pending review, no company, and the
-    // holder's owner is told (see cuit-claims.ts).
-    const holder = await companyWithCuit(services, input.cuit);
-    if (holder) {
+    // A CUIT already registered: the answer of a registration pending review, no company (the
+    // request is held instead), and the holder's owner is told (see cuit-claims.ts).
+    const held = async (holder: { id: string; businessName: string; email: string }) => {
+      await holdRegistration(services, claims.uid, { email: values.email, businessName: values.businessName, cuit: values.cuit, businessAddress: values.businessAddress, phoneNumber: values.phoneNumber });
       reportCuitClaim(services, c, input.cuit, holder);
       return c.json(toBusinessUserDto({ ...values, status: "PENDING" }), 201);
-    }
+    };
+    const holder = await companyWithCuit(services, input.cuit);
+    if (holder) return held(holder);
     const status = autoApproveBusinesses ? "ACTIVE" : "PENDING";
     try {
       let notice: Notification | undefined;
@@ -64,6 +67,7 @@ export function accountRoutes(services: ApiServices) {
             })
             .returning();
         }
+        await dropHeldRegistration(tx, claims.uid);
         return row;
       });
       // Web push to the company's browsers, after the commit (never fails the request).
@@ -84,10 +88,7 @@ export function accountRoutes(services: ApiServices) {
       const pg = pgError(err);
       if (pg?.code === "23505") {
         const winner = pg.constraint?.includes("cuit") ? await companyWithCuit(services, input.cuit) : undefined;
-        if (winner) {
-          reportCuitClaim(services, c, input.cuit, winner);
-          return c.json(toBusinessUserDto({ ...values, status: "PENDING" }), 201);
-        }
+        if (winner) return held(winner);
         throw conflict(ALREADY_REGISTERED_MESSAGE);
       }
       throw err;
@@ -98,7 +99,8 @@ export function accountRoutes(services: ApiServices) {
 }
 
 /** POST /Account/SignIn: the account signed into the request's company (none: nothing to record). */
-export function signInRoutes({ db, now }: ApiServices) {
+export function signInRoutes(services: ApiServices) {
+  const { db, now } = services;
   return new Hono<AppEnv>().post("/", async (c) => {
     const member = c.get("member");
     const business = c.get("business");
@@ -108,17 +110,32 @@ export function signInRoutes({ db, now }: ApiServices) {
         .set({ lastSignInAt: now() })
         .where(and(eq(businessMembers.id, member.id), eq(businessMembers.businessId, business.id)));
     }
-    return c.json(accountDto(c));
+    return c.json(await accountAnswer(services, c));
   });
 }
 
-/** The request's company and role, and every company of the account. */
-export function accountDto(c: Ctx): AccountBusinessDto {
+/** The account as GET /Account/Business answers it, a registration held without a company included. */
+async function accountAnswer(services: ApiServices, c: Ctx): Promise<AccountBusinessDto> {
+  return accountDto(c, c.get("business") ? undefined : await heldRegistration(services, c.get("claims").uid));
+}
+
+/**
+ * The request's company and role, and every company of the account. An account whose only
+ * registration was held (its CUIT is another company's) reads exactly as a registrant whose
+ * company awaits review: the request stands in for the company, so the answer says nothing of
+ * the CUIT.
+ */
+export function accountDto(c: Ctx, held?: RegistrationRequest): AccountBusinessDto {
   const business = c.get("business");
   const member = c.get("member");
   const email = c.get("claims").email ?? business?.email ?? undefined;
   const companies = c.get("memberships").map(({ businessId, businessName, status, role }) => ({ businessId, businessName, status, role }));
-  return business && member
-    ? { exists: true, email, status: business.status, businessName: business.businessName, cuit: business.cuit ?? undefined, businessId: business.id, role: member.role, companies }
-    : { exists: false, email, companies };
+  if (business && member) {
+    return { exists: true, email, status: business.status, businessName: business.businessName, cuit: business.cuit ?? undefined, businessId: business.id, role: member.role, companies };
+  }
+  if (held) {
+    const pending = { businessId: held.id, businessName: held.businessName, status: "PENDING", role: "OWNER" } as const;
+    return { exists: true, email, status: pending.status, businessName: held.businessName, cuit: held.cuit, businessId: held.id, role: pending.role, companies: [...companies, pending] };
+  }
+  return { exists: false, email, companies };
 }

@@ -8,8 +8,8 @@ import { ROLE_LABELS, isRole } from "#domain/permissions";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { pageOffset, readQuery } from "../http";
-import { auditExportQuery, auditQuery } from "../schemas/team";
-import type { AuditEntryDto, AuditPage } from "../types";
+import { auditExportQuery, auditQuery } from "#contract/schemas/team";
+import type { AuditEntryDto, AuditPage } from "#contract/dto";
 
 export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 

@@ -3,7 +3,7 @@ import { asc } from "drizzle-orm";
 import { Hono } from "hono";
 import { chargerBrands, connectorTypes, services as serviceTable } from "#db/schema";
 import type { ApiServices, AppEnv } from "../env";
-import type { ChargerBrandDto, ConnectorTypeDto, ServiceDto } from "../types";
+import type { ChargerBrandDto, ConnectorTypeDto, ServiceDto } from "#contract/dto";
 
 const CATALOG_CACHE = { "Cache-Control": "private, max-age=300" };
 

@@ -15,8 +15,8 @@ import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, pageOffset, readJson, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
 import { findCharger } from "./chargers";
-import type { ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, OcppMessageDto, Page } from "../types";
-import { diagnosticsQuery, firmwareUpdateSchema, diagnosticsRequestSchema, ocppMessageQuery } from "../schemas/maintenance";
+import type { ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, OcppMessageDto, Page } from "#contract/dto";
+import { diagnosticsQuery, firmwareUpdateSchema, diagnosticsRequestSchema, ocppMessageQuery } from "#contract/schemas/maintenance";
 
 const NOT_FOUND = "El cargador";
 /** A diagnostics file larger than this is refused (413). */

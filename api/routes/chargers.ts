@@ -19,14 +19,14 @@ import { generateOcppPassword, hashOcppPassword } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
-import { assignChargersSchema, chargerInputSchema } from "../schemas/charger";
-import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "../schemas/queries";
+import { assignChargersSchema, chargerInputSchema } from "#contract/schemas/charger";
+import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "#contract/schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
 import { RateLimiter, rateLimitMessage } from "#infra/rate-limit";
 import { answerStatus, commandSchema, offlineResult, SETTING_APPLIED, type ChargerAnswer, type CommandResult } from "#ocpp/commands";
 import { buildLocalList, getLocalListVersionCall, LOCAL_LIST_MAX, sendLocalListCall, versionFromAnswer } from "#ocpp/local-list";
 import { can, ROLE_LABELS } from "#domain/permissions";
-import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, LocalListResultDto, Page, ReportSummaryDto } from "../types";
+import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, LocalListResultDto, Page, ReportSummaryDto } from "#contract/dto";
 
 const NOT_FOUND = "El cargador";
 /** An identity one of the company's own chargers has: the company knows it already. */

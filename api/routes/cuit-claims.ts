@@ -6,7 +6,8 @@
 // why. Both are rate-limited so that even the little they leak (a later screen, a refusal)
 // cannot be collected quickly.
 import { and, eq } from "drizzle-orm";
-import { businessMembers, businessUsers } from "#db/schema";
+import type { Db } from "#db/client";
+import { businessMembers, businessUsers, registrationRequests, type RegistrationRequest } from "#db/schema";
 import { formatCuit } from "#domain/cuit";
 import { escapeHtml, MailError } from "#infra/mail";
 import { RateLimiter, rateLimitMessage } from "#infra/rate-limit";
@@ -47,6 +48,37 @@ export async function companyWithCuit(services: ApiServices, cuit: string) {
     .where(eq(businessUsers.cuit, cuit))
     .limit(1);
   return row;
+}
+
+/** What a registrant typed: the company's fields as the registration stores them. */
+export interface RegistrationFields {
+  email: string;
+  businessName: string;
+  cuit: string;
+  businessAddress: string;
+  phoneNumber: string;
+}
+
+/**
+ * Keeps the account's registration of a CUIT another company holds (one per account: a new one
+ * replaces it), so that the account reads as pending review like any registrant (accountDto).
+ */
+export async function holdRegistration(services: ApiServices, uid: string, fields: RegistrationFields): Promise<void> {
+  await services.db
+    .insert(registrationRequests)
+    .values({ firebaseUid: uid, ...fields })
+    .onConflictDoUpdate({ target: registrationRequests.firebaseUid, set: { ...fields, updatedAt: new Date() } });
+}
+
+/** The account's registration held without a company, if any. */
+export async function heldRegistration(services: ApiServices, uid: string): Promise<RegistrationRequest | undefined> {
+  const [row] = await services.db.select().from(registrationRequests).where(eq(registrationRequests.firebaseUid, uid)).limit(1);
+  return row;
+}
+
+/** The account registered a company of its own: its held registration is over. */
+export async function dropHeldRegistration(db: Db, uid: string): Promise<void> {
+  await db.delete(registrationRequests).where(eq(registrationRequests.firebaseUid, uid));
 }
 
 /**

@@ -9,10 +9,10 @@ import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import type { Db } from "#db/client";
 import { readQuery } from "../http";
-import { graphicQuery, periodQuery } from "../schemas/queries";
+import { graphicQuery, periodQuery } from "#contract/schemas/queries";
 import { rawParts, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
 import { bucketCounts, num, pickBuckets, queryRows } from "#infra/sql";
-import type { DashboardDto, GraphicDto } from "../types";
+import type { DashboardDto, GraphicDto } from "#contract/dto";
 
 export const DEFAULT_PERIOD_DAYS = 30;
 const TZ = DEFAULT_TIME_ZONE;

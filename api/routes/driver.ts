@@ -5,9 +5,9 @@
 import { Hono } from "hono";
 import type { AppEnv, ApiServices, Ctx } from "../env";
 import { readJson } from "../http";
-import { ApiError, notFound, type ProblemKind } from "../problem";
-import { driverCheckoutSchema, driverTokenSchema } from "../schemas/driver";
-import type { DriverPayments } from "../driver-payments";
+import { ApiError, notFound } from "../problem";
+import { driverCheckoutSchema, driverTokenSchema } from "#contract/schemas/driver";
+import type { DriverPayments } from "../../payments";
 
 const IDENTITY_RE = /^[A-Za-z0-9._:-]{1,48}$/;
 
@@ -17,16 +17,12 @@ function connectorParams(identity: string | undefined, connector: string | undef
   return { identity, connectorNumber: n };
 }
 
-export function driverRoutes(services: ApiServices, payments: DriverPayments | undefined) {
+export function driverRoutes(services: ApiServices, payments: DriverPayments) {
   const r = new Hono<AppEnv>();
-  const need = () => {
-    if (!payments) throw new ApiError(503, "internal", "Los pagos con QR no están disponibles en este momento.");
-    return payments;
-  };
 
   r.get("/Charge/:identity/:connector", async (c) => {
     const { identity, connectorNumber } = connectorParams(c.req.param("identity"), c.req.param("connector"));
-    const info = await need().chargePoint(identity, connectorNumber);
+    const info = await payments.chargePoint(identity, connectorNumber);
     if (!info) throw notFound("El cargador");
     return c.json(info);
   });
@@ -35,7 +31,7 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments | u
     const { identity, connectorNumber } = connectorParams(c.req.param("identity"), c.req.param("connector"));
     const input = await readJson(c, driverCheckoutSchema);
     const origin = services.publicOrigin ?? new URL(c.req.url).origin;
-    const result = await need().checkout({ identity, connectorNumber, amountCents: input.amountCents, email: input.email, provider: input.provider, requestKey: input.requestKey, origin });
+    const result = await payments.checkout({ identity, connectorNumber, amountCents: input.amountCents, email: input.email, provider: input.provider, requestKey: input.requestKey, origin });
     if (!result.ok) {
       const kind = result.status === 404 ? "not-found" : result.status === 409 ? "conflict" : result.status === 400 ? "validation" : "internal";
       throw new ApiError(result.status === 400 ? 422 : result.status, kind, result.message, result.field ? { errors: { [result.field === "amount" ? "amountCents" : result.field]: [result.message] } } : {});
@@ -45,14 +41,14 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments | u
 
   r.get("/Payment/:id", async (c) => {
     const token = c.req.query("t") ?? "";
-    const view = await need().view(c.req.param("id"), token);
+    const view = await payments.view(c.req.param("id"), token);
     if (!view) throw notFound("El pago");
     return c.json(view);
   });
 
   r.post("/Payment/:id/Stop", async (c) => {
     const { token } = await readJson(c, driverTokenSchema);
-    const result = await need().stop(c.req.param("id"), token);
+    const result = await payments.stop(c.req.param("id"), token);
     if (!result.ok) throw new ApiError(409, "conflict", result.message);
     return c.json(result);
   });
@@ -61,18 +57,16 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments | u
 }
 
 /** A webhook's answer: 200 { received: true }, or a problem like the rest of the API (providers read only the status). */
-function webhookAnswer(c: Ctx, status: number) {
+function webhookAnswer(c: Ctx, status: 200 | 400 | 401) {
   if (status === 200) return c.json({ received: true }, 200);
-  const title = status === 401 ? "Firma del aviso inválida." : status === 503 ? "El servicio de pagos no está disponible." : status === 404 ? "No existe." : "Aviso inválido.";
-  const kind: ProblemKind = status === 401 ? "unauthenticated" : status === 404 ? "not-found" : status >= 500 ? "internal" : "validation";
-  throw new ApiError(status, kind, title);
+  if (status === 401) throw new ApiError(401, "unauthenticated", "Firma del aviso inválida.");
+  throw new ApiError(400, "validation", "Aviso inválido.");
 }
 
 /** POST /Webhook/MercadoPago/{businessId}, POST /Webhook/Pagos360/{businessId} */
-export function webhookRoutes(payments: DriverPayments | undefined) {
+export function webhookRoutes(payments: DriverPayments) {
   const r = new Hono<AppEnv>();
   r.post("/MercadoPago/:businessId", async (c) => {
-    if (!payments) return webhookAnswer(c, 503);
     const url = new URL(c.req.url);
     let bodyType: string | undefined;
     let bodyId: string | undefined;
@@ -93,7 +87,6 @@ export function webhookRoutes(payments: DriverPayments | undefined) {
     return webhookAnswer(c, status);
   });
   r.post("/Pagos360/:businessId", async (c) => {
-    if (!payments) return webhookAnswer(c, 503);
     let body: Record<string, unknown> = {};
     try {
       body = (await c.req.json()) as Record<string, unknown>;

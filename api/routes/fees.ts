@@ -7,9 +7,9 @@ import { billableIdleMinutes, priceNoShow, priceSession, type RateSnapshot } fro
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";
-import { rateListQuery } from "../schemas/queries";
-import { rateInputSchema, ratePreviewSchema } from "../schemas/rate";
-import type { Page, RateDto, RatePreviewDto } from "../types";
+import { rateListQuery } from "#contract/schemas/queries";
+import { rateInputSchema, ratePreviewSchema } from "#contract/schemas/rate";
+import type { Page, RateDto, RatePreviewDto } from "#contract/dto";
 
 const NOT_FOUND = "La tarifa";
 export const RATE_IN_USE_MESSAGE = "La tarifa está asignada a conectores. Asignales otra tarifa antes de eliminarla.";

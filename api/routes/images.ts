@@ -12,8 +12,8 @@ import { readJson } from "../http";
 import { DEFAULT_IMAGE_LIMITS, imageQuotaMessage, withinQuota, type ImageLimits } from "../image-quota";
 import { IMAGE_MIME_BY_EXT, imageSize, MAX_IMAGE_BYTES, sizeAllowed, sniffImage } from "../image-sniff";
 import { ApiError, notFound, problemResponse, problemType } from "../problem";
-import { deleteProfilePictureSchema } from "../schemas/business";
-import { MSG } from "../schemas/messages";
+import { deleteProfilePictureSchema } from "#contract/schemas/business";
+import { MSG } from "#contract/schemas/messages";
 
 export const IMAGE_URL_RE = /^\/api\/images\/([0-9a-f]{64})\.(jpg|png|gif)$/;
 const FIELD = "Image";

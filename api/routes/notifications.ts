@@ -7,9 +7,9 @@ import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { notFound } from "../problem";
-import { pushRegistrationSchema } from "../schemas/notification";
-import { notificationListQuery } from "../schemas/queries";
-import type { NotificationDto, NotificationPage, PushRegistrationDto } from "../types";
+import { pushRegistrationSchema } from "#contract/schemas/notification";
+import { notificationListQuery } from "#contract/schemas/queries";
+import type { NotificationDto, NotificationPage, PushRegistrationDto } from "#contract/dto";
 
 const NOT_FOUND = "La notificación";
 

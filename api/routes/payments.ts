@@ -11,10 +11,10 @@ import { refundOwed } from "#domain/driver-payment";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
-import type { DriverPayments } from "../driver-payments";
-import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "../schemas/payment";
-import { paymentListQuery } from "../schemas/queries";
-import type { PaymentAccountDto, PaymentDto, PaymentPage } from "../types";
+import type { DriverPayments } from "../../payments";
+import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "#contract/schemas/payment";
+import { paymentListQuery } from "#contract/schemas/queries";
+import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#contract/dto";
 
 const UNREADABLE_MESSAGE = "No se pudieron leer las credenciales guardadas. Volvé a conectar la cuenta.";
 
@@ -128,7 +128,7 @@ const qrStations = alias(stations, "qr_station");
 const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
 
 /** GET /Business/Payments, POST /Business/Payments/{id}/Refund */
-export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPayments) {
+export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayments) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -186,7 +186,6 @@ export function paymentRoutes({ db }: ApiServices, driverPayments?: DriverPaymen
   r.post("/:id/Refund", async (c) => {
     const b = tenant(c);
     const input = await readJson(c, paymentRefundSchema);
-    if (!driverPayments) throw new ApiError(503, "internal", "Los pagos con QR no están disponibles en este momento.");
     const result = await driverPayments.recordRefund(b.id, c.req.param("id"), input.amountCents);
     if (!result.ok) {
       if (result.status === 404) throw notFound("El pago");

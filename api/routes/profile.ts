@@ -6,8 +6,8 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readJson } from "../http";
 import { ApiError, conflict, pgError } from "../problem";
 import { CUIT_UNAVAILABLE_MESSAGE, limitCuitChange } from "./cuit-claims";
-import { updateBusinessUserSchema } from "../schemas/business";
-import type { BusinessUserDto } from "../types";
+import { updateBusinessUserSchema } from "#contract/schemas/business";
+import type { BusinessUserDto } from "#contract/dto";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
 type ProfileFields = Pick<BusinessUser, "businessAddress" | "businessName" | "cuit" | "phoneNumber" | "photoUrl" | "status" | "email">;

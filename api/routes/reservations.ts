@@ -13,8 +13,8 @@ import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { conflict, fieldError, notFound } from "../problem";
-import { RESERVATION_MAX_HOURS, RESERVATION_MESSAGES, reservationInputSchema, reservationListQuery } from "../schemas/reservation";
-import type { Page, ReservationDto, ReservationResultDto } from "../types";
+import { RESERVATION_MAX_HOURS, RESERVATION_MESSAGES, reservationInputSchema, reservationListQuery } from "#contract/schemas/reservation";
+import type { Page, ReservationDto, ReservationResultDto } from "#contract/dto";
 
 const RESERVATION = "La reserva";
 export const RESERVATION_OFFLINE_MESSAGE = "El cargador no está conectado: no se puede reservar. Probá cuando vuelva a conectarse.";

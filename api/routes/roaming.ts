@@ -10,8 +10,8 @@ import { OcpiError } from "../../ocpi/envelope";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
 import { fieldError, notFound } from "../problem";
-import { ROAMING_MESSAGES, roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "../schemas/roaming";
-import type { Page, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto } from "../types";
+import { ROAMING_MESSAGES, roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "#contract/schemas/roaming";
+import type { Page, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto } from "#contract/dto";
 
 export function partnerDto(p: OcpiPartner): RoamingPartnerDto {
   return {

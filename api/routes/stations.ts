@@ -1,16 +1,17 @@
 // /Business/ChargingStation — stations (OCPI Location) of the caller's business.
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
+import { afterCommit } from "#db/ambient";
 import type { Db } from "#db/client";
 import { chargers, connectors, services as serviceTable, stations, stationServices, type Station } from "#db/schema";
 import { provinceName, type ProvinceCode } from "#domain/provinces";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
-import { stationListQuery, stationOptionsQuery } from "../schemas/queries";
-import { stationInputSchema } from "../schemas/station";
+import { stationListQuery, stationOptionsQuery } from "#contract/schemas/queries";
+import { stationInputSchema } from "#contract/schemas/station";
 import { bucketCounts, emptyBuckets, pickBuckets } from "#infra/sql";
-import type { Page, StationAllocationDto, StationDto, StationOptionDto } from "../types";
+import type { Page, StationAllocationDto, StationDto, StationOptionDto } from "#contract/dto";
 import { stationAllocation } from "#ocpp/load-balancing";
 import { IMAGE_URL_RE, ownsImage, releaseImage } from "./images";
 
@@ -220,8 +221,9 @@ export function stationRoutes({ db, companyCache, ocpp }: ApiServices) {
       return updated;
     });
     if (current.photoUrl && current.photoUrl !== row.photoUrl) await releaseImage(db, b.id, current.photoUrl);
-    // A new grid capacity is shared among the connectors charging now (ADR 0018).
-    if ((current.gridCapacityKw ?? null) !== (row.gridCapacityKw ?? null)) await ocpp?.rebalanceStation?.(row.id);
+    // A new grid capacity is shared among the connectors charging now (ADR 0018), once it is
+    // committed: the load balancer reads it and tells the chargers, which no rollback can undo.
+    if ((current.gridCapacityKw ?? null) !== (row.gridCapacityKw ?? null)) await afterCommit(() => ocpp?.rebalanceStation?.(row.id));
     const [dto] = await stationDtos(db, b.id, [row]);
     return c.json(dto);
   });

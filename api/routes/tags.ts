@@ -12,9 +12,9 @@ import { recordAudit } from "../audit";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, fieldError, notFound } from "../problem";
-import { accessGroupListQuery, tagListQuery } from "../schemas/queries";
-import { accessGroupInputSchema, tagInputSchema } from "../schemas/tag";
-import type { AccessGroupDto, Page, TagDto, TagImportDto } from "../types";
+import { accessGroupListQuery, tagListQuery } from "#contract/schemas/queries";
+import { accessGroupInputSchema, tagInputSchema } from "#contract/schemas/tag";
+import type { AccessGroupDto, Page, TagDto, TagImportDto } from "#contract/dto";
 
 const TAG = "La tarjeta";
 const GROUP = "El grupo";

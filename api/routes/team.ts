@@ -17,8 +17,8 @@ import { recordAudit } from "../audit";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, readJson } from "../http";
 import { ApiError, conflict, notFound } from "../problem";
-import { invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "../schemas/team";
-import type { InvitationDto, InvitationPreviewDto, JoinedDto, MemberDto } from "../types";
+import { invitationInputSchema, invitationTokenSchema, memberPatchSchema } from "#contract/schemas/team";
+import type { InvitationDto, InvitationPreviewDto, JoinedDto, MemberDto } from "#contract/dto";
 
 export const INVITATION_DAYS = 7;
 /** Members plus open invitations a company may have (the lists are bounded by it). */

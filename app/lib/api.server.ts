@@ -1,10 +1,12 @@
 import { data } from "react-router";
+import type { BodyOf, EndpointDef, OutputOf, ParamNames, ParamsOf, QueryOf } from "#contract/endpoints";
 import { appContext, chosenCompany, type AppContext, type RequestContext } from "~/lib/context";
 
-/** The company a call acts for (issue 26); the API checks the caller's membership on every call. */
+/** The company a call acts for; the API checks the caller's membership on every call. */
 export const BUSINESS_HEADER = "X-Enchufa-Business";
 
-export const API_TIMEOUT_MS = 10_000; // spec §7 / §9
+/** How long a call to the API may take before the page gives up on it. */
+export const API_TIMEOUT_MS = 10_000;
 
 export class ApiTimeoutError extends Error {
   constructor(path: string) {
@@ -13,8 +15,38 @@ export class ApiTimeoutError extends Error {
   }
 }
 
+/** What a typed call answers: the endpoint's output, or the API's problem; never thrown. */
+export type ApiResult<T> = { ok: true; status: number; data: T } | { ok: false; status: number; problem: ApiProblem };
+
+/** The body a call sends: the schema's input (JSON), a FormData (multipart image) or a Blob (CSV). */
+type BodyInputOf<E extends EndpointDef> = E extends { multipart: true } ? FormData : E extends { csv: true } ? Blob : BodyOf<E>;
+
+/**
+ * What a call to endpoint E takes, all typed from contract/endpoints.ts: `params` for the path's
+ * `:names` (required when it has any), `query` (the query schema's input, or the page's own
+ * URLSearchParams passed on), `body` (required when it has one), and extra `headers` (e.g. an
+ * Idempotency-Key) or an abort `signal`.
+ */
+export type CallInput<E extends EndpointDef> = ([ParamNames<E["path"]>] extends [never] ? { params?: undefined } : { params: ParamsOf<E> }) &
+  ([QueryOf<E>] extends [never] ? { query?: undefined } : { query?: Partial<QueryOf<E>> | URLSearchParams }) &
+  ([BodyInputOf<E>] extends [never] ? { body?: undefined } : { body: BodyInputOf<E> }) & { headers?: HeadersInit; signal?: AbortSignal };
+
+/** The input argument: optional when nothing in it is required. */
+export type CallArgs<E extends EndpointDef> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+
 export interface ApiClient {
-  /** Raw call: the response is passed through unchanged, whatever its status (spec §8). */
+  /**
+   * A typed call: `api.call(endpoints.stationGet, { params: { id } })` → ApiResult<StationDto>.
+   * Network failures and timeouts come back as status 503, a 2xx without a JSON body (other than
+   * 204) as 502; a GET refused by the rate limit throws the page's 429 (throwIfRateLimited).
+   */
+  call<E extends EndpointDef>(endpoint: E, ...input: CallArgs<E>): Promise<ApiResult<OutputOf<E>>>;
+  /**
+   * The raw response, for what is not a JSON answer (a CSV export passed through, an image
+   * upload read field by field). Typed by endpoint like `call`; a GET's 429 throws the page's
+   * 429. The untyped form (method, path) remains for screens not yet on the contract.
+   */
+  request<E extends EndpointDef>(endpoint: E, ...input: CallArgs<E>): Promise<Response>;
   request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown, init?: { headers?: HeadersInit }): Promise<Response>;
@@ -23,8 +55,37 @@ export interface ApiClient {
   delete(path: string, body?: unknown): Promise<Response>;
 }
 
+/** CallInput as the implementation reads it, whatever the endpoint. */
+type LooseInput = { params?: Record<string, string | number>; query?: object | URLSearchParams; body?: unknown; headers?: HeadersInit; signal?: AbortSignal };
+
+/** The message of a call that never reached the API (network failure or timeout). */
+export const API_UNAVAILABLE_MESSAGE = "No pudimos comunicarnos con el servicio. Probá de nuevo en unos minutos.";
+
+/** The problem `type` of a call that never got an answer: the screen's own message fits better than the API's. */
+export const UNREACHABLE_PROBLEM = "urn:enchufa:problem:unreachable";
+
+/** An endpoint's path with its `:names` filled in (encoded) and its query string. */
+export function endpointUrl(endpoint: Pick<EndpointDef, "path">, input?: { params?: Record<string, string | number>; query?: object | URLSearchParams }): string {
+  const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = input?.params?.[name];
+    if (value === undefined) throw new Error(`Falta el parámetro ${name} de ${endpoint.path}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = input?.query instanceof URLSearchParams ? new URLSearchParams(input.query) : new URLSearchParams();
+  if (input?.query && !(input.query instanceof URLSearchParams)) {
+    for (const [key, value] of Object.entries(input.query)) {
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (v === undefined || v === null || v === "") continue;
+        query.append(key, v instanceof Date ? v.toISOString() : String(v));
+      }
+    }
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
 /**
- * The typed client every loader and action uses to reach the Business API (spec §7):
+ * The client every loader and action uses to reach the Business API:
  * base URL = API_BASE_URL or the embedded API in-process, 10 s timeout, JSON, bearer token, and
  * the company chosen for this request (the session's, set by the guard) as X-Enchufa-Business.
  * FormData bodies are sent as multipart (the browser-style boundary is set by Request).
@@ -70,8 +131,35 @@ export function createApiClient(
       init?.signal?.removeEventListener("abort", onAbort);
     }
   }
+  /** The typed form of `request`: the endpoint's URL, its body and headers; a GET's 429 is the page's. */
+  async function send(endpoint: EndpointDef, input: LooseInput = {}): Promise<Response> {
+    const url = endpointUrl(endpoint, input);
+    const response = await request(endpoint.method, url, input.body, { headers: input.headers, signal: input.signal });
+    return endpoint.method === "GET" ? throwIfRateLimited(response) : response;
+  }
+  async function call(endpoint: EndpointDef, input?: LooseInput): Promise<ApiResult<unknown>> {
+    let response: Response;
+    try {
+      response = await send(endpoint, input);
+    } catch (error) {
+      if (isRateLimitedPage(error)) throw error;
+      return { ok: false, status: 503, problem: { type: UNREACHABLE_PROBLEM, title: API_UNAVAILABLE_MESSAGE, status: 503 } };
+    }
+    if (response.ok && response.status === 204) return { ok: true, status: 204, data: undefined };
+    const body = await readJson<unknown>(response);
+    if (response.ok) {
+      if (body === undefined) return { ok: false, status: 502, problem: { type: UNREACHABLE_PROBLEM, title: API_UNAVAILABLE_MESSAGE, status: 502 } };
+      return { ok: true, status: response.status, data: body };
+    }
+    const problem = body && typeof body === "object" && "title" in body ? (body as ApiProblem) : { title: API_UNAVAILABLE_MESSAGE, status: response.status };
+    return { ok: false, status: response.status, problem };
+  }
   return {
-    request,
+    call: call as unknown as ApiClient["call"],
+    request: ((first: string | EndpointDef, ...rest: unknown[]) =>
+      typeof first === "string"
+        ? request(first, rest[0] as string, rest[1], rest[2] as { headers?: HeadersInit; signal?: AbortSignal })
+        : send(first, rest[0] as LooseInput)) as unknown as ApiClient["request"],
     // A page's read refused by the API's limit is the page's answer: 429 for the error boundary.
     get: async (path) => throwIfRateLimited(await request("GET", path)),
     post: (path, body, init) => request("POST", path, body, init),
@@ -113,7 +201,7 @@ export async function readJson<T>(response: Response): Promise<T | undefined> {
   }
 }
 
-/** The problem+json shape the Business API answers errors with (DESIGN.md §5). */
+/** The problem+json shape the Business API answers errors with. */
 export interface ApiProblem {
   type?: string;
   title: string;

@@ -3,10 +3,10 @@
 import { data } from "react-router";
 import type { Submission } from "@conform-to/react";
 import { readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
-import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#api/types";
+import type { ChargerBrandDto, ConnectorTypeDto, Page, PowerType, RateDto, ReportSummaryDto, StationOptionDto } from "#contract/dto";
 import { formatDateTime } from "~/components/charger/format";
 import type { Option } from "~/components/charger/inputs";
-import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
+import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#contract/schemas/common";
 
 export interface ConnectorTypeOption extends Option {
   defaultPowerType: PowerType;

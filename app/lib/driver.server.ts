@@ -1,6 +1,6 @@
 // The driver pages' calls to the Business API (issue 23): public, no token.
 import { data, redirect } from "react-router";
-import type { ChargePointInfo, PaymentView } from "#api/driver-payments";
+import type { ChargePointInfo, PaymentView } from "#contract/dto";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";

@@ -1,7 +1,7 @@
 // The company profile (spec §3) and the photo uploader's rules (spec §4, §5, §8, §9).
 // Pure and browser-safe: the screen, the uploader and the server-side checks all use it. No zod:
 // the forms' schemas are in ./schemas/profile.ts (loaded lazily in the browser).
-import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "#api/schemas/business-constants";
+import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "#contract/schemas/business-constants";
 import { sniffImage } from "#api/image-sniff";
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // and the printable A4 sheet of stickers. Server only: the SVG is made here (qrcode), never in
 // the browser, so no screen ships a QR library.
 import QRCode from "qrcode";
-import type { ChargerDto } from "#api/types";
+import type { ChargerDto } from "#contract/dto";
 import { readJson, type ApiClient } from "~/lib/api.server";
 
 /** Our public origin: PUBLIC_URL when the server has one (what chargers and drivers reach), else the request's. */

@@ -46,12 +46,6 @@ interface SessionData {
   /** The company the session acts for (issue 26); checked against membership by the API on every call. */
   businessId: string;
   invitation: PendingInvitation;
-  /**
-   * A company registration the API accepted for review. A CUIT another company holds is accepted
-   * the same way without creating a company (api/routes/cuit-claims.ts), so until the account has
-   * a company this is what the screens go by: both registrants see the same pending screen.
-   */
-  registration: { businessName: string };
 }
 
 const production = process.env.NODE_ENV === "production";

@@ -2,15 +2,17 @@
 // create/update action shared by 'Nueva estación' and 'Editar estación'.
 import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ServiceDto, StationAllocationDto, StationDto } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
-import { createApiClient, readJson, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import type { ServiceDto, StationAllocationDto, StationDto } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient, UNREACHABLE_PROBLEM, type ApiClient } from "~/lib/api.server";
+import { problemReply } from "~/lib/problem-reply";
 import { requireUser } from "~/lib/auth.server";
 import { idempotencyInit } from "~/lib/form-token";
 import { isInArgentina } from "~/lib/maps";
 import { imageFormData, readForm, readImageUpload } from "~/lib/profile.server";
 import { dataWithError, redirectWithSuccess, redirectWithWarning } from "~/lib/toast.server";
-import { mapApiErrors, stationFormSchema, toStationInput } from "~/components/station/schema";
+import { stationApiField, stationFormSchema, toStationInput } from "~/components/station/schema";
 
 import { LOAD_FAILED_MESSAGE, SAVE_FAILED_MESSAGE } from "~/components/station/messages";
 import { type RequestContext } from "~/lib/context";
@@ -33,29 +35,17 @@ export async function apiFor(request: Request, context: RequestContext): Promise
 
 /** The services catalog; an empty list when it cannot be read (the form still works). */
 export async function loadServices(api: ApiClient): Promise<ServiceDto[]> {
-  try {
-    const res = await api.get("/Business/Service");
-    if (!res.ok) return [];
-    return (await readJson<ServiceDto[]>(res)) ?? [];
-  } catch {
-    return [];
-  }
+  const result = await api.call(endpoints.serviceList).catch(() => undefined);
+  return result?.ok ? result.data : [];
 }
 
 /** The caller's station, or the 404 screen for an unknown id or another company's station. */
 export async function loadStation(api: ApiClient, id: string | undefined): Promise<StationDto> {
   if (!id || !UUID_RE.test(id)) notFound();
-  let res: Response;
-  try {
-    res = await api.get(`/Business/ChargingStation/${id}`);
-  } catch {
-    unavailable();
-  }
-  if (res.status === 404 || res.status === 403) notFound();
-  if (!res.ok) unavailable();
-  const station = await readJson<StationDto>(res);
-  if (!station) unavailable();
-  return station;
+  const result = await api.call(endpoints.stationGet, { params: { id } });
+  if (result.ok) return result.data;
+  if (result.status === 404 || result.status === 403) notFound();
+  unavailable();
 }
 
 /** The photo field of the form: a data-URL (JavaScript) or a file (multipart, no JavaScript). */
@@ -66,21 +56,17 @@ const HIDE = [PHOTO_FIELD];
 export const readStationForm = readForm;
 
 /**
- * A new photo in the form goes to POST /Business/Images first; its URL becomes photoUrl.
+ * A new photo in the form is uploaded first (endpoints.imageUpload); its URL becomes photoUrl.
  * Returns the URL, null (no new photo) or the Spanish message of a refused image.
  */
 async function uploadPhoto(api: ApiClient, formData: FormData): Promise<{ url: string | null } | { error: string }> {
   const upload = await readImageUpload(formData.getAll(PHOTO_FIELD));
   if (upload.kind === "none") return { url: null };
   if (upload.kind === "error") return { error: upload.message };
-  try {
-    const res = await api.post("/Business/Images", imageFormData(upload.image));
-    const body = await readJson<{ url?: string } & Partial<ApiProblem>>(res);
-    if (res.ok && body?.url) return { url: body.url };
-    return { error: body?.errors?.Image?.[0] ?? body?.title ?? "No pudimos subir la foto. Probá de nuevo." };
-  } catch {
-    return { error: "No pudimos subir la foto. Probá de nuevo." };
-  }
+  const result = await api.call(endpoints.imageUpload, { body: imageFormData(upload.image) });
+  if (result.ok) return { url: result.data.url };
+  if (result.problem.type === UNREACHABLE_PROBLEM) return { error: "No pudimos subir la foto. Probá de nuevo." };
+  return { error: result.problem.errors?.Image?.[0] ?? result.problem.title ?? "No pudimos subir la foto. Probá de nuevo." };
 }
 
 /** POST (new) or PUT (edit) the form; field errors come back on their fields, nothing typed is lost. */
@@ -98,29 +84,16 @@ export async function saveStation(request: Request, context: RequestContext, for
   const input = toStationInput(submission.value);
   if (photo.url) input.photoUrl = photo.url;
   else if (formData.get("removePhoto") === "on") input.photoUrl = null;
-  let res: Response;
-  try {
-    res = id ? await api.put(`/Business/ChargingStation/${id}`, input) : await api.post("/Business/ChargingStation", input, idempotencyInit(formData));
-  } catch {
-    return dataWithError(context, { result: submission.reply({ hideFields: HIDE }) }, SAVE_FAILED_MESSAGE, { status: 503 });
+  const result = id
+    ? await api.call(endpoints.stationUpdate, { params: { id }, body: input })
+    : await api.call(endpoints.stationCreate, { body: input, headers: idempotencyInit(formData)?.headers });
+  if (!result.ok) {
+    if (result.status === 404) notFound();
+    const { reply, status, message } = problemReply(submission, result, { fallback: SAVE_FAILED_MESSAGE, field: stationApiField, hideFields: HIDE, failureOnForm: false });
+    return dataWithError(context, { result: reply }, message, { status });
   }
-  if (res.status === 404) notFound();
-  if (!res.ok) {
-    const problem = await readJson<ApiProblem>(res);
-    if (res.status === 422 || res.status === 409 || res.status === 400) {
-      const { fieldErrors, formErrors } = mapApiErrors(problem?.errors);
-      const message = formErrors[0] ?? problem?.title ?? SAVE_FAILED_MESSAGE;
-      return dataWithError(
-        context,
-        { result: submission.reply({ fieldErrors, formErrors: Object.keys(fieldErrors).length ? formErrors : [message], hideFields: HIDE }) },
-        message,
-        { status: res.status },
-      );
-    }
-    return dataWithError(context, { result: submission.reply({ hideFields: HIDE }) }, problem?.title || SAVE_FAILED_MESSAGE, { status: 502 });
-  }
-  const saved = await readJson<StationDto>(res);
-  const name = saved?.name ?? input.name;
+  const saved = result.data;
+  const name = saved.name ?? input.name;
   const done = doneMessage(id ? "saved" : "created", "la estación", name);
   const to = "/station";
   if (!isInArgentina({ lat: input.latitude, lng: input.longitude })) {
@@ -132,7 +105,7 @@ export async function saveStation(request: Request, context: RequestContext, for
 const kw = (n: number) => `${n.toLocaleString("es-AR", { maximumFractionDigits: 2 })} kW`;
 
 /**
- * Issue 25 (ADR 0018): the station screen's load-balancing card, written here so the page ships
+ * The station screen's load-balancing card, written here so the page ships
  * no formatting code: a summary and one line per connector charging. Null: no capacity set and
  * nothing to show.
  */

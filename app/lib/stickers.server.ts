@@ -1,7 +1,7 @@
 // Issue 23: the printable A4 sheet of QR stickers of a station or a charger — a whole HTML
 // document (a resource route's answer: no JavaScript at all, its own print CSS), one sticker per
 // connector: the QR, the station, the charger and connector, the short code to type and the URL.
-import type { ChargerDto } from "#api/types";
+import type { ChargerDto } from "#contract/dto";
 import { chargeUrl, qrSvg, shortCode } from "~/lib/qr.server";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

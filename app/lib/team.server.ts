@@ -1,6 +1,6 @@
 // Joining a company with an invitation link (issue 26), shared by the invitation screen and the
 // login (a link opened before signing in or registering is accepted right after the sign-in).
-import type { InvitationPreviewDto, JoinedDto } from "#api/types";
+import type { InvitationPreviewDto, JoinedDto } from "#contract/dto";
 import { ROLE_LABELS } from "#domain/permissions";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { setChosenCompany, type RequestContext } from "~/lib/context";

@@ -2,7 +2,7 @@
 // Notificaciones action (intent=push-register), which stores it through the API with the
 // user's token. No toast: success or failure is only logged.
 import { data } from "react-router";
-import { pushRegistrationSchema } from "#api/schemas/notification";
+import { pushRegistrationSchema } from "#contract/schemas/notification";
 import { createApiClient } from "~/lib/api.server";
 import { type RequestContext } from "~/lib/context";
 

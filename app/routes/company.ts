@@ -2,7 +2,7 @@
 // account is a member of the chosen company (and records the sign-in into it); only then does
 // the session act for it. Every screen's ids belong to one company, so it lands on the home.
 import { redirect } from "react-router";
-import { UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#contract/schemas/constants";
 import { destinationFor, fetchBusinessAccount, requireUserSession } from "~/lib/auth.server";
 import { setChosenCompany } from "~/lib/context";
 import { commitSession } from "~/lib/session.server";

@@ -7,6 +7,9 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { createApi } from "#api/app";
+import { createKeyRing } from "#infra/crypto";
+import { disabledMailer } from "#infra/mail";
+import { createDriverPayments } from "../../payments";
 import type { Db } from "#db/client";
 import * as schema from "#db/schema";
 import { BENCH_EMAIL, BENCH_FIREBASE_UID, benchBusinessId } from "#db/seed/bench";
@@ -94,11 +97,14 @@ async function main() {
     const token = "bench";
     // bench:server may have pointed the business at an emulator account: sign in as whoever owns it.
     const [owner] = await db.select({ uid: schema.businessUsers.firebaseUid }).from(schema.businessUsers).where(eq(schema.businessUsers.id, businessId));
+    const encryptionKeys = ["c".repeat(64)];
+    const logger = { info: () => {}, warn: () => {}, error: (o: object, m?: string) => console.error(m, o) };
     const api = createApi({
       db,
       verifyToken: async () => ({ uid: owner?.uid ?? BENCH_FIREBASE_UID, email: BENCH_EMAIL, email_verified: true }),
-      encryptionKeys: ["c".repeat(64)],
-      logger: { info: () => {}, warn: () => {}, error: (o, m) => console.error(m, o) },
+      encryptionKeys,
+      logger,
+      driverPayments: createDriverPayments({ db, keyRing: createKeyRing(encryptionKeys), logger, mailer: disabledMailer, appName: "Enchufá" }),
       publicOrigin: "http://127.0.0.1",
       // The bench measures queries, not the per-account limit: at today's speeds its hundreds of
       // calls a minute would be answered 429 half-way through.

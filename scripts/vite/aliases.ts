@@ -7,6 +7,7 @@ const root = (folder: string) => fileURLToPath(new URL(`../../${folder}`, import
 export const aliases = {
   "~": root("app"),
   "#api": root("api"),
+  "#contract": root("contract"),
   "#db": root("db"),
   "#domain": root("domain"),
   "#infra": root("infra"),

@@ -1,12 +1,12 @@
 // Authentication, the business context, problem+json errors, company registration and profile.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApi } from "#api/app";
-import { businessUsers, notifications } from "#db/schema";
+import { businessMembers, businessUsers, notifications } from "#db/schema";
 import { openDatabase } from "#db/client";
 import {
   callApi,
   createTenant,
+  createTestApi,
   expectProblem,
   expectStatus,
   fakeVerifyToken,
@@ -122,7 +122,9 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
       const cuit = validCuit(21_000_001);
       const answer = await expectStatus(await h.call("POST", "/Account/Business", { token: mintToken("acct-2"), body: registration(cuit) }), 201);
       expect(answer).toMatchObject({ cuit, status: "PENDING", email: "acct-2@example.com" });
-      expect(await expectStatus(await h.call("GET", "/Account/Business", { token: mintToken("acct-2") }), 200)).toMatchObject({ exists: false });
+      // The account then reads as pending review, as a fresh registrant does; no company exists for it.
+      expect(await expectStatus(await h.call("GET", "/Account/Business", { token: mintToken("acct-2") }), 200)).toMatchObject({ exists: true, status: "PENDING", cuit });
+      expect(await h.db.select().from(businessMembers).where(eq(businessMembers.firebaseUid, "acct-2"))).toEqual([]);
     });
 
     it("validates every field with Spanish messages (422)", async () => {
@@ -162,7 +164,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
     });
 
     it("approves at once (and notifies) when autoApproveBusinesses is on", async () => {
-      const local = createApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, autoApproveBusinesses: true, logger: { info() {}, warn() {}, error() {} } });
+      const local = createTestApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, autoApproveBusinesses: true, logger: { info() {}, warn() {}, error() {} } });
       const token = mintToken("acct-local");
       const created = await expectStatus(await callApi(local, "POST", "/Account/Business", { token, body: registration(validCuit(21_001_000)) }), 201);
       expect(created.status).toBe("ACTIVE");
@@ -266,7 +268,7 @@ describe.each(testBackends())("account and auth ($name)", (backend) => {
         },
       });
       const logs: object[] = [];
-      const api = createApi({
+      const api = createTestApi({
         db: failing,
         verifyToken: fakeVerifyToken,
         encryptionKeys: TEST_KEYS,

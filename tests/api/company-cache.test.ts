@@ -4,9 +4,8 @@
 // by the company drops its entries at once, and one company never sees another's.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApi } from "#api/app";
 import { chargingSessions, connectors, stations, type NewChargingSession } from "#db/schema";
-import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, sessionRow, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
+import { callApi, createTestApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, openHarness, sessionRow, stationInput, testBackends, TEST_KEYS, type Harness, type Tenant } from "./helpers";
 
 const TTL = 15_000;
 
@@ -111,7 +110,7 @@ describe.each(testBackends())("company cache ($name)", (backend) => {
 
   it("a write on one node drops the totals another node keeps (through the database's channels)", async () => {
     const node = () =>
-      createApi({ db: h.db, channels: h.database.channels, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, now: () => new Date(clock), companyCacheMs: TTL });
+      createTestApi({ db: h.db, channels: h.database.channels, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, now: () => new Date(clock), companyCacheMs: TTL });
     const [a, b] = [node(), node()];
     await new Promise((r) => setTimeout(r, 100)); // both listening
     const names = async () =>

@@ -42,6 +42,29 @@ describe.each(testBackends())("CUIT already registered ($name)", (backend) => {
     expect(dup.body).toMatchObject({ status: "PENDING", businessName: "Cargas del Sur S.A." });
   });
 
+  it("afterwards, the account reads exactly like a fresh registrant's: pending review", async () => {
+    const read = async (name: string, cuit: string) => {
+      const token = mintToken(uid(name));
+      expect((await h.call("POST", "/Account/Business", { token, body: registration(cuit) })).status).toBe(201);
+      const res = await h.call("GET", "/Account/Business", { token });
+      const body = (await res.json()) as { businessId?: string; companies: { businessId: string }[] };
+      expect(body.businessId).toMatch(/^[0-9a-f-]{36}$/);
+      // The dashboard then acts for that id (X-Enchufa-Business), as for a company of its own.
+      const chosen = await h.call("GET", "/Account/Business", { token, headers: { "X-Enchufa-Business": body.businessId! } });
+      expect(chosen.status).toBe(200);
+      expect(await chosen.json()).toEqual(body);
+      // What differs by nature: the account's e-mail, the CUIT typed and the id.
+      const blank = { ...body, email: "·", cuit: "·", businessId: "·", companies: body.companies.map((x) => ({ ...x, businessId: "·" })) };
+      return { status: res.status, type: res.headers.get("content-type"), body: blank };
+    };
+    // A company of its own, so that the owner e-mails this sends leave the holder's daily ones alone.
+    const taken = await createTenant(h, uid("holder-read"));
+    const fresh = await read("fresh-read", validCuit(31_000_300));
+    const dup = await read("dup-read", taken.cuit);
+    expect(dup).toEqual(fresh);
+    expect(dup.body).toMatchObject({ exists: true, status: "PENDING", businessName: "Cargas del Sur S.A.", role: "OWNER" });
+  });
+
   it("creates no company for the duplicate and leaves the holder's untouched", async () => {
     const token = mintToken(uid("dup2"));
     await h.call("POST", "/Account/Business", { token, body: registration(holder.cuit) });

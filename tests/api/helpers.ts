@@ -8,6 +8,9 @@ import type { Database, Db } from "#db/client";
 import { businessUsers, type NewChargingSession } from "#db/schema";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { cuitCheckDigit } from "#domain/cuit";
+import { createKeyRing } from "#infra/crypto";
+import { disabledMailer } from "#infra/mail";
+import { createDriverPayments } from "../../payments";
 import type { TestBackend } from "../setup/db";
 
 export { testBackends } from "../setup/db";
@@ -25,6 +28,31 @@ export const fakeVerifyToken = async (idToken: string): Promise<TokenClaims> => 
   return { uid: m[1], email: m[2] || undefined, email_verified: m[3] === "true" };
 };
 
+/** What a test gives createApi: its deps, the driver payments service optional. */
+export type TestApiDeps = Omit<ApiDeps, "driverPayments"> & Partial<Pick<ApiDeps, "driverPayments">>;
+
+const warnOnlyLogger = { info: () => {}, warn: (obj: object, msg?: string) => console.warn(msg ?? "", obj), error: (obj: object, msg?: string) => console.error(msg ?? "", obj) };
+
+/**
+ * The API under test, with the driver payments service it requires: the test's own, else one
+ * built from the same database, keys, logger, mailer, OCPP gateway and clock.
+ */
+export function createTestApi(deps: TestApiDeps): Hono<AppEnv> {
+  const driverPayments =
+    deps.driverPayments ??
+    createDriverPayments({
+      db: deps.db,
+      keyRing: createKeyRing(deps.encryptionKeys),
+      logger: deps.logger ?? warnOnlyLogger,
+      mailer: deps.mailer ?? disabledMailer,
+      appName: deps.appName ?? "Enchufá",
+      ocpp: deps.ocpp,
+      sendPush: deps.sendPush,
+      now: deps.now,
+    });
+  return createApi({ ...deps, driverPayments });
+}
+
 export interface LogEntry {
   level: "info" | "warn" | "error";
   obj: object;
@@ -41,7 +69,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function openHarness(backend: TestBackend, deps: Partial<ApiDeps> = {}): Promise<Harness> {
+export async function openHarness(backend: TestBackend, deps: Partial<TestApiDeps> = {}): Promise<Harness> {
   const database = await backend.open();
   await seedCatalogs(database.db);
   const logs: LogEntry[] = [];
@@ -50,7 +78,7 @@ export async function openHarness(backend: TestBackend, deps: Partial<ApiDeps> =
     warn: (obj: object, msg?: string) => logs.push({ level: "warn", obj, msg }),
     error: (obj: object, msg?: string) => logs.push({ level: "error", obj, msg }),
   };
-  const api = createApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ...deps });
+  const api = createTestApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ...deps });
   return {
     database,
     db: database.db,

@@ -5,7 +5,7 @@
 // one page in every collection; its prices are also checked against domain/pricing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#api/schemas/common";
+import { MAX_PAGE_SIZE, OPTIONS_MAX_PAGE_SIZE } from "#contract/schemas/common";
 import { EXPORT_MAX_ROWS } from "#api/routes/activity";
 import { BENCH_FIREBASE_UID, BENCH_SIZE, seedBenchOperator, verifyBenchPricing } from "#db/seed/bench";
 import { queryRows } from "#infra/sql";

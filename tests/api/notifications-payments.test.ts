@@ -1,10 +1,9 @@
 // /Business/Notification, push registrations, payment-provider accounts and /Business/Payments.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApi } from "#api/app";
 import { createKeyRing, openPaymentCredentials } from "#infra/crypto";
 import { notifications, paymentAccounts, payments, pushRegistrations } from "#db/schema";
-import { callApi, createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, stationInput, TEST_KEYS, testBackends, type Harness, type Tenant } from "./helpers";
+import { callApi, createTestApi, createTenant, expectProblem, expectStatus, fakeVerifyToken, openHarness, stationInput, TEST_KEYS, testBackends, type Harness, type Tenant } from "./helpers";
 
 const MP = { publicKey: "APP_USR-1234abcd-5678-efgh-9012-ijklmnop", accessToken: "APP_USR-1111222233334444-010203-abcdefabcdefabcdef-98765" };
 
@@ -115,10 +114,10 @@ describe.each(testBackends())("notifications and payments ($name)", (backend) =>
     });
 
     it("keeps reading credentials after a key rotation, and flags unreadable ones", async () => {
-      const rotated = createApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: ["c".repeat(64), ...TEST_KEYS] });
+      const rotated = createTestApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: ["c".repeat(64), ...TEST_KEYS] });
       const body = await expectStatus(await callApi(rotated, "GET", "/MercadoPago/BusinessUser", { token: t.token }), 200);
       expect(body).toMatchObject({ connected: true, status: "CONNECTED", environment: "PRODUCTION" });
-      const lost = createApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: ["d".repeat(64)] });
+      const lost = createTestApi({ db: h.db, verifyToken: fakeVerifyToken, encryptionKeys: ["d".repeat(64)] });
       const broken = await expectStatus(await callApi(lost, "GET", "/MercadoPago/BusinessUser", { token: t.token }), 200);
       expect(broken).toMatchObject({ connected: false, status: "ERROR", lastError: expect.stringMatching(/Volvé a conectar/) });
     });

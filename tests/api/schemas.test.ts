@@ -1,11 +1,11 @@
-// The shared zod schemas (api/schemas) as the forms use them: outputs and Spanish messages.
+// The shared zod schemas (contract/schemas) as the forms use them: outputs and Spanish messages.
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { registerBusinessSchema, updateBusinessUserSchema } from "#api/schemas/business";
-import { isoDate, isoDateEnd } from "#api/schemas/common";
-import { spanishErrorMap } from "#api/schemas/messages";
+import { registerBusinessSchema, updateBusinessUserSchema } from "#contract/schemas/business";
+import { isoDate, isoDateEnd } from "#contract/schemas/common";
+import { spanishErrorMap } from "#contract/schemas/messages";
 import { zodFieldErrors } from "#api/problem";
-import { stationInputSchema } from "#api/schemas/station";
+import { stationInputSchema } from "#contract/schemas/station";
 import { validCuit } from "./helpers";
 
 const errors = (schema: z.ZodType, data: unknown) => {

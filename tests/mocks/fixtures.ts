@@ -1,4 +1,4 @@
-// Response bodies the msw handlers answer with, typed by the API's own DTOs (api/types.ts),
+// Response bodies the msw handlers answer with, typed by the API's own DTOs (contract/dto.ts),
 // so a contract change breaks the loader tests that rely on them at compile time.
 import type {
   AccountBusinessDto,
@@ -23,7 +23,7 @@ import type {
   SessionDto,
   SessionPage,
   StationDto,
-} from "#api/types";
+} from "#contract/dto";
 
 const T0 = "2025-03-01T12:00:00.000Z";
 export const IDS = {

@@ -10,7 +10,7 @@ import { getRequestListener } from "@hono/node-server";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "#api/app";
-import { createDriverPayments, type DriverPayments } from "#api/driver-payments";
+import { createDriverPayments, type DriverPayments } from "../../payments";
 import { chargers, chargingSessions, connectors, notifications, payments, stations } from "#db/schema";
 import { createKeyRing } from "#infra/crypto";
 import { formatArs } from "#domain/money";

@@ -6,14 +6,13 @@ import type { AddressInfo } from "node:net";
 import { eq, type SQL } from "drizzle-orm";
 import { RPCClient } from "ocpp-rpc";
 import { chargers, chargingSessions } from "#db/schema";
-import { createApi } from "#api/app";
 import type { Database } from "#db/client";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
 import type { CallLimit, ConnectionLimit } from "#ocpp/limits";
 import type { RoamingAuthorizer } from "#ocpp/roaming";
 import { followPartnerSessions } from "#ocpp/session-events";
-import { callApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
+import { callApi, createTestApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
 
 export interface OcppHarness extends Harness {
@@ -64,7 +63,7 @@ export async function openOcppHarness(
     return node;
   };
   const central = await startCentral("node-a");
-  const api = createApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });
+  const api = createTestApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });
   const server = http.createServer((_req, res) => {
     res.statusCode = 404;
     res.end();

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargers } from "#db/schema";
-import type { StationAllocationDto } from "#api/types";
+import type { StationAllocationDto } from "#contract/dto";
 import { chargerInput, expectStatus, stationInput } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";

@@ -8,7 +8,7 @@ import type { RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, chargingSessions, connectors, paymentAccounts, payments, reservations } from "#db/schema";
 import { priceNoShow } from "#domain/pricing";
-import type { ReservationResultDto } from "#api/types";
+import type { ReservationResultDto } from "#contract/dto";
 import { expectProblem, expectStatus } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, onlineSince, openOcppHarness, type Fixture, type OcppHarness } from "./harness";

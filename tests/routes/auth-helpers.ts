@@ -226,6 +226,8 @@ export interface FakeBusiness {
 
 export class FakeBusinessApi {
   businesses = new Map<string, FakeBusiness>();
+  /** Registrations of a CUIT another company holds: no company, read as pending review. */
+  held = new Map<string, FakeBusiness>();
   autoApprove = true;
   failWith?: number;
   requests: { method: string; path: string; body?: unknown; authorization: string | null }[] = [];
@@ -247,6 +249,7 @@ export class FakeBusinessApi {
     if (!claims.email_verified) return problem(403, "Por favor, verifique su casilla para validar su correo");
     const mine = this.businesses.get(claims.uid);
     if ((path === "/Account/Business" && request.method === "GET") || (path === "/Account/SignIn" && request.method === "POST")) {
+      const mine = this.businesses.get(claims.uid) ?? this.held.get(claims.uid);
       const businessId = `00000000-0000-4000-8000-${claims.uid.replace(/[^0-9a-f]/g, "").padStart(12, "0").slice(-12)}`;
       const companies = mine ? [{ businessId, businessName: mine.businessName, status: mine.status, role: "OWNER" }] : [];
       return Response.json(mine ? { exists: true, status: mine.status, businessName: mine.businessName, businessId, role: "OWNER", companies } : { exists: false, companies });
@@ -255,10 +258,12 @@ export class FakeBusinessApi {
       const input = body as { businessName: string; cuit: string; businessAddress: string; phoneNumber: string };
       // Like the API: a CUIT another company holds is answered as pending review, and no company is created.
       if ([...this.businesses.values()].some((b) => b.cuit === input.cuit)) {
+        this.held.set(claims.uid, { status: "PENDING", businessName: input.businessName, cuit: input.cuit });
         return Response.json({ ...input, photoUrl: null, status: "PENDING" }, { status: 201 });
       }
       const created: FakeBusiness = { status: this.autoApprove ? "ACTIVE" : "PENDING", businessName: input.businessName, cuit: input.cuit };
       this.businesses.set(claims.uid, created);
+      this.held.delete(claims.uid);
       return Response.json({ ...input, photoUrl: null, status: created.status }, { status: 201 });
     }
     if (path === "/Business/BusinessUser" && request.method === "GET") {

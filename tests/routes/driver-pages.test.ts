@@ -6,7 +6,7 @@ import { http, HttpResponse } from "msw";
 import * as connector from "~/routes/cargar/connector";
 import * as payment from "~/routes/cargar/payment";
 import * as typeCode from "~/routes/cargar/index";
-import type { ChargePointInfo, PaymentView } from "#api/driver-payments";
+import type { ChargePointInfo, PaymentView } from "#contract/dto";
 import { APP, run, args, type Loose } from "./auth-helpers";
 import { apiUrl, chargerContext, recordRequests, server } from "./charger-helpers";
 import { flashToast } from "./station-helpers";

@@ -5,7 +5,7 @@ import { http, HttpResponse } from "msw";
 import * as payments from "~/routes/app/payment/index";
 import * as mercadoPago from "~/routes/app/payment/mercado-pago";
 import * as pagos360 from "~/routes/app/payment/pagos360";
-import { MP_CREDENTIAL_MESSAGE } from "#api/schemas/payment";
+import { MP_CREDENTIAL_MESSAGE } from "#contract/schemas/payment";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { fixtures, IDS } from "../mocks/fixtures";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";

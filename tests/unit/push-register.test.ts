@@ -14,7 +14,7 @@ import {
   type PushRecord,
   type StoredPush,
 } from "~/push/register.client";
-import { pushRegistrationSchema } from "#api/schemas/notification";
+import { pushRegistrationSchema } from "#contract/schemas/notification";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 0, 15, 12);

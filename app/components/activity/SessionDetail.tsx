@@ -5,7 +5,7 @@ import { useAccess } from "~/lib/access";
 import * as Table from "~/components/table";
 import { BiArrowBack, BiErrorCircle } from "~/icons";
 import { TableRoot } from "~/components/table";
-import type { SessionDetailDto } from "#api/types";
+import type { SessionDetailDto } from "#contract/dto";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
 import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";
 import {

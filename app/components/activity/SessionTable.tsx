@@ -3,7 +3,7 @@ import { Link } from "react-router";
 // Plain stand-ins for Radix in the rows (app/components/plain.tsx): same markup, less render time.
 import { PlainBadge, PlainText } from "~/components/plain";
 import * as Table from "~/components/table";
-import type { SessionDto } from "#api/types";
+import type { SessionDto } from "#contract/dto";
 import { pick } from "~/lib/pick";
 import { SortHeader, useHrefWith } from "~/components/list";
 import { DataTable } from "~/components/table";

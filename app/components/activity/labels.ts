@@ -3,8 +3,8 @@ import {
   PAYMENT_STATUS_LABELS,
   SESSION_PAYMENT_STATUS_LABELS,
   SESSION_STATUS_LABELS,
-} from "#api/schemas/constants";
-import type { PaymentDto, SessionPaymentStatus, SessionStatus } from "#api/types";
+} from "#contract/schemas/constants";
+import type { PaymentDto, SessionPaymentStatus, SessionStatus } from "#contract/dto";
 
 export { PAYMENT_STATUS_LABELS, SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS };
 

@@ -19,8 +19,8 @@ import {
   OCPP_IDENTITY_RE,
   POWER_TYPES,
   POWER_TYPE_LABELS,
-} from "#api/schemas/charger-constants";
-import type { ChargerDto } from "#api/types";
+} from "#contract/schemas/charger-constants";
+import type { ChargerDto } from "#contract/dto";
 import { SelectField, TextInput, type Option } from "./inputs";
 import { BootReport, ConnectionUrl, OneTimePassword, RotatePassword } from "./OcppBlock";
 import { useLazyValidation } from "~/components/lazy-validation";

@@ -8,8 +8,8 @@ import { Badge, Button, Callout, Flex, Grid, Text, TextField } from "@radix-ui/t
 import { BiErrorCircle, BiCheckCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
 import { FieldBelow } from "~/components/form";
-import { COMMAND_LABELS, INTERVAL_SETTINGS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult, type IntervalSetting } from "#ocpp/command-labels";
-import type { ChargerDto } from "#api/types";
+import { COMMAND_LABELS, INTERVAL_SETTINGS, TRIGGERABLE_MESSAGES, type CommandName, type CommandResult, type IntervalSetting } from "#contract/schemas/command-labels";
+import type { ChargerDto } from "#contract/dto";
 
 const TRIGGER_LABELS: Record<(typeof TRIGGERABLE_MESSAGES)[number], string> = {
   BootNotification: "Arranque (BootNotification)",

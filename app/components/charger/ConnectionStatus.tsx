@@ -3,7 +3,7 @@
 // every row of the list.
 import { PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiWifi, BiWifiOff } from "~/icons";
-import type { ChargerDto } from "#api/types";
+import type { ChargerDto } from "#contract/dto";
 import { formatDateTime, relativeTime } from "./format";
 
 /** "En línea · hace 2 minutos" / "Sin conexión · último heartbeat hace 3 días" / "Nunca se conectó". */

@@ -4,7 +4,7 @@
 import { Callout, Text } from "@radix-ui/themes";
 import { BiErrorCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import type { ChargerEventPage } from "#api/types";
+import type { ChargerEventPage } from "#contract/dto";
 import { formatDateTime } from "./format";
 
 export const EVENTS_SHOWN = 20;

@@ -6,7 +6,7 @@ import { Form, Link } from "react-router";
 import { Button, Callout, Flex, Text } from "@radix-ui/themes";
 import { BiCheckCircle, BiDownload, BiErrorCircle } from "~/icons";
 import { TitledCard } from "~/components/Page";
-import type { ChargerFirmwareDto, DiagnosticsDto, FirmwareUpdateDto, Page } from "#api/types";
+import type { ChargerFirmwareDto, DiagnosticsDto, FirmwareUpdateDto, Page } from "#contract/dto";
 // Not ./format nor ~/components/form: sharing those with the charger screen splits them into
 // chunks of their own and costs that screen ~1 KB of its JS budget (docs/benchmarks.md).
 import { formatDateTime } from "~/components/charts/format";

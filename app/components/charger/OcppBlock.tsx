@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useHydrated } from "~/lib/hydrated";
 import { Box, Button, Callout, Code, DataList, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiCopy, BiKey, BiRefresh, BiErrorCircle } from "~/icons";
-import type { ChargerDto } from "#api/types";
+import type { ChargerDto } from "#contract/dto";
 import { ConnectionStatus } from "./ConnectionStatus";
 import { formatDateTime, relativeTime } from "./format";
 

@@ -3,9 +3,9 @@
 // without the chips, so they do not load the status and error labels (JS budget).
 // Plain stand-ins for Radix (app/components/plain.tsx): these render in every row of the lists.
 import { PlainBadge, PlainText } from "~/components/plain";
-import type { ConnectorDto, StatusBucket } from "#api/types";
+import type { ConnectorDto, StatusBucket } from "#contract/dto";
 import { chargePointStatusLabel, errorCodeLabel } from "#domain/ocpp-status";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#api/schemas/charger-constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#contract/schemas/charger-constants";
 
 export const BUCKET_COLORS: Record<StatusBucket, "green" | "sky" | "red" | "gray"> = {
   available: "green",

@@ -1,6 +1,6 @@
 // The charger form's starting values, without zod: what the pages bundle (the zod schema in
 // ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
-import type { ChargerDto, ConnectorFormat, PowerType } from "#api/types";
+import type { ChargerDto, ConnectorFormat, PowerType } from "#contract/dto";
 
 export type ConnectorFormValue = {
   connectorId?: string;

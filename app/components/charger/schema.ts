@@ -1,9 +1,9 @@
-// The charger form: the API's own input schema (api/schemas/charger.ts) minus `enabled`, which
+// The charger form: the API's own input schema (contract/schemas/charger.ts) minus `enabled`, which
 // the form does not edit (the edit action keeps the stored value). Pure: browser and server.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
-import { chargerInputSchema, connectorInputSchema, MAX_CONNECTORS } from "#api/schemas/charger";
-import { MSG, numberError, spanishErrorMap } from "#api/schemas/messages";
+import { chargerInputSchema, connectorInputSchema, MAX_CONNECTORS } from "#contract/schemas/charger";
+import { MSG, numberError, spanishErrorMap } from "#contract/schemas/messages";
 
 export { chargerFormValue, newConnector, ocppUrlFor, type ChargerFormValue, type ConnectorFormValue } from "./form-values";
 

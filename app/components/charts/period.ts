@@ -1,7 +1,7 @@
 // The period the home screen summarises: presets (today, 7 days, 30 days, this month) or a
 // custom range of calendar days in Buenos Aires. Dates travel as `YYYY-MM-DD`; the API reads
 // a bare `from` as 00:00 of that day and a bare `to` as the end of that day.
-import { MAX_RANGE_DAYS, RANGE_MESSAGES } from "#api/schemas/constants";
+import { MAX_RANGE_DAYS, RANGE_MESSAGES } from "#contract/schemas/constants";
 import { TIME_ZONE } from "./format";
 
 export const PERIOD_KEYS = ["today", "7d", "30d", "month", "custom"] as const;

@@ -3,7 +3,7 @@
 import { Form, Link } from "react-router";
 import { Badge, Button, Callout, Card, DataList, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiCheckCircle, BiErrorCircle, BiLinkExternal, BiUnlink } from "~/icons";
-import type { PaymentAccountDto } from "#api/types";
+import type { PaymentAccountDto } from "#contract/dto";
 import { formatDateTime } from "~/components/charts/format";
 import { PROVIDER_LABELS } from "~/components/activity/labels";
 

@@ -6,7 +6,7 @@
 import { Form, Link } from "react-router";
 import { Button, Callout, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiErrorCircle } from "~/icons";
-import type { PaymentDto } from "#api/types";
+import type { PaymentDto } from "#contract/dto";
 import { formatArs, formatArsInput } from "#domain/money";
 import { FormToken } from "~/components/FormToken";
 import { PROVIDER_LABELS } from "~/components/activity/labels";

@@ -2,7 +2,7 @@
 // ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
 import { formatArsInput } from "#domain/money";
 import { DEFAULT_VAT_RATE_BP } from "#domain/pricing";
-import type { RateDto } from "#api/types";
+import type { RateDto } from "#contract/dto";
 
 export const MONEY_MESSAGE = "Ingresá un importe válido, por ejemplo 1.234,56.";
 export const MONEY_HINT = "En pesos: 1.234,56 o 1234.56.";

@@ -1,7 +1,7 @@
 // How a rate reads in Spanish: prices, VAT mode and penalties, amounts in es-AR currency.
 import { formatArs } from "#domain/money";
 import { formatInt } from "../charts/format";
-import type { RateDto } from "#api/types";
+import type { RateDto } from "#contract/dto";
 
 type RateLike = Pick<
   RateDto,

@@ -1,12 +1,12 @@
 // The rate (Tarifa) form: what people type (pesos as "1.234,56" or "1234.56", minutes, HH:MM)
 // turned into the API's input (integer centavos), then checked by the API's own schema
-// (api/schemas/rate.ts), so the browser, the action and the API apply the same rules and the
+// (contract/schemas/rate.ts), so the browser, the action and the API apply the same rules and the
 // same Spanish messages. Field names are the API's, so its per-field errors land on the right
 // input. Pure and browser-safe.
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { parseArsInput } from "#domain/money";
-import { rateFields, rateInputSchema } from "#api/schemas/rate";
+import { rateFields, rateInputSchema } from "#contract/schemas/rate";
 import { MONEY_MESSAGE } from "./form-values";
 
 export { DEFAULT_SCENARIO, MONEY_HINT, MONEY_MESSAGE, newRateValues, rateToValues, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";

@@ -1,7 +1,7 @@
 // The station form's starting values and limits, without zod: what the pages bundle (the zod
 // schema in ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
-import { WEEKDAY_LABELS } from "#api/schemas/station-constants";
-import type { OpeningHoursDto, StationDto } from "#api/types";
+import { WEEKDAY_LABELS } from "#contract/schemas/station-constants";
+import type { OpeningHoursDto, StationDto } from "#contract/dto";
 import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS } from "#domain/driver-payment";
 

@@ -12,10 +12,10 @@ import {
   province,
   stationInputSchema,
   type StationInput,
-} from "#api/schemas/station";
-import { HHMM_MESSAGE } from "#api/schemas/common";
-import { MSG } from "#api/schemas/messages";
-import type { OpeningHoursDto } from "#api/types";
+} from "#contract/schemas/station";
+import { HHMM_MESSAGE } from "#contract/schemas/common";
+import { MSG } from "#contract/schemas/messages";
+import type { OpeningHoursDto } from "#contract/dto";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
 import { parseCoordinate } from "~/lib/maps";
 import { parsePesos, QR_MAX_CENTS_LIMIT } from "#domain/driver-payment";
@@ -156,21 +156,16 @@ export function toStationInput(v: StationFormValue): StationInput {
 const QR_API_FIELDS: Record<string, string> = { qrPaymentEnabled: "qr.enabled", qrMinCents: "qr.min", qrMaxCents: "qr.max" };
 
 /**
- * Field errors of an API 422 mapped onto the form's names (`openingHours.periods` → the hours
- * block); unknown fields become form errors.
+ * The form's field for an API field error (`openingHours.periods` → the hours block, the QR
+ * amounts → their inputs); undefined for a field the form does not have: a form error.
  */
-export function mapApiErrors(errors: Record<string, string[]> | undefined): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
-  const fieldErrors: Record<string, string[]> = {};
-  const formErrors: string[] = [];
-  const known = new Set(Object.keys(stationFormSchema.shape));
-  for (const [key, messages] of Object.entries(errors ?? {})) {
-    if (key.startsWith("openingHours")) fieldErrors["hours.mode"] = [...(fieldErrors["hours.mode"] ?? []), ...messages];
-    else if (key in QR_API_FIELDS) fieldErrors[QR_API_FIELDS[key]] = messages;
-    else if (known.has(key.split(/[.[]/)[0])) fieldErrors[key] = messages;
-    else formErrors.push(...messages);
-  }
-  return { fieldErrors, formErrors };
+export function stationApiField(key: string): string | undefined {
+  if (key.startsWith("openingHours")) return "hours.mode";
+  if (key in QR_API_FIELDS) return QR_API_FIELDS[key];
+  return STATION_FORM_FIELDS.has(key.split(/[.[]/)[0]) ? key : undefined;
 }
+
+const STATION_FORM_FIELDS = new Set(Object.keys(stationFormSchema.shape));
 
 /** The browser's validation of the form (loaded lazily by StationForm). */
 export const validateStationForm = (formData: FormData) => parseWithZod(formData, { schema: stationFormSchema });

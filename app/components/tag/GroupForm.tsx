@@ -10,7 +10,7 @@ import { FormError } from "~/components/messages";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { RadioGroupField, SelectField } from "~/components/rate/fields";
-import type { AccessGroupDto } from "#api/types";
+import type { AccessGroupDto } from "#contract/dto";
 
 export type GroupFormValues = { name: string; allStations: "all" | "some"; stationIds: string[]; rateId: string };
 

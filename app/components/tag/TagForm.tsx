@@ -10,7 +10,7 @@ import { FormError } from "~/components/messages";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { SelectField } from "~/components/rate/fields";
-import type { TagDto } from "#api/types";
+import type { TagDto } from "#contract/dto";
 
 export type TagFormValues = { idTag: string; holderName: string; email: string; expiresOn: string; blocked: boolean; groupId: string };
 

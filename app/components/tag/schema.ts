@@ -1,9 +1,9 @@
 // The forms of RFID tags and access groups: what people type, checked by the API's own
-// schemas (api/schemas/tag.ts), so the browser, the action and the API give the same Spanish
+// schemas (contract/schemas/tag.ts), so the browser, the action and the API give the same Spanish
 // messages on the same field names. Pure and browser-safe; loaded lazily by the forms.
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { accessGroupInputSchema, tagInputSchema } from "#api/schemas/tag";
+import { accessGroupInputSchema, tagInputSchema } from "#contract/schemas/tag";
 
 /** The tag form posts the API's fields as they are ("on" for blocked, "" for no group or expiry). */
 export const tagFormSchema = tagInputSchema;

@@ -3,7 +3,7 @@
 // dates) and the CSV of the filtered entries. Dueño and Administrador only (audit.read).
 import { data } from "react-router";
 import { Button, Card, Text } from "@radix-ui/themes";
-import type { AuditEntryDto, AuditPage } from "#api/types";
+import type { AuditEntryDto, AuditPage } from "#contract/dto";
 import { AUDIT_RESOURCES, AUDIT_RESOURCE_LABELS, auditActionLabel, auditSubject, describeChanges, type AuditResource } from "#domain/audit";
 import { ROLE_LABELS } from "#domain/permissions";
 import { BiDownload, BiHistory } from "~/icons";
@@ -26,7 +26,7 @@ const UNAVAILABLE = "No pudimos cargar la auditoría. Probá de nuevo en unos mi
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { user, headers } = await requireMember(request, context);
-  const { auditQuery } = await import("#api/schemas/team");
+  const { auditQuery } = await import("#contract/schemas/team");
   const raw = pickParams(url.searchParams, [...FILTER_KEYS, "page", "pageSize"]);
   const errors = queryErrors(auditQuery.safeParse(Object.fromEntries(raw)).error?.issues);
   const query = new URLSearchParams();

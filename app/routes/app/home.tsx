@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import { Badge, Button, Card, Flex, Grid, Text } from "@radix-ui/themes";
 import { BiBattery, BiCalendar, BiError, BiLineChart, BiMoney, BiPlug, BiTachometer, BiTimeFive, BiWifi, BiWifiOff } from "~/icons";
 import type { ReactNode } from "react";
-import type { DashboardDto, GraphicDto } from "#api/types";
+import type { DashboardDto, GraphicDto } from "#contract/dto";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { withAutoFocus } from "~/lib/autofocus";

@@ -1,8 +1,8 @@
 import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff, type IconType } from "~/icons";
-import type { NotificationDto, NotificationPage } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
+import type { NotificationDto, NotificationPage } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
 import { Pagination, listParams } from "~/components/list";

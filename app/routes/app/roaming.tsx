@@ -6,8 +6,8 @@
 import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { Badge, Button, Card, Code, Flex, Grid, Heading, Text, TextField } from "@radix-ui/themes";
-import type { Page, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
+import type { Page, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
 import { can } from "#domain/permissions";
 import { BiKey, BiPlusCircle, BiTransfer, BiTrash } from "~/icons";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";

@@ -7,9 +7,9 @@ import { data, Form, useNavigation } from "react-router";
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import type { InvitationDto, MemberDto } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
-import { invitationInputSchema } from "#api/schemas/team";
+import type { InvitationDto, MemberDto } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
+import { invitationInputSchema } from "#contract/schemas/team";
 import { ASSIGNABLE_ROLES, ROLE_DESCRIPTIONS, ROLE_LABELS, ROLES, can, type Role } from "#domain/permissions";
 import { BiEnvelope, BiGroup, BiTransfer, BiTrash, BiUserPlus } from "~/icons";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
@@ -296,7 +296,7 @@ function MemberActions({ member, manageable, transferable }: { member: MemberDto
 
 function InviteForm({ lastResult }: { lastResult: unknown }) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("#api/schemas/team").then((m) => m.invitationInputSchema));
+  const onValidate = useLazySchema(() => import("#contract/schemas/team").then((m) => m.invitationInputSchema));
   const [form, fields] = useForm({
     id: "invite",
     lastResult: navigation.state === "idle" ? (lastResult as never) : null,

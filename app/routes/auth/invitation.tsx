@@ -4,7 +4,7 @@
 // after creating the account through the normal registration, if there is none — joins.
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
-import type { InvitationPreviewDto } from "#api/types";
+import type { InvitationPreviewDto } from "#contract/dto";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from "#domain/permissions";
 import { BiGroup } from "~/icons";
 import { pageMeta } from "~/lib/meta";

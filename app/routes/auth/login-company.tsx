@@ -6,7 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { companySchema } from "~/lib/schemas/auth";
 import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, safeRedirect } from "~/lib/auth.server";
-import { commitSession, destroySession } from "~/lib/session.server";
+import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
@@ -29,8 +29,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   if (business.exists) {
     throw redirect(business.status === "ACTIVE" ? safeRedirect(redirectTo) : "/auth/verify-company", { headers });
   }
-  // Already registered in this session: pending review, whether or not a company was created.
-  if (session.get("registration")) throw redirect("/auth/verify-company", { headers });
   return data({ email: user.email, redirectTo }, { headers });
 }
 
@@ -69,8 +67,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const created = await readJson<{ status?: string }>(response);
   const status = created?.status ?? (await fetchBusinessAccount(context, user.idToken).catch(() => undefined))?.status;
   if (status === "ACTIVE") return redirectWithSuccess(safeRedirect(redirectTo), "¡Listo! Tu empresa quedó registrada.", { headers });
-  session.set("registration", { businessName: company.businessName });
-  headers.set("Set-Cookie", await commitSession(session));
   return redirectWithInfo("/auth/verify-company", REGISTRATION_RECEIVED_MESSAGE, { headers });
 }
 

@@ -21,12 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, session, headers } = await requireUserSession(request, context);
   const business = await fetchBusinessAccount(context, user.idToken);
   if (!business) throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
-  if (!business.exists) {
-    // A registration accepted for review without a company (its CUIT was taken) looks like any other.
-    const registration = session.get("registration");
-    if (registration) return data({ status: "PENDING" as const, businessName: registration.businessName, email: user.email }, { headers });
-    throw redirect("/auth/login-company", { headers });
-  }
+  // A registration whose CUIT another company holds reads as pending review too (the API holds it).
+  if (!business.exists) throw redirect("/auth/login-company", { headers });
   if (business.status === "ACTIVE") throw redirect("/home", { headers });
   const status: Exclude<BusinessStatus, "ACTIVE"> = business.status ?? "PENDING";
   return data({ status, businessName: business.businessName, email: user.email }, { headers });

@@ -6,8 +6,8 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
 import { reportLine } from "~/lib/charger.server";
-import type { ChargerDto } from "#api/types";
-import type { CommandResult } from "#ocpp/command-labels";
+import type { ChargerDto } from "#contract/dto";
+import type { CommandResult } from "#contract/schemas/command-labels";
 import { fixtures } from "../../mocks/fixtures";
 
 function render(charger: ChargerDto, props: { result?: CommandResult; intervals?: IntervalFormState; reportStatus?: string } = {}) {

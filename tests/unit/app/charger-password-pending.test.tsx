@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ChargerForm } from "~/components/charger/ChargerForm";
 import { chargerFormValue } from "~/components/charger/form-values";
-import type { ChargerDto } from "#api/types";
+import type { ChargerDto } from "#contract/dto";
 import { fixtures } from "../../mocks/fixtures";
 
 function render(charger: ChargerDto) {

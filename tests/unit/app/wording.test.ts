@@ -1,11 +1,11 @@
 // Wording the screens show: numbers agree with their nouns, places keep their accents, and the
 // figures quoted are the ones enforced.
 import { describe, expect, it } from "vitest";
-import { ARGENTINA_TIME_ZONES } from "#api/schemas/constants";
-import { RESERVATION_MAX_HOURS, RESERVATIONS_DESCRIPTION } from "#api/schemas/reservation-constants";
+import { ARGENTINA_TIME_ZONES } from "#contract/schemas/constants";
+import { RESERVATION_MAX_HOURS, RESERVATIONS_DESCRIPTION } from "#contract/schemas/reservation-constants";
 import { timeZoneLabel } from "~/components/station/StationForm";
 import { allocationLines } from "~/lib/station.server";
-import type { StationAllocationDto } from "#api/types";
+import type { StationAllocationDto } from "#contract/dto";
 
 describe("wording", () => {
   it("time zones read with their accents; the saved ids stay IANA's", () => {

@@ -3,7 +3,7 @@
 // a link made before a key rotation still opens its payment.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { existingLinkToken, linkToken, linkTokenMatches } from "#api/driver-payments";
+import { existingLinkToken, linkToken, linkTokenMatches } from "../../../payments";
 import { createKeyRing } from "#infra/crypto";
 
 const OLD = "1".repeat(64);

@@ -4,8 +4,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiArrowBack, BiChip, BiPlus, BiSearch } from "~/icons";
-import type { ChargerDto, Page, StationDto } from "#api/types";
-import { assignChargersSchema } from "#api/schemas/charger";
+import type { ChargerDto, Page, StationDto } from "#contract/dto";
+import { assignChargersSchema } from "#contract/schemas/charger";
 import { EmptyState, PageHeader, TitledCard } from "~/components/Page";
 import { VALIDATE_ON } from "~/components/form";
 import { withAutoFocus } from "~/lib/autofocus";
@@ -168,7 +168,7 @@ function AssignChargers({
   actionData: Route.ComponentProps["actionData"];
 }) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("#api/schemas/charger").then((m) => m.assignChargersSchema));
+  const onValidate = useLazySchema(() => import("#contract/schemas/charger").then((m) => m.assignChargersSchema));
   const [form, fields] = useForm({
     id: "assign-chargers",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -1,6 +1,6 @@
 // GET /charger/edit/:id/diagnostics/:diagnosticsId — a diagnostics file the charger uploaded,
 // streamed from the API as a download (never rendered: it is whatever the charger sent).
-import { UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#contract/schemas/constants";
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithError } from "~/lib/toast.server";

@@ -4,8 +4,8 @@
 // screen, off the charger screen (that route is at its JS budget); forms work without JavaScript.
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
-import type { ChargerDto, ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, LocalListResultDto, Page } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
+import type { ChargerDto, ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, LocalListResultDto, Page } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
 import { BiArrowBack, BiHistory } from "~/icons";
 import { PageHeader } from "~/components/Page";
 import { DIAGNOSTICS_SHOWN, MaintenanceCard, type MaintenanceFormState } from "~/components/charger/MaintenanceCard";

@@ -1,6 +1,6 @@
 // GET /charger/edit/:id/messages.csv — the charger's recent OCPP messages as CSV (UTF-8 with BOM,
 // `;`), from the API's export. A resource route: it downloads with JavaScript on or off.
-import { UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#contract/schemas/constants";
 import { requireUser } from "~/lib/auth.server";
 import { proxyCsvExport } from "~/lib/csv-export.server";
 import type { Route } from "./+types/messages-export";

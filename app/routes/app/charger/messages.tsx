@@ -3,8 +3,8 @@
 // never reach this list (ocpp/message-log.ts redacts them before storing).
 import { data, Link } from "react-router";
 import { Button, Card, Code, Flex, Text } from "@radix-ui/themes";
-import type { ChargerDto, OcppMessageDto, Page } from "#api/types";
-import { UUID_RE } from "#api/schemas/constants";
+import type { ChargerDto, OcppMessageDto, Page } from "#contract/dto";
+import { UUID_RE } from "#contract/schemas/constants";
 import { BiArrowBack, BiDownload, BiHistory } from "~/icons";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";

@@ -13,7 +13,7 @@ import { createApiClient, readJson } from "~/lib/api.server";
 import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithInfo } from "~/lib/toast.server";
-import type { ChargerWithPasswordDto } from "#api/types";
+import type { ChargerWithPasswordDto } from "#contract/dto";
 import type { Route } from "./+types/new";
 import { doneMessage } from "~/lib/done-message";
 

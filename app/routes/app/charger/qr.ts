@@ -3,7 +3,7 @@
 // JavaScript carries no QR code at all.
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
-import { UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#contract/schemas/constants";
 import { chargeUrl, fetchCharger, publicOrigin, qrSvg } from "~/lib/qr.server";
 import type { Route } from "./+types/qr";
 

@@ -1,7 +1,7 @@
 // GET /charger/stickers/{chargerId} — the printable A4 sheet of the charger's QR stickers (issue 23).
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
-import { UUID_RE } from "#api/schemas/constants";
+import { UUID_RE } from "#contract/schemas/constants";
 import { fetchCharger, publicOrigin } from "~/lib/qr.server";
 import { stickerSheet } from "~/lib/stickers.server";
 import { appContext } from "~/lib/context";

@@ -7,7 +7,7 @@ import { deleteResource, fetchOne, GROUPS, idParam, rateOptions, saveResource, s
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import type { AccessGroupDto } from "#api/types";
+import type { AccessGroupDto } from "#contract/dto";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar grupo");

@@ -10,8 +10,8 @@ import { fetchOne, fetchPage, GROUPS, listAction } from "../tag/tag.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { UUID_RE } from "#api/schemas/constants";
-import type { AccessGroupDto } from "#api/types";
+import { UUID_RE } from "#contract/schemas/constants";
+import type { AccessGroupDto } from "#contract/dto";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Grupos de acceso");

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiArrowBack, BiLockAlt } from "~/icons";
-import { mercadoPagoConnectSchema } from "#api/schemas/payment";
+import { mercadoPagoConnectSchema } from "#contract/schemas/payment";
 import { PageHeader } from "~/components/Page";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage } from "~/components/messages";
@@ -24,7 +24,7 @@ export default function MercadoPago({ loaderData, actionData }: Route.ComponentP
   const { account, error, confirming } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const onValidate = useLazySchema(() => import("#api/schemas/payment").then((m) => m.mercadoPagoConnectSchema));
+  const onValidate = useLazySchema(() => import("#contract/schemas/payment").then((m) => m.mercadoPagoConnectSchema));
   const [form, fields] = useForm({
     id: "mercado-pago",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

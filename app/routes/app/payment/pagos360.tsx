@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiArrowBack, BiLockAlt } from "~/icons";
-import { pagos360ConnectSchema } from "#api/schemas/payment";
+import { pagos360ConnectSchema } from "#contract/schemas/payment";
 import { PageHeader } from "~/components/Page";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage } from "~/components/messages";
@@ -24,7 +24,7 @@ export default function Pagos360({ loaderData, actionData }: Route.ComponentProp
   const { account, error, confirming, webhookUrl } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const onValidate = useLazySchema(() => import("#api/schemas/payment").then((m) => m.pagos360ConnectSchema));
+  const onValidate = useLazySchema(() => import("#contract/schemas/payment").then((m) => m.pagos360ConnectSchema));
   const [form, fields] = useForm({
     id: "pagos360",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

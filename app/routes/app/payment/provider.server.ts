@@ -4,7 +4,7 @@
 import { data } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import type { PaymentAccountDto } from "#api/types";
+import type { PaymentAccountDto } from "#contract/dto";
 import { createApiClient, readJson, type ApiProblem, fetchJson } from "~/lib/api.server";
 import { requireMember, requireUser } from "~/lib/auth.server";
 import { publicOrigin } from "~/lib/qr.server";

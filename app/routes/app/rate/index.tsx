@@ -12,8 +12,8 @@ import { createApiClient, readJson } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { RATE_SORTS, UUID_RE } from "#api/schemas/constants";
-import type { Page, RateDto } from "#api/types";
+import { RATE_SORTS, UUID_RE } from "#contract/schemas/constants";
+import type { Page, RateDto } from "#contract/dto";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Tarifas");

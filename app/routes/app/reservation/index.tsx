@@ -15,9 +15,9 @@ import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { formatArs } from "#domain/money";
-import { UUID_RE } from "#api/schemas/constants";
-import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, RESERVATIONS_DESCRIPTION } from "#api/schemas/reservation-constants";
-import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#api/types";
+import { UUID_RE } from "#contract/schemas/constants";
+import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, RESERVATIONS_DESCRIPTION } from "#contract/schemas/reservation-constants";
+import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#contract/dto";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Reservas");

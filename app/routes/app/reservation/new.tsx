@@ -20,8 +20,8 @@ import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { toastStatus } from "../rate/rate.server";
-import { UUID_RE } from "#api/schemas/constants";
-import type { ReservationResultDto } from "#api/types";
+import { UUID_RE } from "#contract/schemas/constants";
+import type { ReservationResultDto } from "#contract/dto";
 import type { Route } from "./+types/new";
 
 export const meta = pageMeta("Nueva reserva");

@@ -3,7 +3,7 @@
 import { createApiClient, readJson } from "~/lib/api.server";
 import type { RequestContext } from "~/lib/context";
 import type { SessionUser } from "~/lib/session.server";
-import type { ChargerDto, Page } from "#api/types";
+import type { ChargerDto, Page } from "#contract/dto";
 import { UNAVAILABLE } from "../rate/rate.server";
 
 export { UNAVAILABLE };

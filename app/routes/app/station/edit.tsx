@@ -3,15 +3,14 @@ import { Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { PlainBadge } from "~/components/plain";
 import { BiArrowBack, BiPlus, BiTrash } from "~/icons";
-import type { ChargerDto, Page, StationAllocationDto } from "#api/types";
 import { PageHeader, TitledCard } from "~/components/Page";
 import { DataTable } from "~/components/table";
 import { StationForm } from "~/components/station/StationForm";
 import { StatusSummary } from "~/components/station/StatusSummary";
 import { stationFormDefaults } from "~/components/station/form-values";
 import { allocationLines, apiFor, loadServices, loadStation, notFound, saveStation, readStationForm } from "~/lib/station.server";
-import { UUID_RE } from "#api/schemas/constants";
-import { readJson } from "~/lib/api.server";
+import { UUID_RE } from "#contract/schemas/constants";
+import { endpoints } from "#contract/endpoints";
 import { formatInt } from "~/lib/numbers";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
@@ -26,14 +25,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const station = await loadStation(api, params.id);
   const [services, chargers, allocation] = await Promise.all([
     loadServices(api),
-    api
-      .get(`/Business/Charger?${new URLSearchParams({ stationId: station.id, pageSize: String(CHARGERS_SHOWN), sort: "name" })}`)
-      .then((res) => (res.ok ? readJson<Page<ChargerDto>>(res) : undefined))
-      .catch(() => undefined),
-    api
-      .get(`/Business/ChargingStation/${station.id}/Allocation`)
-      .then((res) => (res.ok ? readJson<StationAllocationDto>(res) : undefined))
-      .catch(() => undefined),
+    api.call(endpoints.chargerList, { query: { stationId: station.id, pageSize: CHARGERS_SHOWN, sort: "name" } }).then((r) => (r.ok ? r.data : undefined)),
+    api.call(endpoints.stationAllocation, { params: { id: station.id } }).then((r) => (r.ok ? r.data : undefined)),
   ]);
   // The form's starting values are computed here: their code stays off the page's JavaScript.
   return { station, services, chargers: chargers ?? null, allocation: allocationLines(allocation), defaultValue: stationFormDefaults(station) };

@@ -4,8 +4,7 @@ import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { GhostButtonLink, PlainBadge, PlainFlex, PlainText } from "~/components/plain";
 import { BiEditAlt, BiMap, BiPlus, BiPlusCircle, BiTrash } from "~/icons";
-import type { Page, StationDto } from "#api/types";
-import { STATION_SORTS, UUID_RE } from "#api/schemas/constants";
+import { STATION_SORTS, UUID_RE } from "#contract/schemas/constants";
 import { PROVINCES, isProvinceCode } from "#domain/provinces";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { FilterBar, listParams, Pagination, SortHeader } from "~/components/list";
@@ -15,7 +14,7 @@ import { StatusSummary } from "~/components/station/StatusSummary";
 import { useHydrated } from "~/lib/hydrated";
 import { apiFor } from "~/lib/station.server";
 import { LOAD_FAILED_MESSAGE } from "~/components/station/messages";
-import { readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { safeRedirect } from "~/lib/auth.server";
 import { MAPS_FAILED_NOTICE } from "~/lib/maps";
 import { pageMeta } from "~/lib/meta";
@@ -52,23 +51,19 @@ function filtersFrom(url: URL) {
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
   const filters = filtersFrom(url);
-  const query = new URLSearchParams({ sort: filters.sort, page: String(filters.page), pageSize: String(filters.pageSize) });
-  if (filters.q) query.set("q", filters.q);
-  if (filters.province) query.set("province", filters.province);
-  if (filters.published) query.set("published", filters.published);
+  const query = {
+    sort: filters.sort,
+    page: filters.page,
+    pageSize: filters.pageSize,
+    q: filters.q || undefined,
+    province: isProvinceCode(filters.province) ? filters.province : undefined,
+    published: filters.published === "true" || filters.published === "false" ? (filters.published as "true" | "false") : undefined,
+  };
 
   const deleteId = url.searchParams.get("delete");
   const [list, toDelete] = await Promise.all([
-    api
-      .get(`/Business/ChargingStation?${query}`)
-      .then((res) => (res.ok ? readJson<Page<StationDto>>(res) : undefined))
-      .catch(() => undefined),
-    deleteId && UUID_RE.test(deleteId)
-      ? api
-          .get(`/Business/ChargingStation/${deleteId}`)
-          .then((res) => (res.ok ? readJson<StationDto>(res) : undefined))
-          .catch(() => undefined)
-      : undefined,
+    api.call(endpoints.stationList, { query }).then((r) => (r.ok ? r.data : undefined)),
+    deleteId && UUID_RE.test(deleteId) ? api.call(endpoints.stationGet, { params: { id: deleteId } }).then((r) => (r.ok ? r.data : undefined)) : undefined,
   ]);
   return {
     filters,
@@ -95,17 +90,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = String(form.get("id") ?? "");
   if (intent !== "delete-confirmed" || !UUID_RE.test(id)) return redirectWithError(back, "Elegí la estación que querés eliminar.");
   const name = String(form.get("name") ?? "").slice(0, 120);
-  let res: Response;
-  try {
-    res = await api.delete(`/Business/ChargingStation/${id}`);
-  } catch {
-    return redirectWithError(back, DELETE_FAILED_MESSAGE);
-  }
-  if (res.ok) return redirectWithSuccess(back, doneMessage("deleted", "la estación", name));
-  if (res.status === 404) return redirectWithError(back, "La estación ya no existe.");
-  const problem = await readJson<ApiProblem>(res);
+  const result = await api.call(endpoints.stationDelete, { params: { id } });
+  if (result.ok) return redirectWithSuccess(back, doneMessage("deleted", "la estación", name));
+  if (result.status === 404) return redirectWithError(back, "La estación ya no existe.");
   // 409: it still has chargers — the API's Spanish message says what to do.
-  return redirectWithError(back, res.status === 409 && problem?.title ? problem.title : DELETE_FAILED_MESSAGE);
+  return redirectWithError(back, result.status === 409 && result.problem.title ? result.problem.title : DELETE_FAILED_MESSAGE);
 }
 
 const fmt = new Intl.NumberFormat("es-AR");
@@ -118,7 +107,7 @@ export default function Stations({ loaderData, matches }: Route.ComponentProps) 
   const hydrated = useHydrated();
   const [mapFailed, setMapFailed] = useState(false);
   const filtered = Boolean(filters.q || filters.province || filters.published);
-  // Issue 26: only the roles that may change stations see how to (the server refuses the rest anyway).
+  // Only the roles that may change stations see how to (the server refuses the rest anyway).
   const canWrite = useAccess().can("station.write");
   const newButton = canWrite && (
     <Button asChild size="3">

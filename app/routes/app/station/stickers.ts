@@ -1,23 +1,21 @@
 // GET /station/stickers/{stationId} — the printable A4 sheet of QR stickers of every connector of
-// the station (issue 23; up to 100 chargers, by name).
-import { createApiClient, readJson } from "~/lib/api.server";
+// the station (up to 100 chargers, by name).
+import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { appContext } from "~/lib/context";
 import { loadStation } from "~/lib/station.server";
 import { publicOrigin } from "~/lib/qr.server";
 import { stickerSheet } from "~/lib/stickers.server";
-import type { ChargerDto, Page } from "#api/types";
-import { MAX_PAGE_SIZE } from "#api/schemas/common";
+import { endpoints } from "#contract/endpoints";
+import { MAX_PAGE_SIZE } from "#contract/schemas/common";
 import type { Route } from "./+types/stickers";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
   const station = await loadStation(api, params.id);
-  const query = new URLSearchParams({ stationId: station.id, pageSize: String(MAX_PAGE_SIZE), sort: "name" });
-  const res = await api.get(`/Business/Charger?${query}`).catch(() => undefined);
-  const chargers = res?.ok ? await readJson<Page<ChargerDto>>(res) : undefined;
-  if (!chargers) throw new Response("No pudimos preparar los stickers. Probá de nuevo en unos minutos.", { status: 503 });
+  const result = await api.call(endpoints.chargerList, { query: { stationId: station.id, pageSize: MAX_PAGE_SIZE, sort: "name" } });
+  if (!result.ok) throw new Response("No pudimos preparar los stickers. Probá de nuevo en unos minutos.", { status: 503 });
   const notice = !station.qrPaymentEnabled
     ? "El cobro con QR está desactivado en esta estación: activalo en «Cobro con QR» de la estación antes de pegar los stickers."
     : !station.published
@@ -28,7 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     origin: publicOrigin(request),
     title: station.name,
     back: { href: `/station/edit/${station.id}`, label: "Volver a la estación" },
-    chargers: chargers.items,
+    chargers: result.data.items,
     notice,
   });
 }

@@ -7,7 +7,7 @@ import { deleteResource, fetchOne, groupOptions, idParam, saveResource, TAGS } f
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import type { TagDto } from "#api/types";
+import type { TagDto } from "#contract/dto";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar tarjeta");

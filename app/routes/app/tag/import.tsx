@@ -10,7 +10,7 @@ import { requireUser } from "~/lib/auth.server";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 import { TAG_CSV_COLUMNS, TAG_IMPORT_MAX_BYTES, TAG_IMPORT_MAX_ROWS } from "#domain/tag-csv";
-import type { TagImportDto } from "#api/types";
+import type { TagImportDto } from "#contract/dto";
 import { toastStatus, UNAVAILABLE } from "../rate/rate.server";
 import type { Route } from "./+types/import";
 

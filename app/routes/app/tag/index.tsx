@@ -10,8 +10,8 @@ import { fetchOne, fetchPage, listAction, TAGS } from "./tag.server";
 import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { TAG_SORTS, UUID_RE } from "#api/schemas/constants";
-import type { TagDto } from "#api/types";
+import { TAG_SORTS, UUID_RE } from "#contract/schemas/constants";
+import type { TagDto } from "#contract/dto";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Tarjetas RFID");

@@ -9,8 +9,8 @@ import type { SessionUser } from "~/lib/session.server";
 import { idempotencyInit } from "~/lib/form-token";
 import { doneMessage, type DoneItem } from "~/lib/done-message";
 import type { RequestContext } from "~/lib/context";
-import { UUID_RE } from "#api/schemas/constants";
-import type { AccessGroupDto, Page, StationOptionDto, TagDto } from "#api/types";
+import { UUID_RE } from "#contract/schemas/constants";
+import type { AccessGroupDto, Page, StationOptionDto, TagDto } from "#contract/dto";
 import { toastStatus, UNAVAILABLE } from "../rate/rate.server";
 
 export { UNAVAILABLE };

@@ -1,6 +1,6 @@
 // A station's parking types, weekdays, time zones and coordinate messages, without zod and apart
 // from ./constants, which re-exports them: the station screens import only these (JS budget).
-// api/schemas/station.ts re-exports them.
+// contract/schemas/station.ts re-exports them.
 
 export const PARKING_TYPES = ["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"] as const;
 

@@ -1,5 +1,5 @@
 // Response shapes of the Business API (JSON, camelCase). Types only: import them anywhere
-// (`import type { StationDto } from "#api/types"`). Instants are ISO-8601 strings,
+// (`import type { StationDto } from "./dto"`). Instants are ISO-8601 strings,
 // money integer centavos, energy Wh unless the name says kWh.
 import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
@@ -701,4 +701,79 @@ export interface RoamingStationDto {
   name: string;
   city: string;
   roamingPublished: boolean;
+}
+
+// The driver's pages at a connector's QR (public: no account).
+
+/** A connector as the driver sees it. */
+export type ConnectorState = "AVAILABLE" | "BUSY" | "OUT_OF_SERVICE" | "OFFLINE";
+
+/** What the QR page shows: nothing of the operator beyond what a driver needs. */
+export interface ChargePointInfo {
+  stationName: string;
+  address: string;
+  city: string;
+  chargerName: string;
+  connectorNumber: number;
+  connectorType: string;
+  maxPowerKw: number;
+  state: ConnectorState;
+  stateLabel: string;
+  rate: Pick<RateSnapshot, "pricePerKwhCents" | "pricePerMinuteCents" | "sessionFeeCents" | "idleGraceMinutes" | "idlePricePerMinuteCents" | "idleMaxCents" | "vatIncluded" | "vatRateBp"> | null;
+  providers: PaymentProviderCode[];
+  minCents: number;
+  maxCents: number;
+  presets: number[];
+  /** Why charging cannot start now (Spanish), or null when the driver may pay. */
+  unavailable: string | null;
+}
+
+export interface PaymentView {
+  id: string;
+  provider: PaymentProviderCode;
+  step: DriverStep;
+  status: "PENDING" | "APPROVED" | "REJECTED" | "REFUNDED" | "CANCELLED";
+  amountCents: number;
+  chargedCents: number | null;
+  refundedCents: number;
+  checkoutUrl: string | null;
+  failureReason: string | null;
+  stationName: string;
+  chargerName: string;
+  connectorNumber: number;
+  createdAt: string;
+  session: {
+    startedAt: string;
+    stoppedAt: string | null;
+    energyWh: number;
+    minutes: number;
+    costCents: number | null;
+    status: string;
+    price: SessionPrice | null;
+  } | null;
+  canStop: boolean;
+  stopRequested: boolean;
+  receipt: Receipt | null;
+}
+
+export interface Receipt {
+  companyName: string;
+  cuit: string | null;
+  stationName: string;
+  address: string;
+  chargerName: string;
+  connectorNumber: number;
+  startedAt: string;
+  endedAt: string | null;
+  energyWh: number;
+  chargingMinutes: number;
+  idleMinutes: number;
+  breakdown: { energyCents: number; timeCents: number; sessionFeeCents: number; idleCents: number; vatCents: number; totalCents: number };
+  prepaidCents: number;
+  chargedCents: number;
+  refundedCents: number;
+  /** Still owed to the driver, to be refunded by the operator by hand (Pagos360: REFUND_PENDING); 0 otherwise. */
+  pendingRefundCents: number;
+  provider: PaymentProviderCode;
+  providerPaymentId: string | null;
 }

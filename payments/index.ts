@@ -1,0 +1,77 @@
+// Drivers pay at the charger: a driver scans a connector's QR, prepays an amount through the
+// operator's own Mercado Pago or Pagos360 account, and the charge starts.
+//
+//   PAYING ──(provider approves: webhook, or a poll)──▶ STARTING ──(StartTransaction)──▶ CHARGING
+//     │                                                   │ charger refuses / 2 min           │ stop (driver, cap, charger)
+//     ▼ cancelled                                         ▼                                   ▼ priced by the central system
+//   FAILED                                  START_FAILED ─(full refund)─▶ REFUNDED          SETTLING ─(partial refund, receipt)─▶ FINISHED
+//                                                 │                  ▲                          │                                    ▲
+//                                                 └──(Pagos360: no refund call; receipt)──▶ REFUND_PENDING ──(the operator records it)─┘
+//
+// The service: the API's driver, webhook and payments routes call it, and the central system
+// tells it when a charger's session changed. It is made once per process (server.ts) and passed
+// to both. Each file holds one responsibility and its functions take the context explicitly:
+// the QR page (charge-point), checkout, approval (provider verdicts and webhooks), start,
+// settlement (caps, stops, a settled balance), refunds, receipt, the driver's status page, the
+// sweep and the provider adapters.
+import { eq } from "drizzle-orm";
+import { payments, type Payment } from "../db/schema";
+import { FINAL_STEPS, type DriverStep } from "../domain/driver-payment";
+import { mercadoPagoWebhook, pagos360Webhook, type MercadoPagoNotice } from "./approval";
+import { chargePoint } from "./charge-point";
+import { checkout } from "./checkout";
+import { paymentsContext, type DriverPaymentsDeps } from "./deps";
+import { recordRefund } from "./refunds";
+import { onSessionChange, stop } from "./settlement";
+import { view } from "./status";
+import { tick } from "./sweep";
+import type { ChargePointInfo, CheckoutInput, CheckoutResult, PaymentView, RecordRefundResult, StopResult, WebhookResult } from "./types";
+
+export type { DriverPaymentsDeps, PaymentsOcpp } from "./deps";
+export type { ChargePointInfo, CheckoutInput, CheckoutResult, ConnectorState, PaymentView, Receipt, RecordRefundResult, StopResult } from "./types";
+export type { MercadoPagoNotice } from "./approval";
+export { existingLinkToken, linkToken, linkTokenMatches } from "./link";
+export { startDriverPaymentSweep } from "./sweep";
+
+/** What the API and the central system do with drivers' payments. */
+export interface DriverPayments {
+  /** The QR page of a connector; null when it has none (unknown, unpublished, company not active). */
+  chargePoint(identity: string, connectorNumber: number): Promise<ChargePointInfo | null>;
+  /** "Pagar": the payment and the provider's checkout. */
+  checkout(input: CheckoutInput): Promise<CheckoutResult>;
+  /** The driver's status page, by the payment's id and their link's secret; null for anything else. */
+  view(paymentId: string, token: string): Promise<PaymentView | null>;
+  /** The driver asks the charger to stop. */
+  stop(paymentId: string, token: string): Promise<StopResult>;
+  mercadoPagoWebhook(businessId: string, notice: MercadoPagoNotice): Promise<WebhookResult<200 | 400 | 401>>;
+  pagos360Webhook(businessId: string, body: { entity_name?: unknown; entity_id?: unknown }): Promise<WebhookResult<200 | 400>>;
+  /** The operator records a refund they made by hand (a provider without a refund call). */
+  recordRefund(businessId: string, paymentId: string, amountCents?: number): Promise<RecordRefundResult>;
+  /** One pass of the sweep (startDriverPaymentSweep runs it on a timer). */
+  tick(): Promise<void>;
+  /** A charger's session changed (a reading, a start, a stop): its prepaid caps and refunds now. */
+  onSessionChange(chargerId: string | undefined): Promise<void>;
+  /** A payment row by id, any company's (tests follow a payment's steps through it). */
+  get(paymentId: string): Promise<Payment | undefined>;
+  isFinal(step: DriverStep): boolean;
+}
+
+export function createDriverPayments(deps: DriverPaymentsDeps): DriverPayments {
+  const ctx = paymentsContext(deps);
+  return {
+    chargePoint: (identity, connectorNumber) => chargePoint(ctx, identity, connectorNumber),
+    checkout: (input) => checkout(ctx, input),
+    view: (paymentId, token) => view(ctx, paymentId, token),
+    stop: (paymentId, token) => stop(ctx, paymentId, token),
+    mercadoPagoWebhook: (businessId, notice) => mercadoPagoWebhook(ctx, businessId, notice),
+    pagos360Webhook: (businessId, body) => pagos360Webhook(ctx, businessId, body),
+    recordRefund: (businessId, paymentId, amountCents) => recordRefund(ctx, businessId, paymentId, amountCents),
+    tick: () => tick(ctx),
+    onSessionChange: (chargerId) => onSessionChange(ctx, chargerId),
+    async get(paymentId) {
+      const [p] = await ctx.db.select().from(payments).where(eq(payments.id, paymentId));
+      return p;
+    },
+    isFinal: (step) => FINAL_STEPS.has(step),
+  };
+}

@@ -1,0 +1,150 @@
+// The driver's receipt (on the status page and by e-mail once the payment ends), and the e-mail
+// telling them the station refunded them by hand.
+import { and, eq, sql } from "drizzle-orm";
+import { businessUsers, chargers, chargingSessions, payments, stations, type ChargingSession, type Payment } from "../db/schema";
+import { formatCuit } from "../domain/cuit";
+import { refundOwed } from "../domain/driver-payment";
+import { formatArs } from "../domain/money";
+import { chargedPrice, DEFAULT_VAT_RATE_BP } from "../domain/pricing";
+import { escapeHtml } from "../infra/mail";
+import { NO_ID, type PaymentsContext } from "./deps";
+import { pendingRefundLine, PROVIDER_NAMES } from "./labels";
+import type { Receipt } from "./types";
+
+/** The receipt of a payment that ended (or waits for a refund by hand); null before that. */
+export async function receiptOf(ctx: PaymentsContext, payment: Payment): Promise<Receipt | null> {
+  if (payment.step !== "FINISHED" && payment.step !== "REFUNDED" && payment.step !== "REFUND_PENDING") return null;
+  const [row] = await ctx.db
+    .select({ business: businessUsers, station: stations, chargerName: chargers.name, session: chargingSessions })
+    .from(payments)
+    .innerJoin(businessUsers, eq(businessUsers.id, payments.businessId))
+    .leftJoin(stations, eq(stations.id, payments.stationId))
+    .leftJoin(chargers, eq(chargers.id, payments.chargerId))
+    .leftJoin(chargingSessions, eq(chargingSessions.id, payments.sessionId))
+    .where(eq(payments.id, payment.id));
+  if (!row) return null;
+  const s = row.session;
+  const ended = s?.chargingEndedAt ?? s?.stoppedAt ?? null;
+  return {
+    ...receiptLines(s, payment.chargedCents ?? 0),
+    companyName: row.business.businessName,
+    cuit: row.business.cuit ? formatCuit(row.business.cuit) : null,
+    stationName: row.station?.name ?? "",
+    address: row.station ? `${row.station.address}, ${row.station.city}` : "",
+    chargerName: row.chargerName ?? "",
+    connectorNumber: payment.connectorNumber ?? 0,
+    startedAt: (s?.startedAt ?? payment.createdAt).toISOString(),
+    endedAt: (s?.unpluggedAt ?? s?.stoppedAt)?.toISOString() ?? null,
+    energyWh: s?.energyWh ?? 0,
+    chargingMinutes: s && ended ? Math.floor((ended.getTime() - s.startedAt.getTime()) / 60_000) : 0,
+    idleMinutes: s?.idleMinutes ?? 0,
+    prepaidCents: payment.amountCents,
+    chargedCents: payment.chargedCents ?? 0,
+    refundedCents: payment.refundedCents,
+    pendingRefundCents: payment.step === "REFUND_PENDING" ? refundOwed(payment) : 0,
+    provider: payment.provider,
+    providerPaymentId: payment.externalId,
+  };
+}
+
+/**
+ * The receipt's lines: the session's price as charged, so they add up to what the driver paid
+ * to the centavo (domain/pricing chargedPrice), sessions priced before their lines were capped
+ * included.
+ */
+function receiptLines(s: ChargingSession | null, chargedCents: number): Pick<Receipt, "breakdown"> {
+  if (!s) return { breakdown: { energyCents: 0, timeCents: 0, sessionFeeCents: 0, idleCents: 0, vatCents: 0, totalCents: 0 } };
+  const vatIncluded = s.rateSnapshot?.vatIncluded ?? true;
+  const lines = s.energyCents + s.timeCents + s.sessionFeeCents + s.idleCents;
+  const priced = { energyCents: s.energyCents, timeCents: s.timeCents, sessionFeeCents: s.sessionFeeCents, idleCents: s.idleCents, subtotalCents: lines, vatCents: s.vatCents, totalCents: lines + (vatIncluded ? 0 : s.vatCents) };
+  const p = chargedPrice(priced, chargedCents, { vatIncluded, vatRateBp: s.rateSnapshot?.vatRateBp ?? DEFAULT_VAT_RATE_BP });
+  return { breakdown: { energyCents: p.energyCents, timeCents: p.timeCents, sessionFeeCents: p.sessionFeeCents, idleCents: p.idleCents, vatCents: p.vatCents, totalCents: p.totalCents } };
+}
+
+/** The receipt's text, one line each (blank lines separate its parts). */
+function receiptText(r: Receipt): string[] {
+  const kwh = (r.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return [
+    `${r.companyName}${r.cuit ? ` · CUIT ${r.cuit}` : ""}`,
+    `${r.stationName} · ${r.address}`,
+    `${r.chargerName} · conector ${r.connectorNumber}`,
+    "",
+    `Energía: ${kwh} kWh`,
+    `Tiempo de carga: ${r.chargingMinutes} min${r.idleMinutes ? ` · tiempo inactivo: ${r.idleMinutes} min` : ""}`,
+    `Energía ${formatArs(r.breakdown.energyCents)} · Tiempo ${formatArs(r.breakdown.timeCents)} · Cargo fijo ${formatArs(r.breakdown.sessionFeeCents)} · Penalidad ${formatArs(r.breakdown.idleCents)}`,
+    `IVA incluido: ${formatArs(r.breakdown.vatCents)}`,
+    "",
+    `Pagaste por adelantado: ${formatArs(r.prepaidCents)} (${PROVIDER_NAMES[r.provider]}${r.providerPaymentId ? `, operación ${r.providerPaymentId}` : ""})`,
+    `Cobrado: ${formatArs(r.chargedCents)}`,
+    `Devuelto: ${formatArs(r.refundedCents)}`,
+    ...(r.pendingRefundCents > 0 ? [pendingRefundLine(r.pendingRefundCents), "Pagos360 no hace devoluciones automáticas: la estación te lo devuelve en unos días hábiles y te avisamos por correo."] : []),
+  ];
+}
+
+/**
+ * E-mails the receipt once: the payment is claimed (receiptSentAt) before sending, so two nodes
+ * send it once; a failed send releases the claim for the next try.
+ */
+export async function sendReceipt(ctx: PaymentsContext, payment: Payment): Promise<void> {
+  if (!payment.driverEmail) return;
+  const [claimed] = await ctx.db
+    .update(payments)
+    .set({ receiptSentAt: ctx.now() })
+    .where(and(eq(payments.id, payment.id), sql`${payments.receiptSentAt} is null`))
+    .returning();
+  if (!claimed) return;
+  const r = await receiptOf(ctx, claimed);
+  if (!r) return;
+  const lines = receiptText(r);
+  const subject =
+    r.chargedCents > 0
+      ? `Tu carga en ${r.stationName}: ${formatArs(r.chargedCents)}`
+      : r.pendingRefundCents > 0
+        ? `La carga en ${r.stationName} no inició: la estación te devuelve ${formatArs(r.pendingRefundCents)}`
+        : `Te devolvimos ${formatArs(r.refundedCents)}: la carga en ${r.stationName} no inició`;
+  try {
+    await ctx.mailer.send({
+      to: payment.driverEmail,
+      subject,
+      text: `Comprobante de ${ctx.appName}\n\n${lines.join("\n")}\n`,
+      html: `<h1>Comprobante de carga</h1>${lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : "")).join("")}`,
+      kind: "receipt",
+    });
+  } catch (err) {
+    ctx.logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: no se pudo enviar el comprobante");
+    await ctx.db.update(payments).set({ receiptSentAt: null }).where(eq(payments.id, payment.id));
+  }
+}
+
+/** "Te devolvimos $X": the driver hears that the station refunded them by hand. Not retried (the refund itself is recorded). */
+export async function sendRefundMail(ctx: PaymentsContext, payment: Payment, amount: number): Promise<void> {
+  if (!payment.driverEmail) return;
+  const [row] = await ctx.db
+    .select({ companyName: businessUsers.businessName, cuit: businessUsers.cuit, stationName: stations.name })
+    .from(businessUsers)
+    .leftJoin(stations, eq(stations.id, payment.stationId ?? NO_ID))
+    .where(eq(businessUsers.id, payment.businessId));
+  const provider = PROVIDER_NAMES[payment.provider];
+  const lines = [
+    `${row?.companyName ?? ""}${row?.cuit ? ` · CUIT ${formatCuit(row.cuit)}` : ""}`,
+    `Carga con QR${row?.stationName ? ` en ${row.stationName}` : ""}`,
+    "",
+    `Te devolvimos ${formatArs(amount)} por ${provider}${payment.externalId ? ` (operación ${payment.externalId})` : ""}.`,
+    `Pagaste por adelantado: ${formatArs(payment.amountCents)}`,
+    `Cobrado: ${formatArs(payment.chargedCents ?? 0)}`,
+    `Devuelto: ${formatArs(payment.refundedCents)}`,
+    "",
+    `Según tu medio de pago, puede tardar unos días hábiles en verse en tu cuenta.`,
+  ];
+  try {
+    await ctx.mailer.send({
+      to: payment.driverEmail,
+      subject: `Te devolvimos ${formatArs(amount)}${row?.stationName ? `: tu carga en ${row.stationName}` : ""}`,
+      text: `${ctx.appName}\n\n${lines.join("\n")}\n`,
+      html: `<h1>Te devolvimos ${escapeHtml(formatArs(amount))}</h1>${lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : "")).join("")}`,
+      kind: "refund",
+    });
+  } catch (err) {
+    ctx.logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: no se pudo avisar la devolución al conductor");
+  }
+}
