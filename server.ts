@@ -18,6 +18,7 @@ import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
 import { createOcpiApp, ocpiServices } from "./ocpi/app";
 import { createChargerAuthorizer } from "./ocpi/charger-authorization";
+import { followPartnerSessions } from "./ocpp/session-events";
 import { startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
@@ -56,11 +57,9 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     client: { local: partnersLocal },
   };
   const ocpiSvc = ocpiServices(ocpiBase);
-  // OCPP 1.6J central system: chargers connect on this same port at /ocpp/<identity>.
-  // Issue 23: drivers' prepaid charges react to their sessions (caps, refunds) as the charger reports.
-  let afterSession: (businessId: string, chargerId: string | undefined) => void = () => {};
+  // The OCPP central system: chargers connect on this same port at /ocpp/<identity>.
+  const chargerAuthorizer = createChargerAuthorizer(ocpiSvc);
   const ocpp = await createCentralSystem({
-    onSessionChange: (businessId, chargerId) => afterSession(businessId, chargerId),
     db: database.db,
     telemetryDb: database.telemetry,
     channels: database.channels,
@@ -74,8 +73,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     connectionLimit: { perChargerPerMinute: env.OCPP_CONNECTIONS_PER_CHARGER_MINUTE, perAddressPerMinute: env.OCPP_CONNECTIONS_PER_IP_MINUTE },
     trustProxy: env.TRUST_PROXY,
     // Partners' drivers' tokens at the chargers of stations published to roaming (ADR 0021).
-    roaming: createChargerAuthorizer(ocpiSvc),
+    roaming: chargerAuthorizer,
   });
+  // The sessions partners' tokens start are theirs: their Sessions and CDRs are pushed to them.
+  followPartnerSessions(ocpp.events, chargerAuthorizer, logger);
   // E-mail (team invitations): the provider; in local mode (or development without one) the local inbox.
   let mailer: Mailer = disabledMailer;
   let inbox: Inbox | undefined;
@@ -93,9 +94,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     mercadoPagoUrl: env.MERCADOPAGO_API_URL,
     pagos360Url: env.PAGOS360_API_URL,
   });
-  afterSession = (_businessId, chargerId) => {
+  // Drivers' prepaid charges follow their sessions (caps, refunds) as the charger reports.
+  ocpp.events.on("session.changed", ({ chargerId }) => {
     driverPayments.onSessionChange(chargerId).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: no se pudo seguir la carga"));
-  };
+  });
   const stopPaymentSweep = startDriverPaymentSweep(driverPayments, logger, env.PAYMENTS_SWEEP_SECONDS * 1000);
   // Uploads nothing uses are deleted after their grace period (ADR 0028).
   const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };

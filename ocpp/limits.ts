@@ -1,4 +1,4 @@
-// What one charger may send (issue 21, robustness): a bound on the frame size and on the rate of
+// What one charger may send: a bound on the frame size and on the rate of
 // its calls, so a charger with valid credentials (or someone holding them) cannot make the
 // central system read megabytes or work through thousands of calls at once. Other chargers
 // have their own budgets and are unaffected. The call budget belongs to the charger's identity,

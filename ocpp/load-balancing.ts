@@ -1,4 +1,4 @@
-// Load balancing (issue 25, ADR 0018): while a station has a grid capacity, whenever a session
+// Load balancing (ADR 0018): while a station has a grid capacity, whenever a session
 // starts or stops there (or a charger reports its power), its capacity is shared among the
 // connectors charging (domain/load-balancing) and each is sent its limit as a TxProfile
 // (SetChargingProfile, 1.6 and 2.0.1). A charger that refuses profiles is remembered

@@ -1,4 +1,4 @@
-// The company's RFID tags pushed to a charger as its local authorization list (issue 25, ADR 0018):
+// The company's RFID tags pushed to a charger as its local authorization list (ADR 0018):
 // OCPP 1.6 SendLocalList / GetLocalListVersion and their 2.0.1 equivalents, always a Full update.
 // Each tag goes with the answer Authorize would give at that charger's station (domain/authorization),
 // so a charger that is offline decides like Enchufá: a blocked card stays blocked, an expired one

@@ -1,4 +1,4 @@
-// Firmware and diagnostics (issue 25), for both protocols: the calls (1.6 UpdateFirmware /
+// Firmware and diagnostics, for both protocols: the calls (1.6 UpdateFirmware /
 // GetDiagnostics, 2.0.1 UpdateFirmware / GetLog), how their answers read in Spanish, and what the
 // charger's status reports (FirmwareStatusNotification, DiagnosticsStatusNotification,
 // LogStatusNotification) change in the database.
@@ -23,6 +23,7 @@ export interface MaintenanceResult {
   message: string;
 }
 
+/** The requests' names in the API's result messages. */
 export const MAINTENANCE_LABELS: Record<MaintenanceRequest["kind"], string> = {
   UpdateFirmware: "Actualizar firmware",
   GetDiagnostics: "Pedir diagnóstico",
@@ -94,7 +95,10 @@ export function unansweredMaintenance(req: MaintenanceRequest, outcome: Exclude<
 // ---------------------------------------------------------------------------------------------
 // Status reports
 
-/** Firmware statuses of both protocols, in Spanish (2.0.1 adds the scheduling and signature ones). */
+/**
+ * Firmware statuses of both protocols, in Spanish (2.0.1 adds the scheduling and signature
+ * ones): the API returns them as the firmware's statusLabel.
+ */
 export const FIRMWARE_STATUS_LABELS: Record<string, string> = {
   Idle: "Sin actualización en curso",
   DownloadScheduled: "Descarga programada",

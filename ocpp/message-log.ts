@@ -1,4 +1,4 @@
-// Each charger's recent OCPP messages, both directions, for troubleshooting (issue 25). Every
+// Each charger's recent OCPP messages, both directions, for troubleshooting. Every
 // frame a socket sends or receives is noted in memory and written in batches (one statement per
 // flush, like the signs of life), into a ring of OCPP_MESSAGES_KEPT rows per charger: the table
 // holds at most that many per charger whatever the traffic, and nothing is ever deleted by a sweep.

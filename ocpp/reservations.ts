@@ -1,4 +1,4 @@
-// Reservations (issue 25, ADR 0018): the OCPP calls that reserve a connector for a tag and cancel
+// Reservations (ADR 0018): the OCPP calls that reserve a connector for a tag and cancel
 // the reservation, in the charger's protocol, and what the central system writes about them — a
 // session the reserving tag starts uses its reservation; one that expires unused is charged its
 // rate's no-show fee as a session of its own (zero energy, stop reason ReservationNoShow), so it

@@ -240,7 +240,7 @@ export function tagStatus(row: { enabled: boolean; businessStatus: string } | un
 
 export interface TagDecision {
   status: TagAnswer;
-  /** The rate of the tag's access group where it applies to this station (issue 25), else null. */
+  /** The rate of the tag's access group where it applies to this station, else null. */
   groupRateId: string | null;
   /** The charger's standing alone (enabled, company in good standing), whatever the tag. */
   standing: "Accepted" | "Blocked";
@@ -250,7 +250,7 @@ export interface TagDecision {
 }
 
 /**
- * What a tag may do at this charger (issue 25): one read of the charger's standing, its station's
+ * What a tag may do at this charger: one read of the charger's standing, its station's
  * policy and time zone, and the company's tag (case-insensitive) with its group; the decision is
  * domain/authorization's. Used by Authorize and by the starts of both protocols.
  *
@@ -293,7 +293,7 @@ export async function authorizeTag(
     .limit(1);
   if (!row) return { status: "Blocked", groupRateId: null, standing: "Blocked", stationId: null, roaming: null };
   const stationId = row.stationId ?? null;
-  // Issue 23: a remote start paid at the connector's QR carries its payment's idTag, accepted at
+  // A remote start paid at the connector's QR carries its payment's idTag, accepted at
   // this charger while the payment waits for its start or charges (whatever the station's policy).
   if (isPaymentIdTag(tagId)) return { status: await paidStartStatus(db, ref, tagId), groupRateId: null, standing: tagStatus(row), stationId, roaming: null };
   if (roaming && tagId !== "" && !row.tagFound && stationId && row.roamingPublished && tagStatus(row) === "Accepted") {
@@ -330,7 +330,7 @@ async function paidStartStatus(db: Db, ref: ChargerRef, idTag: string): Promise<
   return row.step === "STARTING" || row.step === "CHARGING" ? "Accepted" : "Invalid";
 }
 
-/** Issue 23: the session a paid remote start began belongs to its payment, which is now charging. */
+/** The session a paid remote start began belongs to its payment, which is now charging. */
 export async function linkPaidSession(tx: Db, ref: ChargerRef, idTag: string, sessionId: string): Promise<void> {
   if (!isPaymentIdTag(idTag)) return;
   await tx
@@ -357,7 +357,7 @@ export interface StatusPayload {
 
 /**
  * StatusNotification. A connector's report is one statement, with no transaction held across
- * round trips (issue 8): it locks the connector, records the report in the history, moves the
+ * round trips: it locks the connector, records the report in the history, moves the
  * connector to it unless it is older than the status we hold (queued while offline), and moves
  * the session open on that connector along (idle time runs from SuspendedEV/Finishing to
  * Available). Only what needs the application afterwards (a notification, pricing a session
@@ -470,8 +470,8 @@ export const holdsReservation = (chargerId: string) =>
 
 /**
  * StartTransaction: one read (the company's standing, the connector, its rate and whether this
- * start was already recorded) and one insert, with no transaction held across round trips
- * (issue 8). Only a connector that still has an open session (its stop never arrived) takes a
+ * start was already recorded) and one insert, with no transaction held across round trips.
+ * Only a connector that still has an open session (its stop never arrived) takes a
  * transaction, to close that session first.
  */
 export async function startTransaction(
@@ -499,7 +499,7 @@ export async function startTransaction(
     .from(chargers)
     .innerJoin(businessUsers, eq(businessUsers.id, chargers.businessId))
     .leftJoin(connectors, and(eq(connectors.chargerId, chargers.id), eq(connectors.connectorId, p.connectorId)))
-    // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
+    // A grouped tag's session is priced with its group's rate where the group applies.
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${decision.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(eq(chargers.id, ref.id));
   // A connector the operator never configured has no rate: a session there would be free. It is
@@ -924,7 +924,7 @@ export async function sweepIdleSessions(db: Db, now: Date, options: FinalizeOpti
 export type CloseRefusal = "not-found" | "already-closed";
 
 /**
- * Closes a session the charger never stopped (issue 25, "when chargers misbehave"): priced as if
+ * Closes a session the charger never stopped (a charger misbehaving): priced as if
  * it had stopped at its last meter value — the energy and the time up to that reading, idle time
  * up to it too when charging had already ended — never at the time the operator notices. The
  * stop reason says so; the operator's reason goes to the audit log.

@@ -1,4 +1,4 @@
-// OCPP 2.0.1 messages mapped onto the same rows as 1.6 (issue 24, ADR 0015): the screens,
+// OCPP 2.0.1 messages mapped onto the same rows as 1.6 (ADR 0015): the screens,
 // pricing and rollups never know which protocol a charger speaks.
 //
 // EVSE/connector mapping: our connector number (OCPP 1.6 connectorId, what the operator
@@ -86,7 +86,7 @@ export interface TransactionEvent201 {
   evse?: { id: number; connectorId?: number };
   idToken?: IdToken201;
   meterValue?: MeterValue201[];
-  /** The reservation this transaction ends (issue 25). */
+  /** The reservation this transaction ends. */
   reservationId?: number;
 }
 
@@ -374,6 +374,10 @@ const plainUpdateWithReadings = plainUpdateStatement(
 );
 const plainUpdateWithoutReadings = plainUpdateStatement([], () => sql``);
 
+type Range = { min: number | null; max: number | null };
+/** One entry of a transaction's event log, as replayEvents reads it. */
+type LogEntry = ReplayedEvent & { registerMinWh: number | null; registerMaxWh: number | null };
+
 /**
  * Any other event (Started, Ended, a chargingState, a token, or one that arrived out of place):
  * the whole log replayed inside one transaction.
@@ -382,122 +386,46 @@ async function recordEventInTransaction(
   db: Db,
   ref: ChargerRef,
   p: TransactionEvent201,
-  { at, values, range, now, roaming }: { at: Date; values: MeterValue[]; range: { min: number | null; max: number | null }; now: Date; roaming?: RoamingAuthorizer },
+  { at, values, range, now, roaming }: { at: Date; values: MeterValue[]; range: Range; now: Date; roaming?: RoamingAuthorizer },
 ): Promise<TransactionEventResult> {
-  const txId = p.transactionInfo.transactionId;
   const out: Created = { notifications: [] };
-
-  // The idToken's answer (issue 25: the station's policy, the company's tags); an event without
-  // one (a cable plugged in before authorizing) only depends on the charger's standing. Read
-  // before the transaction: it is configuration, and the transaction's round trips hold a lock.
-  // A partner's token is asked here too (ADR 0021): never inside the transaction below.
+  // The idToken's answer (the station's policy, the company's tags); an event without one (a
+  // cable plugged in before authorizing) only depends on the charger's standing. Read before the
+  // transaction: it is configuration, and the transaction's round trips hold a lock. A partner's
+  // token is asked here too (ADR 0021): never inside the transaction below.
   const read = await authorizeTag(db, ref, p.idToken?.idToken, now, p.idToken ? roaming : undefined, p.idToken?.type);
   const decision: TagDecision = p.idToken ? read : { ...read, status: read.standing, groupRateId: null };
-  let tokenStatus = decision.status;
 
   return db.transaction(async (tx) => {
-    const findSession = async () =>
-      (
-        await tx
-          .select()
-          .from(chargingSessions)
-          .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.ocppTransactionId, txId)))
-          .for("update")
-      )[0] as ChargingSession | undefined;
-
-    // Whether a reservation may match this start: known when this event creates the session.
-    let reservable = true;
-    const create = async () => {
-      const made = await createSession(tx, ref, p, { at, connectorNumber: p.evse?.id ?? 0, status: tokenStatus, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
-      if (made) reservable = made.reserved;
-      return made?.session;
-    };
-    // A Started event is normally the transaction's first: create, and look the session up only
-    // when it is there already (a repeat, or events that arrived before it). Any other event
-    // normally finds it.
-    let session = p.eventType === "Started" ? await create() : await findSession();
-    if (!session) session = p.eventType === "Started" ? await findSession() : await create();
-    if (!session) session = await findSession(); // created by a concurrent event
-    if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
-    // A session begun before its EVSE was known (authorized first) takes the EVSE's connector and
-    // rate when an event names it; an EVSE the operator never configured refuses it.
-    const evseId = p.evse?.id ?? 0;
-    if (session.connectorId === null && session.connectorNumber === 0 && evseId > 0 && (session.status === "ACTIVE" || session.status === "IDLE")) {
-      session = await attachEvse(tx, ref, session, evseId, { at, out });
-    }
-    // A session refused for its unconfigured EVSE refuses every token it is shown.
-    if (session.status === "INVALID" && session.connectorId === null && session.connectorNumber > 0 && tokenStatus === "Accepted") tokenStatus = "Invalid";
+    const found = await sessionOfEvent(tx, ref, p, { at, decision, out });
+    let session = found.session;
+    const { tokenStatus } = found;
     const connectorNumber = p.evse?.id ?? session.connectorNumber ?? 0;
 
-    // The event into the log and the log back, in one statement (the insert's row comes from
-    // its RETURNING: the statement's own read does not see it). No new row: a repetition.
-    const rows = await queryRows<LogRow & { fresh: boolean }>(
-      tx,
-      sql`with logged as (
-            insert into transaction_events (session_id, seq_no, event_type, trigger_reason, charging_state, offline, register_min_wh, register_max_wh, at)
-            values (${session.id}, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, ${p.transactionInfo.chargingState ?? null}, ${p.offline ?? false},
-                    ${range.min}::float8, ${range.max}::float8, ${at.toISOString()}::timestamptz)
-            on conflict do nothing
-            returning seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
-          )
-          select true as fresh, * from logged
-          union all
-          select false, seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
-          from transaction_events where session_id = ${session.id} and exists (select 1 from logged)`,
-    );
+    const rows = await logEvent(tx, session.id, p, at, range);
     const none = { tokenStatus, connectorStatus: null, created: out };
     if (!rows.some((r) => r.fresh)) return { ...none, duplicate: true };
     const open = session.status === "ACTIVE" || session.status === "IDLE";
     if (!open) return { ...none, duplicate: false };
 
-    const log = rows
-      .map((r) => ({
-        seqNo: Number(r.seq_no),
-        eventType: r.event_type,
-        triggerReason: r.trigger_reason,
-        chargingState: r.charging_state,
-        registerMinWh: r.register_min_wh === null ? null : Number(r.register_min_wh),
-        registerMaxWh: r.register_max_wh === null ? null : Number(r.register_max_wh),
-        at: new Date(r.at),
-      }))
-      .sort((a, b) => a.seqNo - b.seqNo);
+    const log = logEntries(rows);
     const replay = replayEvents(log);
-
-    // Meter start is the lowest register of the whole transaction (normally the Started
-    // event's Transaction.Begin reading); when an earlier reading turns up late, the samples
-    // written so far move up by the difference.
-    const mins = log.map((e) => e.registerMinWh).filter((x): x is number => x !== null);
-    const maxs = log.map((e) => e.registerMaxWh).filter((x): x is number => x !== null);
-    const meterStartWh = mins.length ? Math.round(Math.min(...mins)) : session.meterStartWh;
-    const maxRegisterWh = maxs.length ? Math.round(Math.max(...maxs)) : null;
-    const shift = session.energyWh > 0 || mins.length > 1 ? session.meterStartWh - meterStartWh : 0;
-    if (shift > 0) await tx.execute(sql`update meter_samples set energy_wh = energy_wh + ${shift} where session_id = ${session.id}`);
-    const energyWh = Math.max(maxRegisterWh === null ? 0 : maxRegisterWh - meterStartWh, session.energyWh + Math.max(shift, 0), 0);
-
+    const energy = await energyFromLog(tx, session, log);
     const readings = session.status === "ACTIVE" ? readingRows(values, now) : null;
     if (readings) {
       await tx.execute(
-        sql`with s as (select id, status, ${meterStartWh}::bigint as meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(readings, { onlyActive: false })} select 1`,
+        sql`with s as (select id, status, ${energy.meterStartWh}::bigint as meter_start_wh, energy_wh from charging_sessions where id = ${session.id}), ${samplesCtes(readings, { onlyActive: false })} select 1`,
       );
     }
 
     const token = p.idToken && (p.eventType === "Started" || !session.idTag) ? { idTag: p.idToken.idToken, idTokenType: p.idToken.type } : {};
-    // A token that arrives after the session began (plugged in, then authorized): its group's
-    // rate, where it has one, prices the session from now on, as if it had come with the start.
-    if (p.idToken && !session.idTag && decision.groupRateId && session.status === "ACTIVE") {
-      const [groupRate] = await tx.select().from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
-      if (groupRate) {
-        const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate) };
-        await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
-        session = { ...session, ...rateColumns };
-      }
-    }
-    // The reserving tag's session uses its reservation (issue 25, ADR 0018); a partner's token
-    // gives the session to the partner (after the commit: ADR 0021).
+    session = await lateTokenRate(tx, ref, session, p, decision);
+    // The reserving tag's session uses its reservation (ADR 0018); a partner's token gives the
+    // session to the partner (after the commit: ADR 0021).
     let roamingStart: TransactionEventResult["roamingStart"];
     if (p.idToken && tokenStatus === "Accepted" && session.status === "ACTIVE" && (p.eventType === "Started" || !session.idTag)) {
       const connector = session.connectorNumber || connectorNumber;
-      if (reservable) await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
+      if (found.reservable) await claimReservation(tx, ref, { connectorNumber: connector, idTag: p.idToken.idToken, reservationId: p.reservationId, sessionId: session.id, at });
       if (decision.roaming) roamingStart = { grant: decision.roaming, sessionId: session.id, connectorNumber: connector };
     }
     const updated: ChargingSession = {
@@ -505,48 +433,169 @@ async function recordEventInTransaction(
       ...token,
       connectorNumber: session.connectorNumber || connectorNumber,
       startedAt: replay.startedAt ?? session.startedAt,
-      meterStartWh,
-      energyWh,
+      meterStartWh: energy.meterStartWh,
+      energyWh: energy.energyWh,
       // A stopped (IDLE) session keeps the end of charging its stop gave it.
       chargingEndedAt: replay.chargingEndedAt ?? (session.status === "IDLE" ? session.chargingEndedAt : null),
       unpluggedAt: replay.unpluggedAt ?? session.unpluggedAt,
     };
-
-    if (replay.ended && session.status === "ACTIVE") {
-      const end = replay.ended;
-      const stoppedAt = end.at;
-      const endLog = log.find((e) => e.seqNo === end.seqNo);
-      const meterStopWh = Math.round(endLog?.registerMaxWh ?? maxRegisterWh ?? meterStartWh);
-      const reason = end.seqNo === p.seqNo ? (p.transactionInfo.stoppedReason ?? "Local") : (session.stopReason ?? "Local");
-      // An end register below the highest reading is a meter fault, not a discount (ADR 0030).
-      const metered = energyFromReadings(meterStartWh, [meterStopWh], meterStartWh + energyWh);
-      const stopped: ChargingSession = {
-        ...updated,
-        stoppedAt,
-        meterStopWh,
-        energyWh: metered.energyWh,
-        meterFault: metered.fault,
-        stopReason: reason,
-        chargingEndedAt: replay.chargingEndedAt ?? stoppedAt,
-      };
-      const [conn] = session.connectorId ? await tx.select({ status: connectors.status }).from(connectors).where(eq(connectors.id, session.connectorId)) : [];
-      const unplugged = updated.unpluggedAt ?? (reason === "EVDisconnected" || conn?.status === "Available" || !conn ? stoppedAt : null);
-      if (unplugged) {
-        await finalizeSession(tx, out, stopped, { unpluggedAt: unplugged });
-      } else {
-        await tx.update(chargingSessions).set(sessionColumns(stopped, "IDLE")).where(eq(chargingSessions.id, session.id));
-      }
-    } else if (session.status === "IDLE" && updated.unpluggedAt) {
-      // A late event showed the vehicle already left: the idle window is closed.
-      await finalizeSession(tx, out, updated, { unpluggedAt: updated.unpluggedAt });
-    } else {
-      await tx.update(chargingSessions).set(sessionColumns(updated, session.status)).where(eq(chargingSessions.id, session.id));
-    }
+    await settleSession(tx, out, { session, updated, replay, log, p, maxRegisterWh: energy.maxRegisterWh });
 
     const status = replay.statusOf.get(p.seqNo) ?? null;
     const connectorStatus = status && updated.connectorNumber > 0 ? { connectorId: updated.connectorNumber, status, at } : null;
     return { tokenStatus, duplicate: false, connectorStatus, created: out, roamingStart };
   });
+}
+
+/**
+ * The event's session, locked: one per transactionId and charger, created by whichever event
+ * arrives first. Also the token's answer as the session leaves it (a session refused for its
+ * unconfigured EVSE refuses every token it is shown), and whether a reservation may match the
+ * start (known when this event creates the session).
+ */
+async function sessionOfEvent(
+  tx: Db,
+  ref: ChargerRef,
+  p: TransactionEvent201,
+  { at, decision, out }: { at: Date; decision: TagDecision; out: Created },
+): Promise<{ session: ChargingSession; tokenStatus: TagAnswer; reservable: boolean }> {
+  const txId = p.transactionInfo.transactionId;
+  const findSession = async () =>
+    (
+      await tx
+        .select()
+        .from(chargingSessions)
+        .where(and(eq(chargingSessions.chargerId, ref.id), eq(chargingSessions.ocppTransactionId, txId)))
+        .for("update")
+    )[0] as ChargingSession | undefined;
+
+  let reservable = true;
+  const create = async () => {
+    const made = await createSession(tx, ref, p, { at, connectorNumber: p.evse?.id ?? 0, status: decision.status, groupRateId: decision.groupRateId, stationId: decision.stationId, out });
+    if (made) reservable = made.reserved;
+    return made?.session;
+  };
+  // A Started event is normally the transaction's first: create, and look the session up only
+  // when it is there already (a repeat, or events that arrived before it). Any other event
+  // normally finds it.
+  let session = p.eventType === "Started" ? await create() : await findSession();
+  if (!session) session = p.eventType === "Started" ? await findSession() : await create();
+  if (!session) session = await findSession(); // created by a concurrent event
+  if (!session) throw new Error("TransactionEvent: la sesión no se pudo crear");
+  // A session begun before its EVSE was known (authorized first) takes the EVSE's connector and
+  // rate when an event names it; an EVSE the operator never configured refuses it.
+  const evseId = p.evse?.id ?? 0;
+  if (session.connectorId === null && session.connectorNumber === 0 && evseId > 0 && (session.status === "ACTIVE" || session.status === "IDLE")) {
+    session = await attachEvse(tx, ref, session, evseId, { at, out });
+  }
+  const refused = session.status === "INVALID" && session.connectorId === null && session.connectorNumber > 0 && decision.status === "Accepted";
+  return { session, tokenStatus: refused ? "Invalid" : decision.status, reservable };
+}
+
+/**
+ * The event into the log and the log back, in one statement (the insert's row comes from its
+ * RETURNING: the statement's own read does not see it). No fresh row: a repetition, and then
+ * no other row either.
+ */
+function logEvent(tx: Db, sessionId: string, p: TransactionEvent201, at: Date, range: Range) {
+  return queryRows<LogRow & { fresh: boolean }>(
+    tx,
+    sql`with logged as (
+          insert into transaction_events (session_id, seq_no, event_type, trigger_reason, charging_state, offline, register_min_wh, register_max_wh, at)
+          values (${sessionId}, ${p.seqNo}, ${p.eventType}, ${p.triggerReason}, ${p.transactionInfo.chargingState ?? null}, ${p.offline ?? false},
+                  ${range.min}::float8, ${range.max}::float8, ${at.toISOString()}::timestamptz)
+          on conflict do nothing
+          returning seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
+        )
+        select true as fresh, * from logged
+        union all
+        select false, seq_no, event_type, trigger_reason, charging_state, register_min_wh, register_max_wh, at
+        from transaction_events where session_id = ${sessionId} and exists (select 1 from logged)`,
+  );
+}
+
+/** The log's rows in seqNo order. */
+function logEntries(rows: LogRow[]): LogEntry[] {
+  return rows
+    .map((r) => ({
+      seqNo: Number(r.seq_no),
+      eventType: r.event_type,
+      triggerReason: r.trigger_reason,
+      chargingState: r.charging_state,
+      registerMinWh: r.register_min_wh === null ? null : Number(r.register_min_wh),
+      registerMaxWh: r.register_max_wh === null ? null : Number(r.register_max_wh),
+      at: new Date(r.at),
+    }))
+    .sort((a, b) => a.seqNo - b.seqNo);
+}
+
+/**
+ * Meter start is the lowest register of the whole transaction (normally the Started event's
+ * Transaction.Begin reading); when an earlier reading turns up late, the samples written so far
+ * move up by the difference. The energy is the highest register above it, never less than
+ * what the session had already counted.
+ */
+async function energyFromLog(tx: Db, session: ChargingSession, log: LogEntry[]) {
+  const mins = log.map((e) => e.registerMinWh).filter((x): x is number => x !== null);
+  const maxs = log.map((e) => e.registerMaxWh).filter((x): x is number => x !== null);
+  const meterStartWh = mins.length ? Math.round(Math.min(...mins)) : session.meterStartWh;
+  const maxRegisterWh = maxs.length ? Math.round(Math.max(...maxs)) : null;
+  const shift = session.energyWh > 0 || mins.length > 1 ? session.meterStartWh - meterStartWh : 0;
+  if (shift > 0) await tx.execute(sql`update meter_samples set energy_wh = energy_wh + ${shift} where session_id = ${session.id}`);
+  const energyWh = Math.max(maxRegisterWh === null ? 0 : maxRegisterWh - meterStartWh, session.energyWh + Math.max(shift, 0), 0);
+  return { meterStartWh, maxRegisterWh, energyWh };
+}
+
+/**
+ * A token that arrives after the session began (plugged in, then authorized): its group's rate,
+ * where it has one, prices the session from now on, as if it had come with the start.
+ */
+async function lateTokenRate(tx: Db, ref: ChargerRef, session: ChargingSession, p: TransactionEvent201, decision: TagDecision): Promise<ChargingSession> {
+  if (!p.idToken || session.idTag || !decision.groupRateId || session.status !== "ACTIVE") return session;
+  const [groupRate] = await tx.select().from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
+  if (!groupRate) return session;
+  const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate) };
+  await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
+  return { ...session, ...rateColumns };
+}
+
+/**
+ * The session as the replayed log leaves it. An Ended event stops an ACTIVE session as 1.6
+ * StopTransaction does: priced at once when the vehicle is gone, otherwise IDLE until the
+ * unplug. A late event that shows the vehicle already left closes an IDLE session's idle window.
+ */
+async function settleSession(
+  tx: Db,
+  out: Created,
+  o: { session: ChargingSession; updated: ChargingSession; replay: Replay; log: LogEntry[]; p: TransactionEvent201; maxRegisterWh: number | null },
+) {
+  const { session, updated, replay } = o;
+  if (replay.ended && session.status === "ACTIVE") {
+    const end = replay.ended;
+    const stoppedAt = end.at;
+    const endLog = o.log.find((e) => e.seqNo === end.seqNo);
+    const meterStopWh = Math.round(endLog?.registerMaxWh ?? o.maxRegisterWh ?? updated.meterStartWh);
+    const reason = end.seqNo === o.p.seqNo ? (o.p.transactionInfo.stoppedReason ?? "Local") : (session.stopReason ?? "Local");
+    // An end register below the highest reading is a meter fault, not a discount (ADR 0030).
+    const metered = energyFromReadings(updated.meterStartWh, [meterStopWh], updated.meterStartWh + updated.energyWh);
+    const stopped: ChargingSession = {
+      ...updated,
+      stoppedAt,
+      meterStopWh,
+      energyWh: metered.energyWh,
+      meterFault: metered.fault,
+      stopReason: reason,
+      chargingEndedAt: replay.chargingEndedAt ?? stoppedAt,
+    };
+    const [conn] = session.connectorId ? await tx.select({ status: connectors.status }).from(connectors).where(eq(connectors.id, session.connectorId)) : [];
+    const unplugged = updated.unpluggedAt ?? (reason === "EVDisconnected" || conn?.status === "Available" || !conn ? stoppedAt : null);
+    if (unplugged) await finalizeSession(tx, out, stopped, { unpluggedAt: unplugged });
+    else await tx.update(chargingSessions).set(sessionColumns(stopped, "IDLE")).where(eq(chargingSessions.id, session.id));
+  } else if (session.status === "IDLE" && updated.unpluggedAt) {
+    await finalizeSession(tx, out, updated, { unpluggedAt: updated.unpluggedAt });
+  } else {
+    await tx.update(chargingSessions).set(sessionColumns(updated, session.status)).where(eq(chargingSessions.id, session.id));
+  }
 }
 
 /**
@@ -609,7 +658,7 @@ async function createSession(
             reserved: holdsReservation(ref.id),
           })
           .from(connectors)
-          // A grouped tag's session is priced with its group's rate where the group applies (issue 25).
+          // A grouped tag's session is priced with its group's rate where the group applies.
           .leftJoin(rates, and(sql`${rates.id} = coalesce(${o.groupRateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
           .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, o.connectorNumber)))
       : [];

@@ -1,5 +1,7 @@
 // The charger commands' names, labels and results, without zod: the charger screen bundles
-// these (the zod schema in ./commands.ts stays on the server; docs/benchmarks.md §1).
+// these (the zod schema in ./commands.ts stays on the server, out of the screens' first-load budget).
+// The labels live here, not in app/, because the API words its results with them too
+// («El cargador no respondió a tiempo a «Reiniciar»»): one label per command for both.
 
 export const TRIGGERABLE_MESSAGES = ["BootNotification", "Heartbeat", "StatusNotification", "MeterValues", "DiagnosticsStatusNotification", "FirmwareStatusNotification"] as const;
 

@@ -11,6 +11,7 @@ import { seedCatalogs } from "#db/seed/catalogs";
 import { createCentralSystem, type CentralSystem } from "#ocpp/central-system";
 import type { CallLimit, ConnectionLimit } from "#ocpp/limits";
 import type { RoamingAuthorizer } from "#ocpp/roaming";
+import { followPartnerSessions } from "#ocpp/session-events";
 import { callApi, createTestApi, chargerInput, createTenant, expectStatus, fakeVerifyToken, rateInput, stationInput, TEST_KEYS, type Harness, type LogEntry, type Tenant } from "../api/helpers";
 import type { TestBackend } from "../setup/db";
 
@@ -55,7 +56,13 @@ export async function openOcppHarness(
     trustProxy: opts.trustProxy,
     roaming: opts.roaming?.(database.db),
   };
-  const central = await createCentralSystem({ ...centralOptions, nodeId: "node-a" });
+  // As the server wires it: the sessions a partner's token starts are handed to the partner.
+  const startCentral = async (nodeId: string) => {
+    const node = await createCentralSystem({ ...centralOptions, nodeId });
+    if (centralOptions.roaming) followPartnerSessions(node.events, centralOptions.roaming, logger);
+    return node;
+  };
+  const central = await startCentral("node-a");
   const api = createTestApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ocpp: central });
   const server = http.createServer((_req, res) => {
     res.statusCode = 404;
@@ -75,7 +82,7 @@ export async function openOcppHarness(
     endpoint: `ws://127.0.0.1:${port}/ocpp`,
     call: (method, path, init = {}) => callApi(api, method, path, init),
     async secondNode() {
-      const node = await createCentralSystem({ ...centralOptions, nodeId: `node-${others.length + 2}` });
+      const node = await startCentral(`node-${others.length + 2}`);
       others.push(node);
       return node;
     },
