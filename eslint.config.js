@@ -48,7 +48,6 @@ export default tseslint.config(
   // must then pass the two rules above.
   {
     files: [
-      "api/app.ts",
       "app/routes/app/user.tsx",
       "app/routes/app/team.tsx",
       "app/routes/app/home.tsx",

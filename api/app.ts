@@ -1,6 +1,7 @@
 // The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the dashboard's loaders call `api.fetch(request)` in-process.
-import { Hono } from "hono";
+import { Hono, type ErrorHandler } from "hono";
+import type { DriverPayments } from "../payments";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requireActive, requireBusiness } from "./auth";
@@ -51,6 +52,21 @@ const JSON_LIKE_TYPE = /^\s*(application\/([\w.+-]+\+)?json|text\/plain)\b/i;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createApi(deps: ApiDeps): Hono<AppEnv> {
+  const services = apiServices(deps);
+  const app = new Hono<AppEnv>().basePath("/api");
+  withRequestBasics(app);
+  withAccessGuard(app, services, deps);
+  mountPublic(app, services, deps.driverPayments);
+  mountCompany(app, services, deps.driverPayments);
+  app.notFound((c) =>
+    problemResponse({ type: problemType("not-found"), title: "La ruta no existe.", status: 404 }, { "X-Request-Id": c.get("requestId") ?? "" }),
+  );
+  app.onError(apiErrorHandler(services.logger));
+  return app;
+}
+
+/** What every route receives: the database handle that joins an audited write's transaction, keys, clocks, senders. */
+function apiServices(deps: ApiDeps): ApiServices {
   const keyRing = createKeyRing(deps.encryptionKeys);
   // The handle that joins an audited write's transaction (db/ambient.ts), however the db was opened.
   const db = ambientDb(deps.db);
@@ -80,10 +96,11 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   if (deps.channels && (deps.companyCacheMs ?? 0) > 0) {
     services.companyCache = sharedAcrossNodes(services.companyCache, deps.channels, (err) => services.logger.warn({ err }, "caché por empresa: aviso entre nodos fallido"));
   }
-  const { logger } = services;
+  return services;
+}
 
-  const app = new Hono<AppEnv>().basePath("/api");
-
+/** Request id, body size limits and bounded JSON: before anything reads the request. */
+function withRequestBasics(app: Hono<AppEnv>): void {
   // Request id: the caller's (when sane) or a new one; echoed on every response.
   app.use(async (c, next) => {
     const incoming = c.req.header("x-request-id");
@@ -111,7 +128,9 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method) && !ownBodies(c.req.path) && (type === "" || JSON_LIKE_TYPE.test(type))) await boundedJsonText(c);
     await next();
   });
+}
 
+function withAccessGuard(app: Hono<AppEnv>, services: ApiServices, deps: ApiDeps): void {
   // Who may call what (api/access.ts): every endpoint has a rule or is refused; anything not
   // public needs a verified Firebase ID token, counts against the account's limit (across nodes:
   // PostgreSQL store when several share one database), is checked against the caller's role in
@@ -126,7 +145,9 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
     }
   };
   app.use(accessGuard(services, deps.verifyToken, limitAccount));
+}
 
+function mountPublic(app: Hono<AppEnv>, services: ApiServices, driverPayments: DriverPayments): void {
   // Public: the contract, the content-addressed images and what an invitation link offers.
   const openapi = buildOpenApiDocument();
   app.get("/openapi.json", (c) => c.json(openapi, 200, { "Cache-Control": "public, max-age=300" }));
@@ -134,10 +155,11 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   app.route("/Invitation/Lookup", invitationLookupRoutes(services));
   app.route("/ChargerUpload", chargerUploadRoutes(services));
   // Drivers paying at a connector's QR, and the providers' notifications: public routes.
-  const { driverPayments } = deps;
   app.route("/Driver", driverRoutes(services, driverPayments));
   app.route("/Webhook", webhookRoutes(driverPayments));
+}
 
+function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: DriverPayments): void {
   // A company that writes (renames a station, removes a charger…) sees it in its KPIs, charts and
   // filters at once: its cached entries are dropped once the write is committed (api/company-cache.ts).
   app.use(async (c, next) => {
@@ -185,12 +207,11 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
   mountActive("/Business/Invitation", invitationRoutes(services));
   mountActive("/Business/Audit", auditRoutes(services));
   mountActive("/Business/Roaming", roamingRoutes(services));
+}
 
-  app.notFound((c) =>
-    problemResponse({ type: problemType("not-found"), title: "La ruta no existe.", status: 404 }, { "X-Request-Id": c.get("requestId") ?? "" }),
-  );
-
-  app.onError((err, c) => {
+/** Any error as problem+json: the API's own, a malformed request, a constraint, a database down, or a 500 with only an id. */
+function apiErrorHandler(logger: ApiServices["logger"]): ErrorHandler<AppEnv> {
+  return (err, c) => {
     const requestId = c.get("requestId") ?? crypto.randomUUID();
     const headers = { "X-Request-Id": requestId };
     if (err instanceof ApiError) return problemResponse(err.toProblem(), { ...headers, ...err.options.headers });
@@ -225,9 +246,7 @@ export function createApi(deps: ApiDeps): Hono<AppEnv> {
       requestId,
     };
     return problemResponse(problem, headers);
-  });
-
-  return app;
+  };
 }
 
 function describeError(err: unknown): object {
