@@ -34,7 +34,7 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
-  // Issue 26: Facturación and Lectura see the rate, read-only.
+  // Facturación and Lectura see the rate, read-only.
   const canWrite = useAccess().can("rate.write");
   return (
     <>
