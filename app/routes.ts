@@ -33,8 +33,8 @@ export default [
     route("notification", "routes/app/notification.tsx"),
     route("user", "routes/app/user.tsx"),
     route("payment", "routes/app/payment/index.tsx"),
-    route("payment/payments/mercadoPago", "routes/app/payment/mercado-pago.tsx"),
-    route("payment/payments/pagos360", "routes/app/payment/pagos360.tsx"),
+    // One screen for both providers: /payment/payments/mercadoPago and /payment/payments/pagos360.
+    route("payment/payments/:provider", "routes/app/payment/provider.tsx"),
     // The team and the audit log.
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),

@@ -56,8 +56,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
   // Issue 23: recording a refund made by hand (Pagos360) is the one action of the overview.
   { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund" } },
-  { pattern: "/payment/payments/mercadoPago", read: "payment.read", write: "payment.write" },
-  { pattern: "/payment/payments/pagos360", read: "payment.read", write: "payment.write" },
+  { pattern: "/payment/payments/:provider", read: "payment.read", write: "payment.write" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },
   { pattern: "/audit", read: "audit.read" },
   { pattern: "/audit/export.csv", read: "audit.read" },

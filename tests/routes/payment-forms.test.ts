@@ -3,8 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
 import * as payments from "~/routes/app/payment/index";
-import * as mercadoPago from "~/routes/app/payment/mercado-pago";
-import * as pagos360 from "~/routes/app/payment/pagos360";
+import * as providerScreen from "~/routes/app/payment/provider";
 import { MP_CREDENTIAL_MESSAGE } from "#contract/schemas/payment";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { fixtures, IDS } from "../mocks/fixtures";
@@ -20,6 +19,15 @@ afterAll(() => server.close());
 
 const ctx = () => makeContext(undefined, { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL });
 const signedIn = () => signedInCookie({ uid: "uid-pay", email: "ops@cargasdelsur.com.ar" }, { refreshToken: "r-pay" });
+
+/** The provider screen as each URL reaches it: its loader and action with that `:provider`. */
+type ScreenArgs = Omit<Parameters<typeof providerScreen.loader>[0], "params">;
+const screenFor = (provider: string) => ({
+  loader: (a: ScreenArgs) => providerScreen.loader({ ...a, params: { provider } }),
+  action: (a: ScreenArgs) => providerScreen.action({ ...a, params: { provider } }),
+});
+const mercadoPago = screenFor("mercadoPago");
+const pagos360 = screenFor("pagos360");
 
 const MP_PATH = "/payment/payments/mercadoPago";
 const TEST_PUBLIC = "TEST-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d";
@@ -147,6 +155,13 @@ describe("Mercado Pago form", () => {
 
 describe("Pagos360 form", () => {
   const P360 = "/payment/payments/pagos360";
+
+  it("a provider the screen does not know → the 404 screen", async () => {
+    const { cookie } = await signedIn();
+    const res = await run(() => screenFor("paypal").loader(args(get("/payment/payments/paypal", cookie), ctx())));
+    expect(res.thrown).toBe(true);
+    expect(res.status).toBe(404);
+  });
 
   it("validates the API key and the account name", async () => {
     const { cookie } = await signedIn();

@@ -3,27 +3,26 @@ import { PageHeader } from "~/components/Page";
 import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
 import { GroupForm, groupToValues } from "~/components/tag/GroupForm";
 import { groupFormSchema } from "~/components/tag/schema";
-import { deleteResource, fetchOne, GROUPS, idParam, rateOptions, saveResource, stationOptions } from "../tag/tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { GROUPS } from "./group.server";
+import { apiFor, deleteResource, idParam, loadOne, rateOptions, saveResource, stationOptions } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import type { AccessGroupDto } from "#contract/dto";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar grupo");
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const [group, stations, rates] = await Promise.all([fetchOne<AccessGroupDto>(context, user, GROUPS, idParam(params.id)), stationOptions(context, user), rateOptions(context, user)]);
+  const api = await apiFor(request, context);
+  const [group, stations, rates] = await Promise.all([loadOne(api, GROUPS, idParam(params.id)), stationOptions(api), rateOptions(api)]);
   return { group, stations, rates, confirmDelete: url.searchParams.has("delete") };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const id = idParam(params.id);
   const formData = await request.formData();
-  if (formData.get("intent") === "delete") return deleteResource(context, user, GROUPS, id);
-  return saveResource(formData, context, user, GROUPS, groupFormSchema, { method: "put", path: `/Business/AccessGroup/${id}`, success: "saved", nameOf: (v) => v.name });
+  if (formData.get("intent") === "delete") return deleteResource(context, api, GROUPS, id);
+  return saveResource(context, api, formData, GROUPS, groupFormSchema, { id, nameOf: (v) => v.name });
 }
 
 const tagCountLabel = (n: number) => (n === 0 ? "Sin tarjetas" : n === 1 ? "1 tarjeta" : `${n} tarjetas`);

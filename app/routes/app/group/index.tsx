@@ -6,11 +6,11 @@ import { EmptyState } from "~/components/Page";
 import { listParams } from "~/components/list";
 import { ActionsHeader, ListScreen, ListTable, RowActions, useListDelete } from "~/components/list/ListScreen";
 import { DeleteConfirm } from "~/components/DeleteConfirm";
-import { fetchOne, fetchPage, GROUPS, listAction } from "../tag/tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { GROUPS } from "./group.server";
+import { endpoints } from "#contract/endpoints";
+import { apiFor, ensureLoaded, listDeleteAction, rowToDelete } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { UUID_RE } from "#contract/schemas/constants";
 import type { AccessGroupDto } from "#contract/dto";
 import type { Route } from "./+types/index";
 
@@ -20,18 +20,16 @@ const tagCountLabel = (n: number) => (n === 0 ? "Sin tarjetas" : n === 1 ? "1 ta
 const stationsLabel = (g: AccessGroupDto) => (g.allStations ? "Todas las estaciones" : g.stations.map((s) => s.name).join(", "));
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const { page, pageSize } = listParams(url);
-  const body = await fetchPage<AccessGroupDto>(context, user, `/Business/AccessGroup?sort=name&page=${page}&pageSize=${pageSize}`);
-  const deleteId = url.searchParams.get("delete");
-  let toDelete: AccessGroupDto | undefined;
-  if (deleteId && UUID_RE.test(deleteId)) toDelete = body.items.find((g) => g.id === deleteId) ?? (await fetchOne<AccessGroupDto>(context, user, GROUPS, deleteId).catch(() => undefined));
-  return { ...body, toDelete: toDelete ?? null };
+  const query = new URLSearchParams({ sort: "name", page: String(page), pageSize: String(pageSize) });
+  const body = ensureLoaded(await api.call(endpoints.accessGroupList, { query }));
+  const toDelete = await rowToDelete(api, GROUPS, body.items, url.searchParams.get("delete"));
+  return { ...body, toDelete };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  return listAction(request, context, user, GROUPS);
+  return listDeleteAction(request, context, GROUPS);
 }
 
 export default function GroupIndex({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,8 +1,8 @@
 import { PageHeader } from "~/components/Page";
 import { GroupForm, groupToValues } from "~/components/tag/GroupForm";
 import { groupFormSchema } from "~/components/tag/schema";
-import { GROUPS, rateOptions, saveResource, stationOptions } from "../tag/tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { GROUPS } from "./group.server";
+import { apiFor, rateOptions, saveResource, stationOptions } from "~/lib/resource.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
@@ -10,15 +10,14 @@ import type { Route } from "./+types/new";
 export const meta = pageMeta("Nuevo grupo");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const [stations, rates] = await Promise.all([stationOptions(context, user), rateOptions(context, user)]);
+  const api = await apiFor(request, context);
+  const [stations, rates] = await Promise.all([stationOptions(api), rateOptions(api)]);
   return { formToken: newFormToken(), stations, rates };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  const formData = await request.formData();
-  return saveResource(formData, context, user, GROUPS, groupFormSchema, { method: "post", path: "/Business/AccessGroup", success: "created", nameOf: (v) => v.name });
+  const api = await apiFor(request, context);
+  return saveResource(context, api, await request.formData(), GROUPS, groupFormSchema, { nameOf: (v) => v.name });
 }
 
 export default function NewGroup({ loaderData, actionData }: Route.ComponentProps) {

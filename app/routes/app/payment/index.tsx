@@ -2,7 +2,7 @@ import { data, useNavigation } from "react-router";
 import { Grid, Heading } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCreditCard } from "~/icons";
-import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#contract/dto";
+import { endpoints } from "#contract/endpoints";
 import { PAYMENT_PROVIDERS, PAYMENT_STATUSES, UUID_RE } from "#contract/schemas/constants";
 import { parseArsInput } from "#domain/money";
 import { paymentListQuery } from "#contract/schemas/queries";
@@ -12,7 +12,7 @@ import { SortHeader, listParams } from "~/components/list";
 import { ListScreen, ListTable } from "~/components/list/ListScreen";
 import { Accounts, PaymentRow, Total } from "~/components/payment/PaymentList";
 import { PAYMENT_STATUS_LABELS, PROVIDER_LABELS, QR_STEP_LABELS, UNAVAILABLE } from "~/components/activity/labels";
-import { fetchJson, pickParams, createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { pickParams, createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { formatArs, formatInt } from "~/components/charts/format";
 import { requireUser } from "~/lib/auth.server";
@@ -38,13 +38,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const query = new URLSearchParams();
   for (const [k, v] of raw) if (!errors[k]) query.set(k, v);
   const { page, pageSize } = listParams(url);
-  // Issue 23: ?refund={id} asks to confirm recording a refund made by hand (Pagos360).
+  // ?refund={id} asks to confirm recording a refund made by hand (Pagos360).
   const refundId = url.searchParams.get("refund");
 
   const [mp, p360, list] = await Promise.all([
-    fetchJson<PaymentAccountDto>(api, "/MercadoPago/BusinessUser"),
-    fetchJson<PaymentAccountDto>(api, "/Pagos360/BusinessUser"),
-    fetchJson<PaymentPage>(api, `/Business/Payments?${query}`),
+    api.call(endpoints.mercadoPagoAccountGet),
+    api.call(endpoints.pagos360AccountGet),
+    api.call(endpoints.paymentList, { query }),
   ]);
   return data({
     accounts: [mp, p360].map((r) => (r.ok ? r.data : null)),
@@ -82,7 +82,7 @@ function listHref(search: URLSearchParams | string): string {
 }
 
 /**
- * Issue 23 (ADR 0017): record a refund the company made by hand (Pagos360 has no refund call).
+ * Record a refund the company made by hand (Pagos360 has no refund call).
  * The amount is typed in pesos (what is owed unless changed); the API checks it against what is owed.
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -97,21 +97,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = cents === null ? "Ingresá un monto en pesos, por ejemplo 3.800 o 3800,50." : "Ingresá el monto que devolviste: tiene que ser mayor que cero.";
     return dataWithError(context, { refundError: message, amount: raw } satisfies RefundReply, message, { status: 422 });
   }
-  let res: Response;
-  try {
-    res = await createApiClient(context, user.idToken).post(`/Business/Payments/${id}/Refund`, cents === undefined ? {} : { amountCents: cents }, idempotencyInit(form));
-  } catch {
-    return dataWithError(context, { refundError: REFUND_FAILED, amount: raw } satisfies RefundReply, REFUND_FAILED, { status: 503 });
-  }
+  const body = cents === undefined ? {} : { amountCents: cents };
+  const res = await createApiClient(context, user.idToken).call(endpoints.paymentRefund, { params: { id }, body, headers: idempotencyInit(form)?.headers });
   if (res.ok) {
-    const payment = await readJson<PaymentDto>(res);
-    const amount = cents ?? payment?.refundedCents ?? 0;
+    const amount = cents ?? res.data.refundedCents;
     return redirectWithSuccess(back, `Registramos la devolución de ${formatArs(amount)}. Le avisamos al conductor por correo.`);
   }
-  const problem = await readJson<ApiProblem>(res);
+  const { problem } = res;
+  if (problem.type === UNREACHABLE_PROBLEM && res.status === 503) {
+    return dataWithError(context, { refundError: REFUND_FAILED, amount: raw } satisfies RefundReply, REFUND_FAILED, { status: 503 });
+  }
+  // A problem the API worded (not a call that never got an answer) is what the screen says.
+  const title = problem.type === UNREACHABLE_PROBLEM ? undefined : problem.title;
   if (res.status === 404) return redirectWithError(back, "Ese pago no existe.");
-  if (res.status === 409) return redirectWithError(back, problem?.title ?? "Este pago no tiene una devolución pendiente.");
-  const message = problem?.errors?.amountCents?.[0] ?? problem?.title ?? REFUND_FAILED;
+  if (res.status === 409) return redirectWithError(back, title ?? "Este pago no tiene una devolución pendiente.");
+  const message = problem.errors?.amountCents?.[0] ?? title ?? REFUND_FAILED;
   return dataWithError(context, { refundError: message, amount: raw } satisfies RefundReply, message, { status: res.status >= 500 ? 502 : res.status });
 }
 

@@ -4,9 +4,9 @@ import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { DeleteLink } from "~/components/DeleteConfirm";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
-import { deleteRate, fetchRate, rateIdParam, saveRate } from "./rate.server";
+import { RATES, saveRate } from "./rate.server";
+import { apiFor, deleteResource, idParam, loadOne } from "~/lib/resource.server";
 import { rateToValues } from "~/components/rate/form-values";
-import { requireUser } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
@@ -14,18 +14,18 @@ import type { Route } from "./+types/edit";
 export const meta = pageMeta("Editar tarifa");
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const rate = await fetchRate(context, user, rateIdParam(params.id));
+  const api = await apiFor(request, context);
+  const rate = await loadOne(api, RATES, idParam(params.id));
   const confirmDelete = url.searchParams.has("delete");
   return { rate, confirmDelete };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  const id = rateIdParam(params.id);
+  const api = await apiFor(request, context);
+  const id = idParam(params.id);
   const formData = await request.formData();
-  if (formData.get("intent") === "delete") return deleteRate(context, user, id);
-  return saveRate(formData, context, user, { method: "put", path: `/Business/Fees/${id}`, success: "saved" });
+  if (formData.get("intent") === "delete") return deleteResource(context, api, RATES, id);
+  return saveRate(context, api, formData, id);
 }
 
 export default function EditRate({ loaderData, actionData }: Route.ComponentProps) {
@@ -34,7 +34,7 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
-  // Issue 26: Facturación and Lectura see the rate, read-only.
+  // Facturación and Lectura see the rate, read-only.
   const canWrite = useAccess().can("rate.write");
   return (
     <>

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiPlus, BiPurchaseTag, BiSearch } from "~/icons";
@@ -9,15 +9,14 @@ import { SelectFilter, type Options } from "~/components/list/fields";
 import { SearchField } from "~/components/list/SearchField";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { connectorCountLabel, idlePenaltyLabel, noShowLabel, priceParts, vatLabel } from "~/components/rate/format";
-import { deleteRate, UNAVAILABLE } from "./rate.server";
-import { createApiClient, readJson } from "~/lib/api.server";
-import { requireUser } from "~/lib/auth.server";
+import { RATES } from "./rate.server";
+import { endpoints } from "#contract/endpoints";
+import { apiFor, ensureLoaded, listDeleteAction, rowToDelete } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { RATE_SORTS, UUID_RE } from "#contract/schemas/constants";
-import type { Page, RateDto } from "#contract/dto";
+import { RATE_SORTS } from "#contract/schemas/constants";
+import type { RateDto } from "#contract/dto";
 import type { Route } from "./+types/index";
-import { unavailable } from "~/lib/responses.server";
 
 export const meta = pageMeta("Tarifas");
 
@@ -32,44 +31,21 @@ const SORT_OPTIONS: Options = [
 ];
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const { page, pageSize, sort: rawSort } = listParams(url);
   const sort = rawSort && SORTS.has(rawSort) ? rawSort : "name";
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
-  const deleteId = url.searchParams.get("delete");
 
   const query = new URLSearchParams({ sort, page: String(page), pageSize: String(pageSize) });
   if (q) query.set("q", q);
-  const api = createApiClient(context, user.idToken);
-  let response: Response;
-  try {
-    response = await api.get(`/Business/Fees?${query}`);
-  } catch {
-    unavailable(UNAVAILABLE);
-  }
-  const body = response.ok ? await readJson<Page<RateDto>>(response) : undefined;
-  if (!body) throw new Response(UNAVAILABLE, { status: 502 });
-
+  const body = ensureLoaded(await api.call(endpoints.rateList, { query }));
   // The rate being deleted (?delete=<id>): from this page, or asked for when it is on another one.
-  let toDelete: RateDto | undefined;
-  if (deleteId && UUID_RE.test(deleteId)) {
-    toDelete = body.items.find((r) => r.id === deleteId);
-    if (!toDelete) {
-      const one = await api.get(`/Business/Fees/${deleteId}`).catch(() => undefined);
-      toDelete = one?.ok ? await readJson<RateDto>(one) : undefined;
-    }
-  }
-  return { ...body, q, sort, toDelete: toDelete ?? null };
+  const toDelete = await rowToDelete(api, RATES, body.items, url.searchParams.get("delete"));
+  return { ...body, q, sort, toDelete };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  const formData = await request.formData();
-  const id = String(formData.get("id") ?? "");
-  if (formData.get("intent") !== "delete" || !UUID_RE.test(id)) {
-    return data({ deleteError: "No entendimos qué querías hacer. Probá de nuevo." }, { status: 400 });
-  }
-  return deleteRate(context, user, id);
+  return listDeleteAction(request, context, RATES);
 }
 
 function RateRow({ rate, deleteHref }: { rate: RateDto; deleteHref: string | null }) {

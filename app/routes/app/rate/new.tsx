@@ -1,6 +1,7 @@
 import { PageHeader } from "~/components/Page";
 import { RateForm } from "~/components/rate/RateForm";
 import { saveRate } from "./rate.server";
+import { apiFor } from "~/lib/resource.server";
 import { newRateValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
 import { newFormToken } from "~/lib/form-token";
@@ -15,9 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  const formData = await request.formData();
-  return saveRate(formData, context, user, { method: "post", path: "/Business/Fees", success: "created" });
+  const api = await apiFor(request, context);
+  return saveRate(context, api, await request.formData());
 }
 
 export default function NewRate({ loaderData, actionData }: Route.ComponentProps) {

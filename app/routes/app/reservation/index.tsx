@@ -1,4 +1,4 @@
-// 'Reservas' (issue 25, ADR 0018): the company's reservations, newest first, by station and state,
+// 'Reservas': the company's reservations, newest first, by station and state,
 // with a plain POST to cancel an active one (works without JavaScript).
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
@@ -8,17 +8,16 @@ import { EmptyState } from "~/components/Page";
 import { listParams } from "~/components/list";
 import { ActionsHeader, ListScreen, ListTable } from "~/components/list/ListScreen";
 import { SelectFilter, type Options } from "~/components/list/fields";
-import { fetchPage, stationOptions } from "../tag/tag.server";
-import { UNAVAILABLE } from "./reservation.server";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
-import { requireUser } from "~/lib/auth.server";
+import { endpoints } from "#contract/endpoints";
+import { UNREACHABLE_PROBLEM } from "~/lib/api.server";
+import { apiFor, ensureLoaded, stationOptions, UNAVAILABLE } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { formatArs } from "#domain/money";
 import { UUID_RE } from "#contract/schemas/constants";
 import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, RESERVATIONS_DESCRIPTION } from "#contract/schemas/reservation-constants";
-import type { ReservationDto, ReservationResultDto, ReservationStatus } from "#contract/dto";
+import type { ReservationDto, ReservationStatus } from "#contract/dto";
 import type { Route } from "./+types/index";
 
 export const meta = pageMeta("Reservas");
@@ -28,33 +27,30 @@ const STATUS_OPTIONS: Options = [["", "Todos"], ...RESERVATION_STATUSES.map((s) 
 const COLORS: Record<ReservationStatus, "green" | "blue" | "amber" | "gray" | "red"> = { ACTIVE: "green", USED: "blue", EXPIRED: "amber", CANCELLED: "gray", REFUSED: "red" };
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const { page, pageSize } = listParams(url);
   const stationId = url.searchParams.get("stationId") ?? "";
   const status = url.searchParams.get("status") ?? "";
   const query = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
   if (UUID_RE.test(stationId)) query.set("stationId", stationId);
   if ((RESERVATION_STATUSES as readonly string[]).includes(status)) query.set("status", status);
-  const [body, stations] = await Promise.all([fetchPage<ReservationDto>(context, user, `/Business/Reservation?${query}`), stationOptions(context, user)]);
+  const [list, stations] = await Promise.all([api.call(endpoints.reservationList, { query }), stationOptions(api)]);
+  const body = ensureLoaded(list);
   return { ...body, stations: stations.map(({ id, name }) => ({ id, name })), filtered: query.has("stationId") || query.has("status") };
 }
 
 /** Cancel: `intent=cancel` with the reservation's id; back to the same list with the API's answer. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const formData = await request.formData();
   const id = String(formData.get("id") ?? "");
   const back = `/reservation${new URL(request.url).search}`;
   if (formData.get("intent") !== "cancel" || !UUID_RE.test(id)) return redirectWithError(back, "No entendimos qué querías hacer. Probá de nuevo.");
-  let response: Response;
-  try {
-    response = await createApiClient(context, user.idToken).delete(`/Business/Reservation/${id}`);
-  } catch {
-    return redirectWithError(back, UNAVAILABLE);
-  }
-  if (response.ok) return redirectWithSuccess(back, (await readJson<ReservationResultDto>(response))?.message ?? "Cancelamos la reserva.");
-  if (response.status === 404) return redirectWithError(back, "La reserva ya no existe.");
-  return redirectWithError(back, (await readJson<ApiProblem>(response))?.title ?? "No pudimos cancelar la reserva. Probá de nuevo.");
+  const result = await api.call(endpoints.reservationDelete, { params: { id } });
+  if (result.ok) return redirectWithSuccess(back, result.data.message ?? "Cancelamos la reserva.");
+  if (result.problem.type === UNREACHABLE_PROBLEM && result.status === 503) return redirectWithError(back, UNAVAILABLE);
+  if (result.status === 404) return redirectWithError(back, "La reserva ya no existe.");
+  return redirectWithError(back, (result.problem.type !== UNREACHABLE_PROBLEM && result.problem.title) || "No pudimos cancelar la reserva. Probá de nuevo.");
 }
 
 function StateBadge({ r }: { r: ReservationDto }) {

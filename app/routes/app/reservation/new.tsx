@@ -1,4 +1,4 @@
-// 'Nueva reserva' (issue 25): a connector for a tag until a time. A plain POST form (works without
+// 'Nueva reserva': a connector for a tag until a time. A plain POST form (works without
 // JavaScript), validated on blur by conform when it runs. The charger answers at once: accepted,
 // the list with a success toast; refused, the list with the charger's reason.
 import { data, Form, Link, useNavigation } from "react-router";
@@ -13,15 +13,15 @@ import { FormError } from "~/components/messages";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { SelectField } from "~/components/rate/fields";
 import { reservationFormSchema } from "~/components/reservation/schema";
-import { connectorOptions, localInput, UNAVAILABLE } from "./reservation.server";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
-import { requireUser } from "~/lib/auth.server";
+import { connectorOptions, localInput } from "./reservation.server";
+import { endpoints } from "#contract/endpoints";
+import { UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { idempotencyInit, newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
+import { problemReply } from "~/lib/problem-reply";
+import { apiFor, onlyFields, toastStatus, UNAVAILABLE } from "~/lib/resource.server";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { toastStatus } from "../rate/rate.server";
 import { UUID_RE } from "#contract/schemas/constants";
-import type { ReservationResultDto } from "#contract/dto";
 import type { Route } from "./+types/new";
 
 export const meta = pageMeta("Nueva reserva");
@@ -29,8 +29,8 @@ export const meta = pageMeta("Nueva reserva");
 const FIELDS = new Set(["connectorId", "idTag", "expiresAt"]);
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const connectors = await connectorOptions(context, user);
+  const api = await apiFor(request, context);
+  const connectors = await connectorOptions(api);
   const asked = url.searchParams.get("connectorId") ?? "";
   return {
     formToken: newFormToken(),
@@ -40,29 +40,21 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: reservationFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   // The API reads a date-time without offset as Buenos Aires time: send what was typed.
   const body = { connectorId: submission.value.connectorId, idTag: submission.value.idTag, expiresAt: String(formData.get("expiresAt")) };
-  let response: Response;
-  try {
-    response = await createApiClient(context, user.idToken).post("/Business/Reservation", body, idempotencyInit(formData));
-  } catch {
-    return dataWithError(context, { result: submission.reply({ formErrors: [UNAVAILABLE] }) }, UNAVAILABLE, { status: toastStatus(context, 503) });
+  const result = await api.call(endpoints.reservationCreate, { body, headers: idempotencyInit(formData)?.headers });
+  if (result.ok) {
+    const created = result.data;
+    if (created.status === "ACTIVE") return redirectWithSuccess("/reservation", `Reservamos el conector. ${created.message}`);
+    return redirectWithError("/reservation", created.message ?? "El cargador no aceptó la reserva.");
   }
-  if (response.status === 201) {
-    const created = await readJson<ReservationResultDto>(response);
-    if (created?.status === "ACTIVE") return redirectWithSuccess("/reservation", `Reservamos el conector. ${created.message}`);
-    return redirectWithError("/reservation", created?.message ?? "El cargador no aceptó la reserva.");
-  }
-  const problem = await readJson<ApiProblem>(response);
-  const message = problem?.title || "No pudimos hacer la reserva. Revisá los datos e intentá de nuevo.";
-  const fieldErrors: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(problem?.errors ?? {})) if (FIELDS.has(field) && messages.length) fieldErrors[field] = messages.slice(0, 1);
-  const reply = submission.reply(Object.keys(fieldErrors).length ? { fieldErrors } : { formErrors: [message] });
-  return dataWithError(context, { result: reply }, message, { status: toastStatus(context, response.status >= 500 ? 502 : response.status) });
+  const fallback = result.problem.type === UNREACHABLE_PROBLEM && result.status === 503 ? UNAVAILABLE : "No pudimos hacer la reserva. Revisá los datos e intentá de nuevo.";
+  const { reply, status, message } = problemReply(submission, onlyFields(result, FIELDS), { fallback, firstOnly: true });
+  return dataWithError(context, { result: reply }, message, { status: toastStatus(context, status) });
 }
 
 export default function NewReservation({ loaderData, actionData }: Route.ComponentProps) {

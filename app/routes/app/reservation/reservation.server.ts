@@ -1,13 +1,8 @@
-// Loader/action helpers of the reservation screens (issue 25, ADR 0018): every call goes to the
-// Business API (/Business/Reservation) with the signed-in user's token.
-import { createApiClient, readJson } from "~/lib/api.server";
-import type { RequestContext } from "~/lib/context";
-import type { SessionUser } from "~/lib/session.server";
-import type { ChargerDto, Page } from "#contract/dto";
-import { UNAVAILABLE } from "../rate/rate.server";
-import { unavailable } from "~/lib/responses.server";
-
-export { UNAVAILABLE };
+// Loader/action helpers of the reservation screens: the connectors a reservation can hold and the
+// form's default time, read through the typed client.
+import { endpoints } from "#contract/endpoints";
+import type { ApiClient } from "~/lib/api.server";
+import { ensureLoaded } from "~/lib/resource.server";
 
 export interface ConnectorOption {
   id: string;
@@ -16,15 +11,8 @@ export interface ConnectorOption {
 }
 
 /** The company's connectors as choices ("Estación · Cargador · conector 1"), by charger name; the first 100 chargers. */
-export async function connectorOptions(context: RequestContext, user: SessionUser): Promise<ConnectorOption[]> {
-  let response: Response;
-  try {
-    response = await createApiClient(context, user.idToken).get("/Business/Charger?pageSize=100&sort=name");
-  } catch {
-    unavailable(UNAVAILABLE);
-  }
-  const body = response.ok ? await readJson<Page<ChargerDto>>(response) : undefined;
-  if (!body) throw new Response(UNAVAILABLE, { status: 502 });
+export async function connectorOptions(api: ApiClient): Promise<ConnectorOption[]> {
+  const body = ensureLoaded(await api.call(endpoints.chargerList, { query: new URLSearchParams({ pageSize: "100", sort: "name" }) }));
   return body.items.flatMap((c) =>
     c.connectors.map((k) => ({
       id: k.id,

@@ -3,27 +3,26 @@ import { PageHeader } from "~/components/Page";
 import { DeleteConfirm, DeleteLink } from "~/components/DeleteConfirm";
 import { TagForm, tagToValues } from "~/components/tag/TagForm";
 import { tagFormSchema } from "~/components/tag/schema";
-import { deleteResource, fetchOne, groupOptions, idParam, saveResource, TAGS } from "./tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { TAGS } from "./tag.server";
+import { apiFor, deleteResource, groupOptions, idParam, loadOne, saveResource } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import type { TagDto } from "#contract/dto";
 import type { Route } from "./+types/edit";
 
 export const meta = pageMeta("Editar tarjeta");
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const [tag, groups] = await Promise.all([fetchOne<TagDto>(context, user, TAGS, idParam(params.id)), groupOptions(context, user)]);
+  const api = await apiFor(request, context);
+  const [tag, groups] = await Promise.all([loadOne(api, TAGS, idParam(params.id)), groupOptions(api)]);
   return { tag, groups, confirmDelete: url.searchParams.has("delete") };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const id = idParam(params.id);
   const formData = await request.formData();
-  if (formData.get("intent") === "delete") return deleteResource(context, user, TAGS, id);
-  return saveResource(formData, context, user, TAGS, tagFormSchema, { method: "put", path: `/Business/Tag/${id}`, success: "saved", nameOf: (v) => v.idTag });
+  if (formData.get("intent") === "delete") return deleteResource(context, api, TAGS, id);
+  return saveResource(context, api, formData, TAGS, tagFormSchema, { id, nameOf: (v) => v.idTag });
 }
 
 export default function EditTag({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,13 +5,14 @@ import { Form, Link, useNavigation } from "react-router";
 import { Button, Callout, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiDownload, BiErrorCircle, BiUpload } from "~/icons";
 import { PageHeader } from "~/components/Page";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import { UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 import { TAG_CSV_COLUMNS, TAG_IMPORT_MAX_BYTES, TAG_IMPORT_MAX_ROWS } from "#domain/tag-csv";
 import type { TagImportDto } from "#contract/dto";
-import { toastStatus, UNAVAILABLE } from "../rate/rate.server";
+import { apiFor, toastStatus, UNAVAILABLE } from "~/lib/resource.server";
 import type { Route } from "./+types/import";
 
 export const meta = pageMeta("Importar tarjetas");
@@ -36,7 +37,7 @@ export function importedMessage({ created, updated }: TagImportDto): string {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   let file: FormDataEntryValue | null;
   try {
     file = (await request.formData()).get("file");
@@ -45,23 +46,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!(file instanceof File) || file.size === 0) return fail(context, { title: "Elegí un archivo CSV para importar.", rows: [] }, 400);
   if (file.size > TAG_IMPORT_MAX_BYTES) return fail(context, { title: "El archivo supera 1 MB. Dividilo en partes más chicas.", rows: [] }, 413);
-  let response: Response;
-  try {
-    const csv = new Blob([await file.arrayBuffer()], { type: "text/csv; charset=utf-8" });
-    response = await createApiClient(context, user.idToken).post("/Business/Tag/Import", csv);
-  } catch {
-    return fail(context, { title: UNAVAILABLE, rows: [] }, 503);
-  }
-  if (response.ok) {
-    const result = await readJson<TagImportDto>(response);
-    return redirectWithSuccess("/tag", result ? importedMessage(result) : "Importamos las tarjetas.");
-  }
-  const problem = await readJson<ApiProblem>(response);
-  const rows = Object.entries(problem?.errors ?? {})
+  const csv = new Blob([await file.arrayBuffer()], { type: "text/csv; charset=utf-8" });
+  const result = await api.call(endpoints.tagImport, { body: csv });
+  if (result.ok) return redirectWithSuccess("/tag", importedMessage(result.data));
+  const { problem } = result;
+  if (problem.type === UNREACHABLE_PROBLEM && result.status === 503) return fail(context, { title: UNAVAILABLE, rows: [] }, 503);
+  const rows = Object.entries(problem.errors ?? {})
     .map(([key, messages]) => ({ line: Number(/^rows\[(\d+)\]$/.exec(key)?.[1] ?? NaN), messages }))
     .filter((r) => Number.isFinite(r.line))
     .sort((a, b) => a.line - b.line);
-  return fail(context, { title: problem?.title || "No pudimos importar el archivo. Revisalo y probá de nuevo.", rows }, response.status >= 500 ? 502 : response.status);
+  const title = (problem.type !== UNREACHABLE_PROBLEM && problem.title) || "No pudimos importar el archivo. Revisalo y probá de nuevo.";
+  return fail(context, { title, rows }, result.status >= 500 ? 502 : result.status);
 }
 
 export default function ImportTags({ actionData }: Route.ComponentProps) {

@@ -8,11 +8,12 @@ import { ActionsHeader, ListScreen, ListTable, RowActions, useListDelete } from 
 import { SelectFilter, type Options } from "~/components/list/fields";
 import { SearchField } from "~/components/list/SearchField";
 import { DeleteConfirm } from "~/components/DeleteConfirm";
-import { fetchOne, fetchPage, listAction, TAGS } from "./tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { TAGS } from "./tag.server";
+import { endpoints } from "#contract/endpoints";
+import { apiFor, ensureLoaded, listDeleteAction, rowToDelete } from "~/lib/resource.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-import { TAG_SORTS, UUID_RE } from "#contract/schemas/constants";
+import { TAG_SORTS } from "#contract/schemas/constants";
 import type { TagDto } from "#contract/dto";
 import type { Route } from "./+types/index";
 
@@ -31,23 +32,20 @@ const dayFormat = new Intl.DateTimeFormat("es-AR", { timeZone: "UTC", day: "2-di
 const formatDay = (iso: string) => dayFormat.format(new Date(`${iso}T00:00:00Z`));
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const api = await apiFor(request, context);
   const { page, pageSize, sort: rawSort } = listParams(url);
   const sort = rawSort && SORTS.has(rawSort) ? rawSort : "holderName";
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, 100);
   const query = new URLSearchParams({ sort, page: String(page), pageSize: String(pageSize) });
   if (q) query.set("q", q);
-  const body = await fetchPage<TagDto>(context, user, `/Business/Tag?${query}`);
-  const deleteId = url.searchParams.get("delete");
-  let toDelete: TagDto | undefined;
-  if (deleteId && UUID_RE.test(deleteId)) toDelete = body.items.find((t) => t.id === deleteId) ?? (await fetchOne<TagDto>(context, user, TAGS, deleteId).catch(() => undefined));
+  const body = ensureLoaded(await api.call(endpoints.tagList, { query }));
+  const toDelete = await rowToDelete(api, TAGS, body.items, url.searchParams.get("delete"));
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Argentina/Buenos_Aires" }).format(new Date());
-  return { ...body, q, sort, today, toDelete: toDelete ?? null };
+  return { ...body, q, sort, today, toDelete };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  return listAction(request, context, user, TAGS);
+  return listDeleteAction(request, context, TAGS);
 }
 
 function StateBadge({ tag, today }: { tag: TagDto; today: string }) {

@@ -1,8 +1,8 @@
 import { PageHeader } from "~/components/Page";
 import { TagForm, tagToValues } from "~/components/tag/TagForm";
 import { tagFormSchema } from "~/components/tag/schema";
-import { groupOptions, saveResource, TAGS } from "./tag.server";
-import { requireUser } from "~/lib/auth.server";
+import { TAGS } from "./tag.server";
+import { apiFor, groupOptions, saveResource } from "~/lib/resource.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
@@ -10,14 +10,13 @@ import type { Route } from "./+types/new";
 export const meta = pageMeta("Nueva tarjeta");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  return { formToken: newFormToken(), groups: await groupOptions(context, user) };
+  const api = await apiFor(request, context);
+  return { formToken: newFormToken(), groups: await groupOptions(api) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  const formData = await request.formData();
-  return saveResource(formData, context, user, TAGS, tagFormSchema, { method: "post", path: "/Business/Tag", success: "created", nameOf: (v) => v.idTag });
+  const api = await apiFor(request, context);
+  return saveResource(context, api, await request.formData(), TAGS, tagFormSchema, { nameOf: (v) => v.idTag });
 }
 
 export default function NewTag({ loaderData, actionData }: Route.ComponentProps) {
