@@ -2,7 +2,8 @@
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import { createApiClient, isRateLimitedPage, readJson, throwIfRateLimited } from "./api.server";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient, isRateLimitedPage, throwIfRateLimited } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
 import { commitSession, destroySession, getSession, webSessionIsLive, type AppSession, type SessionUser } from "./session.server";
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
@@ -124,7 +125,7 @@ export function createAuthenticator(context: RequestContext) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The company behind the account (Business API `GET /Account/Business`).
+// The company behind the account (endpoints.accountBusinessGet).
 
 export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
 
@@ -135,7 +136,7 @@ export interface CompanyChoice {
   role: Role;
 }
 
-/** GET /Account/Business: the company the request acts for, the caller's role in it, and all their companies. */
+/** The account's company state: the company the request acts for, the caller's role in it, and all their companies. */
 export interface BusinessAccount {
   exists: boolean;
   status?: BusinessStatus;
@@ -148,13 +149,13 @@ export interface BusinessAccount {
 /**
  * The caller's company state; `undefined` when the API refused the caller (401/403: a bad token,
  * an unverified e-mail, or no longer a member of the session's company). Throws 503 when the API
- * fails. `signIn` records the sign-in into that company (POST /Account/SignIn).
+ * fails. `signIn` records the sign-in into that company (endpoints.accountSignIn).
  */
 export async function fetchBusinessAccount(context: RequestContext, idToken: string, opts: { signIn?: boolean } = {}): Promise<BusinessAccount | undefined> {
   let response: Response;
   try {
     const api = createApiClient(context, idToken);
-    response = opts.signIn ? await api.post("/Account/SignIn") : await api.get("/Account/Business");
+    response = await api.request(opts.signIn ? endpoints.accountSignIn : endpoints.accountBusinessGet);
   } catch (error) {
     // Over the account's request limit: the page says so and when to come back (429).
     if (isRateLimitedPage(error)) throw error;
@@ -165,7 +166,7 @@ export async function fetchBusinessAccount(context: RequestContext, idToken: str
   if (response.status === 401 || response.status === 403) return undefined;
   if (response.status === 404) return { exists: false };
   if (!response.ok) serviceUnavailable();
-  const body = await readJson<BusinessAccount>(response);
+  const body = (await response.json().catch(() => undefined)) as BusinessAccount | undefined;
   if (!body || typeof body.exists !== "boolean") serviceUnavailable();
   return body;
 }
