@@ -1,4 +1,4 @@
-// Sign-in, the session guard and the business-state routing (DESIGN.md §3, spec §2 "Guard", §6).
+// Sign-in, the session guard and the business-state routing.
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
@@ -84,7 +84,7 @@ export class FormStrategy<User> extends Strategy<User, { form: FormData; request
   }
 }
 
-/** The e-mail is not verified yet: no session (spec §1, §4); the refresh token lets us resend. */
+/** The e-mail is not verified yet: no session; the refresh token lets us resend. */
 export class UnverifiedEmailError extends Error {
   constructor(
     public readonly email: string,
@@ -175,7 +175,7 @@ function serviceUnavailable(): never {
   unavailable("El servicio no está disponible en este momento. Probá de nuevo en unos minutos.");
 }
 
-/** Where a signed-in user goes next, by company state (DESIGN.md §3). */
+/** Where a signed-in user goes next, by company state. */
 export function destinationFor(business: BusinessAccount | undefined, redirectTo?: string | null): string {
   if (business && !business.exists) return withRedirectTo("/auth/login-company", redirectTo ?? undefined);
   if (business?.status && business.status !== "ACTIVE") return "/auth/verify-company";
@@ -252,12 +252,12 @@ export function requireUserSession(request: Request, context: RequestContext): P
 }
 
 /**
- * The signed-in operator of an ACTIVE company, or the guard's redirect (spec §2 "Guard"):
+ * The signed-in operator of an ACTIVE company, or the guard's redirect:
  * every loader and action under the app layout checks the whole guard itself, because on a
  * client-side navigation React Router does not re-run the layout's loader (issue 10: a company
  * suspended mid-session is sent to verify-company from any screen, not shown an error).
  * Memoized per request, so with the layout it is still one company lookup. Then the member's
- * role must hold what the screen needs (issue 26, app/lib/access.server.ts): 403 in Spanish otherwise.
+ * role must hold what the screen needs (app/lib/access.server.ts): 403 in Spanish otherwise.
  */
 export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
   return (await requireMember(request, context)).user;
@@ -293,9 +293,9 @@ async function authorizeScreen(request: Request, role: Role | undefined) {
 }
 
 /**
- * The whole guard of the app layout (issue 4): no session → login with redirectTo; token
+ * The whole guard of the app layout: no session → login with redirectTo; token
  * refreshed under 5 minutes from expiry (Set-Cookie in `headers`); refresh failure or
- * unverified → login; no longer a member of the session's company (issue 26) → signed out;
+ * unverified → login; no longer a member of the session's company → signed out;
  * no company → login-company; PENDING / REJECTED / SUSPENDED → verify-company (which explains
  * each); ACTIVE → proceed, the session remembering the company it acts for.
  */
