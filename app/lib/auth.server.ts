@@ -254,7 +254,7 @@ export function requireUserSession(request: Request, context: RequestContext): P
 /**
  * The signed-in operator of an ACTIVE company, or the guard's redirect:
  * every loader and action under the app layout checks the whole guard itself, because on a
- * client-side navigation React Router does not re-run the layout's loader (issue 10: a company
+ * client-side navigation React Router does not re-run the layout's loader (so a company
  * suspended mid-session is sent to verify-company from any screen, not shown an error).
  * Memoized per request, so with the layout it is still one company lookup. Then the member's
  * role must hold what the screen needs (app/lib/access.server.ts): 403 in Spanish otherwise.
