@@ -1,8 +1,9 @@
-// Sign-in, the session guard and the business-state routing (DESIGN.md §3, spec §2 "Guard", §6).
+// Sign-in, the session guard and the business-state routing.
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { Strategy } from "remix-auth/strategy";
-import { createApiClient, isRateLimitedPage, readJson, throwIfRateLimited } from "./api.server";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient, isRateLimitedPage, throwIfRateLimited } from "./api.server";
 import { createIdentityClient, isSessionGone, type IdentityClient } from "./identity.server";
 import { commitSession, destroySession, getSession, webSessionIsLive, type AppSession, type SessionUser } from "./session.server";
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
@@ -83,7 +84,7 @@ export class FormStrategy<User> extends Strategy<User, { form: FormData; request
   }
 }
 
-/** The e-mail is not verified yet: no session (spec §1, §4); the refresh token lets us resend. */
+/** The e-mail is not verified yet: no session; the refresh token lets us resend. */
 export class UnverifiedEmailError extends Error {
   constructor(
     public readonly email: string,
@@ -124,7 +125,7 @@ export function createAuthenticator(context: RequestContext) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The company behind the account (Business API `GET /Account/Business`).
+// The company behind the account (endpoints.accountBusinessGet).
 
 export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
 
@@ -135,7 +136,7 @@ export interface CompanyChoice {
   role: Role;
 }
 
-/** GET /Account/Business: the company the request acts for, the caller's role in it, and all their companies. */
+/** The account's company state: the company the request acts for, the caller's role in it, and all their companies. */
 export interface BusinessAccount {
   exists: boolean;
   status?: BusinessStatus;
@@ -148,13 +149,13 @@ export interface BusinessAccount {
 /**
  * The caller's company state; `undefined` when the API refused the caller (401/403: a bad token,
  * an unverified e-mail, or no longer a member of the session's company). Throws 503 when the API
- * fails. `signIn` records the sign-in into that company (POST /Account/SignIn).
+ * fails. `signIn` records the sign-in into that company (endpoints.accountSignIn).
  */
 export async function fetchBusinessAccount(context: RequestContext, idToken: string, opts: { signIn?: boolean } = {}): Promise<BusinessAccount | undefined> {
   let response: Response;
   try {
     const api = createApiClient(context, idToken);
-    response = opts.signIn ? await api.post("/Account/SignIn") : await api.get("/Account/Business");
+    response = await api.request(opts.signIn ? endpoints.accountSignIn : endpoints.accountBusinessGet);
   } catch (error) {
     // Over the account's request limit: the page says so and when to come back (429).
     if (isRateLimitedPage(error)) throw error;
@@ -165,7 +166,7 @@ export async function fetchBusinessAccount(context: RequestContext, idToken: str
   if (response.status === 401 || response.status === 403) return undefined;
   if (response.status === 404) return { exists: false };
   if (!response.ok) serviceUnavailable();
-  const body = await readJson<BusinessAccount>(response);
+  const body = (await response.json().catch(() => undefined)) as BusinessAccount | undefined;
   if (!body || typeof body.exists !== "boolean") serviceUnavailable();
   return body;
 }
@@ -174,7 +175,7 @@ function serviceUnavailable(): never {
   unavailable("El servicio no está disponible en este momento. Probá de nuevo en unos minutos.");
 }
 
-/** Where a signed-in user goes next, by company state (DESIGN.md §3). */
+/** Where a signed-in user goes next, by company state. */
 export function destinationFor(business: BusinessAccount | undefined, redirectTo?: string | null): string {
   if (business && !business.exists) return withRedirectTo("/auth/login-company", redirectTo ?? undefined);
   if (business?.status && business.status !== "ACTIVE") return "/auth/verify-company";
@@ -251,12 +252,12 @@ export function requireUserSession(request: Request, context: RequestContext): P
 }
 
 /**
- * The signed-in operator of an ACTIVE company, or the guard's redirect (spec §2 "Guard"):
+ * The signed-in operator of an ACTIVE company, or the guard's redirect:
  * every loader and action under the app layout checks the whole guard itself, because on a
- * client-side navigation React Router does not re-run the layout's loader (issue 10: a company
+ * client-side navigation React Router does not re-run the layout's loader (so a company
  * suspended mid-session is sent to verify-company from any screen, not shown an error).
  * Memoized per request, so with the layout it is still one company lookup. Then the member's
- * role must hold what the screen needs (issue 26, app/lib/access.server.ts): 403 in Spanish otherwise.
+ * role must hold what the screen needs (app/lib/access.server.ts): 403 in Spanish otherwise.
  */
 export async function requireUser(request: Request, context: RequestContext): Promise<SessionUser> {
   return (await requireMember(request, context)).user;
@@ -292,9 +293,9 @@ async function authorizeScreen(request: Request, role: Role | undefined) {
 }
 
 /**
- * The whole guard of the app layout (issue 4): no session → login with redirectTo; token
+ * The whole guard of the app layout: no session → login with redirectTo; token
  * refreshed under 5 minutes from expiry (Set-Cookie in `headers`); refresh failure or
- * unverified → login; no longer a member of the session's company (issue 26) → signed out;
+ * unverified → login; no longer a member of the session's company → signed out;
  * no company → login-company; PENDING / REJECTED / SUSPENDED → verify-company (which explains
  * each); ACTIVE → proceed, the session remembering the company it acts for.
  */

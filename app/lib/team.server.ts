@@ -1,8 +1,9 @@
-// Joining a company with an invitation link (issue 26), shared by the invitation screen and the
+// Joining a company with an invitation link, shared by the invitation screen and the
 // login (a link opened before signing in or registering is accepted right after the sign-in).
 import type { InvitationPreviewDto, JoinedDto } from "#contract/dto";
 import { ROLE_LABELS } from "#domain/permissions";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { setChosenCompany, type RequestContext } from "~/lib/context";
 import { openSecret, sealSecret, type AppSession } from "~/lib/session.server";
 
@@ -10,31 +11,26 @@ export const JOIN_FAILED_MESSAGE = "No pudimos aceptar la invitación en este mo
 
 /** What a link offers (public): null when the link is not valid; throws when the API cannot answer. */
 export async function lookupInvitation(context: RequestContext, token: string): Promise<InvitationPreviewDto | null> {
-  const res = await createApiClient(context).post("/Invitation/Lookup", { token });
-  if (res.status === 404 || res.status === 422) return null;
-  if (!res.ok) throw new Error(`lookup ${res.status}`);
-  return (await readJson<InvitationPreviewDto>(res)) ?? null;
+  const result = await createApiClient(context).call(endpoints.invitationLookup, { body: { token } });
+  if (result.ok) return result.data;
+  if (result.status === 404 || result.status === 422) return null;
+  throw new Error(`lookup ${result.status}`);
 }
 
-/** POST /Business/Member: the signed-in account joins; the session then acts for that company. */
+/** The signed-in account joins (endpoints.memberJoin); the session then acts for that company. */
 export async function joinWithInvitation(
   context: RequestContext,
   session: AppSession,
   idToken: string,
   token: string,
 ): Promise<{ ok: true; joined: JoinedDto; message: string } | { ok: false; message: string; status: number }> {
-  let res: Response;
-  try {
-    res = await createApiClient(context, idToken).post("/Business/Member", { token });
-  } catch {
-    return { ok: false, message: JOIN_FAILED_MESSAGE, status: 503 };
+  const result = await createApiClient(context, idToken).call(endpoints.memberJoin, { body: { token } });
+  if (!result.ok) {
+    // No answer (503) or no readable one (502): the screen's own message.
+    if (result.problem.type === UNREACHABLE_PROBLEM) return { ok: false, message: JOIN_FAILED_MESSAGE, status: result.status };
+    return { ok: false, message: result.problem.title ?? JOIN_FAILED_MESSAGE, status: result.status };
   }
-  if (!res.ok) {
-    const problem = await readJson<ApiProblem>(res);
-    return { ok: false, message: problem?.title ?? JOIN_FAILED_MESSAGE, status: res.status };
-  }
-  const joined = await readJson<JoinedDto>(res);
-  if (!joined) return { ok: false, message: JOIN_FAILED_MESSAGE, status: 502 };
+  const joined = result.data;
   session.unset("invitation");
   session.set("businessId", joined.businessId);
   setChosenCompany(context, joined.businessId);

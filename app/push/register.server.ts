@@ -3,6 +3,7 @@
 // user's token. No toast: success or failure is only logged.
 import { data } from "react-router";
 import { pushRegistrationSchema } from "#contract/schemas/notification";
+import { endpoints } from "#contract/endpoints";
 import { createApiClient } from "~/lib/api.server";
 import { type RequestContext } from "~/lib/context";
 
@@ -23,10 +24,7 @@ export async function pushRegisterAction(
   if (!parsed.success)
     return data({ ok: false as const, error: "invalid" }, { status: 400 });
   try {
-    const res = await createApiClient(context, idToken).post(
-      "/Business/Notification/PushRegistration",
-      parsed.data
-    );
+    const res = await createApiClient(context, idToken).request(endpoints.notificationPushRegistration, { body: parsed.data });
     if (!res.ok)
       return data(
         { ok: false as const, error: "api" },

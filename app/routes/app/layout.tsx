@@ -8,7 +8,8 @@ import { ROLE_LABELS } from "#domain/permissions";
 import { CompanySwitcher } from "~/components/CompanySwitcher";
 import { logUnexpected, RouteErrorMessage, RouteErrorPage, routeErrorCopy } from "~/components/RouteError";
 import { PushRegistration } from "~/push/PushRegistration";
-import { createApiClient, readJson } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient } from "~/lib/api.server";
 import { appContext } from "~/lib/context";
 import type { Route } from "./+types/layout";
 
@@ -40,20 +41,21 @@ interface BusinessUserHeader {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // The guard (spec §2, §6): session, token refresh (Set-Cookie below), verified e-mail, active company.
+  // The guard: session, token refresh (Set-Cookie below), verified e-mail, active company.
   const { user, business: account, headers } = await requireActiveBusiness(request, context);
   const role = account.role ?? null;
   const api = createApiClient(context, user.idToken);
-  const [response, unreadResponse] = await Promise.all([
-    api.get("/Business/BusinessUser"),
-    api.get("/Business/Notification/UnreadCount").catch(() => undefined),
+  const [profile, unreadCount] = await Promise.all([
+    api.call(endpoints.profileGet),
+    // The bell's count is optional: even a refusal by the request limit leaves it at 0.
+    api.call(endpoints.notificationUnreadCount).catch(() => undefined),
   ]);
   // The switcher lists the account's companies the dashboard can open (active ones).
   const companies = (account.companies ?? [])
     .filter((c) => c.status === "ACTIVE")
     .map(({ businessId, businessName, role: theirRole }) => ({ businessId, businessName, roleLabel: ROLE_LABELS[theirRole] }));
-  const business = response.ok ? await readJson<BusinessUserHeader>(response) : undefined;
-  const unread = unreadResponse?.ok ? ((await readJson<{ unread?: number }>(unreadResponse))?.unread ?? 0) : 0;
+  const business: BusinessUserHeader | undefined = profile.ok ? profile.data : undefined;
+  const unread = unreadCount?.ok ? (unreadCount.data.unread ?? 0) : 0;
   return data(
     {
       appName: appContext(context).config.appName,

@@ -4,7 +4,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Flex, Strong, Text } from "@radix-ui/themes";
 import { pageMeta } from "~/lib/meta";
 import { companySchema } from "~/lib/schemas/auth";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
+import { problemReply } from "~/lib/problem-reply";
 import { fetchBusinessAccount, loginRedirect, requireUserSession, safeRedirect } from "~/lib/auth.server";
 import { destroySession } from "~/lib/session.server";
 import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
@@ -19,6 +21,7 @@ export const meta = pageMeta("Ingresá tu empresa");
 export const REGISTRATION_RECEIVED_MESSAGE = "Recibimos tu solicitud. Te avisamos cuando la revisemos.";
 
 export const COMPANY_FIELDS = ["businessName", "cuit", "businessAddress", "phoneNumber"] as const;
+const COMPANY_FIELD_SET: ReadonlySet<string> = new Set(COMPANY_FIELDS);
 
 /** A verified account without a company fills this in; with a company it goes on. */
 export async function loader({ request, context, url }: Route.LoaderArgs) {
@@ -39,32 +42,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers });
   const { redirectTo, ...company } = submission.value;
 
-  const api = createApiClient(context, user.idToken);
-  let response: Response;
-  try {
-    response = await api.post("/Account/Business", company);
-  } catch {
+  const result = await createApiClient(context, user.idToken).call(endpoints.accountBusinessCreate, { body: company });
+  if (!result.ok && result.problem.type === UNREACHABLE_PROBLEM && result.status === 503) {
     const message = "No pudimos registrar tu empresa en este momento. Probá de nuevo en unos minutos.";
     return data({ result: submission.reply({ formErrors: [message] }) }, { status: 503, headers });
   }
-
-  if (response.status === 401) throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
-  if (!response.ok) {
-    const problem = await readJson<ApiProblem>(response);
-    const fieldErrors: Record<string, string[]> = {};
-    for (const [field, errors] of Object.entries(problem?.errors ?? {})) {
-      if ((COMPANY_FIELDS as readonly string[]).includes(field) && errors?.length) fieldErrors[field] = [errors[0]];
-    }
-    const title = problem?.title || "No pudimos registrar tu empresa. Revisá los datos.";
-    if (response.status === 409 && !Object.keys(fieldErrors).length) fieldErrors.cuit = [title];
-    const reply = Object.keys(fieldErrors).length
-      ? submission.reply({ fieldErrors })
-      : submission.reply({ formErrors: [title] });
-    return data({ result: reply }, { status: response.status, headers });
+  if (result.status === 401) throw loginRedirect(request, { headers: { "Set-Cookie": await destroySession(session) } });
+  // An answer without a body (502) counts as registered: the account's state says how it went.
+  if (!result.ok && result.problem.type !== UNREACHABLE_PROBLEM) {
+    const fallback = "No pudimos registrar tu empresa. Revisá los datos.";
+    const title = result.problem.title || fallback;
+    const onFields = Object.keys(result.problem.errors ?? {}).some((field) => COMPANY_FIELD_SET.has(field));
+    // A CUIT already taken (409) with no field named is the CUIT's error.
+    if (result.status === 409 && !onFields) return data({ result: submission.reply({ fieldErrors: { cuit: [title] } }) }, { status: 409, headers });
+    const { reply } = problemReply(submission, { ...result, problem: onFields ? result.problem : { ...result.problem, errors: undefined } }, { fallback, field: COMPANY_FIELD_SET, firstOnly: true });
+    return data({ result: reply }, { status: result.status, headers });
   }
 
   // Local mode approves valid companies at once; otherwise the company waits for approval.
-  const created = await readJson<{ status?: string }>(response);
+  const created = result.ok ? result.data : undefined;
   const status = created?.status ?? (await fetchBusinessAccount(context, user.idToken).catch(() => undefined))?.status;
   if (status === "ACTIVE") return redirectWithSuccess(safeRedirect(redirectTo), "¡Listo! Tu empresa quedó registrada.", { headers });
   return redirectWithInfo("/auth/verify-company", REGISTRATION_RECEIVED_MESSAGE, { headers });
