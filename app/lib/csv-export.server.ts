@@ -1,7 +1,7 @@
 // The dashboard's CSV downloads (/activity/export.csv, /audit/export.csv, /tag/export.csv):
 // resource routes that stream the API's export to the browser, with JavaScript on or off. A
 // failure goes back to the list with a toast instead of a broken download.
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { createApiClient, throwIfRateLimited, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { redirectWithError } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";
 
@@ -11,8 +11,10 @@ export async function proxyCsvExport(
   context: RequestContext,
   idToken: string,
   opts: {
-    /** The API's export, e.g. "/Business/Activity/Export.csv". */
-    apiPath: string;
+    /** The call to the API's export: `(api) => api.request(endpoints.tagExportCsv)`. */
+    send?: (api: ApiClient) => Promise<Response>;
+    /** The export's path, for the screens not yet on the typed client (with `query`, the list's filters). */
+    apiPath?: string;
     /** The list's filters, passed on to the API. */
     query?: URLSearchParams;
     /** Where a failure goes back to. */
@@ -26,9 +28,11 @@ export async function proxyCsvExport(
   },
 ): Promise<Response> {
   const search = opts.query?.size ? `?${opts.query}` : "";
+  const api = createApiClient(context, idToken);
   let response: Response;
   try {
-    response = await createApiClient(context, idToken).get(`${opts.apiPath}${search}`);
+    // A refusal by the API's rate limit is caught here too: the list, with a toast.
+    response = await (opts.send ? opts.send(api) : api.request("GET", `${opts.apiPath}${search}`).then(throwIfRateLimited));
   } catch {
     return redirectWithError(opts.back, UNAVAILABLE);
   }
@@ -36,7 +40,8 @@ export async function proxyCsvExport(
     // Another company's (or a deleted) charger: the 404 screen, as its page would show.
     if (response.status === 404 && opts.notFoundScreen) throw new Response(null, { status: 404, statusText: "Not Found" });
     if (opts.refused) return redirectWithError(opts.back, opts.refused);
-    const problem = await readJson<ApiProblem>(response);
+    // The refusal is the API's problem (JSON), whatever the export's own type.
+    const problem = (await response.json().catch(() => undefined)) as Partial<ApiProblem> | undefined;
     const first = Object.values(problem?.errors ?? {})[0]?.[0];
     return redirectWithError(opts.back, first ? `No pudimos exportar: ${first}` : "No pudimos generar el archivo. Revisá los filtros y probá de nuevo.");
   }

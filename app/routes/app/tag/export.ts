@@ -2,11 +2,12 @@
 // export. A resource route: the browser downloads it with JavaScript on or off.
 import { requireUser } from "~/lib/auth.server";
 import { proxyCsvExport } from "~/lib/csv-export.server";
+import { endpoints } from "#contract/endpoints";
 import type { Route } from "./+types/export";
 
 const FAILED = "No pudimos generar el archivo en este momento. Probá de nuevo en unos minutos.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  return proxyCsvExport(context, user.idToken, { apiPath: "/Business/Tag/Export.csv", back: "/tag", filename: "tarjetas.csv", refused: FAILED });
+  return proxyCsvExport(context, user.idToken, { send: (api) => api.request(endpoints.tagExportCsv), back: "/tag", filename: "tarjetas.csv", refused: FAILED });
 }
