@@ -1,6 +1,8 @@
 // Inicio's charts: energy and revenue by day, sessions by hour, connector statuses and the top
 // stations, each with its table for screen readers; a series the API did not answer says so.
-import { Card, Text } from "@radix-ui/themes";
+import { Badge, Card, Flex, Text } from "@radix-ui/themes";
+import { Link } from "react-router";
+import { BiError } from "~/icons";
 import type { ReactNode } from "react";
 import type { DashboardDto } from "#contract/dto";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
