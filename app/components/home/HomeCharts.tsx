@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import type { DashboardDto } from "#contract/dto";
 import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
-import { formatArs, formatCompact, formatDay, formatDayShort, formatInt, formatKwh, formatPct } from "~/components/charts/format";
+import { formatArs, formatCompact, formatDay, formatDayShort, formatInt, formatKwh } from "~/components/charts/format";
 
 // Amounts come only for the roles that may see payments (the API leaves them out for Técnico).
 export type DayPoint = { date: string; energyKwh: number; revenueCents?: number; idleRevenueCents?: number; sessions: number };
