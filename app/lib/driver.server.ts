@@ -1,7 +1,9 @@
-// The driver pages' calls to the Business API (issue 23): public, no token.
+// The driver pages' calls to the Business API: public, no token.
 import { data, redirect } from "react-router";
 import type { ChargePointInfo, PaymentView } from "#contract/dto";
-import { createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
+import type { DriverCheckoutInput } from "#contract/schemas/driver";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";
 import { parsePesos } from "#domain/driver-payment";
@@ -12,16 +14,10 @@ export type { ChargePointInfo, PaymentView };
 const UNAVAILABLE = "No pudimos mostrar el cargador en este momento. Probá de nuevo en unos minutos.";
 
 export async function loadChargePoint(context: RequestContext, identity: string, connector: string) {
-  const api = createApiClient(context, null);
-  let res: Response;
-  try {
-    res = await api.get(`/Driver/Charge/${encodeURIComponent(identity)}/${encodeURIComponent(connector)}`);
-  } catch {
-    unavailable(UNAVAILABLE);
-  }
-  if (res.status === 404) notFound("No encontramos ese cargador.");
-  if (!res.ok) unavailable(UNAVAILABLE);
-  const info = (await readJson<ChargePointInfo>(res))!;
+  const result = await createApiClient(context, null).call(endpoints.driverChargeGet, { params: { identity, connector } });
+  if (!result.ok && result.status === 404) notFound("No encontramos ese cargador.");
+  if (!result.ok) unavailable(UNAVAILABLE);
+  const info = result.data;
   // The "Pagar" form's one-time key: a double click or a resubmission is the same payment.
   const requestKey = crypto.randomUUID().replace(/-/g, "");
   return { info, requestKey };
@@ -42,49 +38,34 @@ export async function checkoutAction(context: RequestContext, request: Request, 
   const values = { amount: preset, customAmount: custom, email, acceptTerms: body.acceptTerms };
   if (errors.amount) return data({ errors, values }, { status: 400 });
 
-  let res: Response;
-  try {
-    res = await createApiClient(context, null).post(`/Driver/Charge/${encodeURIComponent(identity)}/${encodeURIComponent(connector)}`, body);
-  } catch {
+  const result = await createApiClient(context, null).call(endpoints.driverChargeCreate, { params: { identity, connector }, body: body as DriverCheckoutInput });
+  if (result.ok) return redirect(result.data.checkoutUrl, 303);
+  if (result.problem.type === UNREACHABLE_PROBLEM && result.status === 503) {
     return data({ errors: { form: "No pudimos iniciar el pago en este momento. Probá de nuevo en unos minutos." } as CheckoutErrors, values }, { status: 503 });
   }
-  if (res.ok) {
-    const { checkoutUrl } = (await readJson<{ checkoutUrl: string }>(res))!;
-    return redirect(checkoutUrl, 303);
-  }
-  const problem = await readJson<ApiProblem>(res);
+  // The API's field names as the form's: only the first message of each is shown.
   const fieldOf: Record<string, keyof CheckoutErrors> = { amountCents: "amount", email: "email", acceptTerms: "acceptTerms", provider: "provider" };
-  for (const [field, messages] of Object.entries(problem?.errors ?? {})) {
+  for (const [field, messages] of Object.entries(result.problem.errors ?? {})) {
     const key = fieldOf[field];
     if (key && messages?.[0]) errors[key] = messages[0];
   }
-  if (Object.keys(errors).length === 0) errors.form = problem?.title ?? "No pudimos iniciar el pago. Probá de nuevo.";
-  return data({ errors, values }, { status: res.status >= 500 ? 502 : res.status });
+  if (Object.keys(errors).length === 0) errors.form = result.problem.title || "No pudimos iniciar el pago. Probá de nuevo.";
+  return data({ errors, values }, { status: result.status >= 500 ? 502 : result.status });
 }
 
 export async function loadPayment(context: RequestContext, id: string, token: string) {
-  let res: Response;
-  try {
-    res = await createApiClient(context, null).get(`/Driver/Payment/${encodeURIComponent(id)}?t=${encodeURIComponent(token)}`);
-  } catch {
-    unavailable(UNAVAILABLE);
-  }
-  if (res.status === 404) notFound("No encontramos ese pago.");
-  if (!res.ok) unavailable(UNAVAILABLE);
-  return (await readJson<PaymentView>(res))!;
+  const result = await createApiClient(context, null).call(endpoints.driverPaymentGet, { params: { id }, query: { t: token } });
+  if (!result.ok && result.status === 404) notFound("No encontramos ese pago.");
+  if (!result.ok) unavailable(UNAVAILABLE);
+  return result.data;
 }
 
 export async function stopAction(context: RequestContext, request: Request, id: string) {
   const form = await request.formData();
   const token = String(form.get("t") ?? "");
   const here = `/cargar/pago/${encodeURIComponent(id)}?t=${encodeURIComponent(token)}`;
-  let res: Response;
-  try {
-    res = await createApiClient(context, null).post(`/Driver/Payment/${encodeURIComponent(id)}/Stop`, { token });
-  } catch {
-    return redirectWithError(here, "No pudimos comunicarnos con el cargador. Probá de nuevo.");
-  }
-  if (res.ok) return redirectWithSuccess(here, "Pedimos al cargador que detenga la carga.");
-  const problem = await readJson<ApiProblem>(res);
-  return redirectWithError(here, problem?.title ?? "No pudimos detener la carga. Probá de nuevo.");
+  const result = await createApiClient(context, null).call(endpoints.driverPaymentStop, { params: { id }, body: { token } });
+  if (result.ok) return redirectWithSuccess(here, "Pedimos al cargador que detenga la carga.");
+  if (result.problem.type === UNREACHABLE_PROBLEM) return redirectWithError(here, "No pudimos comunicarnos con el cargador. Probá de nuevo.");
+  return redirectWithError(here, result.problem.title || "No pudimos detener la carga. Probá de nuevo.");
 }

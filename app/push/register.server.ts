@@ -4,7 +4,7 @@
 import { data } from "react-router";
 import { pushRegistrationSchema } from "#contract/schemas/notification";
 import { endpoints } from "#contract/endpoints";
-import { createApiClient } from "~/lib/api.server";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { type RequestContext } from "~/lib/context";
 
 export { PUSH_INTENT } from "./shared";
@@ -23,15 +23,12 @@ export async function pushRegisterAction(
   const parsed = pushRegistrationSchema.safeParse(raw);
   if (!parsed.success)
     return data({ ok: false as const, error: "invalid" }, { status: 400 });
-  try {
-    const res = await createApiClient(context, idToken).request(endpoints.notificationPushRegistration, { body: parsed.data });
-    if (!res.ok)
-      return data(
-        { ok: false as const, error: "api" },
-        { status: res.status >= 500 ? 502 : res.status }
-      );
-  } catch {
-    return data({ ok: false as const, error: "unavailable" }, { status: 503 });
+  const result = await createApiClient(context, idToken).call(endpoints.notificationPushRegistration, { body: parsed.data });
+  if (!result.ok) {
+    // Never reached the API (network failure or timeout): unavailable, not the API's refusal.
+    if (result.problem.type === UNREACHABLE_PROBLEM && result.status === 503)
+      return data({ ok: false as const, error: "unavailable" }, { status: 503 });
+    return data({ ok: false as const, error: "api" }, { status: result.status >= 500 ? 502 : result.status });
   }
   return data({ ok: true as const, error: null });
 }

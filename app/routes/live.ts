@@ -1,9 +1,9 @@
 // GET /live: the signed-in company's live events (server-sent events) for the dashboards'
-// useLiveRevalidation, relayed from the Business API's stream (endpoints.liveStream). Signed out or with
+// useLiveRevalidation, relayed from the Business API's live stream. Signed out or with
 // the API unavailable it answers 204, which tells EventSource to stop retrying.
 import { requireUserSession } from "~/lib/auth.server";
-import { endpoints } from "#contract/endpoints";
 import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import type { Route } from "./+types/live";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

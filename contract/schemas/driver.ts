@@ -17,3 +17,6 @@ export type DriverCheckoutInput = z.input<typeof driverCheckoutSchema>;
 
 /** POST /Driver/Payment/{id}/Stop, and GET /Driver/Payment/{id}?t= */
 export const driverTokenSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "El enlace no es válido." }) });
+
+/** GET /Driver/Payment/{id}?t=: the link's secret; a missing or wrong one is the payment's 404. */
+export const driverPaymentQuery = z.object({ t: z.string().optional() });

@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import { Button, Flex, Text } from "@radix-ui/themes";
 import { BiDownload, BiLineChart } from "~/icons";
-import type { ChargerOptionDto, Page, SessionDetailDto, SessionPage } from "#contract/dto";
 import { ACTIVITY_SORTS, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, STUCK_AFTER_HOURS, UUID_RE } from "#contract/schemas/constants";
 import { activityQuery } from "#contract/schemas/queries";
 import { EmptyState, PageHeader } from "~/components/Page";
@@ -10,7 +9,8 @@ import { CursorPagination, FilterBar, Pagination, listParams } from "~/component
 import { SessionTable, sessionRow } from "~/components/activity/SessionTable";
 import { SessionDetail } from "~/components/activity/SessionDetail";
 import { SESSION_PAYMENT_STATUS_LABELS, SESSION_STATUS_LABELS, UNAVAILABLE } from "~/components/activity/labels";
-import { fetchJson, pickParams, createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { pickParams, createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { dataWithError, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { closeSessionBody } from "#contract/schemas/queries";
 import { listStationOptions } from "~/lib/charger.server";
@@ -31,11 +31,6 @@ const DEFAULT_SORT = "-startedAt";
 /** Where the CSV of the current filters is served (a resource route; see the report). */
 export const EXPORT_PATH = "/activity/export.csv";
 
-interface ActivityTotals {
-  energyWh?: number;
-  totalCents?: number;
-}
-
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const api = createApiClient(context, user.idToken);
@@ -44,7 +39,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const sessionId = url.searchParams.get("session");
   if (sessionId !== null) {
     if (!UUID_RE.test(sessionId)) notFound();
-    const res = await fetchJson<SessionDetailDto>(api, `/Business/Activity/${sessionId}`);
+    const res = await api.call(endpoints.activityGet, { params: { id: sessionId } });
     if (!res.ok && (res.status === 404 || res.status === 400)) notFound();
     if (!res.ok) unavailable(UNAVAILABLE);
     const back = new URLSearchParams(url.searchParams);
@@ -65,13 +60,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const stationId = query.get("stationId");
 
   const [list, stations, chargers] = await Promise.all([
-    fetchJson<SessionPage & { totals?: ActivityTotals }>(api, `/Business/Activity?${query}`),
+    api.call(endpoints.activityList, { query }),
     listStationOptions(api).then(
       (items) => ({ ok: true as const, data: { items } }),
       () => ({ ok: false as const }),
     ),
     // The first 100 chargers by name (of the chosen station): a longer list is no use in a select.
-    fetchJson<Page<ChargerOptionDto>>(api, `/Business/Charger/Options?pageSize=100${stationId ? `&stationId=${stationId}` : ""}`),
+    api.call(endpoints.chargerOptions, { query: { pageSize: 100, stationId: stationId ?? undefined } }),
   ]);
 
   const exportQuery = pickParams(query, FILTER_KEYS);
@@ -89,7 +84,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     prevCursor: list.ok ? (list.data.prevCursor ?? null) : null,
     cursorPaging: sort === DEFAULT_SORT && !(query.has("page") && query.get("page") !== "1"),
     totals: list.ok ? (list.data.totals ?? null) : null,
-    error: list.ok ? null : ((list.status === 400 || list.status === 422) && list.title) || UNAVAILABLE,
+    error: list.ok ? null : ((list.status === 400 || list.status === 422) && list.problem.title) || UNAVAILABLE,
     stations: stations.ok ? stations.data.items.map((s) => ({ id: s.id, name: s.name })) : [],
     chargers: chargers.ok ? chargers.data.items.map((c) => ({ id: c.id, name: c.name, stationName: c.stationName })) : [],
     exportHref: `${EXPORT_PATH}${exportQuery.size ? `?${exportQuery}` : ""}`,
@@ -100,7 +95,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 const CLOSE_FAILED = "No pudimos cerrar la carga en este momento. Probá de nuevo en unos minutos.";
 
 /**
- * The session detail's one action (issue 25): close a session the charger never stopped, with a
+ * The session detail's one action: close a session the charger never stopped, with a
  * reason. The API asks a connected charger to stop first; the answer says what happened.
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -114,21 +109,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const message = parsed.error.issues[0]?.message ?? "Contá por qué cerrás la carga.";
     return dataWithError(context, { closeError: message, reason: String(form.get("reason") ?? "").slice(0, 200) }, message, { status: 422 });
   }
-  let res: Response;
-  try {
-    res = await createApiClient(context, user.idToken).post(`/Business/Activity/${id}/Close`, parsed.data);
-  } catch {
+  const res = await createApiClient(context, user.idToken).call(endpoints.activityClose, { params: { id }, body: parsed.data });
+  if (!res.ok && res.problem.type === UNREACHABLE_PROBLEM && res.status === 503) {
     return dataWithError(context, { closeError: CLOSE_FAILED, reason: parsed.data.reason }, CLOSE_FAILED, { status: 503 });
   }
   if (res.status === 404) notFound();
   if (res.ok) {
-    const body = await readJson<{ transactionId: number; remoteStop: string }>(res);
-    const asked = body?.remoteStop === "accepted" ? " El cargador aceptó detenerla." : body?.remoteStop === "offline" ? " El cargador no estaba conectado: quedó cobrada hasta su última lectura." : "";
-    return redirectWithSuccess(here, `Cerramos la carga #${body?.transactionId ?? ""}.${asked}`);
+    const body = res.data;
+    const asked = body.remoteStop === "accepted" ? " El cargador aceptó detenerla." : body.remoteStop === "offline" ? " El cargador no estaba conectado: quedó cobrada hasta su última lectura." : "";
+    return redirectWithSuccess(here, `Cerramos la carga #${body.transactionId ?? ""}.${asked}`);
   }
-  const problem = await readJson<ApiProblem>(res);
-  if (res.status === 409) return redirectWithError(here, problem?.title ?? "La carga ya está cerrada.");
-  const message = problem?.errors?.reason?.[0] ?? problem?.title ?? CLOSE_FAILED;
+  if (res.status === 409) return redirectWithError(here, res.problem.title || "La carga ya está cerrada.");
+  const message = res.problem.errors?.reason?.[0] ?? (res.problem.title || CLOSE_FAILED);
   return dataWithError(context, { closeError: message, reason: parsed.data.reason }, message, { status: res.status >= 500 ? 502 : res.status });
 }
 

@@ -3,6 +3,7 @@
 import { pickParams } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
 import { proxyCsvExport } from "~/lib/csv-export.server";
+import { endpoints } from "#contract/endpoints";
 import type { Route } from "./+types/audit-export";
 
 const EXPORT_KEYS = ["resource", "actor", "from", "to"] as const;
@@ -11,5 +12,5 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const query = pickParams(url.searchParams, EXPORT_KEYS);
   const back = `/audit${query.size ? `?${query}` : ""}`;
-  return proxyCsvExport(context, user.idToken, { apiPath: "/Business/Audit/Export.csv", query, back, filename: "auditoria.csv" });
+  return proxyCsvExport(context, user.idToken, { send: (api) => api.request(endpoints.auditExportCsv, { query }), back, filename: "auditoria.csv" });
 }

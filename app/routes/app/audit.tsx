@@ -1,9 +1,10 @@
-// Auditoría (issue 26): every change of the company — who, with which role, what, the fields
+// Auditoría: every change of the company — who, with which role, what, the fields
 // before → after, when, from which address — newest first, with filters (section, person,
 // dates) and the CSV of the filtered entries. Dueño and Administrador only (audit.read).
 import { data } from "react-router";
 import { Button, Card, Text } from "@radix-ui/themes";
-import type { AuditEntryDto, AuditPage } from "#contract/dto";
+import type { AuditEntryDto } from "#contract/dto";
+import { endpoints } from "#contract/endpoints";
 import { AUDIT_RESOURCES, AUDIT_RESOURCE_LABELS, auditActionLabel, auditSubject, describeChanges, type AuditResource } from "#domain/audit";
 import { ROLE_LABELS } from "#domain/permissions";
 import { BiDownload, BiHistory } from "~/icons";
@@ -14,7 +15,7 @@ import { ListScreen, ListTable } from "~/components/list/ListScreen";
 import { FilterDate, FilterSelect, queryErrors } from "~/components/activity/filters";
 import { Cell, ColumnHeaderCell, Row } from "~/components/table";
 import { formatDateTime, formatInt } from "~/components/charts/format";
-import { createApiClient, fetchJson, pickParams } from "~/lib/api.server";
+import { createApiClient, pickParams } from "~/lib/api.server";
 import { requireMember } from "~/lib/auth.server";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/audit";
@@ -34,7 +35,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   for (const [k, v] of raw) if (!errors[k]) query.set(k, v);
   if (errors.to) query.delete("from");
   const { page, pageSize } = listParams(url);
-  const res = await fetchJson<AuditPage>(createApiClient(context, user.idToken), `/Business/Audit?${query}`);
+  const res = await createApiClient(context, user.idToken).call(endpoints.auditList, { query });
   const exportQuery = pickParams(query, FILTER_KEYS);
   return data(
     {

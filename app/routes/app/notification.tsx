@@ -1,12 +1,13 @@
 import { data, redirect, Form, Link, useNavigation } from "react-router";
 import { Badge, Button, Card, Flex, Text } from "@radix-ui/themes";
 import { BiBell, BiCheck, BiCheckDouble, BiChip, BiCreditCard, BiError, BiInfoCircle, BiMoney, BiTimeFive, BiWifiOff, type IconType } from "~/icons";
-import type { NotificationDto, NotificationPage } from "#contract/dto";
+import type { NotificationDto } from "#contract/dto";
 import { UUID_RE } from "#contract/schemas/constants";
 import { EmptyState, PageHeader } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
 import { Pagination, listParams } from "~/components/list";
-import { fetchJson, createApiClient } from "~/lib/api.server";
+import { createApiClient, UNREACHABLE_PROBLEM } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 import { UNAVAILABLE } from "~/components/activity/labels";
 import { formatDateTime, formatInt } from "~/components/charts/format";
 import { requireActiveBusiness, requireUser, safeRedirect } from "~/lib/auth.server";
@@ -14,7 +15,7 @@ import { visibleLink } from "~/lib/access.server";
 import { dataWithError, dataWithSuccess } from "~/lib/toast.server";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
-// Web push (issue 7): the browser's registration record and the permission button.
+// Web push: the browser's registration record and the permission button.
 import { EnablePushButton } from "~/push/EnablePushButton";
 import { PUSH_INTENT, pushRegisterAction } from "~/push/register.server";
 import type { Route } from "./+types/notification";
@@ -27,7 +28,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const unreadOnly = url.searchParams.get("unread") === "1";
   const query = new URLSearchParams({ page: String(page), pageSize: "20" });
   if (unreadOnly) query.set("unread", "1");
-  const res = await fetchJson<NotificationPage>(createApiClient(context, user.idToken), `/Business/Notification?${query}`);
+  const res = await createApiClient(context, user.idToken).call(endpoints.notificationList, { query });
   if (!res.ok) return data({ items: [] as NotificationDto[], total: 0, page, pageSize: 20, unread: 0, unreadOnly, error: UNAVAILABLE });
   // A link to a screen the role cannot open is not offered.
   const items = res.data.items.map((n) => ({ ...n, link: visibleLink(business.role, n.link) }));
@@ -38,28 +39,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  // Web push: the browser's registration record (spec §3), stored through the API; no toast (spec §1).
+  // Web push: the browser's registration record, stored through the API; no toast (it happens unasked).
   if (intent === PUSH_INTENT) return pushRegisterAction(context, user.idToken, form);
   const api = createApiClient(context, user.idToken);
-  let path: string;
+  let send: () => Promise<{ ok: boolean; status: number; problem?: { type?: string } }>;
   let success: string;
   if (intent === "readAll") {
-    path = "/Business/Notification/ReadAll";
+    send = () => api.call(endpoints.notificationReadAll);
     success = "Marcamos todas las notificaciones como leídas.";
   } else if (intent === "read") {
     const id = String(form.get("id") ?? "");
     if (!UUID_RE.test(id)) return dataWithError(context, { ok: false }, "No encontramos esa notificación.", { status: 404 });
-    path = `/Business/Notification/${id}/Read`;
+    send = () => api.call(endpoints.notificationRead, { params: { id } });
     success = "Notificación marcada como leída.";
   } else {
     return dataWithError(context, { ok: false }, "No entendimos qué querías hacer. Probá de nuevo.", { status: 400 });
   }
-  try {
-    const response = await api.post(path);
-    if (response.status === 404) return dataWithError(context, { ok: false }, "No encontramos esa notificación.", { status: 404 });
-    if (!response.ok) return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo.", { status: 502 });
-  } catch {
-    return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo en unos minutos.", { status: 503 });
+  const result = await send();
+  if (!result.ok) {
+    if (result.status === 404) return dataWithError(context, { ok: false }, "No encontramos esa notificación.", { status: 404 });
+    // Never reached the API: try again later; any other refusal: try again now.
+    if (result.problem?.type === UNREACHABLE_PROBLEM && result.status === 503) {
+      return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo en unos minutos.", { status: 503 });
+    }
+    return dataWithError(context, { ok: false }, "No pudimos actualizar las notificaciones. Probá de nuevo.", { status: 502 });
   }
   // Following the notification's link marks it read and goes there.
   const goTo = form.get("goTo");
