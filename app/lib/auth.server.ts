@@ -8,6 +8,7 @@ import { commitSession, destroySession, getSession, webSessionIsLive, type AppSe
 import { type RequestContext, appContext, setChosenCompany } from "~/lib/context";
 import { holds, needFor } from "~/lib/access.server";
 import { refusalMessage, type Permission, type Role } from "#domain/permissions";
+import type { BusinessStatus } from "#contract/schemas/business-constants";
 
 /** Spec §9: the ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -125,7 +126,7 @@ export function createAuthenticator(context: RequestContext) {
 // ---------------------------------------------------------------------------------------------
 // The company behind the account (Business API `GET /Account/Business`).
 
-export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
+export type { BusinessStatus };
 
 export interface CompanyChoice {
   businessId: string;
