@@ -8,6 +8,7 @@ import type { BusinessStatus } from "./schemas/business";
 import type { ConnectorFormat, ParkingType, PaymentAccountStatus, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
+import type { ReservationStatus } from "../domain/reservation-status";
 
 export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode, Role };
 
@@ -596,7 +597,7 @@ export interface DiagnosticsRequestedDto {
 
 // ---- Reservations (issue 25, ADR 0018) ---------------------------------------------------------
 
-export type ReservationStatus = "ACTIVE" | "USED" | "EXPIRED" | "CANCELLED" | "REFUSED";
+export type { ReservationStatus };
 
 export interface ReservationDto {
   id: string;

@@ -31,6 +31,7 @@ import {
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
+import type { ReservationStatus } from "../domain/reservation-status";
 import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
 import type { AuthorizationPolicy } from "../domain/authorization";
@@ -672,9 +673,8 @@ export const chargingSessions = pgTable(
   ],
 );
 
-/** Reservation states (ADR 0018): REFUSED when the charger did not take it. */
-export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+export { RESERVATION_STATUSES } from "../domain/reservation-status";
+export type { ReservationStatus };
 
 /**
  * A connector reserved for a tag until a time (OCPP ReserveNow). `reservation_number` is the OCPP
