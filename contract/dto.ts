@@ -595,7 +595,7 @@ export interface DiagnosticsRequestedDto {
   diagnostics: DiagnosticsDto | null;
 }
 
-// ---- Reservations (issue 25, ADR 0018) ---------------------------------------------------------
+// ---- Reservations (ADR 0018) -------------------------------------------------------------------
 
 export type { ReservationStatus };
 
