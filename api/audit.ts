@@ -40,7 +40,7 @@ import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import type { ApiServices, Ctx } from "./env";
 import type { AuditSpec } from "#contract/endpoints";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS } from "#contract/schemas/constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
 
 export type { AuditResource };
 
@@ -296,7 +296,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       const [row] = await db
         .select({ provider: paymentAccounts.provider, accountLabel: paymentAccounts.accountLabel, last4: paymentAccounts.credentialsLast4, status: paymentAccounts.status })
         .from(paymentAccounts)
-        .where(and(eq(paymentAccounts.businessId, businessId), eq(paymentAccounts.provider, provider as "MERCADOPAGO" | "PAGOS360")))
+        .where(and(eq(paymentAccounts.businessId, businessId), eq(paymentAccounts.provider, provider as PaymentProviderCode)))
         .limit(1);
       return row ? { ...row } : null;
     },

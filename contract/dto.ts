@@ -5,8 +5,10 @@ import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
+import type { ConnectorFormat, ParkingType, PaymentAccountStatus, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
+import type { ReservationStatus } from "../domain/reservation-status";
 
 export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode, Role };
 
@@ -74,7 +76,7 @@ export interface ConnectorTypeDto {
 
 // ---- Stations ----------------------------------------------------------------------------------
 
-export type ParkingType = "ALONG_MOTORWAY" | "PARKING_GARAGE" | "PARKING_LOT" | "ON_DRIVEWAY" | "ON_STREET" | "UNDERGROUND_GARAGE";
+export type { ParkingType };
 
 /** weekday 1 = lunes … 7 = domingo; begin/end 'HH:MM' local. */
 export interface OpeningHoursDto {
@@ -134,8 +136,7 @@ export interface StationDto {
 
 // ---- Chargers ----------------------------------------------------------------------------------
 
-export type ConnectorFormat = "SOCKET" | "CABLE";
-export type PowerType = "AC_1_PHASE" | "AC_3_PHASE" | "DC";
+export type { ConnectorFormat, PowerType };
 
 export interface ConnectorDto {
   id: string;
@@ -255,8 +256,7 @@ export interface RatePreviewDto {
 
 // ---- Activity (charging sessions) --------------------------------------------------------------
 
-export type SessionStatus = "ACTIVE" | "IDLE" | "COMPLETED" | "INVALID";
-export type SessionPaymentStatus = "PENDING" | "PAID" | "FAILED" | "NOT_REQUIRED";
+export type { SessionPaymentStatus, SessionStatus };
 
 export interface SessionDto {
   id: string;
@@ -379,13 +379,14 @@ export interface PushRegistrationDto {
 
 // ---- Payments ----------------------------------------------------------------------------------
 
-export type PaymentProviderCode = "MERCADOPAGO" | "PAGOS360";
+export type { PaymentAccountStatus, PaymentProviderCode, PaymentStatus };
 
 /** GET|PUT /MercadoPago/BusinessUser, /Pagos360/BusinessUser. Credentials are never returned. */
 export interface PaymentAccountDto {
   provider: PaymentProviderCode;
   connected: boolean;
-  status: "CONNECTED" | "ERROR" | "DISCONNECTED";
+  /** DISCONNECTED: no credentials stored. */
+  status: PaymentAccountStatus | "DISCONNECTED";
   /** Last 4 characters of the access token / API key. */
   last4: string | null;
   accountLabel: string | null;
@@ -404,7 +405,7 @@ export interface PaymentDto {
   provider: PaymentProviderCode;
   amountCents: number;
   currency: string;
-  status: "PENDING" | "APPROVED" | "REJECTED" | "REFUNDED" | "CANCELLED";
+  status: PaymentStatus;
   externalId: string | null;
   /** Issue 23: SESSION (an amount a priced session owes) or QR (a driver's prepayment at a connector). */
   origin: "SESSION" | "QR";
@@ -594,9 +595,9 @@ export interface DiagnosticsRequestedDto {
   diagnostics: DiagnosticsDto | null;
 }
 
-// ---- Reservations (issue 25, ADR 0018) ---------------------------------------------------------
+// ---- Reservations (ADR 0018) -------------------------------------------------------------------
 
-export type ReservationStatus = "ACTIVE" | "USED" | "EXPIRED" | "CANCELLED" | "REFUSED";
+export type { ReservationStatus };
 
 export interface ReservationDto {
   id: string;
@@ -732,7 +733,7 @@ export interface PaymentView {
   id: string;
   provider: PaymentProviderCode;
   step: DriverStep;
-  status: "PENDING" | "APPROVED" | "REJECTED" | "REFUNDED" | "CANCELLED";
+  status: PaymentStatus;
   amountCents: number;
   chargedCents: number | null;
   refundedCents: number;

@@ -12,7 +12,7 @@
 // cached answers) goes in `afterCommit`: it runs when the transaction commits, and not at all when
 // it rolls back.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Db } from "./client";
+import type { Db } from "./types";
 
 interface Scope {
   root: Db;

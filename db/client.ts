@@ -9,17 +9,14 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 import { ambientDb } from "./ambient";
+import type { Db } from "./types";
 
-export type Schema = typeof schema;
-
-/** The Drizzle database, whichever driver is underneath. Transactions (`tx`) are assignable to it. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type { Db, Schema } from "./types";
 
 /**
  * Messages between server nodes (OCPP commands routed to the node holding a charger's socket,

@@ -31,6 +31,8 @@ import {
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
+import type { ReservationStatus } from "../domain/reservation-status";
+import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
 import type { AuthorizationPolicy } from "../domain/authorization";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
@@ -58,29 +60,24 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 // ---------------------------------------------------------------------------------------------
 // Enums
 
-export const businessStatus = pgEnum("business_status", ["PENDING", "ACTIVE", "REJECTED", "SUSPENDED"]);
+// The value lists are the contract's (contract/schemas/constants.ts): the API, its schemas and
+// OCPI read the same ones.
+export const businessStatus = pgEnum("business_status", BUSINESS_STATUSES);
 /** OCPI ParkingType. */
-export const parkingType = pgEnum("parking_type", [
-  "ALONG_MOTORWAY",
-  "PARKING_GARAGE",
-  "PARKING_LOT",
-  "ON_DRIVEWAY",
-  "ON_STREET",
-  "UNDERGROUND_GARAGE",
-]);
+export const parkingType = pgEnum("parking_type", PARKING_TYPES);
 /** OCPI ConnectorFormat. */
-export const connectorFormat = pgEnum("connector_format", ["SOCKET", "CABLE"]);
-/** OCPI PowerType. */
-export const powerType = pgEnum("power_type", ["AC_1_PHASE", "AC_3_PHASE", "DC"]);
+export const connectorFormat = pgEnum("connector_format", CONNECTOR_FORMATS);
+/** OCPI PowerType (the phases a charger here has). */
+export const powerType = pgEnum("power_type", POWER_TYPES);
 /** OCPP 1.6 ChargePointStatus, spelled as on the wire. */
 export const connectorStatus = pgEnum("connector_status", CHARGE_POINT_STATUSES);
 /** ACTIVE: charging or about to; IDLE: charging ended, vehicle still plugged in (idle fee runs). */
-export const sessionStatus = pgEnum("session_status", ["ACTIVE", "IDLE", "COMPLETED", "INVALID"]);
-export const sessionPaymentStatus = pgEnum("session_payment_status", ["PENDING", "PAID", "FAILED", "NOT_REQUIRED"]);
-export const paymentProvider = pgEnum("payment_provider", ["MERCADOPAGO", "PAGOS360"]);
-export const paymentAccountStatus = pgEnum("payment_account_status", ["CONNECTED", "ERROR"]);
+export const sessionStatus = pgEnum("session_status", SESSION_STATUSES);
+export const sessionPaymentStatus = pgEnum("session_payment_status", SESSION_PAYMENT_STATUSES);
+export const paymentProvider = pgEnum("payment_provider", PAYMENT_PROVIDERS);
+export const paymentAccountStatus = pgEnum("payment_account_status", PAYMENT_ACCOUNT_STATUSES);
 /** One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). */
-export const paymentStatus = pgEnum("payment_status", ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED"]);
+export const paymentStatus = pgEnum("payment_status", PAYMENT_STATUSES);
 
 // Text (not an enum) so new kinds need no migration; the union keeps code honest.
 export const NOTIFICATION_TYPES = [
@@ -676,9 +673,8 @@ export const chargingSessions = pgTable(
   ],
 );
 
-/** Reservation states (ADR 0018): REFUSED when the charger did not take it. */
-export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+export { RESERVATION_STATUSES } from "../domain/reservation-status";
+export type { ReservationStatus };
 
 /**
  * A connector reserved for a tag until a time (OCPP ReserveNow). `reservation_number` is the OCPP

@@ -1,8 +1,9 @@
 // Reservation states and their labels (ADR 0018): pure, so the reservations screen and the
 // audit log name them alike.
-/** Reservation states (db/schema RESERVATION_STATUSES spelled the same). */
+/** Reservation states: REFUSED when the charger did not take it. */
 export const RESERVATION_STATUSES = ["ACTIVE", "USED", "EXPIRED", "CANCELLED", "REFUSED"] as const;
-export const RESERVATION_STATUS_LABELS: Record<(typeof RESERVATION_STATUSES)[number], string> = {
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
   ACTIVE: "Activa",
   USED: "Usada",
   EXPIRED: "Vencida sin uso",

@@ -8,6 +8,7 @@
 // doubles as a cipher key): the first key signs, every configured key still verifies.
 //
 // OCPP passwords (Basic auth of security profile 1/2) are stored only as salted hashes.
+import type { PaymentProviderCode } from "../contract/schemas/constants";
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const VERSION = "v1";
@@ -145,7 +146,7 @@ export async function verifyOcppPassword(password: string, stored: string | null
 // Payment-provider credentials: sealed bound to their tenant and provider (AAD), so a
 // ciphertext copied to another business's row does not decrypt.
 
-export type PaymentProviderCode = "MERCADOPAGO" | "PAGOS360";
+export type { PaymentProviderCode };
 
 export function sealPaymentCredentials(ring: KeyRing, plain: string, ctx: { businessId: string; provider: PaymentProviderCode }): string {
   return ring.encrypt(plain, `payment-account:${ctx.businessId}:${ctx.provider}`);

@@ -10,6 +10,7 @@
 // its hours and under its cap) — never minutes at the charging-time price; total_time_cost is
 // charging time only. A period without tariff_id has no tariff relevant (§ChargingPeriod).
 import type { RateSnapshot } from "../domain/pricing";
+import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
 import type { Party } from "./mapping";
@@ -36,7 +37,7 @@ export interface SessionForCdr {
 export interface CdrPlace {
   station: { id: string; name: string; address: string; city: string; postalCode: string | null; country: string; latitude: number; longitude: number };
   chargerId: string;
-  connector: { connectorId: number; standard: string; format: "SOCKET" | "CABLE"; powerType: "AC_1_PHASE" | "AC_3_PHASE" | "DC" };
+  connector: { connectorId: number; standard: string; format: ConnectorFormat; powerType: PowerType };
 }
 
 const HOUR_MS = 3_600_000;

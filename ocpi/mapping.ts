@@ -4,6 +4,7 @@
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { RateRow } from "../domain/pricing";
 import type { OpeningHours } from "../db/schema";
+import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { ocpiDateTime } from "./envelope";
 import type { Connector, Evse, Location, PriceComponent, Tariff, TariffElement } from "./schemas";
 
@@ -35,8 +36,8 @@ export interface ChargerForOcpi {
 export interface ConnectorForOcpi {
   connectorId: number;
   standard: string;
-  format: "SOCKET" | "CABLE";
-  powerType: "AC_1_PHASE" | "AC_3_PHASE" | "DC";
+  format: ConnectorFormat;
+  powerType: PowerType;
   maxPowerKw: number;
   rateId: string | null;
   status: ChargePointStatus;

@@ -2,6 +2,7 @@
 // branch release-2.2.1-bugfixes). Each schema names the section it follows. They validate what
 // partners send us (credentials, versions, tokens, commands) and, in the tests, everything we send.
 import { z } from "zod";
+import { CONNECTOR_FORMATS, PARKING_TYPES, POWER_TYPES } from "../contract/schemas/constants";
 
 // types.asciidoc — basic types -----------------------------------------------------------------
 
@@ -97,7 +98,11 @@ export const geoLocation = z.object({
   longitude: z.string().max(11).regex(/^-?[0-9]{1,3}\.[0-9]{5,7}$/),
 });
 /** §ParkingType enum. */
-export const parkingType = z.enum(["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"]);
+export const parkingType = z.enum(PARKING_TYPES);
+/** §ConnectorFormat enum: the same two values as ours. */
+export const connectorFormat = z.enum(CONNECTOR_FORMATS);
+/** §PowerType enum: ours plus the two-phase supplies no charger here has. */
+export const powerType = z.enum([...POWER_TYPES, "AC_2_PHASE", "AC_2_PHASE_SPLIT"]);
 /** §Status enum (of an EVSE). */
 export const evseStatus = z.enum(["AVAILABLE", "BLOCKED", "CHARGING", "INOPERATIVE", "OUTOFORDER", "PLANNED", "REMOVED", "RESERVED", "UNKNOWN"]);
 /** §Capability enum. */
@@ -163,8 +168,8 @@ export const connectorStandard = z.enum([
 export const connector = z.object({
   id: ciString(36),
   standard: connectorStandard,
-  format: z.enum(["SOCKET", "CABLE"]),
-  power_type: z.enum(["AC_1_PHASE", "AC_2_PHASE", "AC_2_PHASE_SPLIT", "AC_3_PHASE", "DC"]),
+  format: connectorFormat,
+  power_type: powerType,
   max_voltage: z.number().int(),
   max_amperage: z.number().int(),
   max_electric_power: z.number().int().optional(),
@@ -317,8 +322,8 @@ export const cdrLocation = z.object({
   evse_id: ciString(48),
   connector_id: ciString(36),
   connector_standard: connectorStandard,
-  connector_format: z.enum(["SOCKET", "CABLE"]),
-  connector_power_type: z.enum(["AC_1_PHASE", "AC_2_PHASE", "AC_2_PHASE_SPLIT", "AC_3_PHASE", "DC"]),
+  connector_format: connectorFormat,
+  connector_power_type: powerType,
 });
 /** mod_cdrs.asciidoc §CDR object. */
 export const cdr = z.object({

@@ -1,5 +1,6 @@
 // Commands the operator sends to a charger from the charger screen (OCPP 1.6 CS → CP calls):
 // what the API accepts, how each becomes an OCPP call, and how the answer reads in Spanish.
+import type { OcppProtocol } from "../domain/ocpp-protocol";
 import { INTERVAL_LABELS, type ChargerCommand } from "#contract/schemas/command";
 import {
   COMMAND_LABELS,
@@ -34,7 +35,7 @@ export function isSettingsCommand(cmd: ChargerCommand): cmd is SettingsCommand {
 
 
 /** The subprotocol of the charger a command goes to. */
-export type CommandProtocol = "ocpp1.6" | "ocpp2.0.1";
+export type CommandProtocol = OcppProtocol;
 
 /** The open transaction a stop needs: our number for 1.6, the charger's own id for 2.0.1. */
 export interface OpenTransaction {

@@ -7,8 +7,9 @@ import type { Db } from "../db/client";
 import { chargerDiagnostics, chargers } from "../db/schema";
 import type { CommandOutcome } from "#contract/schemas/command-labels";
 import type { ChargerRef } from "./store";
+import type { OcppProtocol } from "../domain/ocpp-protocol";
 
-export type CommandProtocol = "ocpp1.6" | "ocpp2.0.1";
+export type CommandProtocol = OcppProtocol;
 
 export type MaintenanceRequest =
   | { kind: "UpdateFirmware"; location: string; retrieveAt: Date; requestId: number }

@@ -30,10 +30,10 @@ import { decideAuthorization, localDate, sessionRateId, type KnownTag, type TagA
 import { chargedAmount, isPaymentIdTag } from "../domain/driver-payment";
 import { energyFromReadings, meterFaultNotice } from "../domain/metering";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
+import type { OcppProtocol } from "../domain/ocpp-protocol";
 import { chargedPrice, DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
 
-/** The OCPP subprotocols the central system speaks (negotiated per connection). */
-export type OcppProtocol = "ocpp1.6" | "ocpp2.0.1";
+export type { OcppProtocol };
 
 /** The charger a connection belongs to, read once at connection time. */
 export interface ChargerRef {

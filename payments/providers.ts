@@ -7,8 +7,9 @@ import { openPaymentCredentials, type PaymentProviderCode } from "../infra/crypt
 import { mercadoPagoClient, mpStatus, toCents, type MercadoPagoCredentials, type MpPayment } from "../infra/payments/mercadopago";
 import { argentinaDate, pagos360Client, pagos360Status, type Pagos360Credentials } from "../infra/payments/pagos360";
 import type { PaymentsContext } from "./deps";
+import { PAYMENT_PROVIDERS } from "../contract/schemas/constants";
 
-export const PROVIDERS = ["MERCADOPAGO", "PAGOS360"] as const satisfies readonly PaymentProviderCode[];
+export const PROVIDERS = PAYMENT_PROVIDERS;
 
 /**
  * Whether the provider gives money back through its API (Mercado Pago: POST /v1/payments/{id}/refunds).

@@ -10,6 +10,7 @@ import { type RequestContext, appContext, setChosenCompany } from "~/lib/context
 import { holds, needFor } from "~/lib/access.server";
 import { refusalMessage, type Permission, type Role } from "#domain/permissions";
 import { unavailable } from "~/lib/responses.server";
+import type { BusinessStatus } from "#contract/schemas/business-constants";
 
 /** Spec §9: the ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -127,7 +128,7 @@ export function createAuthenticator(context: RequestContext) {
 // ---------------------------------------------------------------------------------------------
 // The company behind the account (endpoints.accountBusinessGet).
 
-export type BusinessStatus = "PENDING" | "ACTIVE" | "REJECTED" | "SUSPENDED";
+export type { BusinessStatus };
 
 export interface CompanyChoice {
   businessId: string;

@@ -6,8 +6,12 @@ export const OCPP_IDENTITY_MESSAGE = "Usá de 3 a 48 letras, números, puntos, g
 export const MAX_CONNECTORS = 10;
 export const CONNECTOR_FORMATS = ["SOCKET", "CABLE"] as const;
 export const POWER_TYPES = ["AC_1_PHASE", "AC_3_PHASE", "DC"] as const;
-export const CONNECTOR_FORMAT_LABELS: Record<(typeof CONNECTOR_FORMATS)[number], string> = { SOCKET: "Toma", CABLE: "Cable" };
-export const POWER_TYPE_LABELS: Record<(typeof POWER_TYPES)[number], string> = {
+/** How a connector meets the vehicle; OCPI's ConnectorFormat, the same two values. */
+export type ConnectorFormat = (typeof CONNECTOR_FORMATS)[number];
+/** The supply a connector delivers; the subset of OCPI's PowerType a charger here has. */
+export type PowerType = (typeof POWER_TYPES)[number];
+export const CONNECTOR_FORMAT_LABELS: Record<ConnectorFormat, string> = { SOCKET: "Toma", CABLE: "Cable" };
+export const POWER_TYPE_LABELS: Record<PowerType, string> = {
   AC_1_PHASE: "AC monofásica",
   AC_3_PHASE: "AC trifásica",
   DC: "DC",

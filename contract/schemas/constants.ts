@@ -18,18 +18,21 @@ export const RATE_SORTS = ["name", "pricePerKwhCents", "createdAt"] as const;
 export const TAG_SORTS = ["holderName", "idTag", "expiresOn", "createdAt"] as const;
 export const ACCESS_GROUP_SORTS = ["name", "createdAt"] as const;
 
+/** ACTIVE: charging or about to; IDLE: charging ended, vehicle still plugged in (idle fee runs). */
 export const SESSION_STATUSES = ["ACTIVE", "IDLE", "COMPLETED", "INVALID"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /** A session still open this long after it started is one the charger probably never stopped (issue 25). */
 export const STUCK_AFTER_HOURS = 12;
-export const SESSION_STATUS_LABELS: Record<(typeof SESSION_STATUSES)[number], string> = {
+export const SESSION_STATUS_LABELS: Record<SessionStatus, string> = {
   ACTIVE: "En curso",
   IDLE: "Finalizada, vehículo conectado",
   COMPLETED: "Completada",
   INVALID: "Inválida",
 };
 export const SESSION_PAYMENT_STATUSES = ["PENDING", "PAID", "FAILED", "NOT_REQUIRED"] as const;
-export const SESSION_PAYMENT_STATUS_LABELS: Record<(typeof SESSION_PAYMENT_STATUSES)[number], string> = {
+export type SessionPaymentStatus = (typeof SESSION_PAYMENT_STATUSES)[number];
+export const SESSION_PAYMENT_STATUS_LABELS: Record<SessionPaymentStatus, string> = {
   PENDING: "Pendiente",
   PAID: "Pagada",
   FAILED: "Pago rechazado",
@@ -38,8 +41,14 @@ export const SESSION_PAYMENT_STATUS_LABELS: Record<(typeof SESSION_PAYMENT_STATU
 export const ACTIVITY_SORTS = ["startedAt", "energyWh", "totalCents", "idleMinutes"] as const;
 
 export const PAYMENT_PROVIDERS = ["MERCADOPAGO", "PAGOS360"] as const;
+export type PaymentProviderCode = (typeof PAYMENT_PROVIDERS)[number];
+/** A company's stored credentials at a provider: usable, or refused by it at the last use. */
+export const PAYMENT_ACCOUNT_STATUSES = ["CONNECTED", "ERROR"] as const;
+export type PaymentAccountStatus = (typeof PAYMENT_ACCOUNT_STATUSES)[number];
+/** One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). */
 export const PAYMENT_STATUSES = ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED"] as const;
-export const PAYMENT_STATUS_LABELS: Record<(typeof PAYMENT_STATUSES)[number], string> = {
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   PENDING: "Pendiente",
   APPROVED: "Aprobado",
   REJECTED: "Rechazado",

@@ -1,6 +1,7 @@
 // The public driver pages' calls (issue 23): a checkout at a connector and the stop. Pure: the
 // page's form uses the same rules.
 import { z } from "zod";
+import { PAYMENT_PROVIDERS } from "./constants";
 
 export const DRIVER_EMAIL_MESSAGE = "Ingresá un correo válido para recibir el comprobante.";
 export const DRIVER_TERMS_MESSAGE = "Para pagar tenés que aceptar los términos.";
@@ -9,7 +10,7 @@ export const DRIVER_TERMS_MESSAGE = "Para pagar tenés que aceptar los términos
 export const driverCheckoutSchema = z.object({
   amountCents: z.coerce.number({ error: "Elegí un monto." }).int({ error: "Elegí un monto." }).positive({ error: "Elegí un monto." }),
   email: z.email({ error: DRIVER_EMAIL_MESSAGE }).max(254, { error: DRIVER_EMAIL_MESSAGE }),
-  provider: z.enum(["MERCADOPAGO", "PAGOS360"], { error: "Elegí un medio de pago." }),
+  provider: z.enum(PAYMENT_PROVIDERS, { error: "Elegí un medio de pago." }),
   acceptTerms: z.literal(true, { error: DRIVER_TERMS_MESSAGE }),
   requestKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "Volvé a cargar la página y probá de nuevo." }),
 });

@@ -3,8 +3,10 @@
 // contract/schemas/station.ts re-exports them.
 
 export const PARKING_TYPES = ["ALONG_MOTORWAY", "PARKING_GARAGE", "PARKING_LOT", "ON_DRIVEWAY", "ON_STREET", "UNDERGROUND_GARAGE"] as const;
+/** OCPI's ParkingType, the same values. */
+export type ParkingType = (typeof PARKING_TYPES)[number];
 
-export const PARKING_TYPE_LABELS: Record<(typeof PARKING_TYPES)[number], string> = {
+export const PARKING_TYPE_LABELS: Record<ParkingType, string> = {
   ALONG_MOTORWAY: "Sobre ruta o autopista",
   PARKING_GARAGE: "Estacionamiento cubierto",
   PARKING_LOT: "Playa de estacionamiento",

@@ -2,10 +2,9 @@
 // brands (/Business/ChargerBrand) and station services (/Business/Service). Upserted by their
 // natural key, so running this at every start is safe and picks up label changes.
 import { sql } from "drizzle-orm";
+import type { PowerType } from "../../contract/schemas/constants";
 import type { Db } from "../client";
 import { chargerBrands, connectorTypes, services } from "../schema";
-
-type PowerType = "AC_1_PHASE" | "AC_3_PHASE" | "DC";
 
 /** OCPI 2.2.1 ConnectorType codes with the names drivers use in Argentina. */
 export const CONNECTOR_TYPE_CATALOG: readonly { code: string; label: string; defaultPowerType: PowerType }[] = [

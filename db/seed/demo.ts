@@ -12,6 +12,7 @@ import { cuitCheckDigit } from "#domain/cuit";
 import { formatArs } from "#domain/money";
 import { CHARGE_POINT_ERROR_LABELS, type ChargePointErrorCode, type ChargePointStatus } from "#domain/ocpp-status";
 import { priceSession, rateSnapshotFromRow, usageFromSession, type RateSnapshot } from "#domain/pricing";
+import type { ConnectorFormat, PaymentProviderCode, PowerType } from "#contract/schemas/constants";
 import type { Db } from "../client";
 import {
   businessUsers,
@@ -65,7 +66,7 @@ export interface SeedDemoOptions {
    * Seals payment-provider credentials (e.g. KeyRing.encrypt from infra/crypto). Without it no
    * payment account is created: plain-text credentials must never reach the table.
    */
-  sealCredentials?: (plain: string, ctx: { businessId: string; provider: "MERCADOPAGO" | "PAGOS360" }) => string;
+  sealCredentials?: (plain: string, ctx: { businessId: string; provider: PaymentProviderCode }) => string;
 }
 
 export interface DemoCounts {
@@ -140,11 +141,9 @@ const RATES: Record<RateKey, Omit<NewRate, "id" | "businessId">> = {
   },
 };
 
-type PowerType = "AC_1_PHASE" | "AC_3_PHASE" | "DC";
-
 interface ConnectorSpec {
   type: string; // connector_types.code
-  format: "SOCKET" | "CABLE";
+  format: ConnectorFormat;
   power: PowerType;
   kw: number;
   rate: RateKey | null;
@@ -175,7 +174,7 @@ interface StationSpec {
   chargers: ChargerSpec[];
 }
 
-const T2 = (kw: number, rate: RateKey | null, format: "SOCKET" | "CABLE" = "SOCKET", power: PowerType = "AC_3_PHASE"): ConnectorSpec => ({
+const T2 = (kw: number, rate: RateKey | null, format: ConnectorFormat = "SOCKET", power: PowerType = "AC_3_PHASE"): ConnectorSpec => ({
   type: "IEC_62196_T2",
   format,
   power,

@@ -12,6 +12,7 @@
 //   https://www.mercadopago.com.ar/developers/es/reference/chargebacks/_payments_id_refunds/post
 // - Webhooks and their x-signature: https://www.mercadopago.com.ar/developers/es/docs/your-integrations/notifications/webhooks
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { PaymentStatus } from "../../contract/schemas/constants";
 
 export const MERCADOPAGO_DEFAULT_URL = "https://api.mercadopago.com";
 
@@ -173,7 +174,7 @@ export function signMercadoPagoManifest(secret: string, dataId: string, requestI
 }
 
 /** Mercado Pago's status, in our payments table's terms. */
-export function mpStatus(p: Pick<MpPayment, "status">): "PENDING" | "APPROVED" | "REJECTED" | "CANCELLED" | "REFUNDED" {
+export function mpStatus(p: Pick<MpPayment, "status">): PaymentStatus {
   switch (p.status) {
     case "approved":
     case "authorized":

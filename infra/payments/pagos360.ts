@@ -10,6 +10,7 @@
 // - Webhooks: a POST { entity_name: "PaymentRequest", type, entity_id, created_at } to the URL
 //   configured in the account; it carries no signature, so the request is read back from the API
 //   with the operator's key before anything is believed.
+import type { PaymentStatus } from "../../contract/schemas/constants";
 import { ProviderError } from "./mercadopago";
 
 export const PAGOS360_DEFAULT_URL = "https://api.pagos360.com";
@@ -86,7 +87,7 @@ export function pagos360Client(opts: { baseUrl?: string; apiKey: string; timeout
 export type Pagos360Client = ReturnType<typeof pagos360Client>;
 
 /** A payment request's state in our payments table's terms. */
-export function pagos360Status(state: string): "PENDING" | "APPROVED" | "REJECTED" | "CANCELLED" | "REFUNDED" {
+export function pagos360Status(state: string): PaymentStatus {
   switch (state) {
     case "paid":
     case "approved":

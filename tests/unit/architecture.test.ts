@@ -1,6 +1,6 @@
 // The code's shape, checked: imports run one way, from the HTTP server down to the pure domain,
-// and nothing imports the end-of-life Remix v2 packages (issue 22).
-import { readdirSync, readFileSync } from "node:fs";
+// no file reaches itself through its imports, and nothing imports the end-of-life Remix v2 packages.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importsOf } from "./source-imports";
@@ -33,6 +33,51 @@ function layerOfImport(file: string, specifier: string): Layer | undefined {
 }
 
 const PRODUCT = ["server.ts", ...LAYERS.flatMap(sourceFiles)];
+
+/** The product file an import names (relative or aliased, extension or index.ts implied), or undefined for a package or an asset. */
+function resolveImport(file: string, specifier: string): string | undefined {
+  const alias = Object.keys(ALIASES).find((a) => specifier === a || specifier.startsWith(`${a}/`));
+  let target: string;
+  if (alias) target = path.join(ALIASES[alias], specifier.slice(alias.length + 1));
+  else if (specifier.startsWith(".")) target = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier));
+  else return undefined;
+  const stem = target.replace(/\.(js|mjs)$/, "");
+  const candidates = [target, `${stem}.ts`, `${stem}.tsx`, path.join(target, "index.ts"), path.join(target, "index.tsx")];
+  return candidates.find((c) => existsSync(path.join(ROOT, c)) && statSync(path.join(ROOT, c)).isFile() && /\.(ts|tsx|mjs|js)$/.test(c));
+}
+
+/** The strongly connected components of more than one file (or a file importing itself), by Tarjan's algorithm. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
 const EVERYTHING = [...PRODUCT, ...["scripts", "tests"].flatMap(sourceFiles), "vite.config.ts", "vitest.config.ts", "playwright.config.ts", "react-router.config.ts"];
 
 describe("architecture", () => {
@@ -51,6 +96,15 @@ describe("architecture", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("no import circles between product files (type-only imports included)", () => {
+    const graph = new Map<string, string[]>();
+    for (const file of PRODUCT) {
+      const targets = importsOf(readFileSync(path.join(ROOT, file), "utf8")).map((s) => resolveImport(file, s));
+      graph.set(file, [...new Set(targets.filter((t): t is string => t !== undefined))]);
+    }
+    expect(importCycles(graph).map((c) => c.join(" ↔ "))).toEqual([]);
   });
 
   it("nothing imports Remix v2 (@remix-run/*, end of life since 2026-06-17) or react-router-dom (gone in v8): React Router 7 replaces them", () => {

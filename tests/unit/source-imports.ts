@@ -3,5 +3,7 @@ const IMPORT = /(?:^|[^\w.])(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|(
 
 /** Every import of a source: static, type-only, re-exports, dynamic import() and side-effect imports. */
 export function importsOf(source: string): string[] {
-  return [...source.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
+  // A comment may show an import as an example; only code imports.
+  const code = source.replace(/^\s*(\/\/|\/?\*).*$/gm, "");
+  return [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
 }
