@@ -44,15 +44,4 @@ export default tseslint.config(
     files: ["db/seed/**", "app/routes/auth/terms-conditions.tsx"],
     rules: { "max-lines-per-function": "off" },
   },
-  // TEMPORARY: modules being split in parallel branches. Remove this block once they are merged; each entry
-  // must then pass the two rules above.
-  {
-    files: [
-      "app/routes/app/user.tsx",
-      "app/routes/app/team.tsx",
-      "app/routes/app/home.tsx",
-      "app/routes/app/roaming.tsx",
-    ],
-    rules: { "max-lines-per-function": "off", "max-lines": "off" },
-  },
 );

@@ -1,7 +1,8 @@
 // Response shapes of the Business API (JSON, camelCase). Types only: import them anywhere
 // (`import type { StationDto } from "./dto"`). Instants are ISO-8601 strings,
 // money integer centavos, energy Wh unless the name says kWh.
-import type { ChargePointStatus, StatusBucket } from "../domain/ocpp-status";
+import type { ChargePointStatus } from "../domain/ocpp-status";
+import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";

@@ -42,11 +42,8 @@ export const OCCUPIED_STATUSES: readonly ChargePointStatus[] = ["Preparing", "Ch
 /** Statuses after charging in which idle time runs until the connector is Available again. */
 export const IDLE_STATUSES: readonly ChargePointStatus[] = ["SuspendedEV", "Finishing"];
 
-// ---------------------------------------------------------------------------------------------
-// Summary buckets: in a module of their own, so a screen that shows only the summary (a station's
-// connectors) does not load every label below.
-
-export { STATUS_BUCKETS, STATUS_BUCKET_LABELS, statusBucket, countByBucket, type StatusBucket } from "./ocpp-status-summary";
+// Summary buckets live in ./ocpp-status-summary.ts, so a screen that shows only the summary (a
+// station's connectors) does not load every label below.
 
 // ---------------------------------------------------------------------------------------------
 // Error codes (ChargePointErrorCode) and stop reasons (Reason)

@@ -1,7 +1,7 @@
 // SQL fragments shared by the list and KPI queries.
 import { sql, type SQL } from "drizzle-orm";
 import { chargers, connectors } from "../db/schema";
-import { STATUS_BUCKETS, type StatusBucket } from "../domain/ocpp-status";
+import { STATUS_BUCKETS, type StatusBucket } from "../domain/ocpp-status-summary";
 
 /** The connector's bucket (domain/ocpp-status statusBucket, in SQL). Needs chargers ⋈ connectors. */
 export const bucketCase: SQL<StatusBucket> = sql<StatusBucket>`case

@@ -13,7 +13,8 @@ import {
   stations,
   type Charger,
 } from "#db/schema";
-import { chargePointStatusLabel, statusBucket } from "#domain/ocpp-status";
+import { chargePointStatusLabel } from "#domain/ocpp-status";
+import { statusBucket } from "#domain/ocpp-status-summary";
 import { chargerEventLabel, chargerEventSummary } from "#domain/charger-events";
 import { generateOcppPassword, hashOcppPassword } from "#infra/crypto";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";

@@ -44,15 +44,9 @@ export interface ApiClient {
   /**
    * The raw response, for what is not a JSON answer (a CSV export passed through, an image
    * upload read field by field). Typed by endpoint like `call`; a GET's 429 throws the page's
-   * 429. The untyped form (method, path) remains for screens not yet on the contract.
+   * 429.
    */
   request<E extends EndpointDef>(endpoint: E, ...input: CallArgs<E>): Promise<Response>;
-  request(method: string, path: string, body?: unknown, init?: { headers?: HeadersInit; signal?: AbortSignal }): Promise<Response>;
-  get(path: string): Promise<Response>;
-  post(path: string, body?: unknown, init?: { headers?: HeadersInit }): Promise<Response>;
-  patch(path: string, body?: unknown): Promise<Response>;
-  put(path: string, body?: unknown): Promise<Response>;
-  delete(path: string, body?: unknown): Promise<Response>;
 }
 
 /** CallInput as the implementation reads it, whatever the endpoint. */
@@ -146,7 +140,7 @@ export function createApiClient(
       return { ok: false, status: 503, problem: { type: UNREACHABLE_PROBLEM, title: API_UNAVAILABLE_MESSAGE, status: 503 } };
     }
     if (response.ok && response.status === 204) return { ok: true, status: 204, data: undefined };
-    const body = await readJson<unknown>(response);
+    const body = await jsonBody(response);
     if (response.ok) {
       if (body === undefined) return { ok: false, status: 502, problem: { type: UNREACHABLE_PROBLEM, title: API_UNAVAILABLE_MESSAGE, status: 502 } };
       return { ok: true, status: response.status, data: body };
@@ -156,16 +150,7 @@ export function createApiClient(
   }
   return {
     call: call as unknown as ApiClient["call"],
-    request: ((first: string | EndpointDef, ...rest: unknown[]) =>
-      typeof first === "string"
-        ? request(first, rest[0] as string, rest[1], rest[2] as { headers?: HeadersInit; signal?: AbortSignal })
-        : send(first, rest[0] as LooseInput)) as unknown as ApiClient["request"],
-    // A page's read refused by the API's limit is the page's answer: 429 for the error boundary.
-    get: async (path) => throwIfRateLimited(await request("GET", path)),
-    post: (path, body, init) => request("POST", path, body, init),
-    patch: (path, body) => request("PATCH", path, body),
-    put: (path, body) => request("PUT", path, body),
-    delete: (path, body) => request("DELETE", path, body),
+    request: send as unknown as ApiClient["request"],
   };
 }
 
@@ -190,12 +175,12 @@ export function isRateLimitedPage(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { init?: ResponseInit | null }).init?.status === 429;
 }
 
-/** Read a JSON body, or undefined when the API answered something else. */
-export async function readJson<T>(response: Response): Promise<T | undefined> {
+/** A JSON body, or undefined when the API answered something else. */
+async function jsonBody(response: Response): Promise<unknown> {
   const type = response.headers.get("content-type") ?? "";
   if (!type.includes("json")) return undefined;
   try {
-    return (await response.json()) as T;
+    return await response.json();
   } catch {
     return undefined;
   }
@@ -208,23 +193,6 @@ export interface ApiProblem {
   status: number;
   detail?: string;
   errors?: Record<string, string[]>;
-}
-
-// Reading the Business API from loaders: failures come back as values, never thrown.
-
-export type Fetched<T> = { ok: true; data: T } | { ok: false; status: number; title?: string };
-
-/** GET a JSON resource; network failures and timeouts come back as status 503, never thrown. */
-export async function fetchJson<T>(api: ApiClient, path: string): Promise<Fetched<T>> {
-  try {
-    const response = await api.get(path);
-    const body = await readJson<T & { title?: string }>(response);
-    if (response.ok && body !== undefined) return { ok: true, data: body };
-    return { ok: false, status: response.ok ? 502 : response.status, title: body?.title };
-  } catch (error) {
-    if (isRateLimitedPage(error)) throw error;
-    return { ok: false, status: 503 };
-  }
 }
 
 /** The query string with only the listed keys that have a value. */

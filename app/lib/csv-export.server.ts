@@ -1,7 +1,7 @@
 // The dashboard's CSV downloads (/activity/export.csv, /audit/export.csv, /tag/export.csv):
 // resource routes that stream the API's export to the browser, with JavaScript on or off. A
 // failure goes back to the list with a toast instead of a broken download.
-import { createApiClient, throwIfRateLimited, type ApiClient, type ApiProblem } from "~/lib/api.server";
+import { createApiClient, type ApiClient, type ApiProblem } from "~/lib/api.server";
 import { redirectWithError } from "~/lib/toast.server";
 import type { RequestContext } from "~/lib/context";
 import { notFound } from "~/lib/responses.server";
@@ -13,11 +13,7 @@ export async function proxyCsvExport(
   idToken: string,
   opts: {
     /** The call to the API's export: `(api) => api.request(endpoints.tagExportCsv)`. */
-    send?: (api: ApiClient) => Promise<Response>;
-    /** The export's path, for the screens not yet on the typed client (with `query`, the list's filters). */
-    apiPath?: string;
-    /** The list's filters, passed on to the API. */
-    query?: URLSearchParams;
+    send: (api: ApiClient) => Promise<Response>;
     /** Where a failure goes back to. */
     back: string;
     /** The file name when the API does not give one. */
@@ -28,12 +24,11 @@ export async function proxyCsvExport(
     notFoundScreen?: boolean;
   },
 ): Promise<Response> {
-  const search = opts.query?.size ? `?${opts.query}` : "";
   const api = createApiClient(context, idToken);
   let response: Response;
   try {
     // A refusal by the API's rate limit is caught here too: the list, with a toast.
-    response = await (opts.send ? opts.send(api) : api.request("GET", `${opts.apiPath}${search}`).then(throwIfRateLimited));
+    response = await opts.send(api);
   } catch {
     return redirectWithError(opts.back, UNAVAILABLE);
   }

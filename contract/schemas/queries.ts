@@ -2,7 +2,7 @@
 // Pure: the filter forms can use them too. Empty values (`?province=`) count as absent.
 import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
-import { STATUS_BUCKETS } from "#domain/ocpp-status";
+import { STATUS_BUCKETS } from "#domain/ocpp-status-summary";
 import { DRIVER_STEPS } from "#domain/driver-payment";
 import { id, isoDate, isoDateEnd, optionsPageQuery, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";

@@ -2,6 +2,7 @@
 // client as we use it, and what we keep on it once the charger is authenticated.
 import ocppRpc from "ocpp-rpc";
 import type { ChargerRef, OcppProtocol } from "../store";
+import { OCPP_VERSIONS } from "../../domain/ocpp-protocol";
 
 /** What an authenticated socket carries: the charger, the protocol it speaks, its last sign of life. */
 export interface Session {
@@ -31,8 +32,8 @@ export const sessionOf = (client: Client) => client.session as unknown as Sessio
 export const { RPCError, RPCServer, TimeoutError, createRPCError } = ocppRpc;
 
 export const OCPP_PATH = "/ocpp";
-/** The subprotocols offered, in order of preference when a charger offers both. */
-export const OCPP_PROTOCOLS: readonly OcppProtocol[] = ["ocpp2.0.1", "ocpp1.6"];
+/** The subprotocols offered, in order of preference when a charger offers both: the newest first. */
+export const OCPP_PROTOCOLS: readonly OcppProtocol[] = [...OCPP_VERSIONS].reverse();
 /** Commands for a charger whose socket is on another node travel on this channel. */
 export const COMMAND_CHANNEL = "enchufa_ocpp_cmd";
 /** The other node's answers to those commands. */

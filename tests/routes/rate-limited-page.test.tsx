@@ -6,7 +6,8 @@ import { renderToString } from "react-dom/server";
 import { isRouteErrorResponse, UNSAFE_ErrorResponseImpl as ErrorResponse, type HeadersArgs } from "react-router";
 import * as layout from "~/routes/app/layout";
 import * as root from "~/root";
-import { createApiClient, fetchJson } from "~/lib/api.server";
+import { createApiClient } from "~/lib/api.server";
+import { endpoints } from "#contract/endpoints";
 
 import { args, fake, FakeBusinessApi, get, makeContext, run, signedInCookie, withAuthRouteTests } from "./auth-helpers";
 
@@ -42,9 +43,9 @@ describe("a page over the API's request limit", () => {
     expect((res.data as { message: string }).message).toBe("Demasiados intentos. Probá de nuevo en 3 minutos.");
   });
 
-  it("a loader's read through fetchJson is a 429 too (not turned into a 503 value)", async () => {
+  it("a loader's typed read is a 429 too (not turned into a 503 value)", async () => {
     const api = createApiClient({ apiFetch: limitedApi("30").fetch, apiBaseUrl: "http://api.test/api" }, "token");
-    const error = await thrown(() => fetchJson(api, "/Business/Charger"));
+    const error = await thrown(() => api.call(endpoints.chargerList));
     expect(error.init.status).toBe(429);
     expect(new Headers(error.init.headers).get("Retry-After")).toBe("30");
     expect(error.data.message).toBe("Demasiados intentos. Probá de nuevo en 1 minuto.");

@@ -1,11 +1,15 @@
 // The loaders' Business API client over the HTTP transport (API_BASE_URL), mocked with msw.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { delay, http, HttpResponse } from "msw";
-import { API_TIMEOUT_MS, ApiTimeoutError, createApiClient, readJson, type ApiProblem } from "~/lib/api.server";
+import { API_TIMEOUT_MS, ApiTimeoutError, createApiClient } from "~/lib/api.server";
+import { endpoints, type EndpointDef } from "#contract/endpoints";
 import { server, API_TEST_BASE_URL, apiUrl, problem } from "../mocks/server";
 import { fixtures } from "../mocks/fixtures";
 
 const transport = { apiFetch: (req: Request) => fetch(req), apiBaseUrl: API_TEST_BASE_URL };
+
+/** A JSON body, or undefined when the answer is not JSON. */
+const jsonOf = async (res: Response): Promise<unknown> => ((res.headers.get("content-type") ?? "").includes("json") ? res.json() : undefined);
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
@@ -21,14 +25,14 @@ describe("createApiClient (HTTP transport)", () => {
       seen = request.clone();
     });
     const api = createApiClient(transport, "id-token-123");
-    const res = await api.get("/Business/BusinessUser");
+    const res = await api.request(endpoints.profileGet);
     server.events.removeAllListeners();
 
     expect(res.status).toBe(200);
     expect(seen?.headers.get("authorization")).toBe("Bearer id-token-123");
     expect(seen?.headers.get("accept")).toBe("application/json");
     expect(seen?.url).toBe(`${API_TEST_BASE_URL}/Business/BusinessUser`);
-    const body = await readJson<typeof fixtures.businessUser>(res);
+    const body = (await jsonOf(res)) as typeof fixtures.businessUser;
     expect(body).toEqual(fixtures.businessUser);
     // Spec §3 field names.
     expect(Object.keys(body!)).toEqual(expect.arrayContaining(["businessAddress", "businessName", "cuit", "phoneNumber", "photoUrl", "status"]));
@@ -42,7 +46,7 @@ describe("createApiClient (HTTP transport)", () => {
         return HttpResponse.json([]);
       }),
     );
-    await createApiClient(transport, null).get("/Business/Service");
+    await createApiClient(transport, null).request(endpoints.serviceList);
     expect(auth).toBeNull();
   });
 
@@ -54,7 +58,7 @@ describe("createApiClient (HTTP transport)", () => {
         return HttpResponse.json([]);
       }),
     );
-    await createApiClient({ ...transport, apiBaseUrl: `${API_TEST_BASE_URL}/` }, "t").get("/Business/Service");
+    await createApiClient({ ...transport, apiBaseUrl: `${API_TEST_BASE_URL}/` }, "t").request(endpoints.serviceList);
     expect(url).toBe(`${API_TEST_BASE_URL}/Business/Service`);
   });
 
@@ -69,7 +73,7 @@ describe("createApiClient (HTTP transport)", () => {
       }),
     );
     const patch = { businessName: "Cargas del Sur S.A.", phoneNumber: "+54 11 5555-0000" };
-    const res = await createApiClient(transport, "t").patch("/Business/BusinessUser/Update", patch);
+    const res = await createApiClient(transport, "t").request(endpoints.profileUpdate, { body: patch });
     expect(contentType).toBe("application/json");
     expect(received).toEqual(patch);
     expect((await res.json()).businessName).toBe("Cargas del Sur S.A.");
@@ -89,7 +93,7 @@ describe("createApiClient (HTTP transport)", () => {
     );
     const form = new FormData();
     form.append("Image", new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: "image/jpeg" }), "image.jpg");
-    const res = await createApiClient(transport, "t").patch("/Business/Images/ProfilePicture", form);
+    const res = await createApiClient(transport, "t").request(endpoints.profilePictureUpload, { body: form });
     expect(res.status).toBe(200);
     expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(fileName).toBe("image.jpg");
@@ -103,7 +107,7 @@ describe("createApiClient (HTTP transport)", () => {
         return HttpResponse.json({ photoUrl: null });
       }),
     );
-    await createApiClient(transport, "t").delete("/Business/Images/ProfilePicture", { imageUrl: "/api/images/abc.jpg" });
+    await createApiClient(transport, "t").request(endpoints.profilePictureDelete, { body: { imageUrl: "/api/images/abc.jpg" } });
     expect(received).toEqual({ imageUrl: "/api/images/abc.jpg" });
   });
 
@@ -117,7 +121,7 @@ describe("createApiClient (HTTP transport)", () => {
         return HttpResponse.json({});
       }),
     );
-    const pending = createApiClient(transport, "t").get("/Business/Dashboard");
+    const pending = createApiClient(transport, "t").request(endpoints.dashboardGet);
     const outcome = pending.then(
       () => "resolved",
       (e: unknown) => e,
@@ -144,7 +148,7 @@ describe("createApiClient (HTTP transport)", () => {
         return HttpResponse.json({ ok: true });
       }),
     );
-    const pending = createApiClient(transport, "t").get("/Business/Dashboard");
+    const pending = createApiClient(transport, "t").request(endpoints.dashboardGet);
     await vi.advanceTimersByTimeAsync(9_000);
     const res = await pending;
     expect(res.status).toBe(200);
@@ -167,18 +171,18 @@ describe("createApiClient (HTTP transport)", () => {
         HttpResponse.json(body, { status, headers: { "Content-Type": "application/problem+json", "X-Request-Id": "req-1" } }),
       ),
     );
-    const res = await createApiClient(transport, "t").get("/Business/ChargingStation/123");
+    const res = await createApiClient(transport, "t").request(endpoints.stationGet, { params: { id: "123" } });
     expect(res.status).toBe(status);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(res.headers.get("x-request-id")).toBe("req-1");
-    expect(await readJson<ApiProblem>(res)).toEqual(body);
+    expect(await jsonOf(res)).toEqual(body);
   });
 
-  it("passes a non-JSON failure through unchanged (readJson gives undefined)", async () => {
+  it("passes a non-JSON failure through unchanged", async () => {
     server.use(http.get(apiUrl("/Business/Charger"), () => new HttpResponse("Bad Gateway", { status: 502, headers: { "Content-Type": "text/plain" } })));
-    const res = await createApiClient(transport, "t").get("/Business/Charger");
+    const res = await createApiClient(transport, "t").request(endpoints.chargerList);
     expect(res.status).toBe(502);
-    expect(await readJson(res.clone())).toBeUndefined();
+    expect(await jsonOf(res.clone())).toBeUndefined();
     expect(await res.text()).toBe("Bad Gateway");
   });
 
@@ -200,7 +204,9 @@ describe("createApiClient (HTTP transport)", () => {
       "/Pagos360/BusinessUser",
       "/Business/Payments",
     ]) {
-      const res = await api.get(path);
+      const endpoint = Object.values(endpoints as Record<string, EndpointDef>).find((e) => e.method === "GET" && e.path === path);
+      expect(endpoint, path).toBeDefined();
+      const res = await api.request(endpoint!);
       expect(res.status, path).toBe(200);
     }
   });

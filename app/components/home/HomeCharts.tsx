@@ -5,7 +5,8 @@ import { Link } from "react-router";
 import { BiError } from "~/icons";
 import type { ReactNode } from "react";
 import type { DashboardDto } from "#contract/dto";
-import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS, STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status";
+import { CHARGE_POINT_STATUSES, CHARGE_POINT_STATUS_LABELS } from "#domain/ocpp-status";
+import { STATUS_BUCKETS, STATUS_BUCKET_LABELS } from "#domain/ocpp-status-summary";
 import { BarChart, CHART_COLORS, ChartFigure, ChartTable, DonutChart, HBarChart, LineChart } from "~/components/charts/Charts";
 import { formatArs, formatCompact, formatDay, formatDayShort, formatInt, formatKwh } from "~/components/charts/format";
 

@@ -3,12 +3,11 @@ import {
   CHARGE_POINT_STATUSES,
   CHARGE_POINT_STATUS_LABELS,
   chargePointStatusLabel,
-  countByBucket,
   errorCodeLabel,
   isChargePointStatus,
-  statusBucket,
   stopReasonLabel,
 } from "#domain/ocpp-status";
+import { countByBucket, statusBucket } from "#domain/ocpp-status-summary";
 
 describe("OCPP 1.6 ChargePointStatus", () => {
   it("has the nine statuses with their Spanish labels", () => {
