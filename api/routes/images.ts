@@ -10,7 +10,7 @@ import { requireActive } from "../auth";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { readJson } from "../http";
 import { DEFAULT_IMAGE_LIMITS, imageQuotaMessage, withinQuota, type ImageLimits } from "../image-quota";
-import { IMAGE_MIME_BY_EXT, imageSize, MAX_IMAGE_BYTES, sizeAllowed, sniffImage } from "../image-sniff";
+import { IMAGE_MIME_BY_EXT, imageSize, MAX_IMAGE_BYTES, sizeAllowed, sniffImage } from "#domain/image-sniff";
 import { ApiError, notFound, problemResponse, problemType } from "../problem";
 import { deleteProfilePictureSchema } from "#contract/schemas/business";
 import { MSG } from "#contract/schemas/messages";

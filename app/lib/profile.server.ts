@@ -1,7 +1,7 @@
 // Server side of the photo uploader (spec §5, §8): the same rules in the same order as the
 // browser, for a file posted without JavaScript or a data-URL posted with it, plus a check of
 // the real content (magic bytes) so a renamed file is refused. Never trust the client.
-import { sniffImage } from "#api/image-sniff";
+import { sniffImage } from "#domain/image-sniff";
 import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, UPLOAD_FILE_NAME, checkImageContent, checkImageFile } from "./profile";
 
 /** Kept from an uploaded file: one byte over the limit is enough to say it is too large. */

@@ -2,7 +2,7 @@
 // Pure and browser-safe: the screen, the uploader and the server-side checks all use it. No zod:
 // the forms' schemas are in ./schemas/profile.ts (loaded lazily in the browser).
 import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "#contract/schemas/business-constants";
-import { sniffImage } from "#api/image-sniff";
+import { sniffImage } from "#domain/image-sniff";
 
 // ---------------------------------------------------------------------------------------------
 // Profile mapping (spec §3).

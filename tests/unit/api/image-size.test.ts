@@ -1,7 +1,7 @@
-// The picture's declared size, read from its header without decoding (api/image-sniff.ts): a
+// The picture's declared size, read from its header without decoding (domain/image-sniff.ts): a
 // small file declaring a huge picture (a decompression bomb) is caught whatever its format.
 import { describe, expect, it } from "vitest";
-import { imageSize, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, sizeAllowed, sniffImage, type ImageKind } from "#api/image-sniff";
+import { imageSize, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, sizeAllowed, sniffImage, type ImageKind } from "#domain/image-sniff";
 import { gifOf, jpegOf, pngOf } from "./image-fixtures";
 
 const PNG = { mime: "image/png", ext: "png" } as const satisfies ImageKind;
