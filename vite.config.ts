@@ -12,7 +12,8 @@ import { radixCssSubset } from "./scripts/vite/radix-css-subset";
 const FRAMEWORK = /node_modules\/(react|react-dom|scheduler|react-router|turbo-stream)\//;
 // The app's own few-hundred-byte helpers that most screens use travel together as well: as
 // separate files each paid its own request and gzip overhead (station edit loaded 9 of them).
-const APP_COMMON = /\/(app\/(lib\/(hydrated|autofocus|meta|access|numbers)\.ts|components\/(FormToken|ReadOnly|messages|Page|plain)\.tsx)|domain\/ocpp-status-summary\.ts)$/;
+// The error texts (RouteError) too: the root and the app layout both render them.
+const APP_COMMON = /\/(app\/(lib\/(hydrated|autofocus|meta|access|numbers)\.ts|components\/(FormToken|ReadOnly|messages|Page|plain|RouteError)\.tsx)|domain\/ocpp-status-summary\.ts)$/;
 // The station screens' status summary and delete confirmation travel as one file with the shared
 // DeleteConfirm they build on (Rollup puts a manual chunk's own imports in it): as three small
 // files each paid its own gzip overhead and station edit went over its first-load budget.
