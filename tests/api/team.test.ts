@@ -295,5 +295,6 @@ describe("migration 0006: every existing company's account becomes its owner", (
     } finally {
       await client.close();
     }
-  });
+    // Every migration, twice, on a fresh PGlite: ~10 s on an idle machine, several times that on a busy one.
+  }, 120_000);
 });
