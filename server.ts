@@ -45,7 +45,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
 
   const verifyToken = createTokenVerifier(env);
   const sendPush = createPushSender(env);
-  // OCPI roaming (issue 27, ADR 0020 and 0021): partners are called over https on public
+  // OCPI roaming (ADR 0020 and 0021): partners are called over https on public
   // addresses only; locally and in development (the test eMSP on 127.0.0.1), plain http and
   // private addresses too — the same notion of mode as the payment providers' emulators.
   const partnersLocal = env.ENCHUFA_LOCAL || env.NODE_ENV !== "production";
@@ -119,7 +119,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     channels: database.channels,
     mailer,
     appName: env.APP_NAME,
-    // OCPI roaming partners (issue 27): https and public addresses only; locally, anything (ADR 0021).
+    // OCPI roaming partners: https and public addresses only; locally, anything (ADR 0021).
     ocpiClient: { local: partnersLocal },
   });
 

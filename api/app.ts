@@ -1,4 +1,4 @@
-// The embedded Business API (DESIGN.md §1, §5): a web-standard Hono app mounted at /api.
+// The embedded Business API: a web-standard Hono app mounted at /api.
 // server.ts serves it over HTTP; the dashboard's loaders call `api.fetch(request)` in-process.
 import { Hono, type ErrorHandler } from "hono";
 import type { DriverPayments } from "../payments";

@@ -98,7 +98,7 @@ export interface ApiServices {
   companyCache: CompanyCache;
   mailer: Mailer;
   appName: string;
-  /** OCPI roaming (issue 27): the handshake with partners (ocpi/registration.ts). */
+  /** OCPI roaming: the handshake with partners (ocpi/registration.ts). */
   ocpi: OcpiServices;
   liveStreamLimits?: LiveStreamLimits;
   imageLimits?: ImageLimits;

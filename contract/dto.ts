@@ -45,7 +45,7 @@ export interface AccountBusinessDto {
   companies: CompanyChoiceDto[];
 }
 
-/** GET /Business/BusinessUser — spec §3 names. `cuit` is 11 digits (format with domain/cuit). */
+/** GET /Business/BusinessUser. `cuit` is 11 digits (format with domain/cuit). */
 export interface BusinessUserDto {
   businessAddress: string;
   businessName: string;
@@ -119,11 +119,11 @@ export interface StationDto {
   timeZone: string;
   photoUrl: string | null;
   published: boolean;
-  /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
+  /** OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: "OPEN" | "KNOWN_TAGS";
-  /** Issue 25 (ADR 0018): the grid capacity its charging connectors share (kW); null: no limit. */
+  /** The grid capacity its charging connectors share (kW); null: no limit. */
   gridCapacityKw: number | null;
-  /** Issue 23: drivers may prepay at the connectors' QR, between these amounts (centavos). */
+  /** Drivers may prepay at the connectors' QR, between these amounts (centavos). */
   qrPaymentEnabled: boolean;
   qrMinCents: number;
   qrMaxCents: number;
@@ -188,7 +188,7 @@ export interface ChargerDto {
   lastBootAt: string | null;
   lastHeartbeatAt: string | null;
   online: boolean;
-  /** Issue 25: the local authorization list version the charger holds (its last answer; null: never asked), and when we learnt it. */
+  /** The local authorization list version the charger holds (its last answer; null: never asked), and when we learnt it. */
   localListVersion: number | null;
   localListAt: string | null;
   connectors: ConnectorDto[];
@@ -408,7 +408,7 @@ export interface PaymentDto {
   currency: string;
   status: PaymentStatus;
   externalId: string | null;
-  /** Issue 23: SESSION (an amount a priced session owes) or QR (a driver's prepayment at a connector). */
+  /** SESSION (an amount a priced session owes) or QR (a driver's prepayment at a connector). */
   origin: "SESSION" | "QR";
   /** QR: where the driver's charge is (domain/driver-payment DRIVER_STEPS); null for SESSION. */
   step: DriverStep | null;
@@ -429,7 +429,7 @@ export interface PaymentPage extends Page<PaymentDto> {
   totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number };
 }
 
-// ---- Team (issue 26) ---------------------------------------------------------------------------
+// ---- Team ---------------------------------------------------------------------------
 
 /** GET /Business/Member */
 export interface MemberDto {
@@ -491,7 +491,7 @@ export interface AuditPage extends Page<AuditEntryDto> {
   actors: string[];
 }
 
-// ---- RFID tags and access groups (issue 25) ----------------------------------------------------
+// ---- RFID tags and access groups ----------------------------------------------------
 
 export interface TagDto {
   id: string;
@@ -527,7 +527,7 @@ export interface TagImportDto {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A charger's maintenance (issue 25): its OCPP messages, firmware and diagnostics
+// A charger's maintenance: its OCPP messages, firmware and diagnostics
 
 /** GET /Business/Charger/:id/Message: one OCPP frame, secrets redacted. */
 export interface OcppMessageDto {
@@ -661,7 +661,7 @@ export interface StationAllocationDto {
   }[];
 }
 
-// ---- Roaming (issue 27) -----------------------------------------------------------------------
+// ---- Roaming -----------------------------------------------------------------------
 
 /** The operator's OCPI identity and the versions URL partners are given. */
 export interface RoamingSettingsDto {

@@ -1,4 +1,4 @@
-// /Business/Charger/{id}/Message, /Firmware and /Diagnostics (issue 25): a charger's recent OCPP
+// /Business/Charger/{id}/Message, /Firmware and /Diagnostics: a charger's recent OCPP
 // messages (with a CSV export), firmware updates (one charger or every charger of its model) with
 // their progress, and diagnostics files the charger uploads to Enchufá. And the upload itself:
 // /ChargerUpload/{diagnosticsId}/{token}, where a charger PUTs or POSTs the file it was asked for.

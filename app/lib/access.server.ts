@@ -1,4 +1,4 @@
-// The dashboard's side of the permission table (issue 26): which permission each screen needs
+// The dashboard's side of the permission table: which permission each screen needs
 // to be seen (GET) and to act (POST, by intent when a screen does several things). The guard
 // (app/lib/auth.server.ts requireUser) checks it on the server for every loader and action; the
 // app layout's loader hands the screens what the role holds (`memberAccess`), and they use
@@ -54,7 +54,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/reservation/new", read: "charger.command", write: "charger.command" },
   { pattern: "/notification", read: "notification.read", write: { "push-register": "push.register", "*": "notification.write" } },
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
-  // Issue 23: recording a refund made by hand (Pagos360) is the one action of the overview.
+  // Recording a refund made by hand (Pagos360) is the one action of the overview.
   { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund" } },
   { pattern: "/payment/payments/:provider", read: "payment.read", write: "payment.write" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },

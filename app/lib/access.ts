@@ -1,4 +1,4 @@
-// What the signed-in member may do, in the browser (issue 26): the app layout's loader sends the
+// What the signed-in member may do, in the browser: the app layout's loader sends the
 // role and the permissions it holds (app/lib/access.server.ts memberAccess), so the screens hide
 // what the role cannot do without shipping the permission tables. The server checks every loader
 // and action itself: hiding is never the control.

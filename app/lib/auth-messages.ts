@@ -4,7 +4,7 @@
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-/** Shown next to every new-password field before the user submits (issue 4). */
+/** Shown next to every new-password field before the user submits. */
 export const PASSWORD_HINT = `Al menos ${PASSWORD_MIN} caracteres.`;
 
 export const messages = {

@@ -12,7 +12,7 @@ import { refusalMessage, type Permission, type Role } from "#domain/permissions"
 import { unavailable } from "~/lib/responses.server";
 import type { BusinessStatus } from "#contract/schemas/business-constants";
 
-/** Spec §9: the ID token is refreshed when it has less than this left. */
+/** The ID token is refreshed when it has less than this left. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 const ORIGIN = "http://enchufa.invalid";

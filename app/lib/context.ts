@@ -60,7 +60,7 @@ export type RequestContext = Readonly<RouterContextProvider>;
 const appKey = createContext<AppContext>();
 /** A toast raised by an action during a document request, shown by the root loader of the same response. */
 const pendingToastKey = createContext<ToastMessage | null>(null);
-/** The company this request acts for (the session's choice, issue 26): sent to the API as X-Enchufa-Business. */
+/** The company this request acts for (the session's choice): sent to the API as X-Enchufa-Business. */
 const companyKey = createContext<string | null>(null);
 
 /** The request's context, as the server (or a test) builds it. */

@@ -1,4 +1,4 @@
-// One voice for the toast that confirms a create, update or delete (issue 21): first person
+// One voice for the toast that confirms a create, update or delete: first person
 // plural, like every other confirmation of the product ("Guardamos los cambios de tu perfil.",
 // "Conectamos tu cuenta…"), with the item's name in «» when there is one. The spec gives no
 // text for these toasts; where it does (photo, password), those texts stay as they are.

@@ -1,4 +1,4 @@
-// One-time form tokens (issue 10): a create form carries a random token that its action sends
+// One-time form tokens: a create form carries a random token that its action sends
 // to the Business API as `Idempotency-Key`, so the same form submitted twice (double click, back
 // and resubmit, a retry) creates one record.
 export const FORM_TOKEN_FIELD = "formToken";

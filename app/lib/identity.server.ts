@@ -1,4 +1,4 @@
-// Firebase Auth over its REST API (DESIGN.md §3): Identity Toolkit for accounts and e-mail
+// Firebase Auth over its REST API: Identity Toolkit for accounts and e-mail
 // action codes, Secure Token for refreshing ID tokens. Server-side only, so every auth flow
 // works without JavaScript. Requests and responses carry passwords and tokens: nothing here
 // logs a body, and errors keep only Firebase's error code.

@@ -1,6 +1,6 @@
-// The Maps JavaScript API loader (spec §9: retries with growing delays). Only the map component,
+// The Maps JavaScript API loader (retries with growing delays). Only the map component,
 // itself loaded lazily, imports this: the forms' first load carries just the coordinate rules
-// of maps.ts (issue 9, JS budget).
+// of maps.ts (JS budget).
 import { MAPS_LIBRARIES, MAPS_RETRY_DELAYS_MS } from "./maps";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,11 @@
-// Maps service helpers (spec §2 "Shared inputs", DESIGN.md §6). Pure and browser-safe: the
+// Maps service helpers. Pure and browser-safe: the
 // loader with its retries takes its DOM pieces as arguments so it can be unit-tested, and the
 // coordinate rules are shared by the plain fields, the map and the server.
 
-/** Libraries the Maps JavaScript API is loaded with (spec §2). */
+/** Libraries the Maps JavaScript API is loaded with. */
 export const MAPS_LIBRARIES = ["places", "maps", "geometry", "marker", "geocoding"] as const;
 
-/** Spec §9: 3 retries with growing delays (after the first attempt fails). */
+/** 3 retries with growing delays (after the first attempt fails). */
 export const MAPS_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 
 /**

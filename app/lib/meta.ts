@@ -3,7 +3,7 @@ import type { MetaFunction } from "react-router";
 type RootData = { appName?: string } | undefined;
 
 /**
- * `{pageTitle} - {product}` (spec §1); the product name comes from APP_NAME through the root loader.
+ * `{pageTitle} - {product}`; the product name comes from APP_NAME through the root loader.
  * A title that depends on the page's data is a function of its loader data (undefined on errors).
  */
 export function pageMeta(pageTitle: string | ((loaderData: unknown) => string)): MetaFunction {

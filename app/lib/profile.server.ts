@@ -1,4 +1,4 @@
-// Server side of the photo uploader (spec §5, §8): the same rules in the same order as the
+// Server side of the photo uploader: the same rules in the same order as the
 // browser, for a file posted without JavaScript or a data-URL posted with it, plus a check of
 // the real content (magic bytes) so a renamed file is refused. Never trust the client.
 import { sniffImage } from "#domain/image-sniff";
@@ -88,8 +88,8 @@ async function fromFile(file: File): Promise<ImageUpload> {
 }
 
 /**
- * The new photo in a posted form, checked: extension, then size (spec §5), then its content.
- * Spec §5: a photo is uploaded only when one is set and it is not the blank placeholder — an
+ * The new photo in a posted form, checked: extension, then size, then its content.
+ * A photo is uploaded only when one is set and it is not the blank placeholder — an
  * empty file input, an empty field or the placeholder mean "no new photo". Other text (for
  * instance the URL of the current photo) is not an upload either.
  */
@@ -106,7 +106,7 @@ export async function readImageUpload(values: FormDataEntryValue[]): Promise<Ima
   return { kind: "none" };
 }
 
-/** The multipart body of `PATCH /Business/Images/ProfilePicture`: field Image, sent as image.jpg (spec §7). */
+/** The multipart body of `PATCH /Business/Images/ProfilePicture`: field Image, sent as image.jpg. */
 export function imageFormData(image: CheckedImage, field = "Image"): FormData {
   const body = new FormData();
   body.append(field, new Blob([image.bytes as Uint8Array<ArrayBuffer>], { type: image.mime }), UPLOAD_FILE_NAME);

@@ -1,16 +1,16 @@
-// The company profile (spec §3) and the photo uploader's rules (spec §4, §5, §8, §9).
+// The company profile and the photo uploader's rules.
 // Pure and browser-safe: the screen, the uploader and the server-side checks all use it. No zod:
 // the forms' schemas are in ./schemas/profile.ts (loaded lazily in the browser).
 import { BUSINESS_STATUS_LABELS, type BusinessStatus } from "#contract/schemas/business-constants";
 import { sniffImage } from "#domain/image-sniff";
 
 // ---------------------------------------------------------------------------------------------
-// Profile mapping (spec §3).
+// Profile mapping.
 
 /** The spec's default profile photo (§9). */
 export const BLANK_PHOTO = "/images/blank.png";
 
-/** The business user as received from the server: only these fields are read (spec §3). */
+/** The business user as received from the server: only these fields are read. */
 export interface BusinessUser {
   businessAddress?: string | null;
   businessName?: string | null;
@@ -27,7 +27,7 @@ export interface IdentityProfile {
   photoUrl?: string | null;
 }
 
-/** The profile as the product uses it (spec §3). */
+/** The profile as the product uses it. */
 export interface Profile {
   address: string;
   cuit: string;
@@ -41,7 +41,7 @@ const text = (value: string | null | undefined) => (typeof value === "string" ? 
 const present = (value: string | null | undefined) => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 
 /**
- * BusinessUser → Profile with every default of spec §3: empty strings, the name from the
+ * BusinessUser → Profile with every default: empty strings, the name from the
  * identity provider when the company has none, the photo from the identity provider and then
  * the blank placeholder.
  */
@@ -61,18 +61,18 @@ export function statusLabel(status: string): string {
   return BUSINESS_STATUS_LABELS[status as BusinessStatus] ?? status;
 }
 
-/** Spec §2/§6 (DESIGN.md): the CUIT is fixed once the company is approved. */
+/** The CUIT is fixed once the company is approved. */
 export const isCuitEditable = (status: string) => status !== "ACTIVE";
 
 // ---------------------------------------------------------------------------------------------
-// Photo upload rules (spec §5, §8, §9).
+// Photo upload rules.
 
 export const MAX_IMAGE_BYTES = 800 * 1024;
 export const ALLOWED_EXTENSIONS = ["jpeg", "png", "jpg", "gif"] as const;
 export const IMAGE_ACCEPT = ".jpeg,.png,.jpg,.gif";
 export const UPLOAD_LABEL = "Cargar foto";
 export const UPLOAD_HINT = "JPG, JPEG, GIF o PNG permitidos. Tamaño máximo de 800KB.";
-/** The file name every upload is sent as (spec §7, §9). */
+/** The file name every upload is sent as. */
 export const UPLOAD_FILE_NAME = "image.jpg";
 
 export const IMAGE_MESSAGES = {
@@ -114,7 +114,7 @@ export function checkImageFile(file: { name: string; size: number }): ImageCheck
 }
 
 // ---------------------------------------------------------------------------------------------
-// Forms of the screen. The field names are the API's (spec §3), so its per-field errors land
+// Forms of the screen. The field names are the API's, so its per-field errors land
 // on the right input.
 
 export const PROFILE_FIELDS = ["businessName", "cuit", "businessAddress", "phoneNumber"] as const;

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { createCookieSessionStorage, type Session } from "react-router";
 import { getWebSessionStore, newSessionId, sessionIdHash } from "#infra/web-sessions";
 
-/** What the session cookie carries (DESIGN.md §3): the verified Firebase identity. */
+/** What the session cookie carries: the verified Firebase identity. */
 export interface SessionUser {
   uid: string;
   email: string;
@@ -29,7 +29,7 @@ export interface PendingEmail {
 }
 
 /**
- * An invitation link opened before signing in or registering (issue 26): accepted right after the
+ * An invitation link opened before signing in or registering: accepted right after the
  * next sign-in. The token is sealed (see sealSecret); the address is only for the screens.
  */
 export interface PendingInvitation {
@@ -43,7 +43,7 @@ interface SessionData {
   /** This sign-in's id on the server (infra/web-sessions.ts): gone there, the cookie signs no one in. */
   sid: string;
   pending: PendingEmail;
-  /** The company the session acts for (issue 26); checked against membership by the API on every call. */
+  /** The company the session acts for; checked against membership by the API on every call. */
   businessId: string;
   invitation: PendingInvitation;
 }

@@ -11,11 +11,11 @@ export type { FirebaseWebConfig } from "./shared";
 export const PUSH_SW_PATH = "/firebase-messaging-sw.js";
 /** The scope Firebase Messaging itself uses for its service worker. */
 export const PUSH_SW_SCOPE = "/firebase-cloud-messaging-push-scope";
-/** Spec §9: the push token is refreshed after 7 days. */
+/** The push token is refreshed after 7 days. */
 export const PUSH_REFRESH_MS = 7 * 24 * 60 * 60 * 1000;
 export const PUSH_STORAGE_KEY = "enchufa.push";
 
-/** Spec §3 "Push registration record". */
+/** The push registration record a browser keeps. */
 export interface PushRecord {
   token: string;
   /** Epoch milliseconds. */
@@ -56,7 +56,7 @@ export interface PushDeps {
 
 export type PushOutcome = "unconfigured" | "fresh" | "registered" | "failed";
 
-/** Spec §9: register again when nothing is stored, the key or account changed, or it is 7+ days old. */
+/** Register again when nothing is stored, the key or account changed, or it is 7+ days old. */
 export function needsRefresh(stored: StoredPush | null, now: number, vapidKey: string, account: string): boolean {
   if (!stored || !stored.token) return true;
   if (stored.vapidKey !== vapidKey || stored.account !== account) return true;

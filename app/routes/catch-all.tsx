@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
 
-// Any unknown path redirects to /404 (spec §2).
+// Any unknown path redirects to /404.
 export const loader = () => redirect("/404");
 export const action = () => redirect("/404");

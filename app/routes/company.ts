@@ -1,4 +1,4 @@
-// POST /company: the header's company switcher (issue 26). The Business API checks that the
+// POST /company: the header's company switcher. The Business API checks that the
 // account is a member of the chosen company (and records the sign-in into it); only then does
 // the session act for it. Every screen's ids belong to one company, so it lands on the home.
 import { redirect } from "react-router";

@@ -1,4 +1,4 @@
 import { redirect } from "react-router";
 
-// '/' goes to the home screen inside the app layout (spec §2).
+// '/' goes to the home screen inside the app layout.
 export const loader = () => redirect("/home");

@@ -1,4 +1,4 @@
-// Company registration and profile (spec §3 field names). Pure: shared with the forms.
+// Company registration and profile (the API's field names). Pure: shared with the forms.
 import { z } from "zod";
 import { cuit, phoneNumber, text } from "./common";
 import { MSG } from "./messages";

@@ -22,7 +22,7 @@ export const ACCESS_GROUP_SORTS = ["name", "createdAt"] as const;
 export const SESSION_STATUSES = ["ACTIVE", "IDLE", "COMPLETED", "INVALID"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
-/** A session still open this long after it started is one the charger probably never stopped (issue 25). */
+/** A session still open this long after it started is one the charger probably never stopped. */
 export const STUCK_AFTER_HOURS = 12;
 export const SESSION_STATUS_LABELS: Record<SessionStatus, string> = {
   ACTIVE: "En curso",

@@ -1,4 +1,4 @@
-// The public driver pages' calls (issue 23): a checkout at a connector and the stop. Pure: the
+// The public driver pages' calls: a checkout at a connector and the stop. Pure: the
 // page's form uses the same rules.
 import { z } from "zod";
 import { PAYMENT_PROVIDERS } from "./constants";

@@ -1,4 +1,4 @@
-// Inputs of a charger's maintenance (issue 25): its OCPP message log, firmware updates and
+// Inputs of a charger's maintenance: its OCPP message log, firmware updates and
 // diagnostics requests (api/routes/charger-maintenance.ts).
 import { z } from "zod";
 import { isoDate, pageQuery, queryBool } from "./common";

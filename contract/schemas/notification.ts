@@ -1,4 +1,4 @@
-// Push registration record (spec §3). Pure: shared with the browser code that registers.
+// Push registration record. Pure: shared with the browser code that registers.
 import { z } from "zod";
 import { MSG } from "./messages";
 

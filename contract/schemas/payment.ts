@@ -14,7 +14,7 @@ export const mercadoPagoConnectSchema = z
     publicKey: mpCredential,
     accessToken: mpCredential,
     accountLabel: text(80).optional(),
-    /** Issue 23: the webhook "secret signature" of the Mercado Pago application (verifies x-signature). */
+    /** The webhook "secret signature" of the Mercado Pago application (verifies x-signature). */
     webhookSecret: z
       .string()
       .trim()
@@ -50,7 +50,7 @@ export type Pagos360ConnectInput = z.input<typeof pagos360ConnectSchema>;
 export const REFUND_AMOUNT_MESSAGE = "Ingresá el monto que devolviste: tiene que ser mayor que cero.";
 
 /**
- * POST /Business/Payments/{id}/Refund (issue 23, ADR 0017): a refund the company made by hand
+ * POST /Business/Payments/{id}/Refund (ADR 0017): a refund the company made by hand
  * (Pagos360 has no refund call), in centavos; without it, all that is owed. The API checks it
  * against what is owed.
  */

@@ -124,7 +124,7 @@ export const paymentListQuery = z
   .object({
     provider: z.enum(PAYMENT_PROVIDERS, { error: MSG.invalidOption }).optional(),
     status: z.enum(PAYMENT_STATUSES, { error: MSG.invalidOption }).optional(),
-    /** A QR payment's step, e.g. REFUND_PENDING: the refunds the company owes by hand (issue 23). */
+    /** A QR payment's step, e.g. REFUND_PENDING: the refunds the company owes by hand. */
     step: z.enum(DRIVER_STEPS, { error: MSG.invalidOption }).optional(),
     sessionId: id.optional(),
     from: isoDate.optional(),
@@ -134,7 +134,7 @@ export const paymentListQuery = z
   })
   .superRefine((v, ctx) => checkRange(v, ctx, null));
 
-/** Closing a session the charger never stopped (issue 25): the operator says why. */
+/** Closing a session the charger never stopped: the operator says why. */
 export const closeSessionBody = z.object({
   reason: z
     .string({ error: "Contá por qué cerrás la carga." })

@@ -1,4 +1,4 @@
-// Reservations (issue 25, ADR 0018). Pure: shared with the form.
+// Reservations (ADR 0018). Pure: shared with the form.
 import { z } from "zod";
 import { UUID_RE } from "./constants";
 import { RESERVATION_MAX_HOURS, RESERVATION_STATUSES } from "./reservation-constants";

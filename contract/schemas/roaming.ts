@@ -1,4 +1,4 @@
-// Roaming (issue 27): the operator's OCPI party id, its partners and which stations it offers.
+// Roaming: the operator's OCPI party id, its partners and which stations it offers.
 // Pure: shared with the forms of the Roaming screen.
 import { z } from "zod";
 import { pageQuery } from "./common";

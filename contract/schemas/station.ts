@@ -77,11 +77,11 @@ export const stationInputSchema = z.object({
   timeZone: z.enum(ARGENTINA_TIME_ZONES, { error: MSG.invalidOption }).default(DEFAULT_TIME_ZONE),
   photoUrl: photoUrl.optional().default(null),
   published: z.boolean({ error: MSG.invalid }).default(false),
-  /** Issue 25: OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
+  /** OPEN (any tag) or KNOWN_TAGS (only the company's RFID tags). */
   authorizationPolicy: z.enum(AUTHORIZATION_POLICIES, { error: "Elegí quién puede cargar en la estación." }).default("OPEN"),
-  /** Issue 25 (ADR 0018): the site's grid capacity in kW, shared by the connectors charging there; null: no limit. */
+  /** The site's grid capacity in kW, shared by the connectors charging there; null: no limit. */
   gridCapacityKw: gridCapacityKw.nullable().default(null),
-  // Issue 23: drivers pay at the connectors' QR; absent on a PUT: left as they are.
+  // Drivers pay at the connectors' QR; absent on a PUT: left as they are.
   qrPaymentEnabled: z.boolean({ error: MSG.invalid }).optional(),
   qrMinCents: z.number({ error: QR_AMOUNT_MESSAGE }).int({ error: QR_AMOUNT_MESSAGE }).min(100, { error: QR_AMOUNT_MESSAGE }).max(QR_MAX_CENTS_LIMIT, { error: QR_AMOUNT_MESSAGE }).optional(),
   qrMaxCents: z.number({ error: QR_AMOUNT_MESSAGE }).int({ error: QR_AMOUNT_MESSAGE }).min(100, { error: QR_AMOUNT_MESSAGE }).max(QR_MAX_CENTS_LIMIT, { error: QR_AMOUNT_MESSAGE }).optional(),

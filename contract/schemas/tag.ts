@@ -1,4 +1,4 @@
-// RFID tags and access groups (issue 25). Pure: shared with the forms.
+// RFID tags and access groups. Pure: shared with the forms.
 import { z } from "zod";
 import { ID_TAG_MAX } from "#domain/authorization";
 import { TAG_MESSAGES } from "#domain/tag-csv";

@@ -1,4 +1,4 @@
-// The team (issue 26): invitations, role changes, joining with an invitation, the audit log's
+// The team: invitations, role changes, joining with an invitation, the audit log's
 // filters. Pure: the Equipo and Auditoría forms use them too.
 import { z } from "zod";
 import { ASSIGNABLE_ROLES, ROLES } from "#domain/permissions";

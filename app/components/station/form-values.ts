@@ -58,7 +58,7 @@ export function stationFormDefaults(station?: StationDto) {
     published: station?.published ?? false,
     authorizationPolicy: station?.authorizationPolicy ?? "OPEN",
     gridCapacityKw: station?.gridCapacityKw != null ? String(station.gridCapacityKw).replace(".", ",") : "",
-    // Issue 23: drivers prepay at the connectors' QR, between these amounts (pesos).
+    // Drivers prepay at the connectors' QR, between these amounts (pesos).
     qr: {
       enabled: station?.qrPaymentEnabled ?? false,
       min: pesosField(station?.qrMinCents ?? DEFAULT_QR_MIN_CENTS),

@@ -84,7 +84,7 @@ const pesos = z.preprocess(
     .max(QR_MAX_CENTS_LIMIT, { error: QR_MESSAGES.range }),
 );
 
-/** Issue 23: QR payment on/off and the prepay limits; checked on its own (as the hours). */
+/** QR payment on/off and the prepay limits; checked on its own (as the hours). */
 const qr = z
   .object({ enabled: z.boolean().default(false), min: pesos, max: pesos })
   .superRefine((q, ctx) => {
@@ -108,7 +108,7 @@ export const stationFormSchema = z.object({
   photoUrl: z.string().trim().max(2048, { error: MSG.tooLong(2048) }).optional(),
   published: z.boolean().default(false),
   authorizationPolicy: api.authorizationPolicy,
-  /** Issue 25: kW with a comma or a dot; empty: no limit. */
+  /** kW with a comma or a dot; empty: no limit. */
   gridCapacityKw: z.preprocess((v) => {
     if (v === undefined || v === null || (typeof v === "string" && v.trim() === "")) return null;
     if (typeof v !== "string") return v;

@@ -1,4 +1,4 @@
-// The auth forms' schemas (DESIGN.md §3, §6): one zod schema per form, shared by the browser
+// The auth forms' schemas: one zod schema per form, shared by the browser
 // (conform validates on blur/change) and the server (the action parses the same FormData).
 // Pure and browser-safe: no server imports. Messages are es-AR; each rule has its own message
 // and the UI shows only the first failing one.

@@ -159,7 +159,7 @@ export default function Activity({ loaderData, actionData }: Route.ComponentProp
           options={SESSION_PAYMENT_STATUSES.map((s) => [s, SESSION_PAYMENT_STATUS_LABELS[s]])}
           all="Todos"
         />
-        {/* Issue 25: sessions the charger probably never stopped, to close them from their detail. */}
+        {/* Sessions the charger probably never stopped, to close them from their detail. */}
         <FilterSelect name="stuck" label="Cierre" value={d.filters.stuck} error={d.errors.stuck} options={[["1", `Sin cerrar hace más de ${STUCK_AFTER_HOURS} h`]]} all="Todas" />
         <FilterDate name="from" label="Desde" value={d.filters.from} error={d.errors.from} />
         <FilterDate name="to" label="Hasta" value={d.filters.to} error={d.errors.to} />

@@ -19,16 +19,16 @@ const NAV: { to: string; label: string; icon: IconType }[] = [
   { to: "/charger", label: "Mis cargadores", icon: BiChip },
   { to: "/activity", label: "Actividad", icon: BiLineChart },
   { to: "/rate", label: "Tarifas", icon: BiPurchaseTag },
-  // Issue 25: who may charge where.
+  // Who may charge where.
   { to: "/tag", label: "Tarjetas RFID", icon: BiIdCard },
   { to: "/group", label: "Grupos de acceso", icon: BiShieldQuarter },
   { to: "/reservation", label: "Reservas", icon: BiCalendar },
   { to: "/notification", label: "Notificaciones", icon: BiBell },
   { to: "/payment", label: "Pagos", icon: BiCreditCard },
-  // Issue 27: OCPI roaming.
+  // OCPI roaming.
   { to: "/roaming", label: "Roaming", icon: BiTransfer },
   { to: "/user", label: "Mi perfil", icon: BiUser },
-  // Issue 26: only for the roles that may see them (app/lib/access.server.ts), like every entry.
+  // Only for the roles that may see them (app/lib/access.server.ts), like every entry.
   { to: "/team", label: "Equipo", icon: BiGroup },
   { to: "/audit", label: "Auditoría", icon: BiHistory },
 ];

@@ -88,7 +88,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  // Issue 26: Lectura reads the notifications without marking them (the marks are the company's).
+  // Lectura reads the notifications without marking them (the marks are the company's).
   const { can } = useAccess();
   const canMark = can("notification.write");
   return (

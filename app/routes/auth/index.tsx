@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/index";
 
 /**
- * Firebase e-mail action links land on /auth?mode=…&oobCode=… (spec §2, DESIGN.md §3):
+ * Firebase e-mail action links land on /auth?mode=…&oobCode=…:
  * resetPassword → confirm-password, verifyEmail → verify-email, anything else → login.
  * The other query parameters (oobCode, apiKey, lang…) travel along.
  */

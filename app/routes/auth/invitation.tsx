@@ -1,4 +1,4 @@
-// /auth/invitation?token=… (issue 26): where an invitation e-mail's link lands. It says which
+// /auth/invitation?token=…: where an invitation e-mail's link lands. It says which
 // company and role it offers and whether it still works. Signed in with the invited address: one
 // button joins. Not signed in: the link is kept (sealed) in the session, and the next sign-in —
 // after creating the account through the normal registration, if there is none — joins.

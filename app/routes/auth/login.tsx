@@ -28,7 +28,7 @@ export const meta = pageMeta("Ingresá");
 /** A refused attempt (429) says when to try again, on the page and on its `.data` answer. */
 export const headers = passRetryAfter;
 
-/** Spec §1, §8: exactly this text, and no session. */
+/** Exactly this text, and no session. */
 export const UNVERIFIED_MESSAGE = "Por favor, verifique su casilla para validar su correo";
 
 const HIDE = ["password"];
@@ -89,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await clearLoginFailures(email, address);
   const session = await getSession(request);
   await startWebSession(session, user);
-  // An invitation link opened before signing in (issue 26): joined now, and that company chosen.
+  // An invitation link opened before signing in: joined now, and that company chosen.
   const invitation = rememberedInvitation(session);
   session.unset("invitation");
   const joined = invitation ? await joinWithInvitation(context, session, user.idToken, invitation) : undefined;

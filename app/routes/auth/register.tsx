@@ -23,7 +23,7 @@ const HIDE = ["password", "confirmPassword"];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await redirectIfSignedIn(request);
-  // An invitation link opened first (issue 26): its address is the one to register.
+  // An invitation link opened first: its address is the one to register.
   const invitation = (await getSession(request)).get("invitation");
   return { invitation: invitation ? { email: invitation.email, businessName: invitation.businessName } : null };
 }

@@ -1,4 +1,4 @@
-// /cargar/{ocppIdentity}/{connectorId}: what a connector's QR opens (issue 23). Public, phone
+// /cargar/{ocppIdentity}/{connectorId}: what a connector's QR opens. Public, phone
 // first, plain HTML: the station, the connector and its state, the rate in plain words and the
 // "Cargar" form (works without JavaScript; the action answers a redirect to the provider's checkout).
 import { Form, isRouteErrorResponse, useNavigation } from "react-router";

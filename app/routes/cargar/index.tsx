@@ -1,5 +1,5 @@
 // /cargar: where a driver types the short code printed under a connector's QR when the camera
-// cannot read it (issue 23). A GET form: it works without JavaScript and the code goes to
+// cannot read it. A GET form: it works without JavaScript and the code goes to
 // /cargar/{ocppIdentity}/{connectorId}.
 import { Form, redirect } from "react-router";
 import { parseShortCode } from "~/lib/qr.server";

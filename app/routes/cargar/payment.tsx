@@ -1,4 +1,4 @@
-// /cargar/pago/{paymentId}?t={secret}: the driver's status page (issue 23). It follows the payment
+// /cargar/pago/{paymentId}?t={secret}: the driver's status page. It follows the payment
 // pending → approved → starting → charging → finished (refund, receipt): without JavaScript it
 // reloads itself (a meta refresh inside <noscript>), with it the loader is revalidated every few
 // seconds. "Detener carga" is a plain form authorised by the link's secret.

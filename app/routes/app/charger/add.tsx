@@ -24,8 +24,8 @@ import type { Route } from "./+types/add";
 
 const powerKw = new Intl.NumberFormat("es-AR");
 
-// The title is the spec's requirement as the spec spells it ("Anadir", without the tilde: SPEC.md's
-// route table). Everything else on the page follows the product's spelling: "Añadir".
+// The page title is spelled "Anadir", without the tilde, exactly as the product's route table
+// requires it; everything else on the page follows the product's spelling: "Añadir".
 const TITLE = "Anadir cargador";
 
 export const meta = pageMeta(TITLE);
