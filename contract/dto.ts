@@ -6,10 +6,11 @@ import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ConnectorFormat, ParkingType, PaymentAccountStatus, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
+import type { ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { ReservationStatus } from "../domain/reservation-status";
+import type { OcppProtocol } from "../domain/ocpp-protocol";
 
 export type { BusinessStatus, ChargePointStatus, StatusBucket, RateSnapshot, SessionPrice, ProvinceCode, Role };
 
@@ -171,7 +172,7 @@ export interface ChargerDto {
   /** ws(s)://<public host>/ocpp/<ocppIdentity>, when the API knows its public origin. */
   ocppUrl: string | null;
   /** The subprotocol of the charger's last connection (ocpp1.6 until it first connects). */
-  ocppProtocol: string;
+  ocppProtocol: OcppProtocol;
   /** The same as a version: what the charger screen shows. */
   ocppVersion: OcppVersion;
   hasPassword: boolean;
@@ -360,7 +361,7 @@ export interface GraphicDto {
 
 export interface NotificationDto {
   id: string;
-  type: string;
+  type: NotificationType;
   title: string;
   body: string;
   link: string | null;
@@ -409,7 +410,7 @@ export interface PaymentDto {
   status: PaymentStatus;
   externalId: string | null;
   /** SESSION (an amount a priced session owes) or QR (a driver's prepayment at a connector). */
-  origin: "SESSION" | "QR";
+  origin: PaymentOrigin;
   /** QR: where the driver's charge is (domain/driver-payment DRIVER_STEPS); null for SESSION. */
   step: DriverStep | null;
   /** QR: what the session cost, capped at the prepaid amount (null until it is priced). */

@@ -32,7 +32,9 @@ import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
 import type { ReservationStatus } from "../domain/reservation-status";
-import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES } from "../contract/schemas/constants";
+import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
+import type { OcppProtocol } from "../domain/ocpp-protocol";
+export { NOTIFICATION_TYPES, type NotificationType } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
 import type { AuthorizationPolicy } from "../domain/authorization";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
@@ -79,26 +81,6 @@ export const paymentAccountStatus = pgEnum("payment_account_status", PAYMENT_ACC
 /** One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). */
 export const paymentStatus = pgEnum("payment_status", PAYMENT_STATUSES);
 
-// Text (not an enum) so new kinds need no migration; the union keeps code honest.
-export const NOTIFICATION_TYPES = [
-  "BUSINESS_APPROVED",
-  "BUSINESS_REJECTED",
-  "CHARGER_FAULTED",
-  "CHARGER_RECOVERED",
-  "CHARGER_OFFLINE",
-  "CHARGER_ONLINE",
-  "SESSION_COMPLETED",
-  "IDLE_FEE_APPLIED",
-  "RESERVATION_NO_SHOW",
-  "PAYMENT_RECEIVED",
-  "PAYMENT_FAILED",
-  "PAYMENT_REFUNDED",
-  // A driver is owed money that the provider cannot give back by API (Pagos360).
-  "PAYMENT_REFUND_PENDING",
-  "PAYMENT_ACCOUNT_ERROR",
-  "SYSTEM",
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** OCPI-style opening hours. weekday: 1 = Monday … 7 = Sunday; times 'HH:MM' local. */
 export interface OpeningHours {
@@ -508,7 +490,7 @@ export const chargers = pgTable(
      */
     ocppPreviousPasswordHash: text("ocpp_previous_password_hash"),
     /** The OCPP subprotocol negotiated on the last connection: ocpp1.6 or ocpp2.0.1. */
-    ocppProtocol: text("ocpp_protocol").notNull().default("ocpp1.6"),
+    ocppProtocol: text("ocpp_protocol").$type<OcppProtocol>().notNull().default("ocpp1.6"),
     enabled: boolean("enabled").notNull().default(true),
     /** Seconds, sent in BootNotification.conf. */
     heartbeatInterval: integer("heartbeat_interval").notNull().default(300),
@@ -1201,7 +1183,7 @@ export const payments = pgTable(
     externalId: text("external_id"),
     // A driver's prepayment at a connector's QR (origin QR); SESSION rows are the
     // amounts to collect that pricing records after a session (ocpp/store.ts finalizeSession).
-    origin: text("origin").$type<"SESSION" | "QR">().notNull().default("SESSION"),
+    origin: text("origin").$type<PaymentOrigin>().notNull().default("SESSION"),
     /** QR: where the driver is walking through the flow (domain/driver-payment). */
     step: text("step").$type<DriverStep>(),
     stationId: uuid("station_id").references(() => stations.id, { onDelete: "set null" }),

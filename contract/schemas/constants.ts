@@ -55,6 +55,31 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   REFUNDED: "Devuelto",
   CANCELLED: "Cancelado",
 };
+/** SESSION: an amount a priced session owes; QR: a driver's prepayment at a connector's QR. */
+export const PAYMENT_ORIGINS = ["SESSION", "QR"] as const;
+export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];
+/**
+ * What a company is notified of. Stored as text (not a database enum) so a new kind needs no
+ * migration. PAYMENT_REFUND_PENDING: a driver is owed money the provider cannot give back by API.
+ */
+export const NOTIFICATION_TYPES = [
+  "BUSINESS_APPROVED",
+  "BUSINESS_REJECTED",
+  "CHARGER_FAULTED",
+  "CHARGER_RECOVERED",
+  "CHARGER_OFFLINE",
+  "CHARGER_ONLINE",
+  "SESSION_COMPLETED",
+  "IDLE_FEE_APPLIED",
+  "RESERVATION_NO_SHOW",
+  "PAYMENT_RECEIVED",
+  "PAYMENT_FAILED",
+  "PAYMENT_REFUNDED",
+  "PAYMENT_REFUND_PENDING",
+  "PAYMENT_ACCOUNT_ERROR",
+  "SYSTEM",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const PAYMENT_SORTS = ["createdAt", "amountCents"] as const;
 
 // The chargers', the stations' and the companies' own, in modules of their own so the pages that
