@@ -4,14 +4,12 @@ import { Hono, type ErrorHandler } from "hono";
 import type { DriverPayments } from "../payments";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { requireActive, requireBusiness } from "./auth";
 import { accessGuard } from "./access";
 import { createKeyRing } from "../infra/crypto";
 import { RateLimiter, rateLimitMessage } from "../infra/rate-limit";
 import type { ApiDeps, ApiServices, AppEnv, Ctx } from "./env";
 import type { Logger } from "../infra/logger";
 import { buildOpenApiDocument } from "./openapi";
-import { idempotent } from "./idempotency";
 import { boundedJsonText } from "./http";
 import { ApiError, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS, databaseUnavailable, pgError, problemResponse, problemType, type Problem } from "./problem";
 import { accountRoutes, signInRoutes } from "./routes/account";
@@ -168,45 +166,36 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     if (business && !["GET", "HEAD", "OPTIONS"].includes(c.req.method)) await afterCommit(() => services.companyCache.forget(business.id));
   });
 
-  // The caller's own company: any status (a pending company can read and fix its data).
-  app.use("/Business/BusinessUser/*", requireBusiness);
-  app.use("/Business/BusinessUser", requireBusiness);
-  app.use("/Business/Images/*", requireBusiness);
+  // Each route's caller, role and company status are checked by the access guard from its entry
+  // in contract/endpoints.ts; the mounts only place the routers.
   app.route("/Account/Business", accountRoutes(services));
   app.route("/Account/SignIn", signInRoutes(services));
-  // Joining a company with an invitation: any verified account, before the team's mount below.
+  // Joining a company with an invitation (any verified account) answers POST /Business/Member
+  // before the team's routes below.
   app.route("/Business/Member", joinRoutes(services));
   app.route("/Business/BusinessUser", businessUserRoutes(services));
   app.route("/Business/Images", imageRoutes(services));
-
-  // The rest of the operator's back office: only for an ACTIVE company.
-  const once = idempotent(services);
-  const mountActive = (prefix: string, router: Hono<AppEnv>) => {
-    app.use(prefix, requireActive, once);
-    app.use(`${prefix}/*`, requireActive, once);
-    app.route(prefix, router);
-  };
-  mountActive("/Business/ChargingStation", stationRoutes(services));
-  mountActive("/Business/Charger", chargerRoutes(services).route("/", chargerMaintenanceRoutes(services)));
-  mountActive("/Business/Service", serviceRoutes(services));
-  mountActive("/Business/ChargerBrand", chargerBrandRoutes(services));
-  mountActive("/Driver/ConnectorType", connectorTypeRoutes(services));
-  mountActive("/Business/Fees", feeRoutes(services));
-  mountActive("/Business/Tag", tagRoutes(services));
-  mountActive("/Business/AccessGroup", accessGroupRoutes(services));
-  mountActive("/Business/Reservation", reservationRoutes(services));
-  mountActive("/Business/Activity", activityRoutes(services));
-  mountActive("/Business/Dashboard", dashboardRoutes(services));
-  mountActive("/Business/Graphic", graphicRoutes(services));
-  mountActive("/Business/Notification", notificationRoutes(services));
-  mountActive("/Business/Live", liveRoutes(services));
-  mountActive("/Business/Payments", paymentRoutes(services, driverPayments));
-  mountActive("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
-  mountActive("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
-  mountActive("/Business/Member", memberRoutes(services));
-  mountActive("/Business/Invitation", invitationRoutes(services));
-  mountActive("/Business/Audit", auditRoutes(services));
-  mountActive("/Business/Roaming", roamingRoutes(services));
+  app.route("/Business/ChargingStation", stationRoutes(services));
+  app.route("/Business/Charger", chargerRoutes(services).route("/", chargerMaintenanceRoutes(services)));
+  app.route("/Business/Service", serviceRoutes(services));
+  app.route("/Business/ChargerBrand", chargerBrandRoutes(services));
+  app.route("/Driver/ConnectorType", connectorTypeRoutes(services));
+  app.route("/Business/Fees", feeRoutes(services));
+  app.route("/Business/Tag", tagRoutes(services));
+  app.route("/Business/AccessGroup", accessGroupRoutes(services));
+  app.route("/Business/Reservation", reservationRoutes(services));
+  app.route("/Business/Activity", activityRoutes(services));
+  app.route("/Business/Dashboard", dashboardRoutes(services));
+  app.route("/Business/Graphic", graphicRoutes(services));
+  app.route("/Business/Notification", notificationRoutes(services));
+  app.route("/Business/Live", liveRoutes(services));
+  app.route("/Business/Payments", paymentRoutes(services, driverPayments));
+  app.route("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
+  app.route("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
+  app.route("/Business/Member", memberRoutes(services));
+  app.route("/Business/Invitation", invitationRoutes(services));
+  app.route("/Business/Audit", auditRoutes(services));
+  app.route("/Business/Roaming", roamingRoutes(services));
 }
 
 /** Any error as problem+json: the API's own, a malformed request, a constraint, a database down, or a 500 with only an id. */

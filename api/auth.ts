@@ -95,25 +95,18 @@ export async function afterWrite(c: Ctx, next: () => Promise<void>): Promise<voi
   }
 }
 
-/** The caller must have registered a company (any status): their own profile. */
-export const requireBusiness: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get("business")) throw new ApiError(403, "business-required", "Primero registrá tu empresa.");
-  await next();
-};
-
 const NOT_ACTIVE_MESSAGES = {
   PENDING: "Tu empresa todavía no fue aprobada.",
   REJECTED: "La solicitud de alta de tu empresa fue rechazada.",
   SUSPENDED: "Tu empresa está suspendida. Comunicate con soporte.",
 } as const;
 
-/** The caller's company must be ACTIVE: stations, chargers, rates, activity, payments… */
-export const requireActive: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** The caller's company must be ACTIVE for the back office: stations, chargers, rates, activity, payments… */
+export function ensureActiveCompany(c: Ctx): void {
   const business = c.get("business");
   if (!business) throw new ApiError(403, "business-required", "Primero registrá tu empresa.");
   if (business.status !== "ACTIVE") throw new ApiError(403, "business-not-active", NOT_ACTIVE_MESSAGES[business.status]);
-  await next();
-};
+}
 
 function unauthenticated() {
   return new ApiError(401, "unauthenticated", "Sesión inválida o vencida.", { headers: { "WWW-Authenticate": 'Bearer realm="enchufa"' } });

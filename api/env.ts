@@ -154,9 +154,9 @@ export type AppEnv = {
 
 export type Ctx = Context<AppEnv>;
 
-/** The caller's company, known to exist (routes behind requireBusiness/requireActive). */
+/** The caller's company, known to exist (an endpoint whose rule names a company permission). */
 export function tenant(c: Ctx): BusinessUser {
   const b = c.get("business");
-  if (!b) throw new Error("tenant() used on a route without requireBusiness");
+  if (!b) throw new Error("tenant() used on an endpoint without a company permission");
   return b;
 }

@@ -52,12 +52,21 @@ export interface AuditSpec {
  * Who may call an endpoint: `public` (no token), `account` (a verified account, whatever its
  * companies) or a permission of domain/permissions.ts held by the caller's role in the company.
  * `audit` says what a write records: an AuditSpec the access guard applies, "handler" when the
- * handler records it itself, or false (nothing to record).
+ * handler records it itself, or false (nothing to record). A company endpoint needs an ACTIVE
+ * company unless it says `company: "any"`.
  */
 export type EndpointRule =
   | { permission: "public" }
   | { permission: "account"; audit?: "handler" | false }
-  | { permission: Permission; audit?: AuditSpec | "handler" | false };
+  | {
+      permission: Permission;
+      audit?: AuditSpec | "handler" | false;
+      /**
+       * The company's status the endpoint needs: ACTIVE by default (the back office), or `any`
+       * for what a pending, rejected or suspended company may still read and fix (its profile).
+       */
+      company?: "any";
+    };
 
 /** The type of an endpoint's answer, carried for the typed client; nothing at run time. */
 export interface Output<T> {
@@ -125,10 +134,10 @@ export const endpoints = {
   accountBusinessCreate: endpoint({ method: "POST", path: "/Account/Business", permission: "account", audit: "handler", body: registerBusinessSchema, doc: { tag: "Cuenta", summary: "Registrar la empresa de la cuenta (un CUIT ya registrado recibe la misma respuesta, sin empresa; se avisa a su dueño)", ok: {status: 201,type: "BusinessUserDto"}, errors: [409,422,429] }, output: dto<BusinessUserDto>() }),
   accountSignIn: endpoint({ method: "POST", path: "/Account/SignIn", permission: "account", audit: false, doc: { tag: "Cuenta", summary: "Registrar el ingreso a la empresa de la solicitud (último ingreso del miembro)", ok: {status: 200,type: "AccountBusinessDto"} }, output: dto<AccountBusinessDto>() }),
   // Perfil
-  profileGet: endpoint({ method: "GET", path: "/Business/BusinessUser", permission: "profile.read", doc: { tag: "Perfil", summary: "Perfil de la empresa", ok: {status: 200,type: "BusinessUserDto"} }, output: dto<BusinessUserDto>() }),
-  profileUpdate: endpoint({ method: "PATCH", path: "/Business/BusinessUser/Update", permission: "profile.write", audit: {resource: "profile",action: "update",id: "company"}, body: updateBusinessUserSchema, doc: { tag: "Perfil", summary: "Actualizar el perfil", ok: {status: 200,type: "BusinessUserDto"}, errors: [409,422,429] }, output: dto<BusinessUserDto>() }),
-  profilePictureUpload: endpoint({ method: "PATCH", path: "/Business/Images/ProfilePicture", permission: "profile.write", audit: {resource: "profile",action: "photo",id: "company"}, multipart: true, doc: { tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB, ≤ 8000 px por lado y 40 Mpx)", ok: {status: 200,description: "{ photoUrl }"}, errors: [413,415,422] }, output: dto<{ photoUrl: string | null }>() }),
-  profilePictureDelete: endpoint({ method: "DELETE", path: "/Business/Images/ProfilePicture", permission: "profile.write", audit: {resource: "profile",action: "photo",id: "company"}, body: deleteProfilePictureSchema, doc: { tag: "Perfil", summary: "Quitar la foto de perfil", ok: {status: 200,description: "{ photoUrl }"}, errors: [404,422] }, output: dto<{ photoUrl: string | null }>() }),
+  profileGet: endpoint({ method: "GET", path: "/Business/BusinessUser", permission: "profile.read", company: "any", doc: { tag: "Perfil", summary: "Perfil de la empresa", ok: {status: 200,type: "BusinessUserDto"} }, output: dto<BusinessUserDto>() }),
+  profileUpdate: endpoint({ method: "PATCH", path: "/Business/BusinessUser/Update", permission: "profile.write", company: "any", audit: {resource: "profile",action: "update",id: "company"}, body: updateBusinessUserSchema, doc: { tag: "Perfil", summary: "Actualizar el perfil", ok: {status: 200,type: "BusinessUserDto"}, errors: [409,422,429] }, output: dto<BusinessUserDto>() }),
+  profilePictureUpload: endpoint({ method: "PATCH", path: "/Business/Images/ProfilePicture", permission: "profile.write", company: "any", audit: {resource: "profile",action: "photo",id: "company"}, multipart: true, doc: { tag: "Perfil", summary: "Subir la foto de perfil (campo Image; JPEG/PNG/GIF ≤ 800 KB, ≤ 8000 px por lado y 40 Mpx)", ok: {status: 200,description: "{ photoUrl }"}, errors: [413,415,422] }, output: dto<{ photoUrl: string | null }>() }),
+  profilePictureDelete: endpoint({ method: "DELETE", path: "/Business/Images/ProfilePicture", permission: "profile.write", company: "any", audit: {resource: "profile",action: "photo",id: "company"}, body: deleteProfilePictureSchema, doc: { tag: "Perfil", summary: "Quitar la foto de perfil", ok: {status: 200,description: "{ photoUrl }"}, errors: [404,422] }, output: dto<{ photoUrl: string | null }>() }),
   // Imágenes
   imageUpload: endpoint({ method: "POST", path: "/Business/Images", permission: "station.write", audit: false, multipart: true, doc: { tag: "Imágenes", summary: "Subir una imagen (p. ej. foto de estación; mismas reglas que la foto de perfil; cuenta para la cuota de la empresa y se borra si nada la usa en 24 h)", ok: {status: 201,description: "{ url }"}, errors: [413,415,422] }, output: dto<{ url: string }>() }),
   imageGet: endpoint({ method: "GET", path: "/images/:file", permission: "public", doc: { tag: "Imágenes", summary: "Imagen por hash de contenido (pública, inmutable)", ok: {status: 200,description: "Los bytes de la imagen",content: "image/*"}, errors: [404] }, output: dto<Blob>() }),

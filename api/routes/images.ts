@@ -6,7 +6,6 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Db } from "#db/client";
 import { businessUsers, images, stations } from "#db/schema";
-import { requireActive } from "../auth";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { readJson } from "../http";
 import { DEFAULT_IMAGE_LIMITS, imageQuotaMessage, withinQuota, type ImageLimits } from "../image-quota";
@@ -123,7 +122,7 @@ export async function ownsImage(db: Db, businessId: string, url: string): Promis
   return !!row && row.mime === IMAGE_MIME_BY_EXT[m[2]];
 }
 
-/** /Business/Images — behind requireBusiness. */
+/** /Business/Images: the profile picture (any company status) and the back office's images (an ACTIVE company). */
 export function imageRoutes({ db, imageLimits }: ApiServices) {
   const r = new Hono<AppEnv>();
   const limits = imageLimits ?? DEFAULT_IMAGE_LIMITS;
@@ -151,7 +150,7 @@ export function imageRoutes({ db, imageLimits }: ApiServices) {
   });
 
   // POST /Business/Images  (multipart, field Image) — e.g. a station photo; returns its URL.
-  r.post("/", requireActive, limitUpload, async (c) => {
+  r.post("/", limitUpload, async (c) => {
     const url = await storeImage(db, tenant(c).id, await readUpload(c), limits);
     return c.json({ url }, 201);
   });
