@@ -52,8 +52,9 @@ export function FilterSelect({
   );
 }
 
-export function FilterDate({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  const id = `filter-${name}`;
+/** A date of a GET form (a list's filters, Inicio's period); `idPrefix` keeps two forms on one page apart. */
+export function FilterDate({ name, label, value, error, idPrefix = "filter" }: { name: string; label: string; value: string; error?: string; idPrefix?: string }) {
+  const id = `${idPrefix}-${name}`;
   return (
     <Flex direction="column" gap="1" className="filter-field">
       <Text as="label" htmlFor={id} size="2" weight="medium">

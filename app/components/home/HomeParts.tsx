@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import type { ReactNode } from "react";
 import { BiPlug } from "~/icons";
 import { EmptyState } from "~/components/Page";
-import { withAutoFocus } from "~/lib/autofocus";
+import { FilterDate } from "~/components/activity/filters";
 import { PERIOD_KEYS, PERIOD_LABELS, type Period } from "~/components/charts/period";
 import { useAccess } from "~/lib/access";
 
@@ -44,43 +44,14 @@ export function PeriodPicker({ period }: { period: Period }) {
         </nav>
         <Form method="get" className="period-form" aria-label="Período personalizado" preventScrollReset>
           <input type="hidden" name="period" value="custom" />
-          <DateField name="from" label="Desde" value={period.input.from} error={period.errors.from} />
-          <DateField name="to" label="Hasta" value={period.input.to} error={period.errors.to} />
+          <FilterDate idPrefix="period" name="from" label="Desde" value={period.input.from} error={period.errors.from} />
+          <FilterDate idPrefix="period" name="to" label="Hasta" value={period.input.to} error={period.errors.to} />
           <Button type="submit" size="3" variant={period.key === "custom" ? "solid" : "soft"}>
             Aplicar
           </Button>
         </Form>
       </Flex>
     </Card>
-  );
-}
-
-export function DateField({ name, label, value, error }: { name: string; label: string; value: string; error?: string }) {
-  const id = `period-${name}`;
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
-      <input
-        key={value}
-        id={id}
-        name={name}
-        type="date"
-        lang="es-AR"
-        placeholder="mm/dd/yyyy"
-        defaultValue={value}
-        className="native-input"
-        aria-invalid={error ? true : undefined}
-        {...withAutoFocus({ errors: error ? [error] : [] }, {})}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <Text id={`${id}-error`} size="2" color="red" data-testid={`${name}-error`}>
-          {error}
-        </Text>
-      ) : null}
-    </Flex>
   );
 }
 
