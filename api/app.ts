@@ -167,35 +167,37 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
   });
 
   // Each route's caller, role and company status are checked by the access guard from its entry
-  // in contract/endpoints.ts; the mounts only place the routers.
-  app.route("/Account/Business", accountRoutes(services));
-  app.route("/Account/SignIn", signInRoutes(services));
-  // Joining a company with an invitation (any verified account) answers POST /Business/Member
-  // before the team's routes below.
-  app.route("/Business/Member", joinRoutes(services));
-  app.route("/Business/BusinessUser", businessUserRoutes(services));
-  app.route("/Business/Images", imageRoutes(services));
-  app.route("/Business/ChargingStation", stationRoutes(services));
-  app.route("/Business/Charger", chargerRoutes(services).route("/", chargerMaintenanceRoutes(services)));
-  app.route("/Business/Service", serviceRoutes(services));
-  app.route("/Business/ChargerBrand", chargerBrandRoutes(services));
-  app.route("/Driver/ConnectorType", connectorTypeRoutes(services));
-  app.route("/Business/Fees", feeRoutes(services));
-  app.route("/Business/Tag", tagRoutes(services));
-  app.route("/Business/AccessGroup", accessGroupRoutes(services));
-  app.route("/Business/Reservation", reservationRoutes(services));
-  app.route("/Business/Activity", activityRoutes(services));
-  app.route("/Business/Dashboard", dashboardRoutes(services));
-  app.route("/Business/Graphic", graphicRoutes(services));
-  app.route("/Business/Notification", notificationRoutes(services));
-  app.route("/Business/Live", liveRoutes(services));
-  app.route("/Business/Payments", paymentRoutes(services, driverPayments));
-  app.route("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
-  app.route("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));
-  app.route("/Business/Member", memberRoutes(services));
-  app.route("/Business/Invitation", invitationRoutes(services));
-  app.route("/Business/Audit", auditRoutes(services));
-  app.route("/Business/Roaming", roamingRoutes(services));
+  // in contract/endpoints.ts; the mounts only place the routers. Joining a company with an
+  // invitation (any verified account) answers POST /Business/Member before the team's routes.
+  const routers: [string, Hono<AppEnv>][] = [
+    ["/Account/Business", accountRoutes(services)],
+    ["/Account/SignIn", signInRoutes(services)],
+    ["/Business/Member", joinRoutes(services)],
+    ["/Business/BusinessUser", businessUserRoutes(services)],
+    ["/Business/Images", imageRoutes(services)],
+    ["/Business/ChargingStation", stationRoutes(services)],
+    ["/Business/Charger", chargerRoutes(services).route("/", chargerMaintenanceRoutes(services))],
+    ["/Business/Service", serviceRoutes(services)],
+    ["/Business/ChargerBrand", chargerBrandRoutes(services)],
+    ["/Driver/ConnectorType", connectorTypeRoutes(services)],
+    ["/Business/Fees", feeRoutes(services)],
+    ["/Business/Tag", tagRoutes(services)],
+    ["/Business/AccessGroup", accessGroupRoutes(services)],
+    ["/Business/Reservation", reservationRoutes(services)],
+    ["/Business/Activity", activityRoutes(services)],
+    ["/Business/Dashboard", dashboardRoutes(services)],
+    ["/Business/Graphic", graphicRoutes(services)],
+    ["/Business/Notification", notificationRoutes(services)],
+    ["/Business/Live", liveRoutes(services)],
+    ["/Business/Payments", paymentRoutes(services, driverPayments)],
+    ["/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO")],
+    ["/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360")],
+    ["/Business/Member", memberRoutes(services)],
+    ["/Business/Invitation", invitationRoutes(services)],
+    ["/Business/Audit", auditRoutes(services)],
+    ["/Business/Roaming", roamingRoutes(services)],
+  ];
+  for (const [prefix, router] of routers) app.route(prefix, router);
 }
 
 /** Any error as problem+json: the API's own, a malformed request, a constraint, a database down, or a 500 with only an id. */
