@@ -18,7 +18,7 @@ import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { rssMb, serverWorkers, startBenchServer } from "./harness";
+import { cpuTicks, rssMb, serverWorkers, startBenchServer } from "./harness";
 import { httpSender, openLoop } from "./open-loop";
 const port = Number(process.env.BENCH_PORT ?? 3450);
 const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9450);
@@ -116,8 +116,13 @@ async function openLoopRun(base: string, cookie: string, pid: number, idleRss: n
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 250);
   try {
     if (warmup > 0) await openLoop({ rate, seconds: warmup, urls: OPEN_LOOP_PAGES, send: sender.send });
+    const cpu0 = cpuTicks(pid);
     const r = await openLoop({ rate, seconds: openSeconds, urls: OPEN_LOOP_PAGES, send: sender.send });
+    // CPU time the server spent per answered page (clock ticks of 10 ms): what a page costs,
+    // less sensitive than latency to what else the machine is running.
+    const cpuMsPerPage = ((cpuTicks(pid) - cpu0) * 10) / Math.max(1, r.sent - r.failed);
     console.log(`Lazo abierto: ${rate} req/s durante ${openSeconds} s (${r.sent} pedidos), páginas con sesión en turno: ${OPEN_LOOP_PAGES.join(", ")}`);
+    console.log(`CPU del servidor: ${cpuMsPerPage.toFixed(1)} ms por página respondida`);
     console.log(`Latencia desde la hora programada: p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, máx. ${r.max.toFixed(1)} ms; fallidos ${r.failed}`);
     for (const [url, v] of Object.entries(r.byUrl)) console.log(`  ${url.padEnd(12)} ${String(v.sent).padStart(5)} pedidos, p99 ${v.p99.toFixed(1)} ms`);
     console.log(`Retraso máximo del generador al enviar: ${r.maxSendLagMs.toFixed(1)} ms`);
