@@ -1,6 +1,6 @@
 // Types shared by the API's app, middleware and routes.
 import type { ImageLimits } from "./image-quota";
-import type { MaintenanceRequest, MaintenanceResult } from "../ocpp/maintenance";
+import type { MaintenanceReply, MaintenanceRequest } from "../ocpp/maintenance";
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
 import type { BusinessUser } from "../db/schema";
@@ -8,7 +8,7 @@ import type { KeyRing } from "../infra/crypto";
 import type { SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import type { CompanyCache } from "./company-cache";
-import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, OcppCallSpec, PasswordDelivery } from "../ocpp/commands";
+import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandReply, OcppCallSpec, PasswordDelivery } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
@@ -19,11 +19,11 @@ import type { OcpiServices } from "../ocpi/registration";
 
 /** What the API needs of the OCPP central system: commands to chargers and live events. */
 export interface OcppGateway {
-  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandReply>;
   /** Gives a connected charger a new password; absent, rotation is manual only. */
   sendPassword?(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** Firmware update or diagnostics request (ocpp/maintenance.ts); absent, the charger counts as offline. */
-  sendMaintenance?(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
+  sendMaintenance?(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceReply>;
   /** One OCPP call built for the charger's protocol (reservations, local list, charging profiles); absent: every charger counts as offline. */
   callCharger?(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
   /** Shares a station's grid capacity among its charging connectors now (load balancing, ADR 0018). */

@@ -7,7 +7,7 @@
 import { and, desc, eq, lte } from "drizzle-orm";
 import { z } from "zod";
 import { chargers, chargingSessions, connectors, ocpiSessions, stations, type BusinessUser, type OcpiPartner } from "../db/schema";
-import type { ChargerCommand, CommandResult } from "../ocpp/commands";
+import type { ChargerCommand, CommandReply } from "../ocpp/commands";
 import { PartnerError } from "./client";
 import { OCPI_STATUS, OcpiError } from "./envelope";
 import { partnerToken, type OcpiServices } from "./registration";
@@ -15,7 +15,7 @@ import { commandType, startSession, stopSession, unlockConnector, type CommandRe
 
 /** What the /ocpi commands need of the OCPP central system (api/env's OcppGateway has it). */
 export interface CommandGateway {
-  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandReply>;
 }
 
 /** Seconds the partner may wait for the CommandResult (the central system's command timeout is shorter). */
@@ -26,7 +26,7 @@ const ID_TAG_MAX = 20;
 const text = (en: string) => [{ language: "en", text: en }];
 
 /** The charger's answer as §CommandResultType. */
-export function commandResultOf(r: CommandResult): CommandResultBody {
+export function commandResultOf(r: CommandReply): CommandResultBody {
   switch (r.outcome) {
     case "accepted":
       return { result: "ACCEPTED" };
@@ -106,7 +106,7 @@ export async function receiveCommand(
       throw err;
     }
   };
-  const later = (responseUrl: string, run: () => Promise<CommandResult>) => {
+  const later = (responseUrl: string, run: () => Promise<CommandReply>) => {
     const done = run()
       .then((r) => postResult(svc, partner, responseUrl, commandResultOf(r)))
       .catch((err) => {

@@ -10,7 +10,7 @@ import type { Duplex } from "node:stream";
 import type { Channels, Db } from "../db/client";
 import type { SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
-import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandResult, OcppCallSpec, PasswordDelivery } from "./commands";
+import type { ChargerAnswer, ChargerCommand, CommandProtocol, CommandReply, OcppCallSpec, PasswordDelivery } from "./commands";
 import { createAuthenticator } from "./connection/authentication";
 import { OCPP_PATH, OCPP_PROTOCOLS, type Client, type Session } from "./connection/client";
 import { createRpcServer } from "./connection/rpc-server";
@@ -18,7 +18,7 @@ import { createSockets } from "./connection/sockets";
 import { createHandlerContext } from "./handler-context";
 import { DEFAULT_CALL_LIMIT, DEFAULT_CONNECTION_LIMIT, type CallLimit, type ConnectionLimit } from "./limits";
 import { createLiveEvents, type LiveEvents } from "./live";
-import type { MaintenanceRequest, MaintenanceResult } from "./maintenance";
+import type { MaintenanceReply, MaintenanceRequest } from "./maintenance";
 import { createMessageLog } from "./message-log";
 import { createRouter } from "./outbound/router";
 import { createCommandSender } from "./outbound/send";
@@ -83,7 +83,7 @@ export interface CentralSystem {
   events: SessionEvents;
   /** The HTTP server's 'upgrade' handler for /ocpp/… (other paths are refused). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
-  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandReply>;
   /**
    * Gives a connected charger a new Basic-auth password (ChangeConfiguration AuthorizationKey on
    * 1.6, SetVariables SecurityCtrlr.BasicAuthPassword on 2.0.1). `accepted` only when the
@@ -91,7 +91,7 @@ export interface CentralSystem {
    */
   sendPassword(charger: { id: string; ocppIdentity: string }, password: string): Promise<PasswordDelivery>;
   /** Firmware update or diagnostics upload (ocpp/maintenance.ts), in the charger's protocol. */
-  sendMaintenance(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceResult>;
+  sendMaintenance(charger: { id: string; ocppIdentity: string }, request: MaintenanceRequest): Promise<MaintenanceReply>;
   /**
    * One call to a charger wherever its socket is, built for the protocol it speaks (reservations,
    * the local authorization list, charging profiles: ADR 0018).

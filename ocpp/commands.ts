@@ -1,29 +1,29 @@
 // Commands the operator sends to a charger from the charger screen (OCPP 1.6 CS → CP calls):
-// what the API accepts, how each becomes an OCPP call, and how the answer reads in Spanish.
+// what the API accepts, how each becomes an OCPP call, and what the answer says, as a CommandReply
+// of facts (outcome, the charger's status, the intervals): the API words it
+// (contract/schemas/command-messages.ts).
 import type { OcppProtocol } from "../domain/ocpp-protocol";
-import { INTERVAL_LABELS, type ChargerCommand } from "#contract/schemas/command";
+import type { ChargerCommand } from "#contract/schemas/command";
 import {
-  COMMAND_LABELS,
   INTERVAL_SETTINGS,
   type TRIGGERABLE_MESSAGES,
   type CommandName,
-  type CommandResult,
+  type CommandReply,
   type IntervalSetting,
   type SettingResult,
 } from "#contract/schemas/command-labels";
 
 export {
-  COMMAND_LABELS,
   INTERVAL_SETTINGS,
   TRIGGERABLE_MESSAGES,
   type CommandName,
   type CommandOutcome,
-  type CommandResult,
+  type CommandReply,
   type IntervalSetting,
   type SettingResult,
 } from "#contract/schemas/command-labels";
 
-export { commandSchema, INTERVAL_LABELS, INTERVAL_LIMITS, NO_INTERVAL_MESSAGE, type ChargerCommand } from "#contract/schemas/command";
+export { commandSchema, INTERVAL_LIMITS, NO_INTERVAL_MESSAGE, type ChargerCommand } from "#contract/schemas/command";
 
 /** Commands whose answer is read beyond its status (values, several results), possibly over several calls. */
 export type SettingsCommand = Extract<ChargerCommand, { command: "GetBaseReport" | "GetConfiguration" | "ChangeConfiguration" }>;
@@ -121,16 +121,14 @@ function requested(cmd: Extract<ChargerCommand, { command: "ChangeConfiguration"
   return INTERVAL_SETTINGS.flatMap((k) => (cmd[k] === undefined ? [] : [[k, cmd[k]] as [IntervalSetting, number]]));
 }
 
-export const REPORT_NOT_ON_16 = "Los cargadores OCPP 1.6 no envían informes del equipo: usá «Leer intervalos» para ver su configuración.";
-
 /**
  * The calls of a settings command in the charger's protocol (1.6 sets one key per call), or the
- * result at once when the protocol has no such call.
+ * reply at once when the protocol has no such call.
  */
-export function settingsCalls(cmd: SettingsCommand, protocol: CommandProtocol, requestId = Math.floor(Math.random() * 2_147_483_647)): OcppCallSpec[] | CommandResult {
+export function settingsCalls(cmd: SettingsCommand, protocol: CommandProtocol, requestId = Math.floor(Math.random() * 2_147_483_647)): OcppCallSpec[] | CommandReply {
   switch (cmd.command) {
     case "GetBaseReport":
-      if (protocol !== "ocpp2.0.1") return { command: cmd.command, outcome: "rejected", status: "NotSupported", message: REPORT_NOT_ON_16 };
+      if (protocol !== "ocpp2.0.1") return { command: cmd.command, outcome: "rejected", status: "NotSupported", reason: "report-not-on-16" };
       return [{ method: "GetBaseReport", params: { requestId, reportBase: "FullInventory" } }];
     case "GetConfiguration":
       return protocol === "ocpp2.0.1"
@@ -147,16 +145,6 @@ export function settingsCalls(cmd: SettingsCommand, protocol: CommandProtocol, r
 
 /** The charger applied the value (RebootRequired: after its next restart). */
 export const SETTING_APPLIED = new Set(["Accepted", "RebootRequired"]);
-
-const SETTING_STATUS_TEXT: Record<string, string> = {
-  Accepted: "aceptado",
-  RebootRequired: "aceptado, lo aplica al reiniciarse",
-  Rejected: "rechazado",
-  NotSupported: "no lo admite",
-  UnknownComponent: "no lo admite",
-  UnknownVariable: "no lo admite",
-  NotSupportedAttributeType: "no lo admite",
-};
 
 type GetConfigurationAnswer = { configurationKey?: { key: string; value?: string }[]; unknownKey?: string[] };
 type GetVariablesAnswer = { getVariableResult?: { attributeStatus: string; attributeValue?: string; component: { name: string }; variable: { name: string } }[] };
@@ -190,30 +178,15 @@ export function settingsFromAnswers(cmd: SettingsCommand, protocol: CommandProto
   return out;
 }
 
-const inSeconds = (v: string | undefined) => `${v} s`;
-
-/** The Spanish result of a settings command whose calls were all answered. */
-export function settingsResult(cmd: SettingsCommand, protocol: CommandProtocol, answers: unknown[]): CommandResult {
+/** The reply to a settings command whose calls were all answered. */
+export function settingsReply(cmd: SettingsCommand, protocol: CommandProtocol, answers: unknown[]): CommandReply {
   const command = cmd.command;
-  if (command === "GetBaseReport") {
-    const status = (answers[0] as { status?: string } | undefined)?.status;
-    if (status === "Accepted") return { command, outcome: "accepted", status, message: "El cargador aceptó «Pedir informe»: lo envía en partes y aparece en «Eventos del cargador» a medida que llega." };
-    if (status === "EmptyResultSet") return { command, outcome: "rejected", status, message: "El cargador no tiene nada que informar («Pedir informe»)." };
-    return resultFromStatus(command, status);
-  }
+  if (command === "GetBaseReport") return replyFromStatus(command, (answers[0] as { status?: string } | undefined)?.status);
   const settings = settingsFromAnswers(cmd, protocol, answers);
-  const entries = INTERVAL_SETTINGS.flatMap((k) => (settings[k] ? [[k, settings[k]] as const] : []));
-  if (command === "GetConfiguration") {
-    const known = entries.filter(([, r]) => r.value !== undefined);
-    if (known.length === 0) return { command, outcome: "rejected", settings, message: "El cargador no informó ninguno de los dos intervalos («Leer intervalos»)." };
-    const parts = entries.map(([k, r]) => `${INTERVAL_LABELS[k]}: ${r.value !== undefined ? inSeconds(r.value) : "no lo informa"}`);
-    return { command, outcome: "accepted", settings, message: `El cargador informó sus intervalos (${parts.join("; ")}).` };
-  }
-  const parts = entries.map(([k, r]) => `${INTERVAL_LABELS[k]} ${inSeconds(r.value)}: ${SETTING_STATUS_TEXT[r.status] ?? r.status}`);
-  if (entries.every(([, r]) => SETTING_APPLIED.has(r.status))) {
-    return { command, outcome: "accepted", settings, message: `El cargador aceptó los intervalos nuevos (${parts.join("; ")}).` };
-  }
-  return { command, outcome: "rejected", settings, message: `El cargador no aplicó todos los intervalos (${parts.join("; ")}).` };
+  const entries = INTERVAL_SETTINGS.flatMap((k) => (settings[k] ? [settings[k]] : []));
+  // Leer intervalos succeeds when the charger told at least one; Cambiar, when it applied them all.
+  const accepted = command === "GetConfiguration" ? entries.some((r) => r.value !== undefined) : entries.every((r) => SETTING_APPLIED.has(r.status));
+  return { command, outcome: accepted ? "accepted" : "rejected", settings };
 }
 
 /**
@@ -253,43 +226,9 @@ export const PASSWORD_ACCEPTED = new Set(["Accepted", "RebootRequired"]);
 
 const ACCEPTED_STATUSES = new Set(["Accepted", "Unlocked", "Scheduled"]);
 
-/** The Spanish result of a charger's answer (`status` of the .conf). */
-export function resultFromStatus(command: CommandName, status: string | undefined): CommandResult {
-  const label = COMMAND_LABELS[command];
-  if (status && ACCEPTED_STATUSES.has(status)) {
-    const message =
-      status === "Scheduled"
-        ? `El cargador aceptó «${label}»; lo aplica al terminar la carga en curso.`
-        : status === "Unlocked"
-          ? "El cargador desbloqueó el conector."
-          : `El cargador aceptó «${label}».`;
-    return { command, outcome: "accepted", status, message };
-  }
-  const why =
-    status === "UnlockFailed"
-      ? "no pudo desbloquear el conector"
-      : status === "OngoingAuthorizedTransaction"
-        ? "no desbloquea un conector con una carga autorizada en curso"
-        : status === "UnknownConnector"
-          ? "no tiene ese conector"
-          : status === "NotSupported"
-            ? "no admite esta acción"
-            : status === "NotImplemented"
-              ? "no implementa este mensaje"
-              : "lo rechazó";
-  return { command, outcome: "rejected", status, message: `El cargador ${why} («${label}»).` };
-}
-
-export function offlineResult(command: CommandName): CommandResult {
-  return { command, outcome: "offline", message: `El cargador no está conectado: no se pudo enviar «${COMMAND_LABELS[command]}».` };
-}
-
-export function timeoutResult(command: CommandName): CommandResult {
-  return { command, outcome: "timeout", message: `El cargador no respondió a tiempo a «${COMMAND_LABELS[command]}».` };
-}
-
-export function errorResult(command: CommandName, detail?: string): CommandResult {
-  return { command, outcome: "error", message: `No se pudo completar «${COMMAND_LABELS[command]}»${detail ? `: ${detail}` : ""}. Probá de nuevo.` };
+/** The reply to a charger's answer (`status` of the .conf). */
+export function replyFromStatus(command: CommandName, status: string | undefined): CommandReply {
+  return { command, outcome: status && ACCEPTED_STATUSES.has(status) ? "accepted" : "rejected", status };
 }
 
 // The hand-written CommandName (contract/schemas/command-labels.ts) must match the schema's discriminator.

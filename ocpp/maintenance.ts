@@ -1,11 +1,12 @@
 // Firmware and diagnostics, for both protocols: the calls (1.6 UpdateFirmware /
-// GetDiagnostics, 2.0.1 UpdateFirmware / GetLog), how their answers read in Spanish, and what the
-// charger's status reports (FirmwareStatusNotification, DiagnosticsStatusNotification,
-// LogStatusNotification) change in the database.
+// GetDiagnostics, 2.0.1 UpdateFirmware / GetLog), what their answers say as a MaintenanceReply of
+// facts (the API words it: contract/schemas/command-messages.ts), and what the charger's status
+// reports (FirmwareStatusNotification, DiagnosticsStatusNotification, LogStatusNotification)
+// change in the database.
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { chargerDiagnostics, chargers } from "../db/schema";
-import type { CommandOutcome } from "#contract/schemas/command-labels";
+import type { CommandOutcome, MaintenanceReply } from "#contract/schemas/command-labels";
 import type { ChargerRef } from "./store";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 
@@ -15,20 +16,7 @@ export type MaintenanceRequest =
   | { kind: "UpdateFirmware"; location: string; retrieveAt: Date; requestId: number }
   | { kind: "GetDiagnostics"; location: string; requestId: number; from?: Date; to?: Date };
 
-export interface MaintenanceResult {
-  kind: MaintenanceRequest["kind"];
-  outcome: CommandOutcome;
-  status?: string;
-  /** GetDiagnostics / GetLog: the name the charger gives the file it uploads. */
-  fileName?: string;
-  message: string;
-}
-
-/** The requests' names in the API's result messages. */
-export const MAINTENANCE_LABELS: Record<MaintenanceRequest["kind"], string> = {
-  UpdateFirmware: "Actualizar firmware",
-  GetDiagnostics: "Pedir diagnóstico",
-};
+export type { MaintenanceReply } from "#contract/schemas/command-labels";
 
 /** The OCPP call of a request, in the charger's protocol. */
 export function maintenanceCall(req: MaintenanceRequest, protocol: CommandProtocol): { method: string; params: Record<string, unknown> } {
@@ -51,73 +39,26 @@ export function maintenanceCall(req: MaintenanceRequest, protocol: CommandProtoc
 }
 
 /**
- * The Spanish result of the charger's answer. 1.6 UpdateFirmware answers nothing (an empty
- * object is its acceptance); 1.6 GetDiagnostics answers the file name, or none when it has
- * nothing to send; 2.0.1 answers a status.
+ * The reply to the charger's answer. 1.6 UpdateFirmware answers nothing (an empty object is its
+ * acceptance); 1.6 GetDiagnostics answers the file name, or none when it has nothing to send;
+ * 2.0.1 answers a status.
  */
-export function maintenanceResult(req: MaintenanceRequest, protocol: CommandProtocol, response: unknown): MaintenanceResult {
+export function maintenanceReply(req: MaintenanceRequest, protocol: CommandProtocol, response: unknown): MaintenanceReply {
   const r = (response ?? {}) as { status?: string; fileName?: string; filename?: string };
-  const label = MAINTENANCE_LABELS[req.kind];
   const fileName = r.fileName ?? r.filename;
-  if (req.kind === "UpdateFirmware") {
-    if (protocol === "ocpp1.6" || r.status === "Accepted" || r.status === "AcceptedCanceled") {
-      const extra = r.status === "AcceptedCanceled" ? " Canceló la actualización que tenía en curso." : "";
-      return { kind: req.kind, outcome: "accepted", status: r.status, message: `El cargador aceptó «${label}»: informa el avance en «Firmware y diagnóstico».${extra}` };
-    }
-    const why = r.status === "InvalidCertificate" || r.status === "RevokedCertificate" ? "rechazó el certificado de firma" : "lo rechazó";
-    return { kind: req.kind, outcome: "rejected", status: r.status, message: `El cargador ${why} («${label}»).` };
-  }
-  if (protocol === "ocpp1.6") {
-    return fileName
-      ? { kind: req.kind, outcome: "accepted", fileName, message: `El cargador aceptó «${label}»: sube ${fileName} y aparece en «Firmware y diagnóstico» cuando llegue.` }
-      : { kind: req.kind, outcome: "rejected", message: `El cargador no tiene diagnóstico para enviar («${label}»).` };
-  }
-  if (r.status === "Accepted" || r.status === "AcceptedCanceled") {
-    return { kind: req.kind, outcome: "accepted", status: r.status, fileName, message: `El cargador aceptó «${label}»: sube el archivo y aparece en «Firmware y diagnóstico» cuando llegue.` };
-  }
-  return { kind: req.kind, outcome: "rejected", status: r.status, message: `El cargador lo rechazó («${label}»).` };
+  const accepted = r.status === "Accepted" || r.status === "AcceptedCanceled";
+  if (req.kind === "UpdateFirmware") return { kind: req.kind, outcome: protocol === "ocpp1.6" || accepted ? "accepted" : "rejected", status: r.status };
+  if (protocol === "ocpp1.6") return fileName ? { kind: req.kind, outcome: "accepted", fileName } : { kind: req.kind, outcome: "rejected", reason: "no-diagnostics" };
+  return accepted ? { kind: req.kind, outcome: "accepted", status: r.status, fileName } : { kind: req.kind, outcome: "rejected", status: r.status };
 }
 
-export function unansweredMaintenance(req: MaintenanceRequest, outcome: Exclude<CommandOutcome, "accepted">, code?: string): MaintenanceResult {
-  const label = MAINTENANCE_LABELS[req.kind];
-  const message =
-    outcome === "offline"
-      ? `El cargador no está conectado: no se pudo enviar «${label}».`
-      : outcome === "timeout"
-        ? `El cargador no respondió a tiempo a «${label}».`
-        : outcome === "rejected"
-          ? code === "NotImplemented" || code === "NotSupported"
-            ? `El cargador no implementa «${label}».`
-            : `El cargador lo rechazó («${label}»).`
-          : `No se pudo completar «${label}». Probá de nuevo.`;
-  return { kind: req.kind, outcome, ...(code ? { status: code } : {}), message };
+/** The reply when the charger did not answer: offline, timeout, an error, or a CALLERROR (rejected, with its code). */
+export function unansweredMaintenance(req: MaintenanceRequest, outcome: Exclude<CommandOutcome, "accepted">, code?: string): MaintenanceReply {
+  return { kind: req.kind, outcome, ...(code ? { status: code, errorCode: code } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Status reports
-
-/**
- * Firmware statuses of both protocols, in Spanish (2.0.1 adds the scheduling and signature
- * ones): the API returns them as the firmware's statusLabel.
- */
-export const FIRMWARE_STATUS_LABELS: Record<string, string> = {
-  Idle: "Sin actualización en curso",
-  DownloadScheduled: "Descarga programada",
-  Downloading: "Descargando",
-  DownloadPaused: "Descarga en pausa",
-  Downloaded: "Descargado",
-  DownloadFailed: "Falló la descarga",
-  SignatureVerified: "Firma verificada",
-  InvalidSignature: "Firma inválida",
-  InstallScheduled: "Instalación programada",
-  Installing: "Instalando",
-  InstallRebooting: "Reiniciando para instalar",
-  Installed: "Instalado",
-  InstallationFailed: "Falló la instalación",
-  InstallVerificationFailed: "Falló la verificación",
-};
-
-export const firmwareStatusLabel = (status: string | null | undefined): string => (status ? (FIRMWARE_STATUS_LABELS[status] ?? status) : "Sin informar");
 
 /** A FirmwareStatusNotification: the charger's latest firmware status. */
 export async function recordFirmwareStatus(db: Db, ref: ChargerRef, status: string, at: Date): Promise<void> {

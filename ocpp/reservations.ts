@@ -26,18 +26,6 @@ export function cancelReservationCall(_protocol: CommandProtocol, reservationNum
   return { method: "CancelReservation", params: { reservationId: reservationNumber } };
 }
 
-/** Spanish for the charger's refusal of a ReserveNow. */
-export const RESERVE_REFUSALS: Record<string, string> = {
-  Occupied: "el conector está ocupado",
-  Faulted: "el conector está en falla",
-  Unavailable: "el conector no está disponible",
-  Rejected: "el cargador no acepta reservas",
-  NotSupported: "el cargador no admite reservas",
-  NotImplemented: "el cargador no admite reservas",
-  timeout: "el cargador no respondió a tiempo",
-  error: "no se pudo comunicar con el cargador",
-};
-
 /**
  * A session started by the reserving tag (or naming the reservation) on the reserved connector
  * uses it. Returns whether one was used.

@@ -5,12 +5,12 @@ import type { KeyRing } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
 import type { Mailer } from "../infra/mail";
 import type { SendPush } from "../infra/push";
-import type { ChargerCommand, CommandResult } from "../ocpp/commands";
+import type { ChargerCommand, CommandReply } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
 
 /** What payments need of the OCPP central system: commands to a charger, and live events for the operator's screens. */
 export interface PaymentsOcpp {
-  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandResult>;
+  sendCommand(charger: { id: string; ocppIdentity: string }, command: ChargerCommand): Promise<CommandReply>;
   live: Pick<LiveEvents, "publish">;
 }
 

@@ -10,7 +10,6 @@ import { chargerDiagnostics, chargers, ocppMessages } from "#db/schema";
 import type { Db } from "#db/client";
 import { csvDocument } from "#domain/csv";
 import { DEFAULT_TIME_ZONE } from "#domain/pricing";
-import { firmwareStatusLabel, type MaintenanceResult } from "#ocpp/maintenance";
 import { OCPP_MESSAGES_KEPT } from "#ocpp/message-log";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, pageOffset, readJson, readQuery } from "../http";
@@ -18,6 +17,8 @@ import { ApiError, notFound } from "../problem";
 import { findCharger } from "./chargers";
 import type { ChargerFirmwareDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, OcppMessageDto, Page } from "#contract/dto";
 import { diagnosticsQuery, firmwareUpdateSchema, diagnosticsRequestSchema, ocppMessageQuery } from "#contract/schemas/maintenance";
+import { firmwareStatusLabel, maintenanceResult } from "#contract/schemas/command-messages";
+import type { MaintenanceResult } from "#contract/schemas/command-labels";
 
 const NOT_FOUND = "El cargador";
 /** A diagnostics file larger than this is refused (413). */
@@ -195,9 +196,11 @@ function firmwareRoutes(r: Hono<AppEnv>, { db, ocpp, logger, now }: ApiServices)
     for (const t of targets) {
       const result: MaintenanceResult = !t.enabled
         ? { kind: "UpdateFirmware", outcome: "rejected", message: "El cargador está deshabilitado: habilitalo para enviarle comandos." }
-        : ocpp?.sendMaintenance
-          ? await ocpp.sendMaintenance({ id: t.id, ocppIdentity: t.ocppIdentity }, { kind: "UpdateFirmware", location: input.location, retrieveAt, requestId: randomInt(1, 2_147_483_647) })
-          : { kind: "UpdateFirmware", outcome: "offline", message: "El cargador no está conectado: no se pudo enviar «Actualizar firmware»." };
+        : maintenanceResult(
+            ocpp?.sendMaintenance
+              ? await ocpp.sendMaintenance({ id: t.id, ocppIdentity: t.ocppIdentity }, { kind: "UpdateFirmware", location: input.location, retrieveAt, requestId: randomInt(1, 2_147_483_647) })
+              : { kind: "UpdateFirmware", outcome: "offline" },
+          );
       if (result.outcome === "accepted") {
         await db
           .update(chargers)
@@ -258,9 +261,11 @@ function diagnosticsRoutes(r: Hono<AppEnv>, { db, ocpp, now, publicOrigin }: Api
       .values({ businessId: b.id, chargerId: current.id, requestId, tokenHash: sha256(token), requestedAt: t })
       .returning(diagnosticsColumns);
     const location = `${originOf(c, publicOrigin)}/api/ChargerUpload/${created.id}/${token}`;
-    const result: MaintenanceResult = ocpp?.sendMaintenance
-      ? await ocpp.sendMaintenance({ id: current.id, ocppIdentity: current.ocppIdentity }, { kind, location, requestId, from: input.from, to: input.to })
-      : { kind, outcome: "offline", message: "El cargador no está conectado: no se pudo enviar «Pedir diagnóstico»." };
+    const result = maintenanceResult(
+      ocpp?.sendMaintenance
+        ? await ocpp.sendMaintenance({ id: current.id, ocppIdentity: current.ocppIdentity }, { kind, location, requestId, from: input.from, to: input.to })
+        : { kind, outcome: "offline" },
+    );
     if (result.outcome !== "accepted") {
       // Nothing will come: the request is not kept (a refusal is kept, so the screen shows it).
       if (result.outcome === "rejected") {

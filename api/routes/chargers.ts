@@ -24,7 +24,9 @@ import { assignChargersSchema, chargerInputSchema } from "#contract/schemas/char
 import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "#contract/schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
 import { RateLimiter, rateLimitMessage } from "#infra/rate-limit";
-import { answerStatus, commandSchema, offlineResult, SETTING_APPLIED, type ChargerAnswer, type CommandResult } from "#ocpp/commands";
+import { answerStatus, commandSchema, SETTING_APPLIED, type ChargerAnswer } from "#ocpp/commands";
+import { commandResult } from "#contract/schemas/command-messages";
+import type { CommandResult } from "#contract/schemas/command-labels";
 import { buildLocalList, getLocalListVersionCall, LOCAL_LIST_MAX, sendLocalListCall, versionFromAnswer } from "#ocpp/local-list";
 import { can, ROLE_LABELS } from "#domain/permissions";
 import type { ChargerDto, ChargerEventPage, ChargerOptionDto, ChargerWithPasswordDto, ConnectorDto, LocalListResultDto, Page, ReportSummaryDto } from "#contract/dto";
@@ -542,22 +544,22 @@ function chargerCallRoutes(r: Hono<AppEnv>, { db, publicOrigin, ocpp, logger, no
     const b = tenant(c);
     const current = await findCharger(db, b.id, idParam(c, "id", NOT_FOUND));
     const command = await readJson(c, commandSchema);
-    if (!ocpp) return c.json(offlineResult(command.command));
+    if (!ocpp) return c.json(commandResult({ command: command.command, outcome: "offline" }));
     if (!current.enabled) {
       return c.json({ command: command.command, outcome: "rejected", message: "El cargador está deshabilitado: habilitalo para enviarle comandos." } satisfies CommandResult);
     }
-    const result = await ocpp.sendCommand({ id: current.id, ocppIdentity: current.ocppIdentity }, command);
-    logger.info({ chargerId: current.id, command: command.command, outcome: result.outcome }, "comando OCPP enviado");
+    const reply = await ocpp.sendCommand({ id: current.id, ocppIdentity: current.ocppIdentity }, command);
+    logger.info({ chargerId: current.id, command: command.command, outcome: reply.outcome }, "comando OCPP enviado");
     // A heartbeat interval the charger took is the charger's from now on: its next BootNotification
     // answer keeps it, and the offline sweep waits for it (2× the interval).
-    const heartbeat = command.command === "ChangeConfiguration" ? result.settings?.heartbeatInterval : undefined;
+    const heartbeat = command.command === "ChangeConfiguration" ? reply.settings?.heartbeatInterval : undefined;
     if (heartbeat && SETTING_APPLIED.has(heartbeat.status) && command.command === "ChangeConfiguration" && command.heartbeatInterval !== undefined) {
       await db
         .update(chargers)
         .set({ heartbeatInterval: command.heartbeatInterval })
         .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
     }
-    return c.json(result);
+    return c.json(commandResult(reply));
   });
 
   // The company's tags as the charger's local authorization list (Full, ADR 0018),

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { Db } from "#db/client";
 import { chargers, chargingSessions, connectors, reservations, stations, type Reservation } from "#db/schema";
 import { answerStatus, type ChargerAnswer } from "#ocpp/commands";
-import { cancelReservationCall, RESERVE_REFUSALS, reserveNowCall } from "#ocpp/reservations";
+import { cancelReservationCall, reserveNowCall } from "#ocpp/reservations";
 import { seesMoney } from "../access";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readJson, readQuery } from "../http";
@@ -65,6 +65,18 @@ async function findOne(db: Db, businessId: string, id: string): Promise<Row> {
 }
 
 const UNTIL = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
+
+/** Spanish for the charger's refusal of a ReserveNow. */
+const RESERVE_REFUSALS: Record<string, string> = {
+  Occupied: "el conector está ocupado",
+  Faulted: "el conector está en falla",
+  Unavailable: "el conector no está disponible",
+  Rejected: "el cargador no acepta reservas",
+  NotSupported: "el cargador no admite reservas",
+  NotImplemented: "el cargador no admite reservas",
+  timeout: "el cargador no respondió a tiempo",
+  error: "no se pudo comunicar con el cargador",
+};
 
 /** The Spanish outcome of a ReserveNow. */
 function reserveMessage(answer: ChargerAnswer, r: Reservation): string {

@@ -11,11 +11,6 @@ export const INTERVAL_LIMITS: Record<IntervalSetting, { min: number; max: number
   meterValueSampleInterval: { min: 0, max: 3_600, message: "Ingresá un número entero de segundos entre 0 (sin mediciones periódicas) y 3.600." },
 };
 
-export const INTERVAL_LABELS: Record<IntervalSetting, string> = {
-  heartbeatInterval: "señal de vida",
-  meterValueSampleInterval: "mediciones durante la carga",
-};
-
 /** Seconds of one interval, with the field's Spanish message for anything out of its range. */
 const seconds = (setting: IntervalSetting) => {
   const { min, max, message } = INTERVAL_LIMITS[setting];

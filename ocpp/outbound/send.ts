@@ -1,55 +1,44 @@
 // The commands the API sends to chargers (remote start/stop, reset, settings, password,
 // firmware and diagnostics), each built for the protocol the charger speaks and its answer read
-// as the command's result. ocpp/commands.ts and ocpp/maintenance.ts build the calls; this
-// module sends them through the router and words what came back.
+// as the command's reply. ocpp/commands.ts and ocpp/maintenance.ts build the calls; this module
+// sends them through the router and reports what came back, as facts (the API words them).
 import {
-  errorResult,
   isSettingsCommand,
-  offlineResult,
   ocppCall,
   settingsCalls,
   settingsFromAnswers,
-  settingsResult,
+  settingsReply,
   PASSWORD_ACCEPTED,
   passwordCall,
-  resultFromStatus,
-  timeoutResult,
+  replyFromStatus,
   type ChargerAnswer,
   type ChargerCommand,
   type CommandName,
-  type CommandResult,
+  type CommandReply,
   type PasswordDelivery,
   type SettingsCommand,
 } from "../commands";
 import type { Db } from "../../db/client";
-import { maintenanceCall, maintenanceResult, unansweredMaintenance, type MaintenanceRequest, type MaintenanceResult } from "../maintenance";
+import { maintenanceCall, maintenanceReply, unansweredMaintenance, type MaintenanceReply, type MaintenanceRequest } from "../maintenance";
 import { openTransaction } from "../store";
 import type { ChargerKey, Router } from "./router";
 
-/** A command's result when the charger did not answer with a status. */
-function unanswered(command: CommandName, answer: Exclude<ChargerAnswer, { kind: "answer" }>): CommandResult {
-  switch (answer.kind) {
-    case "rpc-error":
-      return resultFromStatus(command, answer.code === "NotImplemented" ? "NotImplemented" : "Rejected");
-    case "timeout":
-      return timeoutResult(command);
-    case "offline":
-      return offlineResult(command);
-    case "error":
-      return errorResult(command);
-  }
+/** A command's reply when the charger did not answer with a status: a CALLERROR reads as Rejected (or NotImplemented). */
+function unanswered(command: CommandName, answer: Exclude<ChargerAnswer, { kind: "answer" }>): CommandReply {
+  if (answer.kind !== "rpc-error") return { command, outcome: answer.kind };
+  return { ...replyFromStatus(command, answer.code === "NotImplemented" ? "NotImplemented" : "Rejected"), errorCode: answer.code };
 }
 
 export function createCommandSender(db: Db, router: Router) {
-  async function sendCommand(charger: ChargerKey, command: ChargerCommand): Promise<CommandResult> {
+  async function sendCommand(charger: ChargerKey, command: ChargerCommand): Promise<CommandReply> {
     if (isSettingsCommand(command)) return sendSettings(charger, command);
     let open: Awaited<ReturnType<typeof openTransaction>>;
     if (command.command === "RemoteStopTransaction") {
       open = await openTransaction(db, charger.id, command.connectorId);
-      if (!open) return { command: command.command, outcome: "rejected", message: "No hay una carga en curso en ese conector." };
+      if (!open) return { command: command.command, outcome: "rejected", reason: "no-open-transaction" };
     }
     const answer = await router.deliver(charger, (protocol) => ocppCall(command, protocol, open));
-    return answer.kind === "answer" ? resultFromStatus(command.command, answer.status) : unanswered(command.command, answer);
+    return answer.kind === "answer" ? replyFromStatus(command.command, answer.status) : unanswered(command.command, answer);
   }
 
   /**
@@ -57,9 +46,9 @@ export function createCommandSender(db: Db, router: Router) {
    * socket. A call left unanswered ends the command; what was answered before it is kept in the
    * result (an interval the charger already took is still reported).
    */
-  async function sendSettings(charger: ChargerKey, command: SettingsCommand): Promise<CommandResult> {
+  async function sendSettings(charger: ChargerKey, command: SettingsCommand): Promise<CommandReply> {
     const target = await router.locate(charger);
-    if (target.kind === "offline") return offlineResult(command.command);
+    if (target.kind === "offline") return { command: command.command, outcome: "offline" };
     const plan = settingsCalls(command, target.protocol);
     if (!Array.isArray(plan)) return plan;
     const responses: unknown[] = [];
@@ -72,7 +61,7 @@ export function createCommandSender(db: Db, router: Router) {
       }
       responses.push(answer.response);
     }
-    return settingsResult(command, target.protocol, responses);
+    return settingsReply(command, target.protocol, responses);
   }
 
   async function sendPassword(charger: ChargerKey, password: string): Promise<PasswordDelivery> {
@@ -87,14 +76,14 @@ export function createCommandSender(db: Db, router: Router) {
     }
   }
 
-  async function sendMaintenance(charger: ChargerKey, request: MaintenanceRequest): Promise<MaintenanceResult> {
+  async function sendMaintenance(charger: ChargerKey, request: MaintenanceRequest): Promise<MaintenanceReply> {
     const target = await router.locate(charger);
     if (target.kind === "offline") return unansweredMaintenance(request, "offline");
     const { method, params } = maintenanceCall(request, target.protocol);
     const answer = await router.callTarget(target, charger.ocppIdentity, method, params);
     switch (answer.kind) {
       case "answer":
-        return maintenanceResult(request, target.protocol, answer.response);
+        return maintenanceReply(request, target.protocol, answer.response);
       case "rpc-error":
         return unansweredMaintenance(request, "rejected", answer.code);
       default:

@@ -3,6 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import { RPCError, type RPCClient } from "ocpp-rpc";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandMessage } from "#contract/schemas/command-messages";
 import { sealPaymentCredentials, createKeyRing } from "#infra/crypto";
 import { rollupDrift } from "#db/rollup";
 import { businessUsers, chargers, chargingSessions, connectors, meterSamples, notifications, paymentAccounts, payments, sessionDailyTotals, statusEvents } from "#db/schema";
@@ -472,7 +473,9 @@ describe.each(testBackends())("OCPP central system ($name)", (backend) => {
       cli.handle("UnlockConnector", async () => ({ status: "UnlockFailed" }));
       const nodeB = await h.secondNode();
       const result = await nodeB.sendCommand({ id: f.chargerId, ocppIdentity: f.identity }, { command: "UnlockConnector", connectorId: 1 });
-      expect(result).toMatchObject({ outcome: "rejected", status: "UnlockFailed", message: "El cargador no pudo desbloquear el conector («Desbloquear conector»)." });
+      // The central system reports facts; the API words them.
+      expect(result).toEqual({ command: "UnlockConnector", outcome: "rejected", status: "UnlockFailed" });
+      expect(commandMessage(result)).toBe("El cargador no pudo desbloquear el conector («Desbloquear conector»).");
     });
   });
 

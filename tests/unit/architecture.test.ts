@@ -1,5 +1,6 @@
 // The code's shape, checked: imports run one way, from the HTTP server down to the pure domain,
-// no file reaches itself through its imports, and nothing imports the end-of-life Remix v2 packages.
+// no file reaches itself through its imports, nothing imports the end-of-life Remix v2 packages,
+// and the central system answers the API in facts, not in Spanish.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,6 +79,24 @@ function importCycles(graph: Map<string, string[]>): string[][] {
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return cycles;
 }
+// ocpp/ logs in Spanish (for whoever reads the logs) and writes notifications, but what it
+// returns to the API is facts: outcome, status, settings, file name, CALLERROR code. The API words
+// them (contract/schemas/command-messages.ts), so a result reads the same wherever it is shown and
+// its wording changes in one place.
+const SPANISH = /«|»|[áéíóúñ¿¡]|\b(cargador|conector|Probá|usá|falló|rechazó|aceptó)\b/i;
+const MESSAGE_VALUE = /\bmessage:\s*(["'`])((?:(?!\1)[^\\]|\\.)*)\1/g;
+const WORDING_NAMES =
+  /\b(COMMAND_LABELS|MAINTENANCE_LABELS|FIRMWARE_STATUS_LABELS|INTERVAL_LABELS|RESERVE_REFUSALS|SETTING_STATUS_TEXT|REPORT_NOT_ON_16|firmwareStatusLabel|commandMessage|commandResult|maintenanceMessage|maintenanceResult)\b/;
+
+/** What in a central-system source words results for people: Spanish `message:` values, the wording's names, an import of its module. */
+function wordingFor(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+  const messages = [...code.matchAll(MESSAGE_VALUE)].map((m) => m[2]).filter((text) => SPANISH.test(text));
+  const name = WORDING_NAMES.exec(code)?.[0];
+  const imports = importsOf(source).filter((s) => s.includes("command-messages"));
+  return [...messages.map((text) => `message: ${text}`), ...(name ? [name] : []), ...imports.map((s) => `imports ${s}`)];
+}
+
 const EVERYTHING = [...PRODUCT, ...["scripts", "tests"].flatMap(sourceFiles), "vite.config.ts", "vitest.config.ts", "playwright.config.ts", "react-router.config.ts"];
 
 describe("architecture", () => {
@@ -119,5 +138,20 @@ describe("architecture", () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
     const declared = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
     expect(declared.filter((name) => name.startsWith("@remix-run/") || name === "react-router-dom")).toEqual([]);
+  });
+
+  it("ocpp/ returns no Spanish messages to the API, and the labels for people live in the contract", () => {
+    const found = sourceFiles("ocpp").flatMap((file) => wordingFor(readFileSync(path.join(ROOT, file), "utf8")).map((w) => `${file}: ${w}`));
+    expect(found).toEqual([]);
+  });
+
+  it("that check finds a Spanish message, a moved label and the wording module, but not a log or a comment", () => {
+    const before = [
+      "// Words: COMMAND_LABELS live in contract/schemas/command-messages.ts.",
+      'logger.warn({ identity }, "OCPP: el cargador se reconecta demasiado seguido");',
+      'return { command, outcome: "timeout", message: `El cargador no respondió a tiempo a «${COMMAND_LABELS[command]}».` };',
+      'import { maintenanceMessage } from "#contract/schemas/command-messages";',
+    ].join("\n");
+    expect(wordingFor(before)).toEqual(["message: El cargador no respondió a tiempo a «${COMMAND_LABELS[command]}».", "COMMAND_LABELS", "imports #contract/schemas/command-messages"]);
   });
 });
