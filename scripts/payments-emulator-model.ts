@@ -184,6 +184,25 @@ export const PAGOS360_STATES = ["pending", "paid", "expired", "canceled", "rever
 export type Pagos360State = (typeof PAGOS360_STATES)[number];
 export const isPagos360State = (s: unknown): s is Pagos360State => typeof s === "string" && (PAGOS360_STATES as readonly string[]).includes(s);
 
+/** Which states a payment request may reach from which: money moves back only once it was paid. */
+const PAGOS360_FROM: Record<Pagos360State, readonly string[]> = {
+  paid: ["pending", "rejected", "expired"],
+  // A chargeback (reverted) or a refund made in Pagos360's panel.
+  reverted: ["paid"],
+  refunded: ["paid"],
+  canceled: ["pending"],
+  expired: ["pending"],
+  rejected: ["pending"],
+  pending: [],
+};
+
+/** Moves a payment request to `to`; an error message (Spanish, for the panel) when Pagos360 would not. */
+export function changePagos360State(r: { state: string }, to: Pagos360State): string | undefined {
+  if (!PAGOS360_FROM[to].includes(r.state)) return `Una solicitud ${r.state} no puede pasar a ${to}.`;
+  r.state = to;
+  return undefined;
+}
+
 /** An HTTP request a provider makes to Enchufá: delivered with fetch by the emulator, or handed to a test. */
 export interface ProviderRequest {
   url: string;

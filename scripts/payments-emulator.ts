@@ -37,6 +37,7 @@ import express, { type Request, type Response } from "express";
 import {
   addMercadoPagoRefund,
   changeMercadoPagoStatus,
+  changePagos360State,
   isPagos360State,
   mercadoPagoIpnRequest,
   mercadoPagoPaymentView,
@@ -505,7 +506,8 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     if (!r) return answer(req, res, 404, { message: "La solicitud no existe." });
     const state = (req.body as { state?: unknown }).state;
     if (!isPagos360State(state)) return answer(req, res, 400, { message: "state: pending, paid, expired, canceled, reverted, refunded o rejected." });
-    r.state = state;
+    const refused = changePagos360State(r, state);
+    if (refused) return answer(req, res, 409, { message: refused });
     const delivery = await deliverPagos360(r);
     const { owner: _o, ...out } = r;
     answer(req, res, 200, { message: `Solicitud ${r.id}: ${state}.`, paymentRequest: out, delivery: delivery ?? null });

@@ -15,6 +15,7 @@ import { http, HttpResponse } from "msw";
 import {
   addMercadoPagoRefund,
   changeMercadoPagoStatus,
+  changePagos360State,
   mercadoPagoIpnRequest,
   mercadoPagoPaymentView,
   mercadoPagoRefundView,
@@ -142,10 +143,12 @@ export function providersFake(opts: { mercadoPagoUrl?: string; pagos360Url?: str
       state.pagos360.set(id, r);
       return { ...r };
     },
+    /** What Pagos360 does later (paid, reverted, refunded, canceled, expired…), under its rules. */
     setState(id: number | string, to: Pagos360State) {
       const r = state.pagos360.get(Number(id));
       if (!r) throw new Error(`Pagos360 fake: no payment request ${id}`);
-      r.state = to;
+      const refused = changePagos360State(r, to);
+      if (refused) throw new Error(`Pagos360 fake: ${refused}`);
       return { ...r };
     },
     get: (id: number | string) => {

@@ -237,19 +237,27 @@ describe("payments emulator: what providers do after the payment", () => {
     const apiKey = "p360-afterlife-0000000000";
     emulator.setPagos360Webhook(apiKey, `${hookBase}/Pagos360/b-1`);
     const client = pagos360Client({ baseUrl: emulator.pagos360Url, apiKey });
-    const request = await client.createPaymentRequest({ externalReference: crypto.randomUUID(), description: "Carga", amountCents: 250_000, payerName: "Conductor", backUrl: "http://127.0.0.1:1/x", dueDate: "31-12-2030" });
-    await fetch(request.checkout_url, { method: "POST", body: new URLSearchParams({ decision: "approve" }), redirect: "manual" });
+    const paidRequest = async () => {
+      const r = await client.createPaymentRequest({ externalReference: crypto.randomUUID(), description: "Carga", amountCents: 250_000, payerName: "Conductor", backUrl: "http://127.0.0.1:1/x", dueDate: "31-12-2030" });
+      await fetch(r.checkout_url, { method: "POST", body: new URLSearchParams({ decision: "approve" }), redirect: "manual" });
+      return r;
+    };
+    const reverted = await paidRequest();
+    const refunded = await paidRequest();
     received.length = 0;
-    for (const state of ["reverted", "refunded"]) {
+    for (const [request, state] of [[reverted, "reverted"], [refunded, "refunded"]] as const) {
       const res = await control(`pagos360/payment-request/${request.id}/status`, { state });
       expect(res.status).toBe(200);
       expect((await client.getPaymentRequest(String(request.id))).state).toBe(state);
     }
     expect(received.map((r) => [r.path, r.headers["x-signature"], r.body])).toEqual([
-      ["/api/Webhook/Pagos360/b-1", undefined, { entity_name: "PaymentRequest", type: "reverted", entity_id: request.id, created_at: expect.any(String) }],
-      ["/api/Webhook/Pagos360/b-1", undefined, { entity_name: "PaymentRequest", type: "refunded", entity_id: request.id, created_at: expect.any(String) }],
+      ["/api/Webhook/Pagos360/b-1", undefined, { entity_name: "PaymentRequest", type: "reverted", entity_id: reverted.id, created_at: expect.any(String) }],
+      ["/api/Webhook/Pagos360/b-1", undefined, { entity_name: "PaymentRequest", type: "refunded", entity_id: refunded.id, created_at: expect.any(String) }],
     ]);
-    expect((await control(`pagos360/payment-request/${request.id}/status`, { state: "approved" })).status).toBe(400);
+    // Money goes back once, and only from a paid request; nothing is notified then.
+    expect((await control(`pagos360/payment-request/${reverted.id}/status`, { state: "refunded" })).status).toBe(409);
+    expect(received).toHaveLength(2);
+    expect((await control(`pagos360/payment-request/${reverted.id}/status`, { state: "approved" })).status).toBe(400);
     expect((await control("pagos360/payment-request/1/status", { state: "canceled" })).status).toBe(404);
   });
 

@@ -97,11 +97,16 @@ describe("msw providers fake: Pagos360, and the Business API handlers are unchan
   it("a payment request's states, read by the client, and Pagos360's unsigned notification", async () => {
     const created = await p360.createPaymentRequest({ externalReference: "pay-4", description: "Carga", amountCents: 250_000, payerName: "C", backUrl: "https://e.test/b", dueDate: "31-12-2030" });
     expect(created).toMatchObject({ state: "pending", external_reference: "pay-4", first_total: 2500 });
-    for (const state of ["paid", "reverted", "refunded", "canceled", "expired", "rejected"] as const) {
+    for (const state of ["paid", "reverted"] as const) {
       providers.pagos360.setState(created.id, state);
       expect((await p360.getPaymentRequest(String(created.id))).state).toBe(state);
     }
-    providers.pagos360.setState(created.id, "reverted");
+    expect(() => providers.pagos360.setState(created.id, "refunded")).toThrow(/no puede pasar/);
+    for (const [from, to] of [["paid", "refunded"], ["pending", "canceled"], ["pending", "expired"], ["pending", "rejected"]] as const) {
+      const r = providers.pagos360.request({ state: from });
+      expect(providers.pagos360.setState(r.id, to).state).toBe(to);
+      expect((await p360.getPaymentRequest(String(r.id))).state).toBe(to);
+    }
     const note = providers.pagos360.notification(created.id, "https://enchufa.test/api/Webhook/Pagos360/b-1");
     expect(note.headers.get("x-signature")).toBeNull();
     expect(await note.json()).toEqual({ entity_name: "PaymentRequest", type: "reverted", entity_id: created.id, created_at: expect.any(String) });
