@@ -44,17 +44,18 @@ function mercadoPagoRow(p: MpPaymentRecord, pref: PanelPreference | undefined, r
     )
     .join("");
   // One form, several buttons: each names its own route (formaction) and value, so a click sends
-  // only its own; the IPN box and the amount go with any of them.
+  // only its own; the IPN box and the amount go with any of them. The refund comes first: Enter
+  // in the amount field presses the form's first button.
   return `<tr><td>${p.id}</td><td><code>${esc(p.external_reference)}</code></td><td>${esc(money(p.transaction_amount))}<br><small>comisión ${esc(money(fee))} · neto ${esc(money(p.transaction_amount - fee))}</small></td>
 <td><strong>${esc(p.status)}</strong><br><small>${esc(p.status_detail)}${expired ? " · preferencia vencida" : ""}</small>${mine.length ? `<ul>${refundList}</ul>` : ""}</td>
 <td><form method="post" action="${status}">
+<label>Centavos a devolver (vacío: todo lo que queda) <input name="amountCents" inputmode="numeric" size="8"></label>
+<button formaction="${status}" name="status" value="refunded">Devolver desde el panel</button><br>
 <button formaction="${status}" name="status" value="charged_back">Contracargo</button>
 <button formaction="${status}" name="status" value="in_mediation">Abrir disputa</button>
 <button formaction="${status}" name="status" value="approved">Resolver disputa a favor</button>
-<button formaction="${status}" name="status" value="refunded">Devolver desde el panel</button>
 ${pay ? `<button formaction="${esc(pay)}">Pagar otra vez</button><button formaction="${esc(pay)}" name="late" value="true">Aprobar tarde</button>` : ""}
-<br><label>Centavos a devolver (vacío: todo lo que queda) <input name="amountCents" inputmode="numeric" size="8"></label>
-<label><input type="checkbox" name="delivery" value="ipn"> Notificar por IPN (sin firma)</label>
+<br><label><input type="checkbox" name="delivery" value="ipn"> Notificar por IPN (sin firma)</label>
 </form></td></tr>`;
 }
 
