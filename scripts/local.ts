@@ -238,7 +238,7 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
       `  Enchufá está listo en ${url}  (${seconds} s)`,
       "",
       `  Ingresá con  ${DEMO_EMAIL}  /  ${DEMO_PASSWORD}`,
-      `  Pagos        emulador de Mercado Pago y Pagos360 en ${payments.url}  (correos en ${url}/_local/inbox)`,
+      `  Pagos        emulador de Mercado Pago y Pagos360: panel en ${payments.url}/_emulator  (correos en ${url}/_local/inbox)`,
       ...(qrLine ? [qrLine] : []),
       ...(total ? [`  Cargadores   ${total} de la demo, simulados: en línea mientras esto siga corriendo`] : []),
       `  Datos en     ${databaseUrl ? "PostgreSQL (DATABASE_URL); cuentas del emulador en " + shown(dataDir) : `${shown(dataDir)}  (base embebida y cuentas del emulador)`}`,

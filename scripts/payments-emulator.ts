@@ -15,6 +15,16 @@
 //                                     GET|POST /checkout/{id} (the checkout page)
 //                                     GET|POST /panel (the account's webhook URL, by API key;
 //                                     PUT /panel/webhook { url } with the key as Bearer, for scripts)
+//   Mercado Pago  (also) GET /v1/payments/{id}/refunds[/{refund_id}]; a payment carries its
+//                 refunds[], fee_details and transaction_details.net_received_amount (fee: see
+//                 payments-emulator-model.ts); a preference honours expires/expiration_date_to
+//   After payment {base}/_emulator/…, for scripts (JSON) and the panel (forms), each changing the
+//                 provider's record and then notifying as the provider does (README):
+//                 POST mercadopago/payments/{id}/status { status, amountCents?, delivery? }
+//                 POST mercadopago/payments/{id}/refunds/{refundId}/status { status }
+//                 POST mercadopago/preferences/{id}/pay { late?, delivery? }
+//                 POST mercadopago/next-refund { status } · POST pagos360/payment-request/{id}/status { state }
+//   Panel         {base}/_emulator (HTML, no JavaScript needed: one button per action)
 //   Inspection    {base}/_emulator/state (JSON: preferences, payments, refunds, Pagos360
 //                 requests, webhook deliveries of both providers, API calls per path)
 //
@@ -24,7 +34,26 @@ import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Request, type Response } from "express";
-import { signMercadoPagoManifest } from "../infra/payments/mercadopago";
+import {
+  addMercadoPagoRefund,
+  changeMercadoPagoStatus,
+  changePagos360State,
+  isPagos360State,
+  mercadoPagoIpnRequest,
+  mercadoPagoPaymentView,
+  mercadoPagoRefundView,
+  mercadoPagoWebhookRequest,
+  MP_AFTER_STATUSES,
+  MP_REFUND_STATUSES,
+  pagos360WebhookRequest,
+  settleMercadoPagoRefund,
+  type MpAfterStatus,
+  type MpPaymentRecord,
+  type MpRefundRecord,
+  type MpRefundStatus,
+  type ProviderRequest,
+} from "./payments-emulator-model";
+import { emulatorPanel } from "./payments-emulator-panel";
 
 export const EMULATOR_WEBHOOK_SECRET = "emulador-enchufa-secreto-webhook";
 
@@ -37,23 +66,8 @@ interface Preference {
   back_url: string;
   notification_url?: string;
   init_point: string;
-}
-interface MpPayment {
-  id: number;
-  owner: string;
-  status: string;
-  status_detail: string;
-  external_reference: string;
-  transaction_amount: number;
-  transaction_amount_refunded: number;
-  currency_id: "ARS";
-  preference_id: string;
-}
-interface Refund {
-  id: number;
-  payment_id: number;
-  amount: number;
-  key?: string;
+  /** Mercado Pago's `expires` + `expiration_date_to`: paying after it is refused (unless late). */
+  expiration_date_to?: string;
 }
 interface P360Request {
   id: number;
@@ -68,9 +82,13 @@ interface P360Request {
 }
 interface Delivery {
   provider: "MERCADOPAGO" | "PAGOS360";
+  /** Mercado Pago: a signed webhook or an unsigned IPN; Pagos360's are always "webhook". */
+  format: "webhook" | "ipn";
   url: string;
   status: number | "error";
   at: string;
+  /** Mercado Pago: the payment notified. */
+  paymentId?: number;
   /** Pagos360: the payment request notified and its new state. */
   entityId?: number;
   type?: string;
@@ -101,8 +119,10 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   let base = "";
 
   const preferences = new Map<string, Preference>();
-  const mpPayments = new Map<number, MpPayment>();
-  const refunds: Refund[] = [];
+  const mpPayments = new Map<number, MpPaymentRecord>();
+  const refunds: MpRefundRecord[] = [];
+  /** The status the next refund made through the API gets (then back to approved). */
+  let nextRefundStatus: MpRefundStatus = "approved";
   const p360 = new Map<number, P360Request>();
   const deliveries: Delivery[] = [];
   /** Pagos360: each account's webhook URL (its panel's setting), by API key. */
@@ -132,9 +152,17 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   app.post("/mercadopago/checkout/preferences", (req, res) => {
     const owner = auth(req, res);
     if (!owner) return;
-    const b = req.body as { items?: { title?: string; unit_price?: number }[]; external_reference?: string; back_urls?: { success?: string }; notification_url?: string };
+    const b = req.body as {
+      items?: { title?: string; unit_price?: number }[];
+      external_reference?: string;
+      back_urls?: { success?: string };
+      notification_url?: string;
+      expires?: boolean;
+      expiration_date_to?: string;
+    };
     const item = b.items?.[0];
-    if (!item || typeof item.unit_price !== "number" || !(item.unit_price > 0) || !b.external_reference) {
+    const expiry = b.expires === true ? b.expiration_date_to : undefined;
+    if (!item || typeof item.unit_price !== "number" || !(item.unit_price > 0) || !b.external_reference || (expiry !== undefined && !(typeof expiry === "string" && Number.isFinite(Date.parse(expiry))))) {
       return void res.status(400).json({ message: "invalid preference", status: 400 });
     }
     const pref = once(req, owner, () => {
@@ -148,16 +176,24 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
         back_url: b.back_urls?.success ?? "",
         notification_url: b.notification_url,
         init_point: `${base}/mercadopago/checkout/${id}`,
+        ...(expiry ? { expiration_date_to: new Date(expiry).toISOString() } : {}),
       };
       preferences.set(id, p);
       return p;
     }) as Preference;
-    res.status(201).json({ id: pref.id, init_point: pref.init_point, sandbox_init_point: pref.init_point, external_reference: pref.external_reference });
+    res.status(201).json({
+      id: pref.id,
+      init_point: pref.init_point,
+      sandbox_init_point: pref.init_point,
+      external_reference: pref.external_reference,
+      ...(pref.expiration_date_to ? { expires: true, expiration_date_to: pref.expiration_date_to } : { expires: false }),
+    });
   });
 
   app.get("/mercadopago/checkout/:id", (req, res) => {
     const pref = preferences.get(req.params.id);
     if (!pref) return void res.status(404).type("html").send(page("No existe", "<p>Este pago no existe.</p>"));
+    if (expired(pref)) return void res.status(410).type("html").send(page("Venció", "<p>Este link de pago venció.</p>"));
     res.type("html").send(
       page(
         "Mercado Pago (emulador)",
@@ -171,8 +207,23 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   app.post("/mercadopago/checkout/:id", async (req, res) => {
     const pref = preferences.get(req.params.id);
     if (!pref) return void res.status(404).send("not found");
+    if (expired(pref)) return void res.status(410).type("html").send(page("Venció", "<p>Este link de pago venció.</p>"));
     const approve = (req.body as { decision?: string }).decision === "approve";
-    const payment: MpPayment = {
+    const payment = newPayment(pref, approve);
+    if (pref.notification_url) await deliverMercadoPago(pref.notification_url, payment.id, "webhook", "payment.created");
+    const back = new URL(pref.back_url);
+    back.searchParams.set("payment_id", String(payment.id));
+    back.searchParams.set("status", payment.status);
+    back.searchParams.set("external_reference", payment.external_reference);
+    res.redirect(303, back.toString());
+  });
+
+  const expired = (pref: Preference) => pref.expiration_date_to !== undefined && Date.parse(pref.expiration_date_to) < Date.now();
+
+  /** A payment on a preference, approved or rejected by the driver (or by the panel: `Pagar otra vez`). */
+  function newPayment(pref: Preference, approve: boolean): MpPaymentRecord {
+    const now = new Date().toISOString();
+    const payment: MpPaymentRecord = {
       id: nextId++,
       owner: pref.owner,
       status: approve ? "approved" : "rejected",
@@ -182,39 +233,36 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
       transaction_amount_refunded: 0,
       currency_id: "ARS",
       preference_id: pref.id,
+      date_created: now,
+      date_approved: approve ? now : null,
+      date_last_updated: now,
     };
     mpPayments.set(payment.id, payment);
-    if (pref.notification_url) await deliverMercadoPago(pref.notification_url, payment.id);
-    const back = new URL(pref.back_url);
-    back.searchParams.set("payment_id", String(payment.id));
-    back.searchParams.set("status", payment.status);
-    back.searchParams.set("external_reference", payment.external_reference);
-    res.redirect(303, back.toString());
-  });
+    return payment;
+  }
 
-  /** A webhook as Mercado Pago sends it: data.id and type in the URL, x-signature over the manifest. */
-  async function deliverMercadoPago(notificationUrl: string, paymentId: number) {
-    const url = new URL(notificationUrl);
-    url.searchParams.set("data.id", String(paymentId));
-    url.searchParams.set("type", "payment");
-    const requestId = randomUUID();
-    const ts = String(Math.floor(Date.now() / 1000));
-    const v1 = signMercadoPagoManifest(EMULATOR_WEBHOOK_SECRET, String(paymentId), requestId, ts);
-    let status: Delivery["status"] = "error";
+  /** One HTTP call a provider makes to Enchufá; the answer's status (or "error") is recorded. */
+  async function send(r: ProviderRequest): Promise<Delivery["status"]> {
     try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-signature": `ts=${ts},v1=${v1}`, "x-request-id": requestId },
-        body: JSON.stringify({ action: "payment.updated", api_version: "v1", type: "payment", data: { id: String(paymentId) }, live_mode: false }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      status = res.status;
+      const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, signal: AbortSignal.timeout(10_000) });
       await res.body?.cancel().catch(() => {});
+      return res.status;
     } catch {
-      status = "error";
+      return "error";
     }
-    deliveries.push({ provider: "MERCADOPAGO", url: url.toString(), status, at: new Date().toISOString() });
-    opts.log?.(`webhook Mercado Pago → ${url.pathname}: ${status}`);
+  }
+
+  /**
+   * A notification as Mercado Pago sends it: the webhook (data.id and type in the URL, x-signature
+   * over the manifest), or the older IPN (`?topic=payment&id=…`, unsigned) when asked for.
+   */
+  async function deliverMercadoPago(notificationUrl: string, paymentId: number, format: Delivery["format"] = "webhook", action = "payment.updated"): Promise<Delivery> {
+    const request = format === "ipn" ? mercadoPagoIpnRequest(notificationUrl, paymentId) : mercadoPagoWebhookRequest(notificationUrl, paymentId, EMULATOR_WEBHOOK_SECRET, action);
+    const status = await send(request);
+    const delivery: Delivery = { provider: "MERCADOPAGO", format, url: request.url, status, at: new Date().toISOString(), paymentId };
+    deliveries.push(delivery);
+    opts.log?.(`${format === "ipn" ? "IPN" : "webhook"} Mercado Pago → ${new URL(request.url).pathname}: ${status}`);
+    return delivery;
   }
 
   const mine = (req: Request, res: Response) => {
@@ -227,7 +275,7 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
     }
     return p;
   };
-  const publicPayment = ({ owner: _owner, ...p }: MpPayment) => p;
+  const publicPayment = (p: MpPaymentRecord) => mercadoPagoPaymentView(p, refunds);
 
   app.get("/mercadopago/v1/payments/search", (req, res) => {
     const owner = auth(req, res);
@@ -244,18 +292,35 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
     const p = mine(req, res);
     if (!p) return;
     const result = once(req, p.owner, () => {
-      const left = Math.round((p.transaction_amount - p.transaction_amount_refunded) * 100) / 100;
       const asked = (req.body as { amount?: unknown }).amount;
-      const amount = typeof asked === "number" ? asked : left;
-      if (p.status !== "approved" || !(amount > 0) || amount > left + 1e-9) return { error: true };
-      const refund: Refund = { id: nextId++, payment_id: p.id, amount, key: req.get("x-idempotency-key") };
-      refunds.push(refund);
-      p.transaction_amount_refunded = Math.round((p.transaction_amount_refunded + amount) * 100) / 100;
-      if (p.transaction_amount_refunded >= p.transaction_amount) p.status = "refunded";
-      return { id: refund.id, payment_id: p.id, amount, status: "approved" };
+      if (asked !== undefined && typeof asked !== "number") return { error: true };
+      // The status the panel chose for the next refund (approved unless told), used once.
+      const status = nextRefundStatus;
+      const refund = addMercadoPagoRefund(p, refunds, {
+        id: nextId,
+        amountCents: typeof asked === "number" ? Math.round(asked * 100) : undefined,
+        status,
+        origin: "api",
+        key: req.get("x-idempotency-key"),
+      });
+      if (!refund) return { error: true };
+      nextId++;
+      nextRefundStatus = "approved";
+      return mercadoPagoRefundView(refund);
     }) as { error?: boolean };
     if (result.error) return void res.status(400).json({ message: "invalid refund", status: 400 });
     res.status(201).json(result);
+  });
+  app.get("/mercadopago/v1/payments/:id/refunds", (req, res) => {
+    const p = mine(req, res);
+    if (p) res.json(refunds.filter((r) => r.payment_id === p.id).map(mercadoPagoRefundView));
+  });
+  app.get("/mercadopago/v1/payments/:id/refunds/:refundId", (req, res) => {
+    const p = mine(req, res);
+    if (!p) return;
+    const refund = refunds.find((r) => r.payment_id === p.id && String(r.id) === req.params.refundId);
+    if (!refund) return void res.status(404).json({ message: "Refund not found", status: 404 });
+    res.json(mercadoPagoRefundView(refund));
   });
 
   // --- Pagos360 -----------------------------------------------------------------------------
@@ -318,24 +383,14 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
    * created_at } to the webhook URL configured in the account, unsigned. Without a URL in the
    * account, nothing is sent (Enchufá polls).
    */
-  async function deliverPagos360(r: P360Request) {
+  async function deliverPagos360(r: P360Request): Promise<Delivery | undefined> {
     const url = p360Webhooks.get(r.owner);
-    if (!url) return;
-    let status: Delivery["status"] = "error";
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ entity_name: "PaymentRequest", type: r.state, entity_id: r.id, created_at: new Date().toISOString() }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      status = res.status;
-      await res.body?.cancel().catch(() => {});
-    } catch {
-      status = "error";
-    }
-    deliveries.push({ provider: "PAGOS360", url, status, at: new Date().toISOString(), entityId: r.id, type: r.state });
+    if (!url) return undefined;
+    const status = await send(pagos360WebhookRequest(url, r));
+    const delivery: Delivery = { provider: "PAGOS360", format: "webhook", url, status, at: new Date().toISOString(), entityId: r.id, type: r.state };
+    deliveries.push(delivery);
     opts.log?.(`webhook Pagos360 → ${new URL(url).pathname}: ${status}`);
+    return delivery;
   }
 
   /** The account's webhook URL: http(s) only, as a person would type it in the panel. */
@@ -382,10 +437,90 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     res.json({ url: p360Webhooks.get(owner) ?? null });
   });
 
+  // --- After the payment: what happens in the providers later, by script or from the panel -----
+
+  /** A form from the panel (no JavaScript) goes back to the panel; a script gets JSON. */
+  const fromPanel = (req: Request) => Boolean(req.is("urlencoded"));
+  function answer(req: Request, res: Response, status: number, body: Record<string, unknown>) {
+    if (!fromPanel(req)) return void res.status(status).json(body);
+    const message = typeof body.message === "string" ? body.message : status < 300 ? "Hecho." : "No se pudo.";
+    res.redirect(303, `/_emulator?msg=${encodeURIComponent(message)}`);
+  }
+  /** `delivery: "ipn"` (JSON or form field) sends Mercado Pago's unsigned IPN instead of the webhook. */
+  const deliveryFormat = (req: Request): Delivery["format"] => ((req.body as { delivery?: unknown }).delivery === "ipn" ? "ipn" : "webhook");
+  /** A positive integer from JSON (number) or a form (text); undefined when absent or blank. */
+  function centsField(v: unknown): number | undefined | false {
+    if (v === undefined || v === "") return undefined;
+    const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    return Number.isInteger(n) && n > 0 ? n : false;
+  }
+  const notificationUrlOf = (p: MpPaymentRecord) => preferences.get(p.preference_id)?.notification_url;
+
+  app.post("/_emulator/mercadopago/payments/:id/status", async (req, res) => {
+    const p = mpPayments.get(Number(req.params.id));
+    if (!p) return answer(req, res, 404, { message: "El pago no existe." });
+    const b = req.body as { status?: unknown; amountCents?: unknown };
+    const to = b.status as MpAfterStatus;
+    if (!MP_AFTER_STATUSES.includes(to)) return answer(req, res, 400, { message: `status: uno de ${MP_AFTER_STATUSES.join(", ")}.` });
+    const amountCents = centsField(b.amountCents);
+    if (amountCents === false) return answer(req, res, 400, { message: "amountCents: un entero positivo de centavos." });
+    const result = changeMercadoPagoStatus(p, refunds, to, { refundId: nextId, amountCents });
+    if (!result.ok) return answer(req, res, 409, { message: result.message });
+    if (result.refund) nextId++;
+    const url = notificationUrlOf(p);
+    const delivery = url ? await deliverMercadoPago(url, p.id, deliveryFormat(req)) : undefined;
+    answer(req, res, 200, { message: `Pago ${p.id}: ${p.status}.`, payment: publicPayment(p), delivery: delivery ?? null });
+  });
+
+  app.post("/_emulator/mercadopago/payments/:id/refunds/:refundId/status", async (req, res) => {
+    const p = mpPayments.get(Number(req.params.id));
+    if (!p) return answer(req, res, 404, { message: "El pago no existe." });
+    const to = (req.body as { status?: unknown }).status;
+    if (to !== "approved" && to !== "rejected") return answer(req, res, 400, { message: "status: approved o rejected." });
+    const refund = settleMercadoPagoRefund(p, refunds, Number(req.params.refundId), to);
+    if (!refund) return answer(req, res, 409, { message: "Esa devolución no está en proceso." });
+    const url = notificationUrlOf(p);
+    const delivery = url ? await deliverMercadoPago(url, p.id, deliveryFormat(req)) : undefined;
+    answer(req, res, 200, { message: `Devolución ${refund.id}: ${refund.status}.`, refund: mercadoPagoRefundView(refund), payment: publicPayment(p), delivery: delivery ?? null });
+  });
+
+  app.post("/_emulator/mercadopago/preferences/:id/pay", async (req, res) => {
+    const pref = preferences.get(req.params.id);
+    if (!pref) return answer(req, res, 404, { message: "La preferencia no existe." });
+    const late = [true, "true", "1", "on"].includes((req.body as { late?: unknown }).late as string);
+    if (expired(pref) && !late) return answer(req, res, 409, { message: "La preferencia venció (late: true paga igual)." });
+    const payment = newPayment(pref, true);
+    const delivery = pref.notification_url ? await deliverMercadoPago(pref.notification_url, payment.id, deliveryFormat(req), "payment.created") : undefined;
+    answer(req, res, 201, { message: `Pago ${payment.id} aprobado.`, payment: publicPayment(payment), delivery: delivery ?? null });
+  });
+
+  app.post("/_emulator/mercadopago/next-refund", (req, res) => {
+    const status = (req.body as { status?: unknown }).status as MpRefundStatus;
+    if (!MP_REFUND_STATUSES.includes(status)) return answer(req, res, 400, { message: `status: uno de ${MP_REFUND_STATUSES.join(", ")}.` });
+    nextRefundStatus = status;
+    answer(req, res, 200, { message: `La próxima devolución: ${status}.`, status });
+  });
+
+  app.post("/_emulator/pagos360/payment-request/:id/status", async (req, res) => {
+    const r = p360.get(Number(req.params.id));
+    if (!r) return answer(req, res, 404, { message: "La solicitud no existe." });
+    const state = (req.body as { state?: unknown }).state;
+    if (!isPagos360State(state)) return answer(req, res, 400, { message: "state: pending, paid, expired, canceled, reverted, refunded o rejected." });
+    const refused = changePagos360State(r, state);
+    if (refused) return answer(req, res, 409, { message: refused });
+    const delivery = await deliverPagos360(r);
+    const { owner: _o, ...out } = r;
+    answer(req, res, 200, { message: `Solicitud ${r.id}: ${state}.`, paymentRequest: out, delivery: delivery ?? null });
+  });
+
   // --- Inspection ---------------------------------------------------------------------------
 
   app.get("/_emulator/state", (_req, res) => {
-    res.json({ preferences: [...preferences.values()].map(({ owner: _o, ...p }) => p), payments: [...mpPayments.values()].map(publicPayment), refunds, pagos360: [...p360.values()].map(({ owner: _o, ...r }) => r), deliveries, apiCalls });
+    res.json({ preferences: [...preferences.values()].map(({ owner: _o, ...p }) => p), payments: [...mpPayments.values()].map(publicPayment), refunds, nextRefundStatus, pagos360: [...p360.values()].map(({ owner: _o, ...r }) => r), deliveries, apiCalls });
+  });
+  app.get("/_emulator", (req, res) => {
+    const msg = typeof req.query.msg === "string" ? req.query.msg : "";
+    res.type("html").send(emulatorPanel({ preferences: [...preferences.values()], payments: [...mpPayments.values()].reverse(), refunds, nextRefundStatus, pagos360: [...p360.values()].reverse(), message: msg, now: Date.now() }));
   });
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -1,8 +1,11 @@
 // msw handlers for the Business API over HTTP (API_BASE_URL = https://api.test): the happy path
 // of every resource, answering the fixtures. Tests override a handler with server.use(...) to
 // exercise errors (see problem()).
+// Mercado Pago and Pagos360 are here too (MERCADOPAGO_TEST_URL, PAGOS360_TEST_URL): the in-memory
+// fake of ./providers.ts, whose functions make a payment change as the provider would.
 import { http, HttpResponse } from "msw";
 import { fixtures, IDS } from "./fixtures";
+import { providers } from "./providers";
 
 /** The API_BASE_URL loader tests use: `{ apiFetch: (req) => fetch(req), apiBaseUrl: API_TEST_BASE_URL }`. */
 export const API_TEST_BASE_URL = "https://api.test";
@@ -145,4 +148,7 @@ export const handlers = [
     const amount = typeof body.amountCents === "number" ? body.amountCents : fixtures.refundPendingPayment.refundOwedCents;
     return HttpResponse.json({ ...fixtures.refundPendingPayment, step: "FINISHED", refundedCents: amount, refundOwedCents: 0, netCents: fixtures.refundPendingPayment.amountCents - amount });
   }),
+
+  // The payment providers (their own hosts): reset with providers.reset() after each test.
+  ...providers.handlers,
 ];
