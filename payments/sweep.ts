@@ -2,7 +2,7 @@
 // the step it leaves, so two nodes sweeping at once move a payment once).
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
-import { START_TIMEOUT_MS } from "../domain/driver-payment";
+import { CHECKOUT_VALIDITY_MS, START_TIMEOUT_MS } from "../domain/driver-payment";
 import type { Logger } from "../infra/logger";
 import { pollProvider } from "./approval";
 import type { PaymentsContext } from "./deps";
@@ -11,8 +11,8 @@ import { enforceCaps } from "./settlement";
 import { startFailed } from "./start";
 
 const HOUR_MS = 3_600_000;
-/** A checkout unpaid after a day is given up. */
-const CHECKOUT_GIVE_UP_MS = 24 * HOUR_MS;
+/** A checkout unpaid when its validity ends is given up (its preference expired then too). */
+const CHECKOUT_GIVE_UP_MS = CHECKOUT_VALIDITY_MS;
 /** The provider is asked about an unpaid checkout for its first hour, at most this often (ms). */
 const CHECKOUT_POLL_FOR_MS = HOUR_MS;
 const SWEEP_POLL_MS = 15_000;

@@ -30,6 +30,9 @@ export const PAYMENT_STATUS_COLORS: Record<PaymentDto["status"], BadgeColor> = {
   REJECTED: "red",
   REFUNDED: "purple",
   CANCELLED: "gray",
+  PARTIALLY_REFUNDED: "purple",
+  IN_DISPUTE: "amber",
+  CHARGED_BACK: "red",
 };
 
 export const PROVIDER_LABELS: Record<PaymentDto["provider"], string> = {
