@@ -13,7 +13,14 @@
 // (only a dispute is undone by an approval; a chargeback only by the seller's reimbursement), and
 // the refunded amount only grows. The caller writes the result conditionally on the state it read.
 import { refundOwed, type DriverStep } from "./driver-payment";
-import type { PaymentStatus } from "../contract/schemas/constants";
+
+/** Statuses of a payment the provider has not approved (yet, or ever). */
+export const UNPAID_STATUSES = ["PENDING", "REJECTED", "CANCELLED"] as const;
+/** Statuses of a payment once approved: what went back, and a payer's dispute. */
+export const APPROVED_STATUSES = ["APPROVED", "PARTIALLY_REFUNDED", "REFUNDED", "IN_DISPUTE", "CHARGED_BACK"] as const;
+/** A payment's status (contract's PAYMENT_STATUSES: the contract checks they are the same set). */
+type PaymentStatus = (typeof UNPAID_STATUSES)[number] | (typeof APPROVED_STATUSES)[number];
+export type LifecycleStatus = PaymentStatus;
 
 export interface LifecycleState {
   step: DriverStep;

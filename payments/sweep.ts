@@ -3,6 +3,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
 import { CHECKOUT_VALIDITY_MS, START_TIMEOUT_MS } from "../domain/driver-payment";
+import { paymentTransition } from "../domain/payment-lifecycle";
 import type { Logger } from "../infra/logger";
 import { pollProvider } from "./approval";
 import type { PaymentsContext } from "./deps";
@@ -38,8 +39,13 @@ export async function tick(ctx: PaymentsContext): Promise<void> {
 async function sweepOne(ctx: PaymentsContext, p: Payment, t: Date): Promise<void> {
   if (p.step === "PAYING") {
     const age = t.getTime() - p.createdAt.getTime();
-    if (age > CHECKOUT_GIVE_UP_MS) {
-      await ctx.db.update(payments).set({ step: "FAILED", status: "CANCELLED", failureReason: "El pago no se completó.", finishedAt: t }).where(and(eq(payments.id, p.id), eq(payments.step, "PAYING")));
+    const giveUp = age > CHECKOUT_GIVE_UP_MS ? paymentTransition({ step: p.step, status: p.status, amountCents: p.amountCents, chargedCents: p.chargedCents, refundedCents: p.refundedCents }, { kind: "GIVE_UP" }) : null;
+    if (giveUp) {
+      // A payment approved after this (the provider's late verdict) is refunded in full: the life's FAILED → START_FAILED.
+      await ctx.db
+        .update(payments)
+        .set({ step: giveUp.next.step, status: giveUp.next.status, failureReason: "El pago no se completó.", finishedAt: t })
+        .where(and(eq(payments.id, p.id), eq(payments.step, "PAYING")));
     } else if (p.checkoutUrl && age < CHECKOUT_POLL_FOR_MS && Date.now() - (ctx.lastPoll.get(p.id) ?? 0) > SWEEP_POLL_MS) {
       ctx.lastPoll.set(p.id, Date.now());
       await pollProvider(ctx, p);

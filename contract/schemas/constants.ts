@@ -2,6 +2,8 @@
 // that only need a sort list or a label import them from here, so their browser bundle does not
 // pull in zod (JS budget, docs/benchmarks.md). The zod schemas re-export them.
 
+import type { LifecycleStatus } from "#domain/payment-lifecycle";
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const MAX_RANGE_DAYS = 366;
@@ -53,6 +55,9 @@ export type PaymentAccountStatus = (typeof PAYMENT_ACCOUNT_STATUSES)[number];
  */
 export const PAYMENT_STATUSES = ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED", "PARTIALLY_REFUNDED", "IN_DISPUTE", "CHARGED_BACK"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** The payment's life (domain/payment-lifecycle.ts) moves between exactly these: a status added to one list only does not compile. */
+type SameStatuses = [PaymentStatus] extends [LifecycleStatus] ? ([LifecycleStatus] extends [PaymentStatus] ? true : false) : false;
+export const PAYMENT_LIFECYCLE_COVERS_STATUSES: SameStatuses = true;
 /** The statuses of a payment whose net (its amount less what went back) is the operator's: a chargeback took it all, the others never had any. */
 export const PAYMENT_HELD_STATUSES = ["APPROVED", "PARTIALLY_REFUNDED", "IN_DISPUTE", "REFUNDED"] as const satisfies readonly PaymentStatus[];
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
