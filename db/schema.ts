@@ -6,6 +6,7 @@
 // can be scoped to the caller's business. Deleting a business removes all of its data.
 import { relations, sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   char,
@@ -1208,6 +1209,13 @@ export const payments = pgTable(
     receiptSentAt: tstz("receipt_sent_at"),
     /** Why the charge did not start, or why a refund is still owed (Spanish, shown to the driver). */
     failureReason: text("failure_reason"),
+    /**
+     * A second approved provider payment on the same checkout (the driver paid twice): its own row,
+     * origin QR, refunded in full, pointing at the payment it duplicates.
+     */
+    parentPaymentId: uuid("parent_payment_id").references((): AnyPgColumn => payments.id, { onDelete: "set null" }),
+    /** The provider's refund we are waiting on (Mercado Pago's refund id): read back until approved or rejected. */
+    providerRefundId: text("provider_refund_id"),
     ...timestamps,
   },
   (t) => [

@@ -22,6 +22,12 @@ export const QR_MAX_CENTS_LIMIT = 100_000_000;
 export const DRIVER_STEPS = ["PAYING", "STARTING", "CHARGING", "SETTLING", "FINISHED", "START_FAILED", "REFUNDED", "FAILED", "REFUND_PENDING"] as const;
 export type DriverStep = (typeof DRIVER_STEPS)[number];
 
+/**
+ * How long a checkout may be paid: the Mercado Pago preference expires then, and the sweep gives
+ * up on it (a payment approved later anyway is refunded in full: domain/payment-lifecycle.ts).
+ */
+export const CHECKOUT_VALIDITY_MS = 24 * 3_600_000;
+
 /** How long a charger has, after accepting a remote start, to start the session. */
 export const START_TIMEOUT_MS = 2 * 60_000;
 

@@ -3,10 +3,16 @@
 //
 //   PAYING ──(provider approves: webhook, or a poll)──▶ STARTING ──(StartTransaction)──▶ CHARGING
 //     │                                                   │ charger refuses / 2 min           │ stop (driver, cap, charger)
-//     ▼ cancelled                                         ▼                                   ▼ priced by the central system
-//   FAILED                                  START_FAILED ─(full refund)─▶ REFUNDED          SETTLING ─(partial refund, receipt)─▶ FINISHED
-//                                                 │                  ▲                          │                                    ▲
-//                                                 └──(Pagos360: no refund call; receipt)──▶ REFUND_PENDING ──(the operator records it)─┘
+//     ▼ cancelled / expired / 24 h                        ▼                                   ▼ priced by the central system
+//   FAILED ─(approved late)─▶ START_FAILED ─(full refund, approved by the provider)─▶ REFUNDED   SETTLING ─(partial refund, receipt)─▶ FINISHED
+//                                   │     refund rejected, or Pagos360 (no refund call)   ▲           │                                 ▲
+//                                   └─────────────────────────────────────────▶ REFUND_PENDING ──(the operator records it, or Pagos360 says refunded)─┘
+//
+// That is the step; the status says what the provider says of the money, after approval too:
+// APPROVED → PARTIALLY_REFUNDED / REFUNDED (by Enchufá or in the provider's panel), IN_DISPUTE →
+// CHARGED_BACK or back (dispute won). domain/payment-lifecycle.ts is the one state machine of
+// both; approval.ts applies every verdict through it. A second approved payment on the same
+// checkout gets a row of its own (parentPaymentId) that starts at START_FAILED: refunded in full.
 //
 // The service: the API's driver, webhook and payments routes call it, and the central system
 // tells it when a charger's session changed. It is made once per process (server.ts) and passed

@@ -2,10 +2,12 @@
 // of our payments, and (when the provider has the call) refund. Every call uses the operator's
 // own credentials, so the money goes to and from the operator's account.
 import { and, eq } from "drizzle-orm";
-import { paymentAccounts, type Payment } from "../db/schema";
+import { businessUsers, paymentAccounts, type Payment } from "../db/schema";
+import { CHECKOUT_VALIDITY_MS } from "../domain/driver-payment";
+import type { LifecycleEventKind } from "../domain/payment-lifecycle";
 import { openPaymentCredentials, type PaymentProviderCode } from "../infra/crypto";
-import { mercadoPagoClient, mpStatus, toCents, type MercadoPagoCredentials, type MpPayment } from "../infra/payments/mercadopago";
-import { argentinaDate, pagos360Client, pagos360Status, type Pagos360Credentials } from "../infra/payments/pagos360";
+import { mercadoPagoClient, mpVerdictKind, statementDescriptor, toCents, type MercadoPagoCredentials, type MpPayment } from "../infra/payments/mercadopago";
+import { argentinaDate, pagos360Client, pagos360VerdictKind, type Pagos360Credentials } from "../infra/payments/pagos360";
 import type { PaymentsContext } from "./deps";
 import { PAYMENT_PROVIDERS } from "../contract/schemas/constants";
 
@@ -17,12 +19,24 @@ export const PROVIDERS = PAYMENT_PROVIDERS;
  */
 export const refundsAutomatically = (provider: PaymentProviderCode) => provider === "MERCADOPAGO";
 
-/** What a provider says of one of our payments. `reference` is the payment id it carries (ours, or it is not believed). */
+/**
+ * What a provider says of one of our payments. `reference` is the payment id it carries (ours,
+ * or it is not believed); `currency` must be ARS; `refundedCents` is what the provider says went
+ * back (null when it does not say: Pagos360).
+ */
 export interface Verdict {
-  status: Payment["status"];
+  kind: LifecycleEventKind;
   externalId: string;
   amountCents: number;
+  refundedCents: number | null;
+  currency: string | null;
   reference: string | null;
+}
+
+/** What a refund call or its read-back says: only APPROVED gives the money back. */
+export interface RefundOutcome {
+  refundId: string;
+  status: "APPROVED" | "IN_PROCESS" | "REJECTED";
 }
 
 /** The checkout page a payment opens at the provider. */
@@ -36,10 +50,12 @@ export interface CheckoutPage {
 
 export interface ProviderAdapter {
   createCheckout(payment: Payment, page: CheckoutPage): Promise<{ checkoutId: string; checkoutUrl: string }>;
-  /** The provider's verdict on one of our payments, read back from it; null when it has none yet. */
-  readVerdict(payment: Payment): Promise<Verdict | null>;
+  /** The provider's verdicts on one of our payments (each provider payment made on its checkout), read back from it. */
+  readVerdicts(payment: Payment): Promise<Verdict[]>;
   /** Gives money back: all of it without `amountCents`; absent when the provider has no refund call. */
-  refund?(externalId: string, amountCents: number | undefined, idempotencyKey: string): Promise<void>;
+  refund?(externalId: string, amountCents: number | undefined, idempotencyKey: string): Promise<RefundOutcome>;
+  /** A refund made earlier, read back. */
+  readRefund?(externalId: string, refundId: string): Promise<RefundOutcome>;
 }
 
 /** The company's connected account with a provider, decrypted; null when not connected or unreadable. */
@@ -71,7 +87,25 @@ export const mercadoPago = (ctx: PaymentsContext, creds: MercadoPagoCredentials)
   mercadoPagoClient({ baseUrl: ctx.mercadoPagoUrl, accessToken: creds.accessToken, fetch: ctx.fetch });
 
 /** A Mercado Pago payment in our terms. */
-export const mercadoPagoVerdict = (p: MpPayment): Verdict => ({ status: mpStatus(p), externalId: String(p.id), amountCents: toCents(p.transaction_amount), reference: p.external_reference ?? null });
+export const mercadoPagoVerdict = (p: MpPayment): Verdict => ({
+  kind: mpVerdictKind(p),
+  externalId: String(p.id),
+  amountCents: toCents(p.transaction_amount),
+  refundedCents: p.transaction_amount_refunded === undefined ? (p.status === "refunded" ? toCents(p.transaction_amount) : null) : toCents(p.transaction_amount_refunded),
+  currency: p.currency_id ?? null,
+  reference: p.external_reference ?? null,
+});
+
+const refundOutcome = (r: { id: number | string; status?: string }): RefundOutcome => ({
+  refundId: String(r.id),
+  status: r.status === "approved" ? "APPROVED" : r.status === "rejected" || r.status === "cancelled" ? "REJECTED" : "IN_PROCESS",
+});
+
+/** The company's name as the payer's card statement shows it. */
+async function companyDescriptor(ctx: PaymentsContext, businessId: string): Promise<string | undefined> {
+  const [company] = await ctx.db.select({ name: businessUsers.businessName }).from(businessUsers).where(eq(businessUsers.id, businessId));
+  return company ? statementDescriptor(company.name) : undefined;
+}
 
 function mercadoPagoAdapter(ctx: PaymentsContext, creds: MercadoPagoCredentials): ProviderAdapter {
   const client = mercadoPago(ctx, creds);
@@ -85,19 +119,25 @@ function mercadoPagoAdapter(ctx: PaymentsContext, creds: MercadoPagoCredentials)
           payerEmail: payment.driverEmail ?? undefined,
           backUrl: page.backUrl,
           notificationUrl: `${page.origin}/api/Webhook/MercadoPago/${payment.businessId}`,
+          statementDescriptor: await companyDescriptor(ctx, payment.businessId),
+          // Payable as long as the sweep waits for it: later, nobody would be at the charger.
+          validity: { from: payment.createdAt, to: new Date(payment.createdAt.getTime() + CHECKOUT_VALIDITY_MS) },
         },
         `enchufa-pref-${payment.id}`,
       );
       return { checkoutId: String(pref.id), checkoutUrl: pref.init_point };
     },
-    async readVerdict(payment) {
-      const found = await client.searchByExternalReference(payment.id);
-      // An approved payment wins over earlier rejected attempts on the same checkout.
-      const best = found.find((p) => mpStatus(p) === "APPROVED") ?? found[0];
-      return best ? mercadoPagoVerdict(best) : null;
+    async readVerdicts(payment) {
+      // Every attempt on the checkout: rejected ones, the approved one, and a second approval (paid twice).
+      return (await client.searchByExternalReference(payment.id)).map(mercadoPagoVerdict);
     },
     async refund(externalId, amountCents, idempotencyKey) {
-      await client.refund(externalId, amountCents, idempotencyKey);
+      const made = refundOutcome(await client.refund(externalId, amountCents, idempotencyKey));
+      // The call's answer may still be in process: read it back once, the sweep reads it again later.
+      return made.status === "IN_PROCESS" ? refundOutcome(await client.getRefund(externalId, made.refundId)) : made;
+    },
+    async readRefund(externalId, refundId) {
+      return refundOutcome(await client.getRefund(externalId, refundId));
     },
   };
 }
@@ -118,15 +158,20 @@ function pagos360Adapter(ctx: PaymentsContext, creds: Pagos360Credentials): Prov
       });
       return { checkoutId: String(request.id), checkoutUrl: request.checkout_url };
     },
-    async readVerdict(payment) {
-      if (!payment.checkoutId) return null;
+    async readVerdicts(payment) {
+      if (!payment.checkoutId) return [];
       const request = await client.getPaymentRequest(payment.checkoutId);
-      return {
-        status: pagos360Status(request.state),
-        externalId: String(request.id),
-        amountCents: request.first_total === undefined ? payment.amountCents : toCents(request.first_total),
-        reference: request.external_reference ?? null,
-      };
+      return [
+        {
+          kind: pagos360VerdictKind(request.state),
+          externalId: String(request.id),
+          amountCents: request.first_total === undefined ? payment.amountCents : toCents(request.first_total),
+          refundedCents: null,
+          // Pagos360 takes pesos only.
+          currency: "ARS",
+          reference: request.external_reference ?? null,
+        },
+      ];
     },
   };
 }

@@ -116,8 +116,12 @@ export async function sendReceipt(ctx: PaymentsContext, payment: Payment): Promi
   }
 }
 
-/** "Te devolvimos $X": the driver hears that the station refunded them by hand. Not retried (the refund itself is recorded). */
-export async function sendRefundMail(ctx: PaymentsContext, payment: Payment, amount: number): Promise<void> {
+/**
+ * "Te devolvimos $X": the driver hears that the station refunded them by hand, or that a payment
+ * Enchufá did not use went back (`why`: paid twice, paid after the checkout ended). Not retried
+ * (the refund itself is recorded).
+ */
+export async function sendRefundMail(ctx: PaymentsContext, payment: Payment, amount: number, why?: string): Promise<void> {
   if (!payment.driverEmail) return;
   const [row] = await ctx.db
     .select({ companyName: businessUsers.businessName, cuit: businessUsers.cuit, stationName: stations.name })
@@ -129,6 +133,7 @@ export async function sendRefundMail(ctx: PaymentsContext, payment: Payment, amo
     `${row?.companyName ?? ""}${row?.cuit ? ` · CUIT ${formatCuit(row.cuit)}` : ""}`,
     `Carga con QR${row?.stationName ? ` en ${row.stationName}` : ""}`,
     "",
+    ...(why ? [why] : []),
     `Te devolvimos ${formatArs(amount)} por ${provider}${payment.externalId ? ` (operación ${payment.externalId})` : ""}.`,
     `Pagaste por adelantado: ${formatArs(payment.amountCents)}`,
     `Cobrado: ${formatArs(payment.chargedCents ?? 0)}`,

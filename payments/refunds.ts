@@ -19,17 +19,25 @@ import type { RecordRefundResult } from "./types";
 
 const PAYMENT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The status of a payment once `refunded` of it went back (a dispute or chargeback keeps its own). */
+export function refundedStatus(p: Payment, refunded: number): Payment["status"] {
+  if (p.status === "IN_DISPUTE" || p.status === "CHARGED_BACK") return p.status;
+  return refunded >= p.amountCents ? "REFUNDED" : refunded > 0 ? "PARTIALLY_REFUNDED" : "APPROVED";
+}
+
 /**
  * Refunds what a settled or failed payment still owes the driver, then ends it and sends the
- * receipt. A failure leaves the step as it was, with a message for the driver: the sweep tries
- * again.
+ * receipt. Only a refund the provider reports approved counts: one in process is read back by
+ * the sweep (its id is kept), a rejected one leaves the money owed by the operator
+ * (REFUND_PENDING, told to them). A failure leaves the step as it was, with a message for the
+ * driver: the sweep tries again. A charged-back payment owes nothing more: the bank gave it back.
  */
 export async function refund(ctx: PaymentsContext, payment: Payment): Promise<void> {
   if (ctx.busy.has(payment.id)) return;
   ctx.busy.add(payment.id);
   try {
     const charged = payment.chargedCents ?? 0;
-    const owed = payment.amountCents - charged - payment.refundedCents;
+    const owed = payment.status === "CHARGED_BACK" ? 0 : payment.amountCents - charged - payment.refundedCents;
     const full = charged === 0;
     if (owed > 0 && !refundsAutomatically(payment.provider)) {
       // No refund call to make: owed by the operator, once — never retried by the sweep.
@@ -40,20 +48,37 @@ export async function refund(ctx: PaymentsContext, payment: Payment): Promise<vo
       if (!payment.externalId) throw new ProviderError("El pago no tiene id del proveedor.", 502);
       const adapter = await providerAdapter(ctx, payment.businessId, payment.provider);
       if (!adapter?.refund) throw new ProviderError("La cuenta del proveedor ya no está conectada.", 409);
-      await adapter.refund(payment.externalId, full ? undefined : owed, `enchufa-refund-${payment.id}`);
+      const outcome =
+        payment.providerRefundId && adapter.readRefund
+          ? await adapter.readRefund(payment.externalId, payment.providerRefundId)
+          : await adapter.refund(payment.externalId, full ? undefined : owed, `enchufa-refund-${payment.id}`);
+      if (outcome.status === "IN_PROCESS") {
+        await ctx.db
+          .update(payments)
+          .set({ providerRefundId: outcome.refundId, failureReason: `${PROVIDER_NAMES[payment.provider]} está procesando tu reintegro: te avisamos cuando se acredite.` })
+          .where(and(eq(payments.id, payment.id), eq(payments.step, payment.step!)));
+        return;
+      }
+      if (outcome.status === "REJECTED") {
+        await refundRejected(ctx, payment, owed, full);
+        return;
+      }
     }
     const next: DriverStep = payment.step === "START_FAILED" ? "REFUNDED" : "FINISHED";
+    const unused = payment.step === "START_FAILED" && !payment.startRequestedAt;
     const refunded = payment.refundedCents + Math.max(0, owed);
     const [done] = await ctx.db
       .update(payments)
-      .set({ step: next, refundedCents: refunded, status: refunded >= payment.amountCents ? "REFUNDED" : "APPROVED", finishedAt: ctx.now(), ...(payment.step === "SETTLING" ? { failureReason: null } : {}) })
+      .set({ step: next, refundedCents: refunded, status: refundedStatus(payment, refunded), providerRefundId: null, finishedAt: ctx.now(), ...(payment.step === "SETTLING" ? { failureReason: null } : {}) })
       .where(and(eq(payments.id, payment.id), eq(payments.step, payment.step!)))
       .returning();
     if (!done) return;
     if (owed > 0) {
-      await notifyCompany(ctx, done.businessId, "PAYMENT_REFUNDED", full ? "Pago devuelto" : "Saldo devuelto", `Devolvimos ${formatArs(owed)} de un pago de ${formatArs(done.amountCents)} por una carga con QR${full ? " que no pudo iniciar" : ""}.`, `/payment`);
+      await notifyCompany(ctx, done.businessId, "PAYMENT_REFUNDED", full ? "Pago devuelto" : "Saldo devuelto", `Devolvimos ${formatArs(owed)} de un pago de ${formatArs(done.amountCents)} por una carga con QR${full && unused ? " que no se usó" : full ? " que no pudo iniciar" : ""}.`, `/payment`);
     }
-    await sendReceipt(ctx, done);
+    // A payment never asked to start (approved late, or paid twice) has no charge to receipt: the driver is told why it went back.
+    if (unused && owed > 0) await sendRefundMail(ctx, done, owed, done.failureReason?.replace(/ Te devolvemos el total\.$/, "") ?? undefined);
+    else await sendReceipt(ctx, done);
   } catch (err) {
     const message = "No pudimos hacer el reintegro todavía: lo volvemos a intentar en unos minutos.";
     ctx.logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: reintegro pendiente");
@@ -61,6 +86,30 @@ export async function refund(ctx: PaymentsContext, payment: Payment): Promise<vo
   } finally {
     ctx.busy.delete(payment.id);
   }
+}
+
+/**
+ * The provider rejected the refund: the money is still owed. The payment waits for the operator
+ * (REFUND_PENDING, as for a provider without a refund call), who is told why; not retried, so a
+ * refused refund is not attempted again and again.
+ */
+async function refundRejected(ctx: PaymentsContext, payment: Payment, owed: number, full: boolean): Promise<void> {
+  const provider = PROVIDER_NAMES[payment.provider];
+  const [pending] = await ctx.db
+    .update(payments)
+    .set({ step: "REFUND_PENDING", providerRefundId: null, failureReason: `${provider} rechazó el reintegro: la estación te devuelve ${formatArs(owed)} y te avisamos por correo.` })
+    .where(and(eq(payments.id, payment.id), eq(payments.step, payment.step!)))
+    .returning();
+  if (!pending) return;
+  ctx.logger.warn({ paymentId: pending.id, owedCents: owed }, "pago con QR: el proveedor rechazó el reintegro, queda a cargo de la empresa");
+  await notifyCompany(
+    ctx,
+    pending.businessId,
+    "PAYMENT_REFUND_PENDING",
+    "Devolución rechazada",
+    `${provider} rechazó la devolución de ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)}${pending.externalId ? ` (operación ${pending.externalId})` : ""}${full ? "" : " (saldo no usado)"}. Se le sigue debiendo al conductor: devolvéselo desde ${provider} y registralo en Pagos.`,
+    `/payment?step=REFUND_PENDING&refund=${pending.id}`,
+  );
 }
 
 /**
@@ -102,7 +151,8 @@ export async function recordRefund(ctx: PaymentsContext, businessId: string, pay
   if (!PAYMENT_ID_RE.test(paymentId)) return notFound;
   const [payment] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.businessId, businessId)));
   if (!payment) return notFound;
-  if (payment.origin === "QR" && refundsAutomatically(payment.provider)) {
+  // A provider that refunds by itself has nothing to record, unless it refused a refund (REFUND_PENDING).
+  if (payment.origin === "QR" && refundsAutomatically(payment.provider) && payment.step !== "REFUND_PENDING") {
     return { ok: false, status: 409, message: `${PROVIDER_NAMES[payment.provider]} devuelve los saldos automáticamente: no hay nada que registrar.` };
   }
   const owed = refundOwed(payment);
@@ -118,7 +168,7 @@ export async function recordRefund(ctx: PaymentsContext, businessId: string, pay
     .set({
       step: (payment.chargedCents ?? 0) === 0 && !payment.sessionId ? "REFUNDED" : "FINISHED",
       refundedCents: refunded,
-      status: refunded >= payment.amountCents ? "REFUNDED" : "APPROVED",
+      status: refundedStatus(payment, refunded),
       finishedAt: ctx.now(),
     })
     .where(and(eq(payments.id, payment.id), eq(payments.businessId, businessId), eq(payments.step, "REFUND_PENDING"), eq(payments.refundedCents, payment.refundedCents)))

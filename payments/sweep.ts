@@ -2,7 +2,8 @@
 // the step it leaves, so two nodes sweeping at once move a payment once).
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
-import { START_TIMEOUT_MS } from "../domain/driver-payment";
+import { CHECKOUT_VALIDITY_MS, START_TIMEOUT_MS } from "../domain/driver-payment";
+import { paymentTransition } from "../domain/payment-lifecycle";
 import type { Logger } from "../infra/logger";
 import { pollProvider } from "./approval";
 import type { PaymentsContext } from "./deps";
@@ -11,8 +12,8 @@ import { enforceCaps } from "./settlement";
 import { startFailed } from "./start";
 
 const HOUR_MS = 3_600_000;
-/** A checkout unpaid after a day is given up. */
-const CHECKOUT_GIVE_UP_MS = 24 * HOUR_MS;
+/** A checkout unpaid when its validity ends is given up (its preference expired then too). */
+const CHECKOUT_GIVE_UP_MS = CHECKOUT_VALIDITY_MS;
 /** The provider is asked about an unpaid checkout for its first hour, at most this often (ms). */
 const CHECKOUT_POLL_FOR_MS = HOUR_MS;
 const SWEEP_POLL_MS = 15_000;
@@ -38,8 +39,13 @@ export async function tick(ctx: PaymentsContext): Promise<void> {
 async function sweepOne(ctx: PaymentsContext, p: Payment, t: Date): Promise<void> {
   if (p.step === "PAYING") {
     const age = t.getTime() - p.createdAt.getTime();
-    if (age > CHECKOUT_GIVE_UP_MS) {
-      await ctx.db.update(payments).set({ step: "FAILED", status: "CANCELLED", failureReason: "El pago no se completó.", finishedAt: t }).where(and(eq(payments.id, p.id), eq(payments.step, "PAYING")));
+    const giveUp = age > CHECKOUT_GIVE_UP_MS ? paymentTransition({ step: p.step, status: p.status, amountCents: p.amountCents, chargedCents: p.chargedCents, refundedCents: p.refundedCents }, { kind: "GIVE_UP" }) : null;
+    if (giveUp) {
+      // A payment approved after this (the provider's late verdict) is refunded in full: the life's FAILED → START_FAILED.
+      await ctx.db
+        .update(payments)
+        .set({ step: giveUp.next.step, status: giveUp.next.status, failureReason: "El pago no se completó.", finishedAt: t })
+        .where(and(eq(payments.id, p.id), eq(payments.step, "PAYING")));
     } else if (p.checkoutUrl && age < CHECKOUT_POLL_FOR_MS && Date.now() - (ctx.lastPoll.get(p.id) ?? 0) > SWEEP_POLL_MS) {
       ctx.lastPoll.set(p.id, Date.now());
       await pollProvider(ctx, p);

@@ -81,6 +81,9 @@ export function webhookRoutes(payments: DriverPayments) {
       // The signed id is the URL's data.id (Mercado Pago's manifest); the body's only when absent.
       dataId: url.searchParams.get("data.id") ?? bodyId,
       type: url.searchParams.get("type") ?? bodyType,
+      // IPN's format: ?topic=payment|merchant_order&id=… (never signed: read back like the rest).
+      topic: url.searchParams.get("topic") ?? undefined,
+      id: url.searchParams.get("id") ?? undefined,
       signature: c.req.header("x-signature"),
       requestId: c.req.header("x-request-id"),
     });

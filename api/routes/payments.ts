@@ -14,6 +14,7 @@ import { ApiError, notFound } from "../problem";
 import type { DriverPayments } from "../../payments";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "#contract/schemas/payment";
 import { paymentListQuery } from "#contract/schemas/queries";
+import { PAYMENT_HELD_STATUSES } from "#contract/schemas/constants";
 import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#contract/dto";
 
 const UNREADABLE_MESSAGE = "No se pudieron leer las credenciales guardadas. Volvé a conectar la cuenta.";
@@ -116,7 +117,8 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
     chargedCents: p.chargedCents ?? null,
     refundedCents,
     refundOwedCents: p.step === "REFUND_PENDING" ? refundOwed(p) : 0,
-    netCents: p.status === "APPROVED" || p.status === "REFUNDED" ? p.amountCents - refundedCents : 0,
+    // A chargeback took it all back; a rejected, pending or cancelled payment never held any.
+    netCents: (PAYMENT_HELD_STATUSES as readonly string[]).includes(p.status) ? p.amountCents - refundedCents : 0,
     createdAt: p.createdAt.toISOString(),
     updatedAt: iso(p.updatedAt)!,
   };
@@ -159,7 +161,7 @@ export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayment
         .select({
           count: count(),
           amountCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number),
-          approvedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'APPROVED'), 0)`.mapWith(Number),
+          approvedCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} in ('APPROVED', 'PARTIALLY_REFUNDED', 'IN_DISPUTE')), 0)`.mapWith(Number),
           pendingCents: sql<number>`coalesce(sum(${payments.amountCents}) filter (where ${payments.status} = 'PENDING'), 0)`.mapWith(Number),
           // Whole refunds and the QR payments' partial ones (their unused balances).
           refundedCents: sql<number>`coalesce(sum(case when ${payments.status} = 'REFUNDED' then greatest(${payments.amountCents}, ${payments.refundedCents}) else ${payments.refundedCents} end), 0)`.mapWith(Number),

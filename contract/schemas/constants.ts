@@ -2,6 +2,8 @@
 // that only need a sort list or a label import them from here, so their browser bundle does not
 // pull in zod (JS budget, docs/benchmarks.md). The zod schemas re-export them.
 
+import type { LifecycleStatus } from "#domain/payment-lifecycle";
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const MAX_RANGE_DAYS = 366;
@@ -45,22 +47,38 @@ export type PaymentProviderCode = (typeof PAYMENT_PROVIDERS)[number];
 /** A company's stored credentials at a provider: usable, or refused by it at the last use. */
 export const PAYMENT_ACCOUNT_STATUSES = ["CONNECTED", "ERROR"] as const;
 export type PaymentAccountStatus = (typeof PAYMENT_ACCOUNT_STATUSES)[number];
-/** One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). */
-export const PAYMENT_STATUSES = ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED"] as const;
+/**
+ * One payment attempt at the provider (MercadoPago/Pagos360 states, normalised). After approval:
+ * PARTIALLY_REFUNDED (part went back, by Enchufá or in the provider's panel), REFUNDED (all of
+ * it), IN_DISPUTE (the payer disputes it: Mercado Pago's in_mediation), CHARGED_BACK (the payer's
+ * bank took it back). domain/payment-lifecycle.ts decides every move between them.
+ */
+export const PAYMENT_STATUSES = ["PENDING", "APPROVED", "REJECTED", "REFUNDED", "CANCELLED", "PARTIALLY_REFUNDED", "IN_DISPUTE", "CHARGED_BACK"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** The payment's life (domain/payment-lifecycle.ts) moves between exactly these: a status added to one list only does not compile. */
+type SameStatuses = [PaymentStatus] extends [LifecycleStatus] ? ([LifecycleStatus] extends [PaymentStatus] ? true : false) : false;
+export const PAYMENT_LIFECYCLE_COVERS_STATUSES: SameStatuses = true;
+/** The statuses of a payment whose net (its amount less what went back) is the operator's: a chargeback took it all, the others never had any. */
+export const PAYMENT_HELD_STATUSES = ["APPROVED", "PARTIALLY_REFUNDED", "IN_DISPUTE", "REFUNDED"] as const satisfies readonly PaymentStatus[];
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   PENDING: "Pendiente",
   APPROVED: "Aprobado",
   REJECTED: "Rechazado",
   REFUNDED: "Devuelto",
   CANCELLED: "Cancelado",
+  PARTIALLY_REFUNDED: "Devuelto en parte",
+  IN_DISPUTE: "En disputa",
+  CHARGED_BACK: "Contracargo",
 };
 /** SESSION: an amount a priced session owes; QR: a driver's prepayment at a connector's QR. */
 export const PAYMENT_ORIGINS = ["SESSION", "QR"] as const;
 export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];
 /**
  * What a company is notified of. Stored as text (not a database enum) so a new kind needs no
- * migration. PAYMENT_REFUND_PENDING: a driver is owed money the provider cannot give back by API.
+ * migration. PAYMENT_REFUND_PENDING: a driver is owed money the provider cannot give back by API
+ * (or the provider rejected the refund). PAYMENT_UNUSED_REFUNDED: a payment Enchufá did not use
+ * (late, paid twice) went back. PAYMENT_DISPUTED / PAYMENT_CHARGED_BACK / PAYMENT_DISPUTE_WON: a
+ * payer's dispute opened, lost, won. PAYMENT_REFUNDED_OUTSIDE: refunded in the provider's panel.
  */
 export const NOTIFICATION_TYPES = [
   "BUSINESS_APPROVED",
@@ -76,6 +94,11 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_FAILED",
   "PAYMENT_REFUNDED",
   "PAYMENT_REFUND_PENDING",
+  "PAYMENT_UNUSED_REFUNDED",
+  "PAYMENT_DISPUTED",
+  "PAYMENT_CHARGED_BACK",
+  "PAYMENT_DISPUTE_WON",
+  "PAYMENT_REFUNDED_OUTSIDE",
   "PAYMENT_ACCOUNT_ERROR",
   "SYSTEM",
 ] as const;

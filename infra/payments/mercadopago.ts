@@ -10,9 +10,13 @@
 //   https://www.mercadopago.com.ar/developers/es/reference/payments/_payments_search/get
 // - Refunds (total, or partial with `amount`): POST /v1/payments/{id}/refunds
 //   https://www.mercadopago.com.ar/developers/es/reference/chargebacks/_payments_id_refunds/post
+// - Refunds read back: GET /v1/payments/{id}/refunds/{refund_id} (its `status`: approved,
+//   in_process, rejected, cancelled)
+// - Merchant orders (IPN topic merchant_order): GET /merchant_orders/{id} → its `payments`
 // - Webhooks and their x-signature: https://www.mercadopago.com.ar/developers/es/docs/your-integrations/notifications/webhooks
+//   (IPN notifications, ?topic=…&id=…, carry no signature)
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { PaymentStatus } from "../../contract/schemas/constants";
+import type { LifecycleEventKind } from "../../domain/payment-lifecycle";
 
 export const MERCADOPAGO_DEFAULT_URL = "https://api.mercadopago.com";
 
@@ -41,6 +45,33 @@ export interface PreferenceInput {
   payerEmail?: string;
   backUrl: string;
   notificationUrl: string;
+  /** What the payer's card statement shows (ASCII, at most STATEMENT_DESCRIPTOR_MAX characters). */
+  statementDescriptor?: string;
+  /** The checkout accepts payments only within it (the payment page's validity). */
+  validity?: { from: Date; to: Date };
+}
+
+/** A date as Mercado Pago's preferences take it: ISO 8601 with Argentina's offset (-03:00, no summer time). */
+export const mpDate = (d: Date) => new Date(d.getTime() - 3 * 3_600_000).toISOString().replace(/Z$/, "-03:00");
+
+/** Mercado Pago's limit for `statement_descriptor` (card networks cut longer ones). */
+export const STATEMENT_DESCRIPTOR_MAX = 22;
+
+/**
+ * A business name as a card statement can carry it: no accents, ASCII letters, digits and a few
+ * signs, cut to the limit at a word's end when one is near.
+ */
+export function statementDescriptor(name: string): string | undefined {
+  const ascii = name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9 .&-]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (ascii.length <= STATEMENT_DESCRIPTOR_MAX) return ascii || undefined;
+  const cut = ascii.slice(0, STATEMENT_DESCRIPTOR_MAX + 1);
+  const space = cut.lastIndexOf(" ");
+  return (space >= 8 ? cut.slice(0, space) : cut.slice(0, STATEMENT_DESCRIPTOR_MAX)).trim();
 }
 
 /** The fields of a preference we read. */
@@ -64,7 +95,14 @@ export interface MpPayment {
 export interface MpRefund {
   id: number | string;
   amount: number;
+  /** approved, in_process, rejected, cancelled (absent in old answers: then it is read back). */
   status?: string;
+}
+
+export interface MpMerchantOrder {
+  id: number | string;
+  external_reference?: string | null;
+  payments?: { id: number | string }[];
 }
 
 const toPesos = (cents: number) => Math.round(cents) / 100;
@@ -114,6 +152,8 @@ export function mercadoPagoClient(opts: { baseUrl?: string; accessToken: string;
           auto_return: "approved",
           notification_url: input.notificationUrl,
           binary_mode: true,
+          ...(input.statementDescriptor ? { statement_descriptor: input.statementDescriptor } : {}),
+          ...(input.validity ? { expires: true, expiration_date_from: mpDate(input.validity.from), expiration_date_to: mpDate(input.validity.to) } : {}),
         },
         idempotencyKey,
       );
@@ -126,6 +166,14 @@ export function mercadoPagoClient(opts: { baseUrl?: string; accessToken: string;
       const page = await call<{ results?: MpPayment[] }>("GET", `/v1/payments/search?external_reference=${encodeURIComponent(externalReference)}&sort=date_created&criteria=desc`);
       return page.results ?? [];
     },
+    /** A refund read back: its status decides whether the money went back. */
+    getRefund(paymentId: string, refundId: string): Promise<MpRefund> {
+      return call<MpRefund>("GET", `/v1/payments/${encodeURIComponent(paymentId)}/refunds/${encodeURIComponent(refundId)}`);
+    },
+    /** A merchant order (IPN's topic merchant_order): the payments made on it. */
+    getMerchantOrder(id: string): Promise<MpMerchantOrder> {
+      return call<MpMerchantOrder>("GET", `/merchant_orders/${encodeURIComponent(id)}`);
+    },
     /** A refund: the whole payment without `amountCents`, part of it with. */
     refund(paymentId: string, amountCents: number | undefined, idempotencyKey: string): Promise<MpRefund> {
       return call<MpRefund>("POST", `/v1/payments/${encodeURIComponent(paymentId)}/refunds`, amountCents === undefined ? {} : { amount: toPesos(amountCents) }, idempotencyKey);
@@ -135,19 +183,25 @@ export function mercadoPagoClient(opts: { baseUrl?: string; accessToken: string;
 
 export type MercadoPagoClient = ReturnType<typeof mercadoPagoClient>;
 
-/** How old a signed notification may be (its `ts`) before it is refused as a replay. */
+/**
+ * How old a signed notification's `ts` may be and still count as fresh. An older one is not
+ * refused: Mercado Pago retries a notification with its first `ts`, and every accepted
+ * notification is only a "look" (the payment is read back from the API), so a stale but
+ * correctly signed one is read back like an unsigned one.
+ */
 export const SIGNATURE_MAX_AGE_MS = 10 * 60_000;
 
+/** A notification's signature: VALID, STALE (right HMAC, old ts), MISSING (no x-signature) or INVALID (wrong or malformed). */
+export type SignatureCheck = "VALID" | "STALE" | "MISSING" | "INVALID";
+
 /**
- * Verifies a webhook's `x-signature` ("ts=…,v1=…"): HMAC-SHA256, keyed with the operator's
+ * Checks a webhook's `x-signature` ("ts=…,v1=…"): HMAC-SHA256, keyed with the operator's
  * secret, of the manifest `id:{data.id};request-id:{x-request-id};ts:{ts};` where data.id comes
  * from the notification URL's query string (lower-cased when alphanumeric, as documented).
  */
-export function verifyMercadoPagoSignature(
-  input: { signature: string | undefined; requestId: string | undefined; dataId: string | undefined; secret: string },
-  now: Date = new Date(),
-): boolean {
-  if (!input.signature || !input.dataId || !input.secret) return false;
+export function checkMercadoPagoSignature(input: { signature: string | undefined; requestId: string | undefined; dataId: string | undefined; secret: string }, now: Date = new Date()): SignatureCheck {
+  if (!input.signature) return "MISSING";
+  if (!input.dataId || !input.secret) return "INVALID";
   const parts = Object.fromEntries(
     input.signature.split(",").map((p) => {
       const [k, ...v] = p.split("=");
@@ -156,12 +210,17 @@ export function verifyMercadoPagoSignature(
   );
   const ts = parts.ts;
   const v1 = parts.v1;
-  if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1) || !/^\d{1,16}$/.test(ts)) return false;
+  if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1) || !/^\d{1,16}$/.test(ts)) return "INVALID";
+  const expected = signMercadoPagoManifest(input.secret, input.dataId, input.requestId, ts);
+  if (!timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(v1.toLowerCase(), "hex"))) return "INVALID";
   // ts is in seconds (milliseconds also seen in the wild): either way, not too old nor in the future.
   const tsMs = ts.length > 11 ? Number(ts) : Number(ts) * 1000;
-  if (Math.abs(now.getTime() - tsMs) > SIGNATURE_MAX_AGE_MS) return false;
-  const expected = signMercadoPagoManifest(input.secret, input.dataId, input.requestId, ts);
-  return timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(v1.toLowerCase(), "hex"));
+  return Math.abs(now.getTime() - tsMs) > SIGNATURE_MAX_AGE_MS ? "STALE" : "VALID";
+}
+
+/** Whether a signature is right and fresh (checkMercadoPagoSignature says VALID). */
+export function verifyMercadoPagoSignature(input: Parameters<typeof checkMercadoPagoSignature>[0], now: Date = new Date()): boolean {
+  return checkMercadoPagoSignature(input, now) === "VALID";
 }
 
 /** The manifest's HMAC (hex); the emulator signs with it too. */
@@ -173,20 +232,27 @@ export function signMercadoPagoManifest(secret: string, dataId: string, requestI
   return createHmac("sha256", secret).update(manifest).digest("hex");
 }
 
-/** Mercado Pago's status, in our payments table's terms. */
-export function mpStatus(p: Pick<MpPayment, "status">): PaymentStatus {
+/**
+ * What a Mercado Pago payment says, as an event of the payment's life. `authorized` is a card
+ * authorisation not yet captured: no money moved, so it is not an approval (PENDING). A
+ * chargeback reimbursed to the seller is a dispute won; one still in process is a dispute.
+ */
+export function mpVerdictKind(p: Pick<MpPayment, "status" | "status_detail">): LifecycleEventKind {
   switch (p.status) {
     case "approved":
-    case "authorized":
       return "APPROVED";
     case "rejected":
       return "REJECTED";
     case "cancelled":
       return "CANCELLED";
     case "refunded":
-    case "charged_back":
       return "REFUNDED";
+    case "in_mediation":
+      return "IN_DISPUTE";
+    case "charged_back":
+      return p.status_detail === "reimbursed" ? "DISPUTE_WON" : p.status_detail === "in_process" ? "IN_DISPUTE" : "CHARGED_BACK";
     default:
+      // pending, in_process, authorized
       return "PENDING";
   }
 }

@@ -6,11 +6,12 @@
 // - Payment requests: POST /payment-request { payment_request: { description, first_due_date
 //   (dd-mm-yyyy), first_total, payer_name, payer_email, external_reference, back_url_success,
 //   back_url_pending, back_url_rejected } } → { id, state, checkout_url, external_reference }
-// - GET /payment-request/{id}: its `state` (pending, paid, expired, rejected, reverted…)
+// - GET /payment-request/{id}: its `state`: pending, paid, available (paid, money credited),
+//   expired, canceled, rejected, reverted (the payer's bank reversed it), refunded
 // - Webhooks: a POST { entity_name: "PaymentRequest", type, entity_id, created_at } to the URL
 //   configured in the account; it carries no signature, so the request is read back from the API
 //   with the operator's key before anything is believed.
-import type { PaymentStatus } from "../../contract/schemas/constants";
+import type { LifecycleEventKind } from "../../domain/payment-lifecycle";
 import { ProviderError } from "./mercadopago";
 
 export const PAGOS360_DEFAULT_URL = "https://api.pagos360.com";
@@ -86,18 +87,25 @@ export function pagos360Client(opts: { baseUrl?: string; apiKey: string; timeout
 
 export type Pagos360Client = ReturnType<typeof pagos360Client>;
 
-/** A payment request's state in our payments table's terms. */
-export function pagos360Status(state: string): PaymentStatus {
+/**
+ * A payment request's state as an event of the payment's life. Pagos360 spells it `canceled`
+ * (`cancelled` is also read, in case). `reverted` is a reversal by the payer's bank: a
+ * chargeback. Anything else undocumented is still pending.
+ */
+export function pagos360VerdictKind(state: string): LifecycleEventKind {
   switch (state) {
     case "paid":
+    case "available":
     case "approved":
       return "APPROVED";
     case "rejected":
       return "REJECTED";
     case "expired":
+    case "canceled":
     case "cancelled":
       return "CANCELLED";
     case "reverted":
+      return "CHARGED_BACK";
     case "refunded":
       return "REFUNDED";
     default:

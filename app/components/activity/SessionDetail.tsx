@@ -9,6 +9,7 @@ import type { SessionDetailDto } from "#contract/dto";
 import { ChartFigure, ChartTable, CHART_COLORS, SeriesLegend, TimeChart } from "~/components/charts/Charts";
 import { formatArs, formatDateTime, formatInt, formatKw, formatKwh, formatMinutes, formatTime } from "~/components/charts/format";
 import {
+  disputedPayment,
   PAYMENT_STATUS_COLORS,
   PAYMENT_STATUS_LABELS,
   QR_STEP_LABELS,
@@ -32,6 +33,7 @@ export interface CloseReply {
 
 export function SessionDetail({ session: s, backHref, close }: { session: SessionDetailDto; backHref: string; close?: CloseReply }) {
   const canClose = useAccess().can("session.close") && (s.status === "ACTIVE" || s.status === "IDLE");
+  const disputed = disputedPayment(s.payments);
   return (
     <Flex direction="column" gap="4" data-testid="session-detail">
       <div>
@@ -56,6 +58,11 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
           <Badge size="3" variant="soft" color={SESSION_PAYMENT_COLORS[s.paymentStatus]}>
             Pago: {SESSION_PAYMENT_STATUS_LABELS[s.paymentStatus]}
           </Badge>
+          {disputed ? (
+            <Badge size="3" color={PAYMENT_STATUS_COLORS[disputed.status]} data-testid="session-payment-dispute">
+              {PAYMENT_STATUS_LABELS[disputed.status]}
+            </Badge>
+          ) : null}
         </Flex>
       </Flex>
 

@@ -30,7 +30,18 @@ export const PAYMENT_STATUS_COLORS: Record<PaymentDto["status"], BadgeColor> = {
   REJECTED: "red",
   REFUNDED: "purple",
   CANCELLED: "gray",
+  PARTIALLY_REFUNDED: "purple",
+  IN_DISPUTE: "amber",
+  CHARGED_BACK: "red",
 };
+
+/**
+ * The payment of a session a dispute or chargeback took (the session's own payment status stays
+ * "Pagada": a chargeback is the payment's): the session detail shows it beside the session's.
+ */
+export function disputedPayment<P extends Pick<PaymentDto, "status">>(payments: readonly P[]): P | null {
+  return payments.find((p) => p.status === "CHARGED_BACK") ?? payments.find((p) => p.status === "IN_DISPUTE") ?? null;
+}
 
 export const PROVIDER_LABELS: Record<PaymentDto["provider"], string> = {
   MERCADOPAGO: "Mercado Pago",

@@ -3,8 +3,8 @@
 import { http, HttpResponse, delay } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mercadoPagoClient, mpStatus, ProviderError, signMercadoPagoManifest, verifyMercadoPagoSignature } from "#infra/payments/mercadopago";
-import { pagos360Client, pagos360Status } from "#infra/payments/pagos360";
+import { checkMercadoPagoSignature, mercadoPagoClient, mpDate, mpVerdictKind, ProviderError, signMercadoPagoManifest, statementDescriptor, verifyMercadoPagoSignature } from "#infra/payments/mercadopago";
+import { pagos360Client, pagos360VerdictKind } from "#infra/payments/pagos360";
 
 const MP = "https://mp.test";
 const server = setupServer();
@@ -42,9 +42,36 @@ describe("Mercado Pago client", () => {
     ["in_process", "PENDING"],
     ["cancelled", "CANCELLED"],
     ["refunded", "REFUNDED"],
+    // Authorized is not captured: no money moved yet.
+    ["authorized", "PENDING"],
+    ["in_mediation", "IN_DISPUTE"],
+    ["charged_back", "CHARGED_BACK"],
   ] as const)("reads a payment %s as %s", async (status, ours) => {
     server.use(http.get(`${MP}/v1/payments/42`, () => HttpResponse.json({ id: 42, status, external_reference: "pay-1", transaction_amount: 100 })));
-    expect(mpStatus(await client().getPayment("42"))).toBe(ours);
+    expect(mpVerdictKind(await client().getPayment("42"))).toBe(ours);
+  });
+
+  it("reads a chargeback reimbursed to the seller as a dispute won, one in process as a dispute", () => {
+    expect(mpVerdictKind({ status: "charged_back", status_detail: "reimbursed" })).toBe("DISPUTE_WON");
+    expect(mpVerdictKind({ status: "charged_back", status_detail: "in_process" })).toBe("IN_DISPUTE");
+    expect(mpVerdictKind({ status: "charged_back", status_detail: "settled" })).toBe("CHARGED_BACK");
+  });
+
+  it("sends the company's name on the card statement (ASCII, at most 22 characters) and the checkout's validity", async () => {
+    expect(statementDescriptor("  Energía Ñandú S.A. — Cargas del Sur  ")).toBe("Energia Nandu S.A.");
+    expect(statementDescriptor("¿¡")).toBeUndefined();
+    expect(statementDescriptor("ABCDEFGHIJKLMNOPQRSTUVWXYZ")).toBe("ABCDEFGHIJKLMNOPQRSTUV");
+    expect(mpDate(new Date("2026-11-28T20:00:00Z"))).toBe("2026-11-28T17:00:00.000-03:00");
+    let body: Record<string, unknown> | undefined;
+    server.use(
+      http.post(`${MP}/checkout/preferences`, async ({ request }) => {
+        body = (await request.json()) as Record<string, unknown>;
+        return HttpResponse.json({ id: "pref-2", init_point: "https://mp.test/pref-2" }, { status: 201 });
+      }),
+    );
+    const validity = { from: new Date("2026-11-28T20:00:00Z"), to: new Date("2026-11-29T20:00:00Z") };
+    await client().createPreference({ externalReference: "pay-2", title: "Carga", amountCents: 100, backUrl: "https://e.test/x", notificationUrl: "https://e.test/n", statementDescriptor: "ENCHUFA SA", validity }, "k-2");
+    expect(body).toMatchObject({ statement_descriptor: "ENCHUFA SA", expires: true, expiration_date_from: "2026-11-28T17:00:00.000-03:00", expiration_date_to: "2026-11-29T17:00:00.000-03:00" });
   });
 
   it("searches by external_reference and refunds part of a payment with an idempotency key", async () => {
@@ -98,6 +125,13 @@ describe("Mercado Pago webhook signature", () => {
     expect(verifyMercadoPagoSignature({ signature: "v1=abc", requestId: "req-1", dataId: "123456", secret }, now)).toBe(false);
     expect(verifyMercadoPagoSignature({ signature: undefined, requestId: "req-1", dataId: "123456", secret }, now)).toBe(false);
   });
+  it("tells a stale but right signature (a retry keeps its first ts) from a wrong one, and a missing one from both", () => {
+    const later = new Date(now.getTime() + 3_600_000);
+    expect(checkMercadoPagoSignature({ signature: `ts=${ts},v1=${v1}`, requestId: "req-1", dataId: "123456", secret }, now)).toBe("VALID");
+    expect(checkMercadoPagoSignature({ signature: `ts=${ts},v1=${v1}`, requestId: "req-1", dataId: "123456", secret }, later)).toBe("STALE");
+    expect(checkMercadoPagoSignature({ signature: `ts=${ts},v1=${v1}`, requestId: "req-1", dataId: "123456", secret: "otro" }, later)).toBe("INVALID");
+    expect(checkMercadoPagoSignature({ signature: undefined, requestId: "req-1", dataId: "123456", secret }, now)).toBe("MISSING");
+  });
 });
 
 describe("Pagos360 client", () => {
@@ -115,7 +149,20 @@ describe("Pagos360 client", () => {
     const r = await c.createPaymentRequest({ externalReference: "pay-2", description: "Carga", amountCents: 3_000, payerName: "Conductor", backUrl: "https://e.test/x", dueDate: "25-05-2026" });
     expect(r.checkout_url).toBe("https://checkout.pagos360.com/9");
     expect(body).toMatchObject({ payment_request: { external_reference: "pay-2", first_total: 30, first_due_date: "25-05-2026", back_url_success: "https://e.test/x" } });
-    expect(pagos360Status((await c.getPaymentRequest("9")).state)).toBe("APPROVED");
-    expect(pagos360Status("expired")).toBe("CANCELLED");
+    expect(pagos360VerdictKind((await c.getPaymentRequest("9")).state)).toBe("APPROVED");
+  });
+
+  it.each([
+    ["pending", "PENDING"],
+    ["paid", "APPROVED"],
+    ["available", "APPROVED"],
+    ["expired", "CANCELLED"],
+    // Pagos360 spells it with one l.
+    ["canceled", "CANCELLED"],
+    ["rejected", "REJECTED"],
+    ["reverted", "CHARGED_BACK"],
+    ["refunded", "REFUNDED"],
+  ] as const)("reads a payment request %s as %s", (state, kind) => {
+    expect(pagos360VerdictKind(state)).toBe(kind);
   });
 });
