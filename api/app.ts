@@ -25,6 +25,7 @@ import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { paymentReconciliationRoutes } from "./routes/payment-reconciliation";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
@@ -189,6 +190,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
   app.route("/Business/Graphic", graphicRoutes(services));
   app.route("/Business/Notification", notificationRoutes(services));
   app.route("/Business/Live", liveRoutes(services));
+  app.route("/Business/Payments/Reconciliation", paymentReconciliationRoutes(services, driverPayments));
   app.route("/Business/Payments", paymentRoutes(services, driverPayments));
   app.route("/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO"));
   app.route("/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360"));

@@ -61,6 +61,7 @@ export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];
 /**
  * What a company is notified of. Stored as text (not a database enum) so a new kind needs no
  * migration. PAYMENT_REFUND_PENDING: a driver is owed money the provider cannot give back by API.
+ * PAYMENT_RECONCILIATION: payments that do not match the provider's record (told once each).
  */
 export const NOTIFICATION_TYPES = [
   "BUSINESS_APPROVED",
@@ -77,6 +78,7 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_REFUNDED",
   "PAYMENT_REFUND_PENDING",
   "PAYMENT_ACCOUNT_ERROR",
+  "PAYMENT_RECONCILIATION",
   "SYSTEM",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

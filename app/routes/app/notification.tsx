@@ -80,6 +80,7 @@ const TYPE_ICONS: Record<string, IconType> = {
   PAYMENT_FAILED: BiCreditCard,
   PAYMENT_REFUNDED: BiMoney,
   PAYMENT_REFUND_PENDING: BiMoney,
+  PAYMENT_RECONCILIATION: BiMoney,
   IDLE_FEE_APPLIED: BiTimeFive,
   BUSINESS_APPROVED: BiCheck,
 };
