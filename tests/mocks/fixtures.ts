@@ -17,6 +17,7 @@ import type {
   PaymentAccountDto,
   PaymentDto,
   PaymentPage,
+  ReconciliationDto,
   RateDto,
   ServiceDto,
   SessionDetailDto,
@@ -297,6 +298,26 @@ const refundPendingPage: PaymentPage = {
   totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000 },
 };
 
+/** GET /Business/Payments/Reconciliation: one payment whose amount differs at Mercado Pago. */
+const reconciliation: ReconciliationDto = {
+  differences: [
+    {
+      kind: "AMOUNT",
+      provider: "MERCADOPAGO",
+      paymentId: refundPendingPayment.id,
+      externalId: "5001",
+      ours: "500000",
+      theirs: "490000",
+      description: "Mostramos $ 5.000,00; Mercado Pago registra $ 4.900,00.",
+    },
+  ],
+  checked: 3,
+  totals: { grossCents: 1_000_000, feeCents: 48_300, refundedCents: 0, netCents: 951_700 },
+  unchecked: [],
+  from: "2025-02-22T03:00:00.000Z",
+  to: "2025-03-01T03:00:00.000Z",
+};
+
 const services: ServiceDto[] = [
   { id: 1, code: "WIFI", label: "Wi-Fi" },
   { id: 2, code: "RESTROOMS", label: "Baños" },
@@ -408,6 +429,7 @@ export const fixtures = {
   payments: paymentsPage,
   refundPendingPayment,
   refundPendingPage,
+  reconciliation,
   services,
   chargerBrands,
   connectorTypes,

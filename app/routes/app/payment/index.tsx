@@ -1,5 +1,5 @@
-import { data, useNavigation } from "react-router";
-import { Grid, Heading } from "@radix-ui/themes";
+import { data, Link, useNavigation } from "react-router";
+import { Flex, Grid, Heading } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCreditCard } from "~/icons";
 import { endpoints } from "#contract/endpoints";
@@ -164,9 +164,14 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       intro={
         <>
           <Accounts accounts={d.accounts} canManage={canManage} />
-          <Heading as="h2" size="5" mb="3">
-            Pagos recibidos
-          </Heading>
+          <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
+            <Heading as="h2" size="5">
+              Pagos recibidos
+            </Heading>
+            <Link to="/payment/reconciliation" data-testid="reconciliation-link">
+              Conciliación con los proveedores
+            </Link>
+          </Flex>
         </>
       }
       filters={{
