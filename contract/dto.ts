@@ -420,7 +420,9 @@ export interface PaymentDto {
   refundedCents: number;
   /** QR, step REFUND_PENDING: what the company still owes the driver and refunds by hand (Pagos360); 0 otherwise. */
   refundOwedCents: number;
-  /** What the company keeps: the approved amount less its refunds (0 while pending or if rejected). */
+  /** The provider's fee (its commission and the taxes on it), once reconciliation has read it; null until the provider reports one. */
+  feeCents: number | null;
+  /** What the company keeps: the approved amount less its refunds and the provider's fee when known (0 while pending or if rejected). */
   netCents: number;
   createdAt: string;
   updatedAt: string;
@@ -459,7 +461,8 @@ export interface ReconciliationDto {
 
 export interface PaymentPage extends Page<PaymentDto> {
   /** refundPendingCount / refundOwedCents: QR payments in REFUND_PENDING and what the company owes their drivers (Pagos360, refunded by hand). */
-  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number };
+  /** feeCents / netCents: the providers' fees known for the payments that moved money, and what the company keeps of them (the rows' netCents added up). */
+  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number; feeCents: number; netCents: number };
 }
 
 // ---- Team ---------------------------------------------------------------------------

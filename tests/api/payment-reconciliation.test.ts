@@ -112,6 +112,13 @@ describe.each(testBackends())("payment reconciliation ($name)", (backend) => {
     // The fee read is stored on the payment: the Pagos list shows gross, fee and net.
     const [stored] = await h.db.select().from(payments).where(eq(payments.id, ids.mp));
     expect(stored.feeCents).toBe(6_050);
+    const list = await expectStatus(await h.call("GET", "/Business/Payments", { token: t.token }), 200);
+    const row = (id: string) => list.items.find((p: { id: string }) => p.id === id);
+    expect(row(ids.mp)).toMatchObject({ amountCents: 150_000, feeCents: 6_050, netCents: 150_000 - 6_050 });
+    expect(row(ids.p360)).toMatchObject({ amountCents: 200_000, feeCents: 8_025, netCents: 200_000 - 8_025 });
+    // The period's totals are the rows added up; a pending payment keeps nothing and has no fee.
+    expect(list.totals).toMatchObject({ feeCents: 14_075, netCents: list.items.reduce((sum: number, p: { netCents: number }) => sum + p.netCents, 0) });
+    expect(list.totals.netCents).toBe(350_000 - 14_075);
   });
 
   it("shows each kind of difference, in Spanish", async () => {

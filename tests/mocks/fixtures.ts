@@ -268,9 +268,9 @@ const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccount
 
 const paymentsPage: PaymentPage = {
   ...page([
-    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, netCents: 638_750, createdAt: T0, updatedAt: T0 },
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, feeCents: null, netCents: 638_750, createdAt: T0, updatedAt: T0 },
   ]),
-  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0 },
+  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0, feeCents: 0, netCents: 638_750 },
 };
 
 /** A driver's Pagos360 prepayment whose unused balance the company owes by hand (REFUND_PENDING). */
@@ -289,13 +289,14 @@ const refundPendingPayment: PaymentDto = {
   chargedCents: 120_000,
   refundedCents: 0,
   refundOwedCents: 380_000,
+  feeCents: null,
   netCents: 500_000,
   createdAt: T0,
   updatedAt: T0,
 };
 const refundPendingPage: PaymentPage = {
   ...page([refundPendingPayment]),
-  totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000 },
+  totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000, feeCents: 0, netCents: 500_000 },
 };
 
 /** GET /Business/Payments/Reconciliation: one payment whose amount differs at Mercado Pago. */
