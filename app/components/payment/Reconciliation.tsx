@@ -7,7 +7,7 @@ import { Total } from "~/components/payment/PaymentList";
 import { DIFFERENCE_KIND_LABELS, type DifferenceKind } from "#domain/reconciliation";
 import type { ReconciliationDto } from "#contract/dto";
 
-type DifferenceRow = ReconciliationDto["differences"][number];
+type Difference = ReconciliationDto["differences"][number];
 
 /** A value of a difference as the accountant reads it: pesos for amounts, Spanish for states. */
 function shown(kind: DifferenceKind, value: string | null): string {
@@ -17,7 +17,7 @@ function shown(kind: DifferenceKind, value: string | null): string {
   return value;
 }
 
-export function DifferenceRow({ d }: { d: DifferenceRow }) {
+export function DifferenceRow({ d }: { d: Difference }) {
   return (
     <Table.Row data-testid="reconciliation-row">
       <Table.Cell>
