@@ -24,7 +24,7 @@ import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
 import { DEFAULT_CALL_LIMIT } from "./ocpp/limits";
-import { createDriverPayments, startDriverPaymentSweep } from "./payments";
+import { createDriverPayments, startDailyReconciliation, startDriverPaymentSweep } from "./payments";
 import { startImageSweep } from "./api/image-quota";
 
 export interface RunningServer {
@@ -99,6 +99,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     driverPayments.onSessionChange(chargerId).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: no se pudo seguir la carga"));
   });
   const stopPaymentSweep = startDriverPaymentSweep(driverPayments, logger, env.PAYMENTS_SWEEP_SECONDS * 1000);
+  // Every company's payments of the last 7 days against the providers' records, once a day; a new difference is notified once (ADR 0040).
+  const stopReconciliation = startDailyReconciliation(driverPayments, logger);
   // Uploads nothing uses are deleted after their grace period (ADR 0028).
   const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };
   const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
@@ -135,7 +137,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   logger.info({ url: listening.url, database: database.kind, tls: listening.protocol === "https" }, "servidor listo");
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
+  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopReconciliation, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
   return { url: listening.url, env, ocpp, close };
 }
 

@@ -25,6 +25,7 @@ import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { paymentReconciliationRoutes } from "./routes/payment-reconciliation";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
 import { stationRoutes } from "./routes/stations";
@@ -189,6 +190,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     ["/Business/Graphic", graphicRoutes(services)],
     ["/Business/Notification", notificationRoutes(services)],
     ["/Business/Live", liveRoutes(services)],
+    ["/Business/Payments/Reconciliation", paymentReconciliationRoutes(services, driverPayments)],
     ["/Business/Payments", paymentRoutes(services, driverPayments)],
     ["/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO")],
     ["/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360")],

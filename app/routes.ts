@@ -35,6 +35,8 @@ export default [
     route("payment", "routes/app/payment/index.tsx"),
     // One screen for both providers: /payment/payments/mercadoPago and /payment/payments/pagos360.
     route("payment/payments/:provider", "routes/app/payment/provider.tsx"),
+    // Every payment of a period against the provider's own record.
+    route("payment/reconciliation", "routes/app/payment/reconciliation.tsx"),
     // The team and the audit log.
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),
@@ -66,6 +68,7 @@ export default [
   route("station/stickers/:id", "routes/app/station/stickers.ts"),
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
+  route("payment/reconciliation/export.csv", "routes/app/payment/reconciliation-export.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),
   // A charger's OCPP messages as CSV and its diagnostics files (downloads).
   route("charger/edit/:id/messages.csv", "routes/app/charger/messages-export.ts"),

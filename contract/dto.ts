@@ -9,6 +9,7 @@ import type { BusinessStatus } from "./schemas/business";
 import type { ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
+import type { DifferenceKind } from "../domain/reconciliation";
 import type { ReservationStatus } from "../domain/reservation-status";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 
@@ -419,15 +420,49 @@ export interface PaymentDto {
   refundedCents: number;
   /** QR, step REFUND_PENDING: what the company still owes the driver and refunds by hand (Pagos360); 0 otherwise. */
   refundOwedCents: number;
-  /** What the company keeps: the approved amount less its refunds (0 while pending or if rejected). */
+  /** The provider's fee (its commission and the taxes on it), once reconciliation has read it; null until the provider reports one. */
+  feeCents: number | null;
+  /** What the company keeps: the approved amount less its refunds and the provider's fee when known (0 while pending or if rejected). */
   netCents: number;
   createdAt: string;
   updatedAt: string;
 }
 
+/** One payment that does not match the provider's record (domain/reconciliation). */
+export interface ReconciliationDifferenceDto {
+  kind: DifferenceKind;
+  provider: PaymentProviderCode;
+  /** Our payment (for UNKNOWN_TO_US, the one whose reference the provider's payment carries). */
+  paymentId: string;
+  /** The provider's payment id; null when it has none for ours. */
+  externalId: string | null;
+  /** Our value and the provider's: centavos for amounts and refunds, our status names for states, the currency code. */
+  ours: string | null;
+  theirs: string | null;
+  /** What differs, in Spanish. */
+  description: string;
+}
+
+/** GET /Business/Payments/Reconciliation and POST …/Run. */
+export interface ReconciliationDto {
+  differences: ReconciliationDifferenceDto[];
+  /** Our payments compared with a provider's record. */
+  checked: number;
+  /** The provider's side of the period: gross of what moved money, its fees, refunds, and net = gross − refunded − fee. */
+  totals: { grossCents: number; feeCents: number; refundedCents: number; netCents: number };
+  /** Providers whose payments were not compared (not connected, not answering), with why. */
+  unchecked: { provider: PaymentProviderCode; reason: string }[];
+  /** The period read: [from, to). */
+  from: string;
+  to: string;
+  /** POST …/Run: the differences notified now (those not notified before). */
+  reported?: number;
+}
+
 export interface PaymentPage extends Page<PaymentDto> {
   /** refundPendingCount / refundOwedCents: QR payments in REFUND_PENDING and what the company owes their drivers (Pagos360, refunded by hand). */
-  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number };
+  /** feeCents / netCents: the providers' fees known for the payments that moved money, and what the company keeps of them (the rows' netCents added up). */
+  totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number; feeCents: number; netCents: number };
 }
 
 // ---- Team ---------------------------------------------------------------------------

@@ -1203,6 +1203,8 @@ export const payments = pgTable(
     /** What the session cost, capped at the prepaid amount; the rest goes back to the driver. */
     chargedCents: integer("charged_cents"),
     refundedCents: integer("refunded_cents").notNull().default(0),
+    /** The provider's fee (its commission and taxes on it), stored when reconciliation reads the payment; null until it reports one. */
+    feeCents: integer("fee_cents"),
     startRequestedAt: tstz("start_requested_at"),
     stopRequestedAt: tstz("stop_requested_at"),
     finishedAt: tstz("finished_at"),
@@ -1235,7 +1237,25 @@ export const payments = pgTable(
     index("payments_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payments_session_idx").on(t.sessionId),
     check("payments_amount_nonneg", sql`${t.amountCents} >= 0`),
+    check("payments_fee_nonneg", sql`${t.feeCents} is null or ${t.feeCents} >= 0`),
   ],
+);
+
+/**
+ * The reconciliation differences already notified to a company (domain/reconciliation
+ * differenceKey): the daily run tells of a difference once, not every day it is still there.
+ */
+export const paymentReconciliationReports = pgTable(
+  "payment_reconciliation_reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    differenceKey: text("difference_key").notNull(),
+    ...timestamps,
+  },
+  (t) => [unique("payment_reconciliation_reports_key").on(t.businessId, t.differenceKey)],
 );
 
 // ---------------------------------------------------------------------------------------------

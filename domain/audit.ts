@@ -50,6 +50,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "payment_account.connect": "Conectó la cuenta de pago",
   "payment_account.disconnect": "Desconectó la cuenta de pago",
   "payment.refund": "Registró la devolución del pago",
+  "payment.reconcile": "Concilió los pagos con los proveedores",
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",

@@ -8,7 +8,7 @@
 const AMOUNT = String.raw`\$\s?\d[\d.]*(?:,\d+)?`;
 
 /** Notification types that only the roles that may see payments receive. */
-export const MONEY_NOTIFICATION_TYPES = ["IDLE_FEE_APPLIED", "PAYMENT_RECEIVED", "PAYMENT_FAILED", "PAYMENT_REFUNDED", "PAYMENT_REFUND_PENDING", "PAYMENT_UNUSED_REFUNDED", "PAYMENT_DISPUTED", "PAYMENT_CHARGED_BACK", "PAYMENT_DISPUTE_WON", "PAYMENT_REFUNDED_OUTSIDE", "PAYMENT_ACCOUNT_ERROR"] as const;
+export const MONEY_NOTIFICATION_TYPES = ["IDLE_FEE_APPLIED", "PAYMENT_RECEIVED", "PAYMENT_FAILED", "PAYMENT_REFUNDED", "PAYMENT_REFUND_PENDING", "PAYMENT_UNUSED_REFUNDED", "PAYMENT_DISPUTED", "PAYMENT_CHARGED_BACK", "PAYMENT_DISPUTE_WON", "PAYMENT_REFUNDED_OUTSIDE", "PAYMENT_ACCOUNT_ERROR", "PAYMENT_RECONCILIATION"] as const;
 
 /** The text without its amounts: "…, total $ 12,00 (incluye $ 3,00 de penalidad por 5 min…)" → "… (incluye penalidad por 5 min…)". */
 export function withoutAmounts(text: string): string {

@@ -58,6 +58,9 @@ export const PERMISSIONS = {
   "payment.write": { roles: MANAGERS, label: "conectar o desconectar cuentas de pago" },
   // Recording a refund made by hand (Pagos360) closes a driver's payment: a money decision, the managers'.
   "payment.refund": { roles: MANAGERS, label: "registrar devoluciones de pagos" },
+  // Reconciling now asks the providers and notifies the differences not told yet: the money
+  // roles that act (Lectura only reads what the daily run found).
+  "payment.reconcile": { roles: ["OWNER", "ADMIN", "BILLING"], label: "conciliar los pagos con los proveedores" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },
   "notification.write": { roles: ["OWNER", "ADMIN", "TECHNICIAN", "BILLING"], label: "marcar notificaciones como leídas" },
   "push.register": { roles: ALL, label: "recibir notificaciones en este navegador" },

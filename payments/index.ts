@@ -19,7 +19,7 @@
 // to both. Each file holds one responsibility and its functions take the context explicitly:
 // the QR page (charge-point), checkout, approval (provider verdicts and webhooks), start,
 // settlement (caps, stops, a settled balance), refunds, receipt, the driver's status page, the
-// sweep and the provider adapters.
+// sweep, the provider adapters and the reconciliation with the providers' records.
 import { eq } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
 import { FINAL_STEPS, type DriverStep } from "../domain/driver-payment";
@@ -27,6 +27,7 @@ import { mercadoPagoWebhook, pagos360Webhook, type MercadoPagoNotice } from "./a
 import { chargePoint } from "./charge-point";
 import { checkout } from "./checkout";
 import { paymentsContext, type DriverPaymentsDeps } from "./deps";
+import { dailyReconciliation, reconcile, reconcileAndNotify, type ReconciliationReport } from "./reconciliation";
 import { recordRefund } from "./refunds";
 import { onSessionChange, stop } from "./settlement";
 import { view } from "./status";
@@ -38,6 +39,7 @@ export type { ChargePointInfo, CheckoutInput, CheckoutResult, ConnectorState, Pa
 export type { MercadoPagoNotice } from "./approval";
 export { existingLinkToken, linkToken, linkTokenMatches } from "./link";
 export { startDriverPaymentSweep } from "./sweep";
+export { startDailyReconciliation, type ReconciliationReport } from "./reconciliation";
 
 /** What the API and the central system do with drivers' payments. */
 export interface DriverPayments {
@@ -53,6 +55,12 @@ export interface DriverPayments {
   pagos360Webhook(businessId: string, body: { entity_name?: unknown; entity_id?: unknown }): Promise<WebhookResult<200 | 400>>;
   /** The operator records a refund they made by hand (a provider without a refund call). */
   recordRefund(businessId: string, paymentId: string, amountCents?: number): Promise<RecordRefundResult>;
+  /** The company's payments created in [from, to) against the providers' records (ADR 0040). */
+  reconcile(businessId: string, from: Date, to: Date): Promise<ReconciliationReport>;
+  /** The same, and a notification of the differences not told before ("Conciliar ahora"). */
+  reconcileAndNotify(businessId: string, from: Date, to: Date): Promise<ReconciliationReport & { reported: number }>;
+  /** Every company with a connected provider, its last 7 days (startDailyReconciliation runs it daily). */
+  dailyReconciliation(): Promise<void>;
   /** One pass of the sweep (startDriverPaymentSweep runs it on a timer). */
   tick(): Promise<void>;
   /** A charger's session changed (a reading, a start, a stop): its prepaid caps and refunds now. */
@@ -72,6 +80,9 @@ export function createDriverPayments(deps: DriverPaymentsDeps): DriverPayments {
     mercadoPagoWebhook: (businessId, notice) => mercadoPagoWebhook(ctx, businessId, notice),
     pagos360Webhook: (businessId, body) => pagos360Webhook(ctx, businessId, body),
     recordRefund: (businessId, paymentId, amountCents) => recordRefund(ctx, businessId, paymentId, amountCents),
+    reconcile: (businessId, from, to) => reconcile(ctx, businessId, from, to),
+    reconcileAndNotify: (businessId, from, to) => reconcileAndNotify(ctx, businessId, from, to),
+    dailyReconciliation: () => dailyReconciliation(ctx),
     tick: () => tick(ctx),
     onSessionChange: (chargerId) => onSessionChange(ctx, chargerId),
     async get(paymentId) {

@@ -277,12 +277,25 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   };
   const publicPayment = (p: MpPaymentRecord) => mercadoPagoPaymentView(p, refunds);
 
+  // The search as Mercado Pago answers it: by external_reference and/or a creation range
+  // (range=date_created, begin_date/end_date), sorted by date_created (criteria asc|desc, newest
+  // first by default), paged with offset/limit (limit ≤ 1000, default 30). Each payment reads as
+  // GET /v1/payments/:id does, with its fee and what was received.
   app.get("/mercadopago/v1/payments/search", (req, res) => {
     const owner = auth(req, res);
     if (!owner) return;
-    const ref = String(req.query.external_reference ?? "");
-    const results = [...mpPayments.values()].filter((p) => p.owner === owner && p.external_reference === ref).reverse();
-    res.json({ paging: { total: results.length, limit: 30, offset: 0 }, results: results.map(publicPayment) });
+    const q = (name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : undefined);
+    const ref = q("external_reference");
+    const begin = q("begin_date") ? Date.parse(q("begin_date")!) : -Infinity;
+    const end = q("end_date") ? Date.parse(q("end_date")!) : Infinity;
+    if (Number.isNaN(begin) || Number.isNaN(end)) return void res.status(400).json({ message: "invalid date", status: 400 });
+    const at = (p: MpPaymentRecord) => Date.parse(p.date_created ?? "1970-01-01T00:00:00Z");
+    const matching = [...mpPayments.values()]
+      .filter((p) => p.owner === owner && (ref === undefined || p.external_reference === ref) && at(p) >= begin && at(p) <= end)
+      .sort((a, b) => (q("criteria") === "asc" ? at(a) - at(b) || a.id - b.id : at(b) - at(a) || b.id - a.id));
+    const offset = Math.max(0, Number(q("offset") ?? 0) || 0);
+    const limit = Math.min(1000, Math.max(1, Number(q("limit") ?? 30) || 30));
+    res.json({ paging: { total: matching.length, limit, offset }, results: matching.slice(offset, offset + limit).map(publicPayment) });
   });
   app.get("/mercadopago/v1/payments/:id", (req, res) => {
     const p = mine(req, res);

@@ -117,8 +117,10 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
     chargedCents: p.chargedCents ?? null,
     refundedCents,
     refundOwedCents: p.step === "REFUND_PENDING" ? refundOwed(p) : 0,
-    // A chargeback took it all back; a rejected, pending or cancelled payment never held any.
-    netCents: (PAYMENT_HELD_STATUSES as readonly string[]).includes(p.status) ? p.amountCents - refundedCents : 0,
+    feeCents: p.feeCents ?? null,
+    // What the company keeps: a chargeback took it all back, a rejected, pending or cancelled
+    // payment never held any, and the provider's fee, once known, is not the company's either.
+    netCents: (PAYMENT_HELD_STATUSES as readonly string[]).includes(p.status) ? p.amountCents - refundedCents - (p.feeCents ?? 0) : 0,
     createdAt: p.createdAt.toISOString(),
     updatedAt: iso(p.updatedAt)!,
   };
@@ -168,6 +170,9 @@ export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayment
           // What the company owes drivers and must refund by hand (Pagos360).
           refundPendingCount: sql<number>`count(*) filter (where ${payments.step} = 'REFUND_PENDING')`.mapWith(Number),
           refundOwedCents: sql<number>`coalesce(sum(greatest(0, ${payments.amountCents} - coalesce(${payments.chargedCents}, 0) - ${payments.refundedCents})) filter (where ${payments.step} = 'REFUND_PENDING'), 0)`.mapWith(Number),
+          // The rows' feeCents and netCents added up (toPaymentDto): to the cent.
+          feeCents: sql<number>`coalesce(sum(coalesce(${payments.feeCents}, 0)) filter (where ${payments.status} in ('APPROVED', 'REFUNDED')), 0)`.mapWith(Number),
+          netCents: sql<number>`coalesce(sum(${payments.amountCents} - case when ${payments.status} = 'REFUNDED' then greatest(${payments.amountCents}, ${payments.refundedCents}) else ${payments.refundedCents} end - coalesce(${payments.feeCents}, 0)) filter (where ${payments.status} in ('APPROVED', 'REFUNDED')), 0)`.mapWith(Number),
         })
         .from(payments)
         .where(and(...where)),

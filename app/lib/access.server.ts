@@ -57,6 +57,9 @@ export const SCREEN_RULES: ScreenRule[] = [
   // Recording a refund made by hand (Pagos360) is the one action of the overview.
   { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund" } },
   { pattern: "/payment/payments/:provider", read: "payment.read", write: "payment.write" },
+  // «Conciliar ahora» asks the providers and notifies: the money roles that act, not Lectura.
+  { pattern: "/payment/reconciliation", read: "payment.read", write: "payment.reconcile" },
+  { pattern: "/payment/reconciliation/export.csv", read: "payment.read" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },
   { pattern: "/audit", read: "audit.read" },
   { pattern: "/audit/export.csv", read: "audit.read" },

@@ -79,6 +79,7 @@ export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];
  * (or the provider rejected the refund). PAYMENT_UNUSED_REFUNDED: a payment Enchufá did not use
  * (late, paid twice) went back. PAYMENT_DISPUTED / PAYMENT_CHARGED_BACK / PAYMENT_DISPUTE_WON: a
  * payer's dispute opened, lost, won. PAYMENT_REFUNDED_OUTSIDE: refunded in the provider's panel.
+ * PAYMENT_RECONCILIATION: payments that do not match the provider's record (told once each).
  */
 export const NOTIFICATION_TYPES = [
   "BUSINESS_APPROVED",
@@ -100,6 +101,7 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_DISPUTE_WON",
   "PAYMENT_REFUNDED_OUTSIDE",
   "PAYMENT_ACCOUNT_ERROR",
+  "PAYMENT_RECONCILIATION",
   "SYSTEM",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

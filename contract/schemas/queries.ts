@@ -134,6 +134,18 @@ export const paymentListQuery = z
   })
   .superRefine((v, ctx) => checkRange(v, ctx, null));
 
+/** The longest period one reconciliation reads from the providers (each of its payments is asked about). */
+export const RECONCILIATION_MAX_DAYS = 31;
+
+/** GET /Business/Payments/Reconciliation: payments created in [from, to); absent, the last 7 days. */
+export const reconciliationQuery = z
+  .object({ from: isoDate.optional(), to: isoDateEnd.optional() })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && v.from >= v.to) ctx.addIssue({ code: "custom", path: ["to"], message: RANGE_MESSAGES.order });
+    else if (v.from && v.to && v.to.getTime() - v.from.getTime() > RECONCILIATION_MAX_DAYS * 86_400_000)
+      ctx.addIssue({ code: "custom", path: ["to"], message: `La conciliación abarca hasta ${RECONCILIATION_MAX_DAYS} días: elegí un período más corto.` });
+  });
+
 /** Closing a session the charger never stopped: the operator says why. */
 export const closeSessionBody = z.object({
   reason: z

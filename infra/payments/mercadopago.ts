@@ -90,7 +90,29 @@ export interface MpPayment {
   transaction_amount: number;
   transaction_amount_refunded?: number;
   currency_id?: string;
+  date_created?: string;
+  /** What Mercado Pago charged: its fee and taxes, each with who paid it (the collector: the operator). */
+  fee_details?: { type?: string; amount: number; fee_payer?: string }[];
+  transaction_details?: { net_received_amount?: number; total_paid_amount?: number };
 }
+
+/** GET /v1/payments/search's page. */
+export interface MpSearchPage {
+  paging?: { total?: number; limit?: number; offset?: number };
+  results?: MpPayment[];
+}
+
+/** A search of the account's payments (reconciliation): by reference, by creation date, or both. */
+export interface PaymentSearch {
+  externalReference?: string;
+  /** Created at or after / before (range=date_created). */
+  begin?: Date;
+  end?: Date;
+}
+
+/** Pages read at most per search: 50 × 100 payments a window, beyond which the search says it was cut. */
+const SEARCH_PAGE_SIZE = 100;
+const SEARCH_MAX_PAGES = 50;
 
 export interface MpRefund {
   id: number | string;
@@ -174,6 +196,26 @@ export function mercadoPagoClient(opts: { baseUrl?: string; accessToken: string;
     getMerchantOrder(id: string): Promise<MpMerchantOrder> {
       return call<MpMerchantOrder>("GET", `/merchant_orders/${encodeURIComponent(id)}`);
     },
+    /**
+     * Every payment of a search, page by page (offset/limit). `truncated`: there were more than
+     * SEARCH_MAX_PAGES pages (the caller says the check was partial).
+     */
+    async searchPayments(search: PaymentSearch): Promise<{ results: MpPayment[]; truncated: boolean }> {
+      const results: MpPayment[] = [];
+      for (let pageNo = 0; pageNo < SEARCH_MAX_PAGES; pageNo++) {
+        const q = new URLSearchParams({ sort: "date_created", criteria: "asc", limit: String(SEARCH_PAGE_SIZE), offset: String(pageNo * SEARCH_PAGE_SIZE) });
+        if (search.externalReference) q.set("external_reference", search.externalReference);
+        if (search.begin || search.end) q.set("range", "date_created");
+        if (search.begin) q.set("begin_date", search.begin.toISOString());
+        if (search.end) q.set("end_date", search.end.toISOString());
+        const page = await call<MpSearchPage>("GET", `/v1/payments/search?${q}`);
+        const got = page.results ?? [];
+        results.push(...got);
+        const total = page.paging?.total ?? results.length;
+        if (got.length < SEARCH_PAGE_SIZE || results.length >= total) return { results, truncated: false };
+      }
+      return { results, truncated: true };
+    },
     /** A refund: the whole payment without `amountCents`, part of it with. */
     refund(paymentId: string, amountCents: number | undefined, idempotencyKey: string): Promise<MpRefund> {
       return call<MpRefund>("POST", `/v1/payments/${encodeURIComponent(paymentId)}/refunds`, amountCents === undefined ? {} : { amount: toPesos(amountCents) }, idempotencyKey);
@@ -230,6 +272,14 @@ export function signMercadoPagoManifest(secret: string, dataId: string, requestI
   if (requestId) manifest += `request-id:${requestId};`;
   manifest += `ts:${ts};`;
   return createHmac("sha256", secret).update(manifest).digest("hex");
+}
+
+/** What Mercado Pago kept of a payment (centavos): the fees the collector paid; else gross less what it says was received; null when it says neither. */
+export function mpFeeCents(p: Pick<MpPayment, "fee_details" | "transaction_details" | "transaction_amount">): number | null {
+  // An empty list is "no fee" (a rejected payment); nothing received says nothing of a fee.
+  if (p.fee_details) return p.fee_details.filter((f) => f.fee_payer !== "payer").reduce((sum, f) => sum + toCents(f.amount), 0);
+  const net = p.transaction_details?.net_received_amount;
+  return typeof net === "number" && net > 0 ? toCents(p.transaction_amount) - toCents(net) : null;
 }
 
 /**

@@ -8,6 +8,8 @@
 //   back_url_pending, back_url_rejected } } → { id, state, checkout_url, external_reference }
 // - GET /payment-request/{id}: its `state`: pending, paid, available (paid, money credited),
 //   expired, canceled, rejected, reverted (the payer's bank reversed it), refunded
+//   and, once paid, `request_result[]` (type collected_payment_request_result, amount, gross_fee:
+//   the processing fee with its VAT, net_amount = amount − gross_fee)
 // - Webhooks: a POST { entity_name: "PaymentRequest", type, entity_id, created_at } to the URL
 //   configured in the account; it carries no signature, so the request is read back from the API
 //   with the operator's key before anything is believed.
@@ -26,6 +28,7 @@ export interface PaymentRequest {
   checkout_url: string;
   external_reference?: string | null;
   first_total?: number;
+  request_result?: { type?: string; amount?: number; gross_fee?: number; net_amount?: number }[];
 }
 
 export interface PaymentRequestInput {
@@ -111,6 +114,12 @@ export function pagos360VerdictKind(state: string): LifecycleEventKind {
     default:
       return "PENDING";
   }
+}
+
+/** The processing fee Pagos360 kept of a paid request (centavos); null when it reports none. */
+export function pagos360FeeCents(request: Pick<PaymentRequest, "request_result">): number | null {
+  const fees = (request.request_result ?? []).filter((r) => typeof r.gross_fee === "number" && r.type !== "rejected_payment_request_result");
+  return fees.length ? fees.reduce((sum, r) => sum + Math.round((r.gross_fee ?? 0) * 100), 0) : null;
 }
 
 /** dd-mm-yyyy of `now` in Argentina (Pagos360's due dates). */

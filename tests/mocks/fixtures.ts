@@ -17,6 +17,7 @@ import type {
   PaymentAccountDto,
   PaymentDto,
   PaymentPage,
+  ReconciliationDto,
   RateDto,
   ServiceDto,
   SessionDetailDto,
@@ -267,9 +268,9 @@ const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccount
 
 const paymentsPage: PaymentPage = {
   ...page([
-    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, netCents: 638_750, createdAt: T0, updatedAt: T0 },
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, feeCents: null, netCents: 638_750, createdAt: T0, updatedAt: T0 },
   ]),
-  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0 },
+  totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0, feeCents: 0, netCents: 638_750 },
 };
 
 /** A driver's Pagos360 prepayment whose unused balance the company owes by hand (REFUND_PENDING). */
@@ -288,13 +289,34 @@ const refundPendingPayment: PaymentDto = {
   chargedCents: 120_000,
   refundedCents: 0,
   refundOwedCents: 380_000,
+  feeCents: null,
   netCents: 500_000,
   createdAt: T0,
   updatedAt: T0,
 };
 const refundPendingPage: PaymentPage = {
   ...page([refundPendingPayment]),
-  totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000 },
+  totals: { count: 1, amountCents: 500_000, approvedCents: 500_000, pendingCents: 0, refundedCents: 0, refundPendingCount: 1, refundOwedCents: 380_000, feeCents: 0, netCents: 500_000 },
+};
+
+/** GET /Business/Payments/Reconciliation: one payment whose amount differs at Mercado Pago. */
+const reconciliation: ReconciliationDto = {
+  differences: [
+    {
+      kind: "AMOUNT",
+      provider: "MERCADOPAGO",
+      paymentId: refundPendingPayment.id,
+      externalId: "5001",
+      ours: "500000",
+      theirs: "490000",
+      description: "Mostramos $ 5.000,00; Mercado Pago registra $ 4.900,00.",
+    },
+  ],
+  checked: 3,
+  totals: { grossCents: 1_000_000, feeCents: 48_300, refundedCents: 0, netCents: 951_700 },
+  unchecked: [],
+  from: "2025-02-22T03:00:00.000Z",
+  to: "2025-03-01T03:00:00.000Z",
 };
 
 const services: ServiceDto[] = [
@@ -408,6 +430,7 @@ export const fixtures = {
   payments: paymentsPage,
   refundPendingPayment,
   refundPendingPage,
+  reconciliation,
   services,
   chargerBrands,
   connectorTypes,

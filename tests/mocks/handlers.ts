@@ -141,6 +141,14 @@ export const handlers = [
   http.get(apiUrl("/Business/Payments"), ({ request }) =>
     HttpResponse.json(new URL(request.url).searchParams.get("step") === "REFUND_PENDING" ? fixtures.refundPendingPage : fixtures.payments),
   ),
+  // Reconciliation with the providers: one difference; …/Run answers it with the new ones notified.
+  http.get(apiUrl("/Business/Payments/Reconciliation"), () => HttpResponse.json(fixtures.reconciliation)),
+  http.post(apiUrl("/Business/Payments/Reconciliation/Run"), () => HttpResponse.json({ ...fixtures.reconciliation, reported: 1 })),
+  http.get(apiUrl("/Business/Payments/Reconciliation/Export.csv"), () =>
+    new HttpResponse("\uFEFFDiferencia;Proveedor\r\nMonto distinto;Mercado Pago\r\n", {
+      headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="conciliacion-20250222-20250228.csv"' },
+    }),
+  ),
   // Recording a refund made by hand (Pagos360): the payment, finished.
   http.post(apiUrl("/Business/Payments/:id/Refund"), async ({ params, request }) => {
     if (params.id !== IDS.refundPayment) return problemResponse(404, "El pago no existe.");

@@ -67,6 +67,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   // One module (payment/payments/:provider) for both providers, listed by its URLs.
   ["/payment/payments/mercadoPago", providerScreen("mercadoPago")],
   ["/payment/payments/pagos360", providerScreen("pagos360")],
+  ["/payment/reconciliation", () => import("~/routes/app/payment/reconciliation")],
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
   ["/roaming", () => import("~/routes/app/roaming")],
@@ -76,6 +77,7 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/activity/export.csv", () => import("~/routes/app/activity-export")],
   ["/audit/export.csv", () => import("~/routes/app/audit-export")],
   ["/tag/export.csv", () => import("~/routes/app/tag/export")],
+  ["/payment/reconciliation/export.csv", () => import("~/routes/app/payment/reconciliation-export")],
   ["/charger/edit/:charger/messages.csv", () => import("~/routes/app/charger/messages-export")],
   // Its params are { id, diagnosticsId }: concrete() gives both.
   ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<unknown> as Promise<RouteModule>],

@@ -58,6 +58,7 @@ export function PaymentRow({ payment: p, refundHref }: { payment: PaymentDto; re
       <Table.Cell>{PROVIDER_LABELS[p.provider]}</Table.Cell>
       <Table.Cell className="num nowrap">{formatArs(p.amountCents)}</Table.Cell>
       <Table.Cell className="num nowrap">{p.refundedCents ? formatArs(p.refundedCents) : "—"}</Table.Cell>
+      <Table.Cell className="num nowrap" data-testid="payment-fee">{p.feeCents != null ? formatArs(p.feeCents) : "—"}</Table.Cell>
       <Table.Cell className="num nowrap">{formatArs(p.netCents)}</Table.Cell>
       <Table.Cell>
         <Badge color={PAYMENT_STATUS_COLORS[p.status]}>{PAYMENT_STATUS_LABELS[p.status]}</Badge>

@@ -85,6 +85,7 @@ const TYPE_ICONS: Record<string, IconType> = {
   PAYMENT_DISPUTED: BiError,
   PAYMENT_CHARGED_BACK: BiError,
   PAYMENT_DISPUTE_WON: BiCheck,
+  PAYMENT_RECONCILIATION: BiMoney,
   IDLE_FEE_APPLIED: BiTimeFive,
   BUSINESS_APPROVED: BiCheck,
 };

@@ -3,7 +3,7 @@
 import { http, HttpResponse, delay } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checkMercadoPagoSignature, mercadoPagoClient, mpDate, mpVerdictKind, ProviderError, signMercadoPagoManifest, statementDescriptor, verifyMercadoPagoSignature } from "#infra/payments/mercadopago";
+import { checkMercadoPagoSignature, mercadoPagoClient, mpDate, mpFeeCents, mpVerdictKind, ProviderError, signMercadoPagoManifest, statementDescriptor, verifyMercadoPagoSignature } from "#infra/payments/mercadopago";
 import { pagos360Client, pagos360VerdictKind } from "#infra/payments/pagos360";
 
 const MP = "https://mp.test";
@@ -165,4 +165,32 @@ describe("Pagos360 client", () => {
   ] as const)("reads a payment request %s as %s", (state, kind) => {
     expect(pagos360VerdictKind(state)).toBe(kind);
   });
+});
+
+describe("Mercado Pago search (reconciliation)", () => {
+  it("reads every page of a creation range, with the fee Mercado Pago kept", async () => {
+    const seen: URLSearchParams[] = [];
+    const all = Array.from({ length: 130 }, (_, i) => ({ id: i + 1, status: "approved", external_reference: `pay-${i}`, transaction_amount: 100, fee_details: [{ amount: 4.83, fee_payer: "collector" }] }));
+    server.use(
+      http.get(`${MP}/v1/payments/search`, ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        seen.push(q);
+        const offset = Number(q.get("offset"));
+        const limit = Number(q.get("limit"));
+        return HttpResponse.json({ paging: { total: all.length, offset, limit }, results: all.slice(offset, offset + limit) });
+      }),
+    );
+    const { results, truncated } = await client().searchPayments({ begin: new Date("2026-11-01T03:00:00Z"), end: new Date("2026-11-08T03:00:00Z") });
+    expect(results).toHaveLength(130);
+    expect(truncated).toBe(false);
+    expect(seen.map((q) => q.get("offset"))).toEqual(["0", "100"]);
+    expect(Object.fromEntries(seen[0])).toMatchObject({ range: "date_created", begin_date: "2026-11-01T03:00:00.000Z", end_date: "2026-11-08T03:00:00.000Z", limit: "100" });
+    expect(mpFeeCents(results[0])).toBe(483);
+  });
+
+  it.each([
+    [{ transaction_amount: 100, fee_details: [{ amount: 4.83, fee_payer: "collector" }, { amount: 1, fee_payer: "payer" }] }, 483],
+    [{ transaction_amount: 100, transaction_details: { net_received_amount: 95.17 } }, 483],
+    [{ transaction_amount: 100 }, null],
+  ])("the fee of %j is %s centavos", (p, fee) => expect(mpFeeCents(p)).toBe(fee));
 });

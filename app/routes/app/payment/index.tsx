@@ -1,5 +1,5 @@
-import { data, useNavigation } from "react-router";
-import { Grid, Heading } from "@radix-ui/themes";
+import { data, Link, useNavigation } from "react-router";
+import { Flex, Grid, Heading } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import { BiCreditCard } from "~/icons";
 import { endpoints } from "#contract/endpoints";
@@ -148,11 +148,13 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         )
       ) : null}
       {d.totals ? (
-        <Grid columns={{ initial: "2", md: "4" }} gap="3" mb="4" data-testid="payment-totals">
+        <Grid columns={{ initial: "2", md: "3", lg: "6" }} gap="3" mb="4" data-testid="payment-totals">
           <Total label="Pagos" value={formatInt(d.totals.count)} testId="total-count" />
           <Total label="Aprobados" value={formatArs(d.totals.approvedCents)} testId="total-approved" />
           <Total label="Pendientes" value={formatArs(d.totals.pendingCents)} testId="total-pending" />
           <Total label="Devueltos" value={formatArs(d.totals.refundedCents)} testId="total-refunded" />
+          <Total label="Comisiones" value={formatArs(d.totals.feeCents)} testId="total-fee" />
+          <Total label="Neto" value={formatArs(d.totals.netCents)} testId="total-net" />
         </Grid>
       ) : null}
     </>
@@ -164,9 +166,14 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       intro={
         <>
           <Accounts accounts={d.accounts} canManage={canManage} />
-          <Heading as="h2" size="5" mb="3">
-            Pagos recibidos
-          </Heading>
+          <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
+            <Heading as="h2" size="5">
+              Pagos recibidos
+            </Heading>
+            <Link to="/payment/reconciliation" data-testid="reconciliation-link">
+              Conciliación con los proveedores
+            </Link>
+          </Flex>
         </>
       }
       filters={{
@@ -210,6 +217,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
               Monto
             </SortHeader>
             <Table.ColumnHeaderCell className="num">Devuelto</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell className="num">Comisión</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell className="num">Neto</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>Estado</Table.ColumnHeaderCell>
           </>
