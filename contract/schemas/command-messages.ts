@@ -6,6 +6,7 @@ import {
   COMMAND_LABELS,
   INTERVAL_LABELS,
   INTERVAL_SETTINGS,
+  type CommandOutcome,
   type CommandReply,
   type CommandResult,
   type MaintenanceKind,
@@ -56,17 +57,19 @@ function settingsMessage(r: CommandReply): string {
   return r.outcome === "accepted" ? `El cargador aceptó los intervalos nuevos (${parts.join("; ")}).` : `El cargador no aplicó todos los intervalos (${parts.join("; ")}).`;
 }
 
+/** What the operator reads when the charger never answered (no socket, no answer in time, a failure on our side); null when it did. */
+function unansweredMessage(outcome: CommandOutcome, label: string): string | null {
+  if (outcome === "offline") return `El cargador no está conectado: no se pudo enviar «${label}».`;
+  if (outcome === "timeout") return `El cargador no respondió a tiempo a «${label}».`;
+  if (outcome === "error") return `No se pudo completar «${label}». Probá de nuevo.`;
+  return null;
+}
+
 /** A command's result in Spanish, for the operator. */
 export function commandMessage(r: CommandReply): string {
   const label = COMMAND_LABELS[r.command];
-  switch (r.outcome) {
-    case "offline":
-      return `El cargador no está conectado: no se pudo enviar «${label}».`;
-    case "timeout":
-      return `El cargador no respondió a tiempo a «${label}».`;
-    case "error":
-      return `No se pudo completar «${label}». Probá de nuevo.`;
-  }
+  const unanswered = unansweredMessage(r.outcome, label);
+  if (unanswered) return unanswered;
   if (r.reason === "no-open-transaction") return "No hay una carga en curso en ese conector.";
   if (r.reason === "report-not-on-16") return "Los cargadores OCPP 1.6 no envían informes del equipo: usá «Leer intervalos» para ver su configuración.";
   // A CALLERROR reads by its status like any refusal; answered intervals read by what was said of each.
@@ -106,21 +109,16 @@ export const MAINTENANCE_LABELS: Record<MaintenanceKind, string> = {
  */
 export function maintenanceMessage(r: MaintenanceReply): string {
   const label = MAINTENANCE_LABELS[r.kind];
-  switch (r.outcome) {
-    case "offline":
-      return `El cargador no está conectado: no se pudo enviar «${label}».`;
-    case "timeout":
-      return `El cargador no respondió a tiempo a «${label}».`;
-    case "error":
-      return `No se pudo completar «${label}». Probá de nuevo.`;
-    case "accepted":
-      if (r.kind === "UpdateFirmware") {
-        const extra = r.status === "AcceptedCanceled" ? " Canceló la actualización que tenía en curso." : "";
-        return `El cargador aceptó «${label}»: informa el avance en «Firmware y diagnóstico».${extra}`;
-      }
-      return r.status === undefined && r.fileName
-        ? `El cargador aceptó «${label}»: sube ${r.fileName} y aparece en «Firmware y diagnóstico» cuando llegue.`
-        : `El cargador aceptó «${label}»: sube el archivo y aparece en «Firmware y diagnóstico» cuando llegue.`;
+  const unanswered = unansweredMessage(r.outcome, label);
+  if (unanswered) return unanswered;
+  if (r.outcome === "accepted") {
+    if (r.kind === "UpdateFirmware") {
+      const extra = r.status === "AcceptedCanceled" ? " Canceló la actualización que tenía en curso." : "";
+      return `El cargador aceptó «${label}»: informa el avance en «Firmware y diagnóstico».${extra}`;
+    }
+    return r.status === undefined && r.fileName
+      ? `El cargador aceptó «${label}»: sube ${r.fileName} y aparece en «Firmware y diagnóstico» cuando llegue.`
+      : `El cargador aceptó «${label}»: sube el archivo y aparece en «Firmware y diagnóstico» cuando llegue.`;
   }
   if (r.errorCode === "NotImplemented" || r.errorCode === "NotSupported") return `El cargador no implementa «${label}».`;
   if (r.reason === "no-diagnostics") return `El cargador no tiene diagnóstico para enviar («${label}»).`;
