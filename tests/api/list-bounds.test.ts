@@ -44,6 +44,10 @@ const EXPORTS = [
   // A charger's messages at OCPP_MESSAGES_KEPT (its ring holds no more); its model's chargers at FIRMWARE_MODEL_MAX.
   "/api/Business/Charger/:id/Message/Export.csv",
   "/api/Business/Charger/:id/Firmware",
+  // The reconciliation of one period: at most RECONCILIATION_MAX_DAYS days, the provider's search
+  // read at most SEARCH_MAX_PAGES pages (a longer one is said to be partial).
+  "/api/Business/Payments/Reconciliation",
+  "/api/Business/Payments/Reconciliation/Export.csv",
 ];
 /** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
 const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];

@@ -145,7 +145,7 @@ describe.each(testBackends())("payment reconciliation ($name)", (backend) => {
       expect(byKind.CURRENCY).toMatchObject({ ours: "ARS", theirs: "USD" });
       expect(byKind.REFUNDED).toMatchObject({ ours: "0", theirs: "50000" });
       expect(byKind.UNKNOWN_TO_US).toMatchObject({ paymentId: ids.mp, externalId: "5002", ours: null, theirs: "150000" });
-      expect(byKind.STATUS).toMatchObject({ provider: "PAGOS360", paymentId: ids.p360, ours: "APPROVED", theirs: "REFUNDED" });
+      expect(byKind.STATUS).toMatchObject({ provider: "PAGOS360", paymentId: ids.p360, ours: "APPROVED", theirs: "CHARGED_BACK" });
       expect(byKind.MISSING_AT_PROVIDER).toMatchObject({ paymentId: missingMp.id, externalId: "5003", theirs: null });
       // A Pagos360 request it does not have, never paid: not a difference.
       expect(body.differences.some((d: { paymentId: string }) => d.paymentId === missingP360.id)).toBe(false);
