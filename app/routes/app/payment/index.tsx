@@ -148,7 +148,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         )
       ) : null}
       {d.totals ? (
-        <Grid columns={{ initial: "2", md: "3", lg: "6" }} gap="3" mb="4" data-testid="payment-totals">
+        <Grid columns={{ initial: "2", sm: "3", md: "6" }} gap="3" mb="4" data-testid="payment-totals">
           <Total label="Pagos" value={formatInt(d.totals.count)} testId="total-count" />
           <Total label="Aprobados" value={formatArs(d.totals.approvedCents)} testId="total-approved" />
           <Total label="Pendientes" value={formatArs(d.totals.pendingCents)} testId="total-pending" />
