@@ -39,6 +39,7 @@ const APP_ROUTES = [
   "/payment",
   "/payment/payments/mercadoPago",
   "/payment/payments/pagos360",
+  "/payment/reconciliation",
   "/team",
   "/audit",
   "/roaming",
