@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
 import * as screen from "~/routes/app/payment/reconciliation";
 import * as csv from "~/routes/app/payment/reconciliation-export";
+import { EMPTY_TEXT } from "~/components/payment/Reconciliation";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { fixtures } from "../mocks/fixtures";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
@@ -63,7 +64,7 @@ describe("conciliation view", () => {
     server.use(http.get(apiUrl("/Business/Payments/Reconciliation"), () => HttpResponse.json({ ...fixtures.reconciliation, differences: [] })));
     const res = await run<Loose>(() => screen.loader(args(get("/payment/reconciliation", cookie), ctx())));
     expect(res.data.report.differences).toEqual([]);
-    expect(screen.EMPTY_TEXT).toBe("Sin diferencias: cada pago coincide con el proveedor.");
+    expect(EMPTY_TEXT).toBe("Sin diferencias: cada pago coincide con el proveedor.");
   });
 
   it("«Conciliar ahora» posts the period to …/Run and comes back with a toast", async () => {

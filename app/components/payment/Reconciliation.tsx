@@ -1,5 +1,8 @@
-// The conciliation view's pieces: its Spanish labels, one row per difference, the period's totals.
+// The conciliation view's pieces: its Spanish labels, one row per difference, the period's totals,
+// and what the view says when it lists no difference.
 import { Badge, Grid } from "@radix-ui/themes";
+import { EmptyState } from "~/components/Page";
+import { BiCheck, BiError } from "~/icons";
 import * as Table from "~/components/table";
 import { formatArs, formatInt } from "~/components/charts/format";
 import { PAYMENT_STATUS_LABELS, PROVIDER_LABELS } from "~/components/activity/labels";
@@ -45,5 +48,27 @@ export function ReconciliationTotals({ totals, checked }: { totals: Reconciliati
       <Total label="Devuelto" value={formatArs(totals.refundedCents)} testId="recon-refunded" />
       <Total label="Neto" value={formatArs(totals.netCents)} testId="recon-net" />
     </Grid>
+  );
+}
+
+export const EMPTY_TEXT = "Sin diferencias: cada pago coincide con el proveedor.";
+export const NOTHING_COMPARED_TEXT = "No pudimos comparar ningún pago.";
+
+/**
+ * No difference listed. That means every payment matched only when something was compared: with
+ * no provider read (none connected, or none answered) it says so instead of claiming a match.
+ */
+export function NoDifferences({ report }: { report: Pick<ReconciliationDto, "checked" | "unchecked"> }) {
+  if (report.checked === 0 && report.unchecked.length > 0) {
+    return (
+      <EmptyState icon={<BiError size={48} />} title={NOTHING_COMPARED_TEXT}>
+        Sin la cuenta del proveedor no hay con qué comparar: mirá los avisos de arriba.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon={<BiCheck size={48} />} title={EMPTY_TEXT}>
+      {report.checked === 0 ? "No hubo pagos para comparar en este período." : null}
+    </EmptyState>
   );
 }

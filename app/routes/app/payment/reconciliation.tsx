@@ -4,14 +4,12 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button, Flex } from "@radix-ui/themes";
 import * as Table from "~/components/table";
-import { BiCheck } from "~/icons";
 import { endpoints } from "#contract/endpoints";
 import { reconciliationQuery } from "#contract/schemas/queries";
-import { EmptyState } from "~/components/Page";
 import { InfoMessage } from "~/components/messages";
 import { ListScreen, ListTable } from "~/components/list/ListScreen";
 import { FilterDate, queryErrors } from "~/components/activity/filters";
-import { DifferenceRow, ReconciliationTotals } from "~/components/payment/Reconciliation";
+import { DifferenceRow, NoDifferences, ReconciliationTotals } from "~/components/payment/Reconciliation";
 import { UNAVAILABLE } from "~/components/activity/labels";
 import { createApiClient, pickParams, UNREACHABLE_PROBLEM } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
@@ -23,7 +21,6 @@ import type { Route } from "./+types/reconciliation";
 export const meta = pageMeta("Conciliación");
 
 const PERIOD_KEYS = ["from", "to"] as const;
-export const EMPTY_TEXT = "Sin diferencias: cada pago coincide con el proveedor.";
 
 /** The period asked, the fields' errors, and the query the API gets (only the valid ones). */
 function period(url: URL) {
@@ -117,9 +114,7 @@ export default function Reconciliation({ loaderData: d }: Route.ComponentProps) 
               </InfoMessage>
             ))}
             <ReconciliationTotals totals={report.totals} checked={report.checked} />
-            <EmptyState icon={<BiCheck size={48} />} title={EMPTY_TEXT}>
-              {report.checked === 0 ? "No hubo pagos para comparar en este período." : null}
-            </EmptyState>
+            <NoDifferences report={report} />
           </>
         ) : null
       }
