@@ -5,7 +5,7 @@ import { E2E_AUTH_EMULATOR_PORT, E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT } from "./
 // Browser tests run against a production build in local mode, with their own fresh data
 // directory and emulator ports, in two projects: JavaScript on and JavaScript off.
 // Free ports unless E2E_PORT / E2E_AUTH_EMULATOR_PORT say otherwise (tests/e2e/ports.ts).
-// Local mode also starts the payment providers' emulator (issue 23) on a port of the app's block,
+// Local mode also starts the payment providers' emulator on a port of the app's block,
 // and points MERCADOPAGO_API_URL / PAGOS360_API_URL at it: nothing goes to the internet. --no-sim:
 // no simulated charger on the demo company (the specs connect their own chargers).
 export { E2E_AUTH_EMULATOR_PORT, E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT };

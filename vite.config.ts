@@ -27,8 +27,8 @@ function manualChunks(id: string): string | undefined {
   return undefined;
 }
 
-// Build warnings known to be harmless, each for a reason (issue 21: `npm start`'s first build
-// should print nothing alarming). Anything else is printed as usual.
+// Build warnings known to be harmless, each for a reason (`npm start`'s first build should
+// print nothing alarming). Anything else is printed as usual.
 const HARMLESS_WARNINGS: { why: string; matches: (w: Rollup.RollupLog) => boolean }[] = [
   {
     // zod 4 writes explanatory comments containing "@__PURE__" where Rollup expects only the

@@ -7,7 +7,7 @@ import { sniffImage } from "#domain/image-sniff";
 // ---------------------------------------------------------------------------------------------
 // Profile mapping.
 
-/** The spec's default profile photo (§9). */
+/** The profile photo an account has until it uploads one. */
 export const BLANK_PHOTO = "/images/blank.png";
 
 /** The business user as received from the server: only these fields are read. */

@@ -1,6 +1,6 @@
 import { test, expect, login, flashToastCookie } from "./fixtures";
 
-// Spec §2: the route table, the redirects, the titles and the shared page chrome.
+// The route table, the redirects, the titles and the shared page chrome.
 
 const APP_TITLES: [string, string][] = [
   ["/home", "Inicio"],

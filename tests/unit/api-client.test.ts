@@ -34,7 +34,7 @@ describe("createApiClient (HTTP transport)", () => {
     expect(seen?.url).toBe(`${API_TEST_BASE_URL}/Business/BusinessUser`);
     const body = (await jsonOf(res)) as typeof fixtures.businessUser;
     expect(body).toEqual(fixtures.businessUser);
-    // Spec §3 field names.
+    // The Business API's published field names.
     expect(Object.keys(body!)).toEqual(expect.arrayContaining(["businessAddress", "businessName", "cuit", "phoneNumber", "photoUrl", "status"]));
   });
 
