@@ -2,6 +2,7 @@ import { E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT } from "../../playwright.config";
 import { EMULATOR_WEBHOOK_SECRET } from "../../scripts/payments-emulator";
 import { startSimCharger, type SimCharger } from "../../scripts/sim-charger";
 import { test, expect, login } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { arsToCents, qrOperator } from "./qr-setup";
 
 // "Drivers pay at the charger", in the browser with JavaScript on and off, against the
@@ -43,7 +44,9 @@ test("a driver pays at the QR, charges, stops, and gets the receipt with the ref
   await page.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page).toHaveURL(/\/station$/);
 
-  // The charger is offline: the page says why, shows its state, and has no pay button.
+  // The charger is offline: the page says why, shows its state, and has no pay button. The driver
+  // is on a phone: the driver's pages are checked at 360 px.
+  await page.setViewportSize({ width: 360, height: 800 });
   await page.goto(driverPage);
   await expect(page.getByRole("heading", { level: 2, name: op.stationName })).toBeVisible();
   await expect(page.getByTestId("connector-state")).toHaveText("Sin conexión");
@@ -66,6 +69,7 @@ test("a driver pays at the QR, charges, stops, and gets the receipt with the ref
     const prepaid = 200_000;
     await expect(page.getByRole("radio", { name: "$ 2.000,00" })).toBeChecked();
     await page.getByLabel("Correo para el comprobante").fill("conductora@example.com");
+    await expectNoSidewaysScroll(page);
     await page.getByLabel(/Acepto los/).check();
     await page.getByRole("button", { name: "Pagar con Mercado Pago" }).click();
 
@@ -98,6 +102,12 @@ test("a driver pays at the QR, charges, stops, and gets the receipt with the ref
     expect(charger.running.size, "the charger stopped").toBe(0);
     // Final: the page stops refreshing itself.
     await expect(page.getByText("Esta página se actualiza sola.")).toHaveCount(0);
+    // The operator's CUIT is never broken across lines, and nothing scrolls sideways on a phone.
+    const cuit = page.getByTestId("receipt-cuit");
+    const lineHeight = await cuit.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5);
+    expect((await cuit.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+    await expectNoSidewaysScroll(page);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // The provider refunded exactly the unused balance of this payment, once.
     const state = (await (await fetch(`${PAYMENTS_EMULATOR}/_emulator/state`)).json()) as EmulatorState;
@@ -129,3 +139,8 @@ test("a driver pays at the QR, charges, stops, and gets the receipt with the ref
     await charger?.close();
   }
 });
+
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => ({ content: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+  expect(widths.content, "the page scrolls sideways").toBeLessThanOrEqual(widths.viewport);
+}
