@@ -7,6 +7,7 @@
 //     beforeAll(async () => { database = await backend.open(); });
 //     afterAll(() => database.close());
 //   });
+import { readFile } from "node:fs/promises";
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { inject } from "vitest";
@@ -21,10 +22,21 @@ export interface TestBackend {
 }
 
 export function testBackends(): TestBackend[] {
-  const backends: TestBackend[] = [{ name: "pglite", open: () => openDatabase({ inMemory: true }) }];
+  const backends: TestBackend[] = [{ name: "pglite", open: () => openPgliteTestDatabase() }];
   const url = process.env.TEST_DATABASE_URL;
   if (url) backends.push({ name: "postgres", open: () => openPostgresTestDatabase(url) });
   return backends;
+}
+
+let pgliteImage: Promise<Blob | undefined> | undefined;
+
+/** A new in-memory PGlite, from the migrated image the globalSetup made when there is one. */
+async function openPgliteTestDatabase(): Promise<Database> {
+  pgliteImage ??= (async () => {
+    const file: string | undefined = inject("enchufaPgliteImage");
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return openDatabase({ inMemory: true, pgliteImage: await pgliteImage });
 }
 
 let counter = 0;
