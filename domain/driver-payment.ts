@@ -95,3 +95,6 @@ export function paymentIdTag(random: string): string {
 }
 
 export const isPaymentIdTag = (idTag: string | null | undefined): boolean => typeof idTag === "string" && /^QR[A-Z0-9]{18}$/.test(idTag);
+
+/** " (operación N)": the provider's payment id as an operator or driver looks it up; "" before the provider gave one. */
+export const operationSuffix = (externalId: string | null | undefined): string => (externalId ? ` (operación ${externalId})` : "");

@@ -8,6 +8,7 @@
 // checkout ended, or a second payment on the same checkout — is refunded in full.
 import { and, eq } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
+import { operationSuffix } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { paymentTransition, type LifecycleEffect, type LifecycleEvent, type LifecycleMove } from "../domain/payment-lifecycle";
 import { checkMercadoPagoSignature, ProviderError, type MercadoPagoCredentials } from "../infra/payments/mercadopago";
@@ -109,7 +110,7 @@ async function applyMove(ctx: PaymentsContext, p: Payment, m: LifecycleMove, v: 
 async function notifyMove(ctx: PaymentsContext, p: Payment, effects: LifecycleEffect[], refundedNow: number): Promise<void> {
   const provider = PROVIDER_NAMES[p.provider];
   const amount = formatArs(p.amountCents);
-  const op = p.externalId ? ` (operación ${p.externalId})` : "";
+  const op = operationSuffix(p.externalId);
   const say = (type: Parameters<typeof notifyCompany>[2], title: string, body: string) => notifyCompany(ctx, p.businessId, type, title, body, `/payment`);
   for (const e of effects) {
     if (e === "NOTIFY_APPROVED") await say("PAYMENT_RECEIVED", "Pago recibido", `${provider}: ${amount} por una carga con QR.`);
@@ -162,7 +163,7 @@ async function secondPayment(ctx: PaymentsContext, first: Payment, v: Verdict): 
     extra.businessId,
     "PAYMENT_UNUSED_REFUNDED",
     "Pago doble devuelto",
-    `Un conductor pagó dos veces la misma carga con ${PROVIDER_NAMES[extra.provider]}: el segundo pago, de ${formatArs(extra.amountCents)} (operación ${extra.externalId}), se devuelve completo.`,
+    `Un conductor pagó dos veces la misma carga con ${PROVIDER_NAMES[extra.provider]}: el segundo pago, de ${formatArs(extra.amountCents)}${operationSuffix(extra.externalId)}, se devuelve completo.`,
     `/payment`,
   );
   await refund(ctx, extra);

@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApi } from "#api/app";
 import { createDriverPayments, type DriverPayments } from "../../payments";
-import { businessUsers, chargers, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
+import { auditLog, businessUsers, chargers, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
 import { createKeyRing } from "#infra/crypto";
 import { memoryInbox } from "#infra/mail";
 import { signMercadoPagoManifest, type MpPayment } from "#infra/payments/mercadopago";
@@ -300,5 +300,56 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     const from = Date.parse(String(pref.expiration_date_from));
     expect(Date.parse(String(pref.expiration_date_to)) - from).toBe(24 * 3_600_000);
     await h.db.update(chargers).set({ online: false }).where(eq(chargers.id, f.chargerId));
+  });
+  it("the operator blocks the driver of a chargeback with one action: the QR checkout refuses that e-mail on its field, nothing is created; audited; unblocked, they pay again", async () => {
+    await h.db.update(chargers).set({ online: true }).where(eq(chargers.id, f.chargerId));
+    await h.db.update(connectors).set({ status: "Available" }).where(eq(connectors.chargerId, f.chargerId));
+    const email = `bloqueada-${backend.name}@example.com`;
+    const charged = await qrPayment({ status: "CHARGED_BACK", externalId: `cb-block-${backend.name}`, driverEmail: email, refundedCents: 100_000 });
+    const approved = await qrPayment({ externalId: `ok-block-${backend.name}`, driverEmail: email });
+    const headers = { authorization: `Bearer ${f.tenant.token}` };
+    // Only a disputed or charged-back payment's driver can be blocked; another company's payment does not exist.
+    const refused = await callApi(api, "POST", `/Business/Payments/${approved.id}/BlockDriver`, { headers });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { title: string }).title).toContain("en disputa o con contracargo");
+    expect((await callApi(api, "POST", `/Business/Payments/${randomUUID()}/BlockDriver`, { headers })).status).toBe(404);
+
+    const blocked = await expectStatus<{ driverBlocked: boolean; atRiskCents: number }>(await callApi(api, "POST", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    expect(blocked).toMatchObject({ driverBlocked: true, atRiskCents: 400_000 });
+    // Again: nothing changes.
+    await expectStatus(await callApi(api, "POST", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    const list = await expectStatus<{ items: { id: string; driverBlocked: boolean }[] }>(await callApi(api, "GET", `/Business/Payments?pageSize=100`, { headers }), 200);
+    // Every payment of that e-mail shows it blocked.
+    expect(list.items.filter((p) => p.id === charged.id || p.id === approved.id).map((p) => p.driverBlocked)).toEqual([true, true]);
+    const audits = await h.db.select().from(auditLog).where(and(eq(auditLog.businessId, f.tenant.businessId), eq(auditLog.action, "payment.block_driver")));
+    expect(audits.map((a) => a.resourceId)).toContain(charged.id);
+
+    const checkoutAs = (who: string) =>
+      callApi(api, "POST", `/Driver/Charge/${f.identity}/2`, { body: { amountCents: 500_000, email: who, provider: "MERCADOPAGO", acceptTerms: true, requestKey: randomUUID().replace(/-/g, "") } });
+    const before = (await h.db.select({ id: payments.id }).from(payments).where(eq(payments.businessId, f.tenant.businessId))).length;
+    const denied = await checkoutAs(email.toUpperCase());
+    expect(denied.status).toBe(422);
+    expect(((await denied.json()) as { errors: Record<string, string[]> }).errors.email[0]).toMatch(/no acepta pagos con este correo/);
+    expect((await h.db.select({ id: payments.id }).from(payments).where(eq(payments.businessId, f.tenant.businessId))).length).toBe(before);
+
+    const unblocked = await expectStatus<{ driverBlocked: boolean }>(await callApi(api, "DELETE", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    expect(unblocked.driverBlocked).toBe(false);
+    expect(await h.db.select().from(auditLog).where(and(eq(auditLog.businessId, f.tenant.businessId), eq(auditLog.action, "payment.unblock_driver")))).toHaveLength(1);
+    await expectStatus(await checkoutAs(email), 201);
+    await h.db.update(chargers).set({ online: false }).where(eq(chargers.id, f.chargerId));
+  });
+
+  it("Pagos names a second payment's first and the amount a dispute puts at risk", async () => {
+    const first = await qrPayment({ externalId: `first-${backend.name}` });
+    const second = await qrPayment({ externalId: `second-${backend.name}`, parentPaymentId: first.id, step: "REFUNDED", status: "REFUNDED", refundedCents: 500_000, chargedCents: 0 });
+    const disputed = await qrPayment({ externalId: `disp-${backend.name}`, status: "IN_DISPUTE", refundedCents: 120_000 });
+    const list = await expectStatus<{ items: { id: string; parentPaymentId: string | null; parentExternalId: string | null; atRiskCents: number }[] }>(
+      await callApi(api, "GET", `/Business/Payments?pageSize=100`, { headers: { authorization: `Bearer ${f.tenant.token}` } }),
+      200,
+    );
+    const byId = new Map(list.items.map((p) => [p.id, p]));
+    expect(byId.get(second.id)).toMatchObject({ parentPaymentId: first.id, parentExternalId: `first-${backend.name}`, atRiskCents: 0 });
+    expect(byId.get(first.id)).toMatchObject({ parentPaymentId: null, parentExternalId: null });
+    expect(byId.get(disputed.id)).toMatchObject({ atRiskCents: 380_000 });
   });
 });
