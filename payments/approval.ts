@@ -7,7 +7,7 @@
 // in: a repeated or late one changes nothing. An approval Enchufá does not use — after the
 // checkout ended, or a second payment on the same checkout — is refunded in full.
 import { and, eq } from "drizzle-orm";
-import { payments, type Payment } from "../db/schema";
+import { chargingSessions, payments, type Payment } from "../db/schema";
 import { operationSuffix } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { paymentTransition, type LifecycleEffect, type LifecycleEvent, type LifecycleMove } from "../domain/payment-lifecycle";
@@ -70,6 +70,21 @@ export async function applyVerdict(ctx: PaymentsContext, paymentId: string, v: V
   await applyMove(ctx, target, m, v);
 }
 
+/**
+ * A charged-back payment's session is no longer paid: its payment status says CHARGED_BACK
+ * (Contracargo), so Actividad and the dashboard's revenue stop counting it; a dispute won makes it
+ * paid again. The session rollups are keyed by that status, so they follow by themselves.
+ */
+async function sessionFollowsChargeback(ctx: PaymentsContext, before: Payment, after: Payment): Promise<void> {
+  if (!after.sessionId || before.status === after.status) return;
+  const [from, to] = after.status === "CHARGED_BACK" ? (["PAID", "CHARGED_BACK"] as const) : before.status === "CHARGED_BACK" ? (["CHARGED_BACK", "PAID"] as const) : [null, null];
+  if (!from) return;
+  await ctx.db
+    .update(chargingSessions)
+    .set({ paymentStatus: to })
+    .where(and(eq(chargingSessions.id, after.sessionId), eq(chargingSessions.businessId, after.businessId), eq(chargingSessions.paymentStatus, from)));
+}
+
 /** What the driver is told when a payment Enchufá did not use goes back. */
 function unusedReason(p: Payment, why: string): string {
   return `${why} ${refundsAutomatically(p.provider) ? "Te devolvemos el total." : `La estación te devuelve el total por ${PROVIDER_NAMES[p.provider]}.`}`;
@@ -97,6 +112,7 @@ async function applyMove(ctx: PaymentsContext, p: Payment, m: LifecycleMove, v: 
     .returning();
   if (!moved) return;
   ctx.logger.info({ paymentId: moved.id, from: `${p.step}/${p.status}`, to: `${moved.step}/${moved.status}` }, "pago con QR: el proveedor cambió el pago");
+  await sessionFollowsChargeback(ctx, p, moved);
   await notifyMove(ctx, moved, m.effects, n.refundedCents - p.refundedCents);
   if (has("START")) {
     if (moved.chargerId) ctx.watched.add(moved.chargerId);

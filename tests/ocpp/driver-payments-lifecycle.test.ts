@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApi } from "#api/app";
 import { createDriverPayments, type DriverPayments } from "../../payments";
-import { auditLog, businessUsers, chargers, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
+import { auditLog, businessUsers, chargers, chargingSessions, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
 import { createKeyRing } from "#infra/crypto";
 import { memoryInbox } from "#infra/mail";
 import { signMercadoPagoManifest, type MpPayment } from "#infra/payments/mercadopago";
@@ -159,6 +159,33 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     // The same notice again: nothing more.
     await webhook(`data.id=${ext}&type=payment`, signed(ext));
     expect(await notified("PAYMENT_CHARGED_BACK")).toHaveLength(1);
+  });
+
+  it("a chargeback changes what the session says (Contracargo, out of revenue); the chargeback reimbursed to the seller makes it paid again", async () => {
+    const [connector] = await h.db.select({ id: connectors.id }).from(connectors).where(eq(connectors.chargerId, f.chargerId)).limit(1);
+    const startedAt = new Date(Date.now() - 3_600_000);
+    const [session] = await h.db
+      .insert(chargingSessions)
+      .values({ businessId: f.tenant.businessId, stationId, chargerId: f.chargerId, connectorId: connector.id, connectorNumber: 1, idTag: "QR-CB", startedAt, stoppedAt: new Date(startedAt.getTime() + 1_800_000), meterStartWh: 0, energyWh: 9_000, totalCents: 500_000, status: "COMPLETED", paymentStatus: "PAID" })
+      .returning();
+    const ext = uniqueId();
+    const p = await qrPayment({ externalId: ext, sessionId: session.id });
+    const headers = { authorization: `Bearer ${f.tenant.token}` };
+    // Each read asks for a period of its own: the dashboard's totals are cached a few seconds per period.
+    const revenue = async (ms: number) => (await expectStatus<{ revenueCents: number }>(await callApi(api, "GET", `/Business/Dashboard?from=${new Date(startedAt.getTime() - ms).toISOString()}`, { headers }), 200)).revenueCents;
+    const before = await revenue(60_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "settled" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    const sessionStatus = async () => (await h.db.select({ s: chargingSessions.paymentStatus }).from(chargingSessions).where(eq(chargingSessions.id, session.id)))[0].s;
+    expect(await sessionStatus()).toBe("CHARGED_BACK");
+    const detail = await expectStatus<{ paymentStatus: string }>(await callApi(api, "GET", `/Business/Activity/${session.id}`, { headers }), 200);
+    expect(detail.paymentStatus).toBe("CHARGED_BACK");
+    expect(await revenue(61_000)).toBe(before - 500_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "reimbursed" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    expect(await dp.get(p.id)).toMatchObject({ status: "APPROVED" });
+    expect(await sessionStatus()).toBe("PAID");
+    expect(await revenue(62_000)).toBe(before);
   });
 
   it("a mediation: in dispute, then won when Mercado Pago approves it again", async () => {

@@ -14,3 +14,7 @@ CREATE TABLE "blocked_drivers" (
 ALTER TABLE "blocked_drivers" ADD CONSTRAINT "blocked_drivers_business_id_business_users_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."business_users"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 ALTER TABLE "blocked_drivers" ADD CONSTRAINT "blocked_drivers_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE set null ON UPDATE no action;
+--> statement-breakpoint
+-- A session whose QR prepayment the payer's bank charged back: Contracargo, not revenue. Added
+-- here, not used by any migration (a new enum value cannot be used in the transaction adding it).
+ALTER TYPE "public"."session_payment_status" ADD VALUE IF NOT EXISTS 'CHARGED_BACK';
