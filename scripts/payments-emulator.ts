@@ -24,6 +24,8 @@
 //                 POST mercadopago/payments/{id}/refunds/{refundId}/status { status }
 //                 POST mercadopago/preferences/{id}/pay { late?, delivery? }
 //                 POST mercadopago/next-refund { status } · POST pagos360/payment-request/{id}/status { state }
+//   Known         POST {base}/_emulator/known-payments { payments: [...] }: payments the providers
+//                 already had (the demo seed's), learnt without any notification
 //   Panel         {base}/_emulator (HTML, no JavaScript needed: one button per action)
 //   Inspection    {base}/_emulator/state (JSON: preferences, payments, refunds, Pagos360
 //                 requests, webhook deliveries of both providers, API calls per path)
@@ -38,7 +40,9 @@ import {
   addMercadoPagoRefund,
   changeMercadoPagoStatus,
   changePagos360State,
+  isKnownPayments,
   isPagos360State,
+  knownMercadoPagoPayment,
   mercadoPagoIpnRequest,
   mercadoPagoPaymentView,
   mercadoPagoRefundView,
@@ -47,6 +51,7 @@ import {
   MP_REFUND_STATUSES,
   pagos360WebhookRequest,
   settleMercadoPagoRefund,
+  type KnownPayment,
   type MpAfterStatus,
   type MpPaymentRecord,
   type MpRefundRecord,
@@ -526,6 +531,32 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     answer(req, res, 200, { message: `Solicitud ${r.id}: ${state}.`, paymentRequest: out, delivery: delivery ?? null });
   });
 
+  // --- Payments made before the emulator started ---------------------------------------------
+
+  /** Learns payments the provider already has (local mode's demo seed); again, they are replaced. */
+  function registerKnownPayments(known: readonly KnownPayment[]): number {
+    for (const k of known) {
+      if (k.provider === "MERCADOPAGO") mpPayments.set(k.id, knownMercadoPagoPayment(k));
+      else {
+        p360.set(k.id, {
+          id: k.id,
+          owner: k.owner,
+          state: k.approved ? "paid" : "rejected",
+          external_reference: k.reference,
+          description: "Carga",
+          first_total: k.amountCents / 100,
+          checkout_url: `${base}/pagos360/checkout/${k.id}`,
+        });
+      }
+    }
+    return known.length;
+  }
+  app.post("/_emulator/known-payments", (req, res) => {
+    const known = (req.body as { payments?: unknown }).payments;
+    if (!isKnownPayments(known)) return void res.status(400).json({ message: "payments: [{ provider, owner, id, reference, amountCents, approved, at }]" });
+    res.json({ registered: registerKnownPayments(known) });
+  });
+
   // --- Inspection ---------------------------------------------------------------------------
 
   app.get("/_emulator/state", (_req, res) => {
@@ -548,6 +579,8 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     pagos360Url: `${base}/pagos360`,
     /** Pagos360: the webhook URL of the account with this API key (its panel's setting); "" removes it. */
     setPagos360Webhook,
+    /** Payments the providers already have when it starts (local mode's demo seed). */
+    registerKnownPayments,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
