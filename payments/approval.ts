@@ -8,7 +8,7 @@
 // checkout ended, or a second payment on the same checkout — is refunded in full.
 import { and, eq } from "drizzle-orm";
 import { chargingSessions, payments, type Payment } from "../db/schema";
-import { operationSuffix } from "../domain/driver-payment";
+import { approvedAfterCheckout, operationSuffix } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { paymentTransition, type LifecycleEffect, type LifecycleEvent, type LifecycleMove } from "../domain/payment-lifecycle";
 import { checkMercadoPagoSignature, ProviderError, type MercadoPagoCredentials } from "../infra/payments/mercadopago";
@@ -64,7 +64,9 @@ export async function applyVerdict(ctx: PaymentsContext, paymentId: string, v: V
   }
   // A partial refund keeps the provider's status approved: the refunded amount says it.
   const event: LifecycleEvent = v.kind === "APPROVED" && (v.refundedCents ?? 0) > target.refundedCents ? { kind: "REFUNDED", refundedCents: v.refundedCents } : eventOf(v);
-  const step = target.step ?? "PAYING";
+  // Approved after the checkout's validity ended: late, as if the sweep had given it up already.
+  const late = target.step === "PAYING" && event.kind === "APPROVED" && approvedAfterCheckout(target.createdAt, v.approvedAt ?? null);
+  const step = late ? "FAILED" : (target.step ?? "PAYING");
   const m = paymentTransition({ step, status: target.status, amountCents: target.amountCents, chargedCents: target.chargedCents, refundedCents: target.refundedCents }, event);
   if (!m) return;
   await applyMove(ctx, target, m, v);

@@ -92,6 +92,8 @@ export interface MpPayment {
   transaction_amount_refunded?: number;
   currency_id?: string;
   date_created?: string;
+  /** When Mercado Pago approved it (null or absent before). */
+  date_approved?: string | null;
   /** What Mercado Pago charged: its fee and taxes, each with who paid it (the collector: the operator). */
   fee_details?: { type?: string; amount: number; fee_payer?: string }[];
   transaction_details?: { net_received_amount?: number; total_paid_amount?: number };

@@ -161,33 +161,6 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     expect(await notified("PAYMENT_CHARGED_BACK")).toHaveLength(1);
   });
 
-  it("a chargeback changes what the session says (Contracargo, out of revenue); the chargeback reimbursed to the seller makes it paid again", async () => {
-    const [connector] = await h.db.select({ id: connectors.id }).from(connectors).where(eq(connectors.chargerId, f.chargerId)).limit(1);
-    const startedAt = new Date(Date.now() - 3_600_000);
-    const [session] = await h.db
-      .insert(chargingSessions)
-      .values({ businessId: f.tenant.businessId, stationId, chargerId: f.chargerId, connectorId: connector.id, connectorNumber: 1, idTag: "QR-CB", startedAt, stoppedAt: new Date(startedAt.getTime() + 1_800_000), meterStartWh: 0, energyWh: 9_000, totalCents: 500_000, status: "COMPLETED", paymentStatus: "PAID" })
-      .returning();
-    const ext = uniqueId();
-    const p = await qrPayment({ externalId: ext, sessionId: session.id });
-    const headers = { authorization: `Bearer ${f.tenant.token}` };
-    // Each read asks for a period of its own: the dashboard's totals are cached a few seconds per period.
-    const revenue = async (ms: number) => (await expectStatus<{ revenueCents: number }>(await callApi(api, "GET", `/Business/Dashboard?from=${new Date(startedAt.getTime() - ms).toISOString()}`, { headers }), 200)).revenueCents;
-    const before = await revenue(60_000);
-    mpPayment(ext, p.id, { status: "charged_back", status_detail: "settled" });
-    await webhook(`data.id=${ext}&type=payment`, signed(ext));
-    const sessionStatus = async () => (await h.db.select({ s: chargingSessions.paymentStatus }).from(chargingSessions).where(eq(chargingSessions.id, session.id)))[0].s;
-    expect(await sessionStatus()).toBe("CHARGED_BACK");
-    const detail = await expectStatus<{ paymentStatus: string }>(await callApi(api, "GET", `/Business/Activity/${session.id}`, { headers }), 200);
-    expect(detail.paymentStatus).toBe("CHARGED_BACK");
-    expect(await revenue(61_000)).toBe(before - 500_000);
-    mpPayment(ext, p.id, { status: "charged_back", status_detail: "reimbursed" });
-    await webhook(`data.id=${ext}&type=payment`, signed(ext));
-    expect(await dp.get(p.id)).toMatchObject({ status: "APPROVED" });
-    expect(await sessionStatus()).toBe("PAID");
-    expect(await revenue(62_000)).toBe(before);
-  });
-
   it("a mediation: in dispute, then won when Mercado Pago approves it again", async () => {
     const ext = uniqueId();
     const p = await qrPayment({ externalId: ext, status: "PARTIALLY_REFUNDED", chargedCents: 120_000, refundedCents: 380_000 });
@@ -301,6 +274,17 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     expect(providers.state.refunds.some((r) => r.paymentId === late)).toBe(true);
   });
 
+  it("an approval Mercado Pago dates after the checkout's validity is late, even before the sweep gave the checkout up: refunded in full, never started", async () => {
+    const ext = uniqueId();
+    const createdAt = new Date(Date.now() - 3_600_000);
+    const q = await qrPayment({ step: "PAYING", status: "PENDING", chargedCents: null, createdAt });
+    mpPayment(ext, q.id, { date_approved: new Date(createdAt.getTime() + 24 * 3_600_000 + 60_000).toISOString() });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    expect(await dp.get(q.id)).toMatchObject({ step: "REFUNDED", status: "REFUNDED", externalId: ext, refundedCents: 500_000, startRequestedAt: null });
+    expect(providers.state.refunds.some((r) => r.paymentId === ext)).toBe(true);
+    expect((await notified("PAYMENT_UNUSED_REFUNDED")).some((n) => n.body.includes(ext))).toBe(true);
+  });
+
   it("Pagos360: canceled ends the checkout, reverted is a chargeback, refunded closes a refund owed by itself", async () => {
     const note = (id: string) => callApi(api, "POST", `/Webhook/Pagos360/${f.tenant.businessId}`, { body: { entity_name: "PaymentRequest", type: "paid", entity_id: id } });
     const ids = [uniqueId(), uniqueId(), uniqueId()];
@@ -378,5 +362,31 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     expect(byId.get(second.id)).toMatchObject({ parentPaymentId: first.id, parentExternalId: `first-${backend.name}`, atRiskCents: 0 });
     expect(byId.get(first.id)).toMatchObject({ parentPaymentId: null, parentExternalId: null });
     expect(byId.get(disputed.id)).toMatchObject({ atRiskCents: 380_000 });
+  });
+  it("a chargeback changes what the session says (Contracargo, out of revenue); the chargeback reimbursed to the seller makes it paid again", async () => {
+    const [connector] = await h.db.select({ id: connectors.id }).from(connectors).where(eq(connectors.chargerId, f.chargerId)).limit(1);
+    const startedAt = new Date(Date.now() - 3_600_000);
+    const [session] = await h.db
+      .insert(chargingSessions)
+      .values({ businessId: f.tenant.businessId, stationId, chargerId: f.chargerId, connectorId: connector.id, connectorNumber: 1, idTag: "QR-CB", startedAt, stoppedAt: new Date(startedAt.getTime() + 1_800_000), meterStartWh: 0, energyWh: 9_000, totalCents: 500_000, status: "COMPLETED", paymentStatus: "PAID" })
+      .returning();
+    const ext = uniqueId();
+    const p = await qrPayment({ externalId: ext, sessionId: session.id });
+    const headers = { authorization: `Bearer ${f.tenant.token}` };
+    // Each read asks for a period of its own: the dashboard's totals are cached a few seconds per period.
+    const revenue = async (ms: number) => (await expectStatus<{ revenueCents: number }>(await callApi(api, "GET", `/Business/Dashboard?from=${new Date(startedAt.getTime() - ms).toISOString()}`, { headers }), 200)).revenueCents;
+    const before = await revenue(60_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "settled" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    const sessionStatus = async () => (await h.db.select({ s: chargingSessions.paymentStatus }).from(chargingSessions).where(eq(chargingSessions.id, session.id)))[0].s;
+    expect(await sessionStatus()).toBe("CHARGED_BACK");
+    const detail = await expectStatus<{ paymentStatus: string }>(await callApi(api, "GET", `/Business/Activity/${session.id}`, { headers }), 200);
+    expect(detail.paymentStatus).toBe("CHARGED_BACK");
+    expect(await revenue(61_000)).toBe(before - 500_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "reimbursed" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    expect(await dp.get(p.id)).toMatchObject({ status: "APPROVED" });
+    expect(await sessionStatus()).toBe("PAID");
+    expect(await revenue(62_000)).toBe(before);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { approvedAfterCheckout } from "#domain/driver-payment";
 import { paymentTransition, type LifecycleState } from "#domain/payment-lifecycle";
 import { MERCADOPAGO_CHARGEBACK_DETAILS, MERCADOPAGO_STATES, PAGOS360_STATES, providerState, type ProviderStateMeaning } from "#domain/provider-states";
 import { providerStatus } from "#domain/reconciliation";
@@ -59,4 +60,13 @@ describe("provider states: one table per provider", () => {
     expect(providerState("PAGOS360", "toString")).toEqual({ event: "PENDING", status: "PENDING" });
     expect(providerStatus("MERCADOPAGO", "charged_back", "settled")).toBe("CHARGED_BACK");
   });
+});
+
+describe("approvedAfterCheckout", () => {
+  const created = new Date("2026-11-28T12:00:00Z");
+  it.each([
+    [null, false],
+    [new Date("2026-11-29T12:00:00Z"), false],
+    [new Date("2026-11-29T12:00:01Z"), true],
+  ] as const)("approved at %s → late %s", (at, late) => expect(approvedAfterCheckout(created, at)).toBe(late));
 });
