@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT } from "../../playwright.config";
 import { EMPTY_TEXT } from "../../app/components/payment/Reconciliation";
 import { DEMO_MERCADOPAGO_ACCESS_TOKEN, DEMO_PAGOS360_API_KEY } from "../../scripts/local-qr-demo";
@@ -29,7 +30,7 @@ async function emulatorPost<T>(path: string, body: unknown): Promise<T> {
 }
 
 /** An operator of its own with a Mercado Pago account on the emulator, and its driver's approved payment charging. */
-async function paidAndCharging(page: import("@playwright/test").Page, tag: string, prefix: string): Promise<{ op: QrOperator; paymentId: string; close: () => Promise<void> }> {
+async function paidAndCharging(page: Page, tag: string, prefix: string): Promise<{ op: QrOperator; paymentId: string; close: () => Promise<void> }> {
   const op = await qrOperator(BASE, { tag, prefix, rate: { sessionFeeCents: 50_000, pricePerKwhCents: 20_000 }, qr: { enabled: true } });
   await apiCall(BASE, op.token, "PUT", "/MercadoPago/BusinessUser", { publicKey: "TEST-recon-public-key-0001", accessToken: `TEST-recon-access-${tag}`, webhookSecret: EMULATOR_WEBHOOK_SECRET });
   const charger = await startSimCharger({ endpoint: `ws://127.0.0.1:${E2E_PORT}/ocpp`, identity: op.identity, password: op.ocppPassword, powerW: 22_000, meterEverySeconds: 1 });
