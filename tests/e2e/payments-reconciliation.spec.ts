@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
 import { E2E_PAYMENTS_EMULATOR_PORT, E2E_PORT } from "../../playwright.config";
-import { EMPTY_TEXT } from "../../app/components/payment/Reconciliation";
 import { DEMO_MERCADOPAGO_ACCESS_TOKEN, DEMO_PAGOS360_API_KEY } from "../../scripts/local-qr-demo";
 import { EMULATOR_WEBHOOK_SECRET } from "../../scripts/payments-emulator";
 import { startSimCharger } from "../../scripts/sim-charger";
@@ -13,6 +12,8 @@ import { apiCall, qrOperator, type QrOperator } from "./qr-setup";
 // and a payment Mercado Pago approves after the checkout's validity is refunded by itself.
 
 const BASE = `http://127.0.0.1:${E2E_PORT}`;
+/** What Conciliación says when every payment matches (app/components/payment/Reconciliation.tsx EMPTY_TEXT). */
+const EMPTY_TEXT = "Sin diferencias: cada pago coincide con el proveedor.";
 const PAYMENTS_EMULATOR = `http://127.0.0.1:${E2E_PAYMENTS_EMULATOR_PORT}`;
 
 type EmulatorState = {
@@ -121,4 +122,33 @@ test("a payment Mercado Pago approves after the checkout's validity is refunded 
   await expect(row).toContainText("Devuelto");
   await page.goto("/notification");
   await expect(page.getByText("Pago tardío devuelto")).toBeVisible();
+});
+
+test("after a chargeback the operator blocks the driver with one button; the QR page refuses that e-mail on its field", async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  const { op, paymentId, close } = await paidAndCharging(page, tagOf(testInfo.project.name), "recon-bloqueo");
+  try {
+    const mp = (await emulatorState()).payments.find((p) => p.external_reference === paymentId)!;
+    await emulatorPost(`/_emulator/mercadopago/payments/${mp.id}/status`, { status: "charged_back" });
+
+    await login(page, op.email, op.password, "/payment");
+    await expect(page).toHaveURL(/\/payment$/);
+    const row = page.getByTestId("payment-row");
+    await expect(row).toContainText("Contracargo", { timeout: 15_000 });
+    await expect(row.getByTestId("payment-at-risk")).toContainText("Perdido");
+    await row.getByTestId("block-driver").click();
+    await expect(page.getByTestId("toast")).toContainText("Bloqueamos al conductor");
+    await expect(row.getByTestId("driver-blocked")).toHaveText("Conductor bloqueado");
+    await expect(row.getByTestId("unblock-driver")).toBeVisible();
+
+    // The same driver, at the QR page again: refused on the e-mail field, no checkout opened.
+    await page.goto(`/cargar/${encodeURIComponent(op.identity)}/1`);
+    await page.getByLabel("Correo para el comprobante").fill("Conductora@Example.com");
+    await page.getByLabel(/Acepto los/).check();
+    await page.getByRole("button", { name: "Pagar con Mercado Pago" }).click();
+    await expect(page.locator("#email-error")).toContainText("no acepta pagos con este correo");
+    await expect(page).toHaveURL(new RegExp(`/cargar/${encodeURIComponent(op.identity)}/1`));
+  } finally {
+    await close();
+  }
 });
