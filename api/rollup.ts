@@ -94,6 +94,11 @@ export function rawParts(split: PeriodSplit): SQL[] {
   return parts;
 }
 
+/** The sessions the rollup holds for the period's whole local days (raw, for a correction the rollup's keys cannot make). */
+export function rolledPart(split: PeriodSplit): SQL {
+  return and(ROLLED, ...range(split.rollup?.d1 ?? null, split.rollup?.d2 ?? null)) as SQL;
+}
+
 /** An upper bound of the occupied span (seconds) of any rolled-up session of the business. */
 export async function maxSpanSeconds(db: Db, businessId: string): Promise<number> {
   const [r] = await queryRows(db, sql`select max(max_span_seconds) as m from session_daily_totals where business_id = ${businessId}`);

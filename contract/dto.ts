@@ -424,6 +424,13 @@ export interface PaymentDto {
   feeCents: number | null;
   /** What the company keeps: the approved amount less its refunds and the provider's fee when known (0 while pending or if rejected). */
   netCents: number;
+  /** A second approved payment on the same checkout (the driver paid twice): the payment it duplicates, and that one's provider id; null otherwise. */
+  parentPaymentId: string | null;
+  parentExternalId: string | null;
+  /** In dispute or charged back: what the company may lose (the amount less what already went back); 0 otherwise. */
+  atRiskCents: number;
+  /** The company blocked this payment's driver (by e-mail) from paying at its QR pages. */
+  driverBlocked: boolean;
   createdAt: string;
   updatedAt: string;
 }

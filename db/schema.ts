@@ -1242,6 +1242,25 @@ export const payments = pgTable(
 );
 
 /**
+ * Drivers a company blocked from paying at its QR pages, by the e-mail they gave (lower case):
+ * after a chargeback or a dispute, one action of the operator's; the QR checkout refuses it.
+ */
+export const blockedDrivers = pgTable(
+  "blocked_drivers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    /** The payment the operator blocked the driver from (their chargeback or dispute). */
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [unique("blocked_drivers_business_email_key").on(t.businessId, t.email)],
+);
+
+/**
  * The reconciliation differences already notified to a company (domain/reconciliation
  * differenceKey): the daily run tells of a difference once, not every day it is still there.
  */

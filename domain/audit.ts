@@ -51,6 +51,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "payment_account.disconnect": "Desconectó la cuenta de pago",
   "payment.refund": "Registró la devolución del pago",
   "payment.reconcile": "Concilió los pagos con los proveedores",
+  "payment.block_driver": "Bloqueó al conductor del pago",
+  "payment.unblock_driver": "Desbloqueó al conductor del pago",
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",

@@ -95,3 +95,15 @@ export function paymentIdTag(random: string): string {
 }
 
 export const isPaymentIdTag = (idTag: string | null | undefined): boolean => typeof idTag === "string" && /^QR[A-Z0-9]{18}$/.test(idTag);
+
+/**
+ * Whether the provider approved a payment after its checkout's validity ended (the provider's own
+ * approval time against the checkout's creation): a late approval, refunded in full, even if the
+ * sweep has not given the checkout up yet. Without the provider's time it is not late.
+ */
+export function approvedAfterCheckout(createdAt: Date, approvedAt: Date | null): boolean {
+  return approvedAt !== null && approvedAt.getTime() > createdAt.getTime() + CHECKOUT_VALIDITY_MS;
+}
+
+/** " (operación N)": the provider's payment id as an operator or driver looks it up; "" before the provider gave one. */
+export const operationSuffix = (externalId: string | null | undefined): string => (externalId ? ` (operación ${externalId})` : "");

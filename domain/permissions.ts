@@ -58,6 +58,8 @@ export const PERMISSIONS = {
   "payment.write": { roles: MANAGERS, label: "conectar o desconectar cuentas de pago" },
   // Recording a refund made by hand (Pagos360) closes a driver's payment: a money decision, the managers'.
   "payment.refund": { roles: MANAGERS, label: "registrar devoluciones de pagos" },
+  // Refusing a driver's next payments after their chargeback or dispute: the managers' decision.
+  "payment.block": { roles: MANAGERS, label: "bloquear o desbloquear a los conductores de los pagos con QR" },
   // Reconciling now asks the providers and notifies the differences not told yet: the money
   // roles that act (Lectura only reads what the daily run found).
   "payment.reconcile": { roles: ["OWNER", "ADMIN", "BILLING"], label: "conciliar los pagos con los proveedores" },

@@ -11,40 +11,10 @@
 // payment we do not know of (e.g. a second payment on the same checkout). Rejected or cancelled
 // attempts moved no money and are not differences.
 
+import { providerState, type StateProvider } from "./provider-states";
+
 /** The statuses reconciliation speaks of: ours (PAYMENT_STATUSES) and any status a provider's state maps to. */
 export type ReconStatus = string;
-
-/**
- * Each provider's states in our payment statuses (domain/payment-lifecycle.ts reads them the same
- * way). A state not listed reads as PENDING.
- */
-type StateMap = Readonly<Record<string, ReconStatus>>;
-export const PROVIDER_STATE_MAP = {
-  MERCADOPAGO: {
-    pending: "PENDING",
-    in_process: "PENDING",
-    // A card authorised and not captured: no money moved yet.
-    authorized: "PENDING",
-    approved: "APPROVED",
-    in_mediation: "IN_DISPUTE",
-    charged_back: "CHARGED_BACK",
-    refunded: "REFUNDED",
-    cancelled: "CANCELLED",
-    rejected: "REJECTED",
-  } as StateMap,
-  PAGOS360: {
-    pending: "PENDING",
-    paid: "APPROVED",
-    available: "APPROVED",
-    expired: "CANCELLED",
-    canceled: "CANCELLED",
-    cancelled: "CANCELLED",
-    // The payer's bank reversed it: a chargeback.
-    reverted: "CHARGED_BACK",
-    refunded: "REFUNDED",
-    rejected: "REJECTED",
-  } as StateMap,
-};
 
 /** Our statuses in which money reached the operator (and may have gone back). */
 export const MONEY_MOVED: ReadonlySet<ReconStatus> = new Set(["APPROVED", "PARTIALLY_REFUNDED", "IN_DISPUTE", "CHARGED_BACK", "REFUNDED"]);
@@ -55,11 +25,11 @@ export const MONEY_MOVED: ReadonlySet<ReconStatus> = new Set(["APPROVED", "PARTI
  */
 const asProviderSays = (s: ReconStatus): ReconStatus => (s === "PARTIALLY_REFUNDED" ? "APPROVED" : s);
 
-export type ReconProvider = keyof typeof PROVIDER_STATE_MAP;
+export type ReconProvider = StateProvider;
 
-/** A provider's state (lower case, as it answers) in our terms. */
-export function providerStatus(provider: ReconProvider, state: string): ReconStatus {
-  return PROVIDER_STATE_MAP[provider][state.toLowerCase()] ?? "PENDING";
+/** A provider's state (and Mercado Pago's status_detail) in our terms: the one table the payment's life reads too. */
+export function providerStatus(provider: ReconProvider, state: string, detail?: string | null): ReconStatus {
+  return providerState(provider, state, detail).status;
 }
 
 /** One of our payments as the Pagos screen shows it. */
@@ -85,6 +55,8 @@ export interface ProviderPayment {
   currency: string;
   /** The provider's own state (approved, paid, charged_back…). */
   state: string;
+  /** Mercado Pago's status_detail (a chargeback's in_process, settled or reimbursed); absent for Pagos360. */
+  detail?: string | null;
   /** What the provider says went back; null when it does not report refunds (Pagos360). */
   refundedCents: number | null;
   /** The provider's fee; null when it does not report one. */
@@ -141,7 +113,7 @@ function pesos(cents: number): string {
 function counterpart(p: OurPayment, byId: Map<string, ProviderPayment>, byRef: Map<string, ProviderPayment[]>): ProviderPayment | undefined {
   if (p.externalId) return byId.get(`${p.provider}:${p.externalId}`);
   const candidates = byRef.get(`${p.provider}:${p.id}`) ?? [];
-  return candidates.find((r) => MONEY_MOVED.has(providerStatus(r.provider, r.state))) ?? candidates[0];
+  return candidates.find((r) => MONEY_MOVED.has(providerStatus(r.provider, r.state, r.detail))) ?? candidates[0];
 }
 
 function compareOne(p: OurPayment, r: ProviderPayment): Difference[] {
@@ -154,7 +126,7 @@ function compareOne(p: OurPayment, r: ProviderPayment): Difference[] {
   if (r.amountCents !== p.amountCents) {
     out.push({ ...base, kind: "AMOUNT", ours: String(p.amountCents), theirs: String(r.amountCents), description: `Mostramos ${pesos(p.amountCents)}; ${name} registra ${pesos(r.amountCents)}.` });
   }
-  const theirStatus = providerStatus(r.provider, r.state);
+  const theirStatus = providerStatus(r.provider, r.state, r.detail);
   if (theirStatus !== asProviderSays(p.status)) {
     out.push({ ...base, kind: "STATUS", ours: p.status, theirs: theirStatus, description: `Mostramos el pago ${statusLabel(p.status)}; para ${name} está ${statusLabel(theirStatus)} (${r.state}).` });
   }
@@ -198,7 +170,7 @@ export function reconcilePayments(ours: readonly OurPayment[], theirs: readonly 
   }
   for (const r of theirs) {
     if (matched.has(r) || !r.reference || !ourIds.has(`${r.provider}:${r.reference}`)) continue;
-    const status = providerStatus(r.provider, r.state);
+    const status = providerStatus(r.provider, r.state, r.detail);
     if (!MONEY_MOVED.has(status)) continue;
     out.push({
       kind: "UNKNOWN_TO_US",
@@ -224,7 +196,7 @@ export interface ReconTotals {
 export function reconTotals(theirs: readonly ProviderPayment[]): ReconTotals {
   const t = { grossCents: 0, feeCents: 0, refundedCents: 0, netCents: 0 };
   for (const r of theirs) {
-    const status = providerStatus(r.provider, r.state);
+    const status = providerStatus(r.provider, r.state, r.detail);
     if (!MONEY_MOVED.has(status)) continue;
     // A whole refund a provider does not itemise (Pagos360's refunded state) is the whole amount,
     // and so is a chargeback: the payer's bank took it all back.

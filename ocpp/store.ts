@@ -825,20 +825,21 @@ export async function finalizeSession(
     provider: PaymentAccount["provider"] | null;
     prepaid_id: string | null;
     prepaid_cents: number | null;
+    prepaid_status: string | null;
   }>(
     tx,
     sql`with prepaid as (
-          select id, amount_cents from payments where session_id = ${session.id} and origin = 'QR' and step = 'CHARGING' for update
+          select id, amount_cents, status from payments where session_id = ${session.id} and origin = 'QR' and step = 'CHARGING' for update
         )
         select st.time_zone, st.name as station_name, ch.name as charger_name,
           (select a.provider from payment_accounts a where a.business_id = ${session.businessId} and a.status = 'CONNECTED' order by a.provider limit 1) as provider,
-          pp.id as prepaid_id, pp.amount_cents as prepaid_cents
+          pp.id as prepaid_id, pp.amount_cents as prepaid_cents, pp.status as prepaid_status
         from (select 1) one
         left join stations st on st.id = ${session.stationId}::uuid
         left join chargers ch on ch.id = ${session.chargerId}::uuid
-        left join (select id, amount_cents from prepaid limit 1) pp on true`,
+        left join (select id, amount_cents, status from prepaid limit 1) pp on true`,
   );
-  const prepaid = context?.prepaid_id ? { id: context.prepaid_id, amountCents: Number(context.prepaid_cents) } : undefined;
+  const prepaid = context?.prepaid_id ? { id: context.prepaid_id, amountCents: Number(context.prepaid_cents), chargedBack: context.prepaid_status === "CHARGED_BACK" } : undefined;
   const station = context?.station_name != null ? { timeZone: context.time_zone, name: context.station_name } : undefined;
   const stoppedAt = session.stoppedAt ?? ("unpluggedAt" in end ? end.unpluggedAt : end.idleEnd);
   const unpluggedAt = "unpluggedAt" in end ? end.unpluggedAt : null;
@@ -860,7 +861,8 @@ export async function finalizeSession(
     // Capped at what was prepaid: the stored lines add up to what was charged (ADR 0030).
     price = session.rateSnapshot ? chargedPrice(price, settled.chargedCents, session.rateSnapshot) : { ...price, totalCents: settled.chargedCents };
   }
-  const paymentStatus = prepaid ? "PAID" : price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
+  // A prepayment charged back while the car was charging leaves the session unpaid (Contracargo).
+  const paymentStatus = prepaid ? (prepaid.chargedBack ? "CHARGED_BACK" : "PAID") : price.totalCents > 0 ? "PENDING" : "NOT_REQUIRED";
 
   await tx
     .update(chargingSessions)

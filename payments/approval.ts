@@ -7,7 +7,8 @@
 // in: a repeated or late one changes nothing. An approval Enchufá does not use — after the
 // checkout ended, or a second payment on the same checkout — is refunded in full.
 import { and, eq } from "drizzle-orm";
-import { payments, type Payment } from "../db/schema";
+import { chargingSessions, payments, type Payment } from "../db/schema";
+import { approvedAfterCheckout, operationSuffix } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { paymentTransition, type LifecycleEffect, type LifecycleEvent, type LifecycleMove } from "../domain/payment-lifecycle";
 import { checkMercadoPagoSignature, ProviderError, type MercadoPagoCredentials } from "../infra/payments/mercadopago";
@@ -63,10 +64,27 @@ export async function applyVerdict(ctx: PaymentsContext, paymentId: string, v: V
   }
   // A partial refund keeps the provider's status approved: the refunded amount says it.
   const event: LifecycleEvent = v.kind === "APPROVED" && (v.refundedCents ?? 0) > target.refundedCents ? { kind: "REFUNDED", refundedCents: v.refundedCents } : eventOf(v);
-  const step = target.step ?? "PAYING";
+  // Approved after the checkout's validity ended: late, as if the sweep had given it up already.
+  const late = target.step === "PAYING" && event.kind === "APPROVED" && approvedAfterCheckout(target.createdAt, v.approvedAt ?? null);
+  const step = late ? "FAILED" : (target.step ?? "PAYING");
   const m = paymentTransition({ step, status: target.status, amountCents: target.amountCents, chargedCents: target.chargedCents, refundedCents: target.refundedCents }, event);
   if (!m) return;
   await applyMove(ctx, target, m, v);
+}
+
+/**
+ * A charged-back payment's session is no longer paid: its payment status says CHARGED_BACK
+ * (Contracargo), so Actividad and the dashboard's revenue stop counting it; a dispute won makes it
+ * paid again. The session rollups are keyed by that status, so they follow by themselves.
+ */
+async function sessionFollowsChargeback(ctx: PaymentsContext, before: Payment, after: Payment): Promise<void> {
+  if (!after.sessionId || before.status === after.status) return;
+  const [from, to] = after.status === "CHARGED_BACK" ? (["PAID", "CHARGED_BACK"] as const) : before.status === "CHARGED_BACK" ? (["CHARGED_BACK", "PAID"] as const) : [null, null];
+  if (!from) return;
+  await ctx.db
+    .update(chargingSessions)
+    .set({ paymentStatus: to })
+    .where(and(eq(chargingSessions.id, after.sessionId), eq(chargingSessions.businessId, after.businessId), eq(chargingSessions.paymentStatus, from)));
 }
 
 /** What the driver is told when a payment Enchufá did not use goes back. */
@@ -96,6 +114,7 @@ async function applyMove(ctx: PaymentsContext, p: Payment, m: LifecycleMove, v: 
     .returning();
   if (!moved) return;
   ctx.logger.info({ paymentId: moved.id, from: `${p.step}/${p.status}`, to: `${moved.step}/${moved.status}` }, "pago con QR: el proveedor cambió el pago");
+  await sessionFollowsChargeback(ctx, p, moved);
   await notifyMove(ctx, moved, m.effects, n.refundedCents - p.refundedCents);
   if (has("START")) {
     if (moved.chargerId) ctx.watched.add(moved.chargerId);
@@ -109,7 +128,7 @@ async function applyMove(ctx: PaymentsContext, p: Payment, m: LifecycleMove, v: 
 async function notifyMove(ctx: PaymentsContext, p: Payment, effects: LifecycleEffect[], refundedNow: number): Promise<void> {
   const provider = PROVIDER_NAMES[p.provider];
   const amount = formatArs(p.amountCents);
-  const op = p.externalId ? ` (operación ${p.externalId})` : "";
+  const op = operationSuffix(p.externalId);
   const say = (type: Parameters<typeof notifyCompany>[2], title: string, body: string) => notifyCompany(ctx, p.businessId, type, title, body, `/payment`);
   for (const e of effects) {
     if (e === "NOTIFY_APPROVED") await say("PAYMENT_RECEIVED", "Pago recibido", `${provider}: ${amount} por una carga con QR.`);
@@ -162,7 +181,7 @@ async function secondPayment(ctx: PaymentsContext, first: Payment, v: Verdict): 
     extra.businessId,
     "PAYMENT_UNUSED_REFUNDED",
     "Pago doble devuelto",
-    `Un conductor pagó dos veces la misma carga con ${PROVIDER_NAMES[extra.provider]}: el segundo pago, de ${formatArs(extra.amountCents)} (operación ${extra.externalId}), se devuelve completo.`,
+    `Un conductor pagó dos veces la misma carga con ${PROVIDER_NAMES[extra.provider]}: el segundo pago, de ${formatArs(extra.amountCents)}${operationSuffix(extra.externalId)}, se devuelve completo.`,
     `/payment`,
   );
   await refund(ctx, extra);

@@ -7,6 +7,7 @@ import { chargers, payments, stations, type Payment } from "../db/schema";
 import { paymentIdTag } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { ProviderError } from "../infra/payments/mercadopago";
+import { BLOCKED_DRIVER_MESSAGE, isDriverBlocked } from "./blocked-drivers";
 import { chargePoint, locateConnector } from "./charge-point";
 import type { PaymentsContext } from "./deps";
 import { PROVIDER_NAMES } from "./labels";
@@ -33,6 +34,8 @@ export async function checkout(ctx: PaymentsContext, input: CheckoutInput): Prom
   }
   const row = await locateConnector(ctx, input.identity, input.connectorNumber);
   if (!row) return { ok: false, status: 404, message: "No encontramos ese cargador." };
+  // A driver the station blocked (after a chargeback or a dispute) starts no payment.
+  if (await isDriverBlocked(ctx, row.businessId, input.email)) return { ok: false, status: 400, field: "email", message: BLOCKED_DRIVER_MESSAGE };
   const [created] = await ctx.db
     .insert(payments)
     .values({

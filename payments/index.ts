@@ -24,6 +24,7 @@ import { eq } from "drizzle-orm";
 import { payments, type Payment } from "../db/schema";
 import { FINAL_STEPS, type DriverStep } from "../domain/driver-payment";
 import { mercadoPagoWebhook, pagos360Webhook, type MercadoPagoNotice } from "./approval";
+import { blockDriver, unblockDriver, type BlockResult } from "./blocked-drivers";
 import { chargePoint } from "./charge-point";
 import { checkout } from "./checkout";
 import { paymentsContext, type DriverPaymentsDeps } from "./deps";
@@ -37,6 +38,7 @@ import type { ChargePointInfo, CheckoutInput, CheckoutResult, PaymentView, Recor
 export type { DriverPaymentsDeps, PaymentsOcpp } from "./deps";
 export type { ChargePointInfo, CheckoutInput, CheckoutResult, ConnectorState, PaymentView, Receipt, RecordRefundResult, StopResult } from "./types";
 export type { MercadoPagoNotice } from "./approval";
+export type { BlockResult } from "./blocked-drivers";
 export { existingLinkToken, linkToken, linkTokenMatches } from "./link";
 export { startDriverPaymentSweep } from "./sweep";
 export { startDailyReconciliation, type ReconciliationReport } from "./reconciliation";
@@ -55,6 +57,10 @@ export interface DriverPayments {
   pagos360Webhook(businessId: string, body: { entity_name?: unknown; entity_id?: unknown }): Promise<WebhookResult<200 | 400>>;
   /** The operator records a refund they made by hand (a provider without a refund call). */
   recordRefund(businessId: string, paymentId: string, amountCents?: number): Promise<RecordRefundResult>;
+  /** The operator blocks the driver of a disputed or charged-back payment from its QR pages (by e-mail). */
+  blockDriver(businessId: string, paymentId: string): Promise<BlockResult>;
+  /** …and lets them pay again. */
+  unblockDriver(businessId: string, paymentId: string): Promise<BlockResult>;
   /** The company's payments created in [from, to) against the providers' records (ADR 0040). */
   reconcile(businessId: string, from: Date, to: Date): Promise<ReconciliationReport>;
   /** The same, and a notification of the differences not told before ("Conciliar ahora"). */
@@ -80,6 +86,8 @@ export function createDriverPayments(deps: DriverPaymentsDeps): DriverPayments {
     mercadoPagoWebhook: (businessId, notice) => mercadoPagoWebhook(ctx, businessId, notice),
     pagos360Webhook: (businessId, body) => pagos360Webhook(ctx, businessId, body),
     recordRefund: (businessId, paymentId, amountCents) => recordRefund(ctx, businessId, paymentId, amountCents),
+    blockDriver: (businessId, paymentId) => blockDriver(ctx, businessId, paymentId),
+    unblockDriver: (businessId, paymentId) => unblockDriver(ctx, businessId, paymentId),
     reconcile: (businessId, from, to) => reconcile(ctx, businessId, from, to),
     reconcileAndNotify: (businessId, from, to) => reconcileAndNotify(ctx, businessId, from, to),
     dailyReconciliation: () => dailyReconciliation(ctx),

@@ -31,6 +31,8 @@ export interface Verdict {
   refundedCents: number | null;
   currency: string | null;
   reference: string | null;
+  /** When the provider approved it, when it says (Mercado Pago's date_approved); null otherwise. */
+  approvedAt?: Date | null;
 }
 
 /** What a refund call or its read-back says: only APPROVED gives the money back. */
@@ -94,6 +96,7 @@ export const mercadoPagoVerdict = (p: MpPayment): Verdict => ({
   refundedCents: p.transaction_amount_refunded === undefined ? (p.status === "refunded" ? toCents(p.transaction_amount) : null) : toCents(p.transaction_amount_refunded),
   currency: p.currency_id ?? null,
   reference: p.external_reference ?? null,
+  approvedAt: p.date_approved && Number.isFinite(Date.parse(p.date_approved)) ? new Date(p.date_approved) : null,
 });
 
 const refundOutcome = (r: { id: number | string; status?: string }): RefundOutcome => ({

@@ -3,7 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { businessUsers, chargers, chargingSessions, payments, stations, type ChargingSession, type Payment } from "../db/schema";
 import { formatCuit } from "../domain/cuit";
-import { refundOwed } from "../domain/driver-payment";
+import { operationSuffix, refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { chargedPrice, DEFAULT_VAT_RATE_BP } from "../domain/pricing";
 import { escapeHtml } from "../infra/mail";
@@ -74,7 +74,7 @@ function receiptText(r: Receipt): string[] {
     `Energía ${formatArs(r.breakdown.energyCents)} · Tiempo ${formatArs(r.breakdown.timeCents)} · Cargo fijo ${formatArs(r.breakdown.sessionFeeCents)} · Penalidad ${formatArs(r.breakdown.idleCents)}`,
     `IVA incluido: ${formatArs(r.breakdown.vatCents)}`,
     "",
-    `Pagaste por adelantado: ${formatArs(r.prepaidCents)} (${PROVIDER_NAMES[r.provider]}${r.providerPaymentId ? `, operación ${r.providerPaymentId}` : ""})`,
+    `Pagaste por adelantado: ${formatArs(r.prepaidCents)} con ${PROVIDER_NAMES[r.provider]}${operationSuffix(r.providerPaymentId)}`,
     `Cobrado: ${formatArs(r.chargedCents)}`,
     `Devuelto: ${formatArs(r.refundedCents)}`,
     ...(r.pendingRefundCents > 0 ? [pendingRefundLine(r.pendingRefundCents), "Pagos360 no hace devoluciones automáticas: la estación te lo devuelve en unos días hábiles y te avisamos por correo."] : []),
@@ -134,7 +134,7 @@ export async function sendRefundMail(ctx: PaymentsContext, payment: Payment, amo
     `Carga con QR${row?.stationName ? ` en ${row.stationName}` : ""}`,
     "",
     ...(why ? [why] : []),
-    `Te devolvimos ${formatArs(amount)} por ${provider}${payment.externalId ? ` (operación ${payment.externalId})` : ""}.`,
+    `Te devolvimos ${formatArs(amount)} por ${provider}${operationSuffix(payment.externalId)}.`,
     `Pagaste por adelantado: ${formatArs(payment.amountCents)}`,
     `Cobrado: ${formatArs(payment.chargedCents ?? 0)}`,
     `Devuelto: ${formatArs(payment.refundedCents)}`,

@@ -43,6 +43,7 @@ function fromMercadoPago(p: MpPayment): ProviderPayment {
     amountCents: toCents(p.transaction_amount),
     currency: p.currency_id ?? "ARS",
     state: p.status,
+    detail: p.status_detail ?? null,
     refundedCents: toCents(p.transaction_amount_refunded ?? 0),
     feeCents: mpFeeCents(p),
   };

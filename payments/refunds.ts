@@ -6,7 +6,7 @@
 // after a lost answer gives one refund.
 import { and, eq } from "drizzle-orm";
 import { payments, stations, type Payment } from "../db/schema";
-import { refundOwed, type DriverStep } from "../domain/driver-payment";
+import { operationSuffix, refundOwed, type DriverStep } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
 import { ProviderError } from "../infra/payments/mercadopago";
 import { NO_ID, type PaymentsContext } from "./deps";
@@ -107,7 +107,7 @@ async function refundRejected(ctx: PaymentsContext, payment: Payment, owed: numb
     pending.businessId,
     "PAYMENT_REFUND_PENDING",
     "Devolución rechazada",
-    `${provider} rechazó la devolución de ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)}${pending.externalId ? ` (operación ${pending.externalId})` : ""}${full ? "" : " (saldo no usado)"}. Se le sigue debiendo al conductor: devolvéselo desde ${provider} y registralo en Pagos.`,
+    `${provider} rechazó la devolución de ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)}${operationSuffix(pending.externalId)}${full ? "" : " (saldo no usado)"}. Se le sigue debiendo al conductor: devolvéselo desde ${provider} y registralo en Pagos.`,
     `/payment?step=REFUND_PENDING&refund=${pending.id}`,
   );
 }
@@ -134,7 +134,7 @@ async function refundOwedByHand(ctx: PaymentsContext, payment: Payment, owed: nu
     pending.businessId,
     "PAYMENT_REFUND_PENDING",
     "Devolución pendiente",
-    `Tenés que devolver ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)} con ${provider}${pending.externalId ? ` (operación ${pending.externalId})` : ""} por una carga con QR${place?.stationName ? ` en ${place.stationName}` : ""}${full ? " que no pudo iniciar" : ""}. ${provider} no hace devoluciones automáticas: devolvéselo desde ${provider} y registralo en Pagos.`,
+    `Tenés que devolver ${formatArs(owed)} de un pago de ${formatArs(pending.amountCents)} con ${provider}${operationSuffix(pending.externalId)} por una carga con QR${place?.stationName ? ` en ${place.stationName}` : ""}${full ? " que no pudo iniciar" : ""}. ${provider} no hace devoluciones automáticas: devolvéselo desde ${provider} y registralo en Pagos.`,
     `/payment?step=REFUND_PENDING&refund=${pending.id}`,
   );
   await sendReceipt(ctx, pending);
@@ -180,7 +180,7 @@ export async function recordRefund(ctx: PaymentsContext, businessId: string, pay
     done.businessId,
     "PAYMENT_REFUNDED",
     "Devolución registrada",
-    `Registraste la devolución de ${formatArs(amount)} de un pago de ${formatArs(done.amountCents)} con ${PROVIDER_NAMES[done.provider]}${done.externalId ? ` (operación ${done.externalId})` : ""} por una carga con QR.`,
+    `Registraste la devolución de ${formatArs(amount)} de un pago de ${formatArs(done.amountCents)} con ${PROVIDER_NAMES[done.provider]}${operationSuffix(done.externalId)} por una carga con QR.`,
     `/payment`,
   );
   // The driver hears of it once it is recorded for good (the refund is an audited write: api/access.ts).

@@ -5,12 +5,16 @@
 // password so scripts/sim-charger.ts can connect as it. Dev-only code: production never runs it.
 import { and, asc, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { chargers, chargingSessions, connectors, paymentAccounts, stations } from "../db/schema";
+import { chargers, chargingSessions, connectors, paymentAccounts, payments, stations } from "../db/schema";
 import { createKeyRing, hashOcppPassword, sealPaymentCredentials } from "../infra/crypto";
 import { EMULATOR_WEBHOOK_SECRET } from "./payments-emulator";
+import type { KnownPayment } from "./payments-emulator-model";
 
 /** The demo company's Pagos360 API key (the demo seed's, accepted by the payments emulator). */
 export const DEMO_PAGOS360_API_KEY = "demo-pagos360-api-key-7390";
+
+/** The demo company's Mercado Pago access token (the emulator's accounts are their tokens). */
+export const DEMO_MERCADOPAGO_ACCESS_TOKEN = "TEST-0000000000000000-000000-demo0000000000000000000000-4821";
 
 /** The simulated charger's OCPP Basic-auth password (local mode only). */
 export const SIM_CHARGER_PASSWORD = "cargador-simulado-local-0001";
@@ -45,7 +49,7 @@ export async function prepareQrDemo(db: Db, opts: { businessId: string; encrypti
   const accounts = [
     {
       provider: "MERCADOPAGO" as const,
-      plain: { accessToken: "TEST-0000000000000000-000000-demo0000000000000000000000-4821", publicKey: "TEST-demo-public-key", webhookSecret: EMULATOR_WEBHOOK_SECRET },
+      plain: { accessToken: DEMO_MERCADOPAGO_ACCESS_TOKEN, publicKey: "TEST-demo-public-key", webhookSecret: EMULATOR_WEBHOOK_SECRET },
       last4: "4821",
       label: "Enchufá Demo (Mercado Pago, emulador)",
     },
@@ -63,4 +67,27 @@ export async function prepareQrDemo(db: Db, opts: { businessId: string; encrypti
     });
   }
   return { stationName: pick.stationName, chargerId: pick.chargerId, ocppIdentity: pick.ocppIdentity, connectorId: pick.connectorId };
+}
+
+/**
+ * The demo seed's session payments as the providers' records of them: the emulator starts empty
+ * each time, so local mode tells it of these (POST /_emulator/known-payments does the same for a
+ * script) and Conciliación finds every one of them, under the demo accounts' credentials.
+ */
+export async function demoKnownPayments(db: Db, businessId: string): Promise<KnownPayment[]> {
+  const rows = await db
+    .select({ id: payments.id, provider: payments.provider, externalId: payments.externalId, amountCents: payments.amountCents, status: payments.status, createdAt: payments.createdAt })
+    .from(payments)
+    .where(and(eq(payments.businessId, businessId), eq(payments.origin, "SESSION"), isNotNull(payments.externalId), inArray(payments.status, ["APPROVED", "REJECTED"])));
+  return rows
+    .filter((r) => /^\d{1,15}$/.test(r.externalId ?? "") && r.amountCents > 0)
+    .map((r) => ({
+      provider: r.provider,
+      owner: r.provider === "MERCADOPAGO" ? DEMO_MERCADOPAGO_ACCESS_TOKEN : DEMO_PAGOS360_API_KEY,
+      id: Number(r.externalId),
+      reference: r.id,
+      amountCents: r.amountCents,
+      approved: r.status === "APPROVED",
+      at: r.createdAt.toISOString(),
+    }));
 }

@@ -5,7 +5,8 @@ import { openDatabase } from "../db/client";
 import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
 import { prepareDemoChargers, type DemoCharger } from "./local-demo-chargers";
-import { prepareQrDemo, type QrDemo } from "./local-qr-demo";
+import { demoKnownPayments, prepareQrDemo, type QrDemo } from "./local-qr-demo";
+import type { KnownPayment } from "./payments-emulator-model";
 
 export interface LocalSeedOptions {
   /** The data directory (PGlite lives under it when there is no databaseUrl). */
@@ -24,6 +25,8 @@ export interface LocalSeed {
   qrDemo: QrDemo | null;
   /** The demo's online chargers the launcher keeps connected (none with `sim: false`). */
   demoChargers: DemoCharger[];
+  /** The demo's session payments, for the payments emulator to know (it starts empty). */
+  knownPayments: KnownPayment[];
 }
 
 export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSeed> {
@@ -34,7 +37,8 @@ export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSe
     // One demo station takes QR payments, paid through the emulator, at a simulated charger.
     const qrDemo = opts.sim ? await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey }) : null;
     const demoChargers = opts.sim ? await prepareDemoChargers(database.db, { businessId: seeded.businessId, exclude: qrDemo ? [qrDemo.ocppIdentity] : [] }) : [];
-    return { businessId: seeded.businessId, qrDemo, demoChargers };
+    const knownPayments = await demoKnownPayments(database.db, seeded.businessId);
+    return { businessId: seeded.businessId, qrDemo, demoChargers, knownPayments };
   } finally {
     await database.close();
   }

@@ -185,7 +185,9 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
   const sim = !process.argv.includes("--no-sim");
-  const { businessId, qrDemo, demoChargers } = await seedLocalDatabase({ dataDir, databaseUrl, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim });
+  const { businessId, qrDemo, demoChargers, knownPayments } = await seedLocalDatabase({ dataDir, databaseUrl, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim });
+  // The demo's payments exist at the emulated providers too: Conciliación finds no difference.
+  payments.registerKnownPayments(knownPayments);
   const url = `http://127.0.0.1:${port}`;
   const publicUrl = process.env.PUBLIC_URL ?? url;
   // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.

@@ -247,3 +247,58 @@ export function pagos360WebhookRequest(webhookUrl: string, r: { id: number | str
     body: JSON.stringify({ entity_name: "PaymentRequest", type: r.state, entity_id: r.id, created_at: now.toISOString() }),
   };
 }
+
+/**
+ * A payment the provider already has when the emulator starts: local mode's demo seed made
+ * these (approved or rejected, long settled), so the emulator learns them and reconciliation finds
+ * every one. `owner` is the account's access token (Mercado Pago) or API key (Pagos360).
+ */
+export interface KnownPayment {
+  provider: "MERCADOPAGO" | "PAGOS360";
+  owner: string;
+  /** The provider's id: numeric, as both providers number them. */
+  id: number;
+  /** Our payment's id (external_reference). */
+  reference: string;
+  amountCents: number;
+  approved: boolean;
+  /** When it was made (ISO). */
+  at: string;
+}
+
+/** Mercado Pago's record of a known payment. */
+export function knownMercadoPagoPayment(k: KnownPayment): MpPaymentRecord {
+  return {
+    id: k.id,
+    owner: k.owner,
+    status: k.approved ? "approved" : "rejected",
+    status_detail: k.approved ? "accredited" : "cc_rejected_other_reason",
+    external_reference: k.reference,
+    transaction_amount: pesos(k.amountCents),
+    transaction_amount_refunded: 0,
+    currency_id: "ARS",
+    preference_id: `seed-${k.reference}`,
+    date_created: k.at,
+    date_approved: k.approved ? k.at : null,
+    date_last_updated: k.at,
+  };
+}
+
+/** Whether a body is a list of known payments (what POST /_emulator/known-payments takes). */
+export function isKnownPayments(v: unknown): v is KnownPayment[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (k: Partial<KnownPayment>) =>
+        (k.provider === "MERCADOPAGO" || k.provider === "PAGOS360") &&
+        typeof k.owner === "string" &&
+        Number.isSafeInteger(k.id) &&
+        typeof k.reference === "string" &&
+        Number.isSafeInteger(k.amountCents) &&
+        (k.amountCents ?? 0) > 0 &&
+        typeof k.approved === "boolean" &&
+        typeof k.at === "string" &&
+        Number.isFinite(Date.parse(k.at)),
+    )
+  );
+}

@@ -21,9 +21,13 @@
 //   After payment {base}/_emulator/…, for scripts (JSON) and the panel (forms), each changing the
 //                 provider's record and then notifying as the provider does (README):
 //                 POST mercadopago/payments/{id}/status { status, amountCents?, delivery? }
+//                 (delivery: "webhook" by default, "ipn", or "none": changed without a notification)
 //                 POST mercadopago/payments/{id}/refunds/{refundId}/status { status }
-//                 POST mercadopago/preferences/{id}/pay { late?, delivery? }
+//                 POST mercadopago/preferences/{id}/pay { late?, delivery? } (late: approved
+//                 after the preference's expiry, date_approved a minute past it)
 //                 POST mercadopago/next-refund { status } · POST pagos360/payment-request/{id}/status { state }
+//   Known         POST {base}/_emulator/known-payments { payments: [...] }: payments the providers
+//                 already had (the demo seed's), learnt without any notification
 //   Panel         {base}/_emulator (HTML, no JavaScript needed: one button per action)
 //   Inspection    {base}/_emulator/state (JSON: preferences, payments, refunds, Pagos360
 //                 requests, webhook deliveries of both providers, API calls per path)
@@ -38,7 +42,9 @@ import {
   addMercadoPagoRefund,
   changeMercadoPagoStatus,
   changePagos360State,
+  isKnownPayments,
   isPagos360State,
+  knownMercadoPagoPayment,
   mercadoPagoIpnRequest,
   mercadoPagoPaymentView,
   mercadoPagoRefundView,
@@ -47,6 +53,7 @@ import {
   MP_REFUND_STATUSES,
   pagos360WebhookRequest,
   settleMercadoPagoRefund,
+  type KnownPayment,
   type MpAfterStatus,
   type MpPaymentRecord,
   type MpRefundRecord,
@@ -221,7 +228,7 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   const expired = (pref: Preference) => pref.expiration_date_to !== undefined && Date.parse(pref.expiration_date_to) < Date.now();
 
   /** A payment on a preference, approved or rejected by the driver (or by the panel: `Pagar otra vez`). */
-  function newPayment(pref: Preference, approve: boolean): MpPaymentRecord {
+  function newPayment(pref: Preference, approve: boolean, approvedAt?: string): MpPaymentRecord {
     const now = new Date().toISOString();
     const payment: MpPaymentRecord = {
       id: nextId++,
@@ -234,7 +241,7 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
       currency_id: "ARS",
       preference_id: pref.id,
       date_created: now,
-      date_approved: approve ? now : null,
+      date_approved: approve ? (approvedAt ?? now) : null,
       date_last_updated: now,
     };
     mpPayments.set(payment.id, payment);
@@ -459,8 +466,14 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     const message = typeof body.message === "string" ? body.message : status < 300 ? "Hecho." : "No se pudo.";
     res.redirect(303, `/_emulator?msg=${encodeURIComponent(message)}`);
   }
-  /** `delivery: "ipn"` (JSON or form field) sends Mercado Pago's unsigned IPN instead of the webhook. */
-  const deliveryFormat = (req: Request): Delivery["format"] => ((req.body as { delivery?: unknown }).delivery === "ipn" ? "ipn" : "webhook");
+  /**
+   * `delivery: "ipn"` (JSON or form field) sends Mercado Pago's unsigned IPN instead of the
+   * webhook; `"none"` changes the record without notifying anyone (a change only reconciliation finds).
+   */
+  const deliveryFormat = (req: Request): Delivery["format"] | "none" => {
+    const d = (req.body as { delivery?: unknown }).delivery;
+    return d === "ipn" ? "ipn" : d === "none" ? "none" : "webhook";
+  };
   /** A positive integer from JSON (number) or a form (text); undefined when absent or blank. */
   function centsField(v: unknown): number | undefined | false {
     if (v === undefined || v === "") return undefined;
@@ -481,7 +494,8 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     if (!result.ok) return answer(req, res, 409, { message: result.message });
     if (result.refund) nextId++;
     const url = notificationUrlOf(p);
-    const delivery = url ? await deliverMercadoPago(url, p.id, deliveryFormat(req)) : undefined;
+    const format = deliveryFormat(req);
+    const delivery = url && format !== "none" ? await deliverMercadoPago(url, p.id, format) : undefined;
     answer(req, res, 200, { message: `Pago ${p.id}: ${p.status}.`, payment: publicPayment(p), delivery: delivery ?? null });
   });
 
@@ -493,7 +507,8 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     const refund = settleMercadoPagoRefund(p, refunds, Number(req.params.refundId), to);
     if (!refund) return answer(req, res, 409, { message: "Esa devolución no está en proceso." });
     const url = notificationUrlOf(p);
-    const delivery = url ? await deliverMercadoPago(url, p.id, deliveryFormat(req)) : undefined;
+    const format = deliveryFormat(req);
+    const delivery = url && format !== "none" ? await deliverMercadoPago(url, p.id, format) : undefined;
     answer(req, res, 200, { message: `Devolución ${refund.id}: ${refund.status}.`, refund: mercadoPagoRefundView(refund), payment: publicPayment(p), delivery: delivery ?? null });
   });
 
@@ -502,8 +517,12 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     if (!pref) return answer(req, res, 404, { message: "La preferencia no existe." });
     const late = [true, "true", "1", "on"].includes((req.body as { late?: unknown }).late as string);
     if (expired(pref) && !late) return answer(req, res, 409, { message: "La preferencia venció (late: true paga igual)." });
-    const payment = newPayment(pref, true);
-    const delivery = pref.notification_url ? await deliverMercadoPago(pref.notification_url, payment.id, deliveryFormat(req), "payment.created") : undefined;
+    // Late: Mercado Pago approved it after the preference's expiry (a minute after it, when that is
+    // still ahead: the emulator's way to play an approval that arrives after the checkout ended).
+    const after = late && pref.expiration_date_to ? new Date(Math.max(Date.now(), Date.parse(pref.expiration_date_to) + 60_000)).toISOString() : undefined;
+    const payment = newPayment(pref, true, after);
+    const format = deliveryFormat(req);
+    const delivery = pref.notification_url && format !== "none" ? await deliverMercadoPago(pref.notification_url, payment.id, format, "payment.created") : undefined;
     answer(req, res, 201, { message: `Pago ${payment.id} aprobado.`, payment: publicPayment(payment), delivery: delivery ?? null });
   });
 
@@ -524,6 +543,32 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     const delivery = await deliverPagos360(r);
     const { owner: _o, ...out } = r;
     answer(req, res, 200, { message: `Solicitud ${r.id}: ${state}.`, paymentRequest: out, delivery: delivery ?? null });
+  });
+
+  // --- Payments made before the emulator started ---------------------------------------------
+
+  /** Learns payments the provider already has (local mode's demo seed); again, they are replaced. */
+  function registerKnownPayments(known: readonly KnownPayment[]): number {
+    for (const k of known) {
+      if (k.provider === "MERCADOPAGO") mpPayments.set(k.id, knownMercadoPagoPayment(k));
+      else {
+        p360.set(k.id, {
+          id: k.id,
+          owner: k.owner,
+          state: k.approved ? "paid" : "rejected",
+          external_reference: k.reference,
+          description: "Carga",
+          first_total: k.amountCents / 100,
+          checkout_url: `${base}/pagos360/checkout/${k.id}`,
+        });
+      }
+    }
+    return known.length;
+  }
+  app.post("/_emulator/known-payments", (req, res) => {
+    const known = (req.body as { payments?: unknown }).payments;
+    if (!isKnownPayments(known)) return void res.status(400).json({ message: "payments: [{ provider, owner, id, reference, amountCents, approved, at }]" });
+    res.json({ registered: registerKnownPayments(known) });
   });
 
   // --- Inspection ---------------------------------------------------------------------------
@@ -548,6 +593,8 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     pagos360Url: `${base}/pagos360`,
     /** Pagos360: the webhook URL of the account with this API key (its panel's setting); "" removes it. */
     setPagos360Webhook,
+    /** Payments the providers already have when it starts (local mode's demo seed). */
+    registerKnownPayments,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,13 +10,17 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import type { Db } from "#db/client";
 import { readQuery } from "../http";
 import { graphicQuery, periodQuery } from "#contract/schemas/queries";
-import { rawParts, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
+import { rawParts, rolledPart, rollupDays, occupiedSeconds, splitPeriod } from "../rollup";
 import { bucketCounts, num, pickBuckets, queryRows } from "#infra/sql";
 import type { DashboardDto, GraphicDto } from "#contract/dto";
 
 export const DEFAULT_PERIOD_DAYS = 30;
 const TZ = DEFAULT_TIME_ZONE;
 const s = chargingSessions;
+// Revenue is what completed sessions earned, less those whose payment the payer's bank charged
+// back (payment status CHARGED_BACK): the session rollup is keyed by that status, so a chargeback
+// moves a session out of revenue in the rollup too.
+const REVENUE = sql`${s.status} = 'COMPLETED' and ${s.paymentStatus} <> 'CHARGED_BACK'`;
 
 function period(q: { from?: Date; to?: Date }, now: Date): { from: Date; to: Date } {
   const to = q.to ?? (q.from ? new Date(Math.min(now.getTime(), q.from.getTime() + DEFAULT_PERIOD_DAYS * 86_400_000)) : now);
@@ -97,8 +101,8 @@ async function periodTotals(db: Db, businessId: string, query: { from?: Date; to
     (part) => sql`select count(*) as sessions,
           count(*) filter (where ${s.status} <> 'INVALID') as started,
           sum(${s.energyWh}) filter (where ${s.status} <> 'INVALID') as energy_wh,
-          sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
-          sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue
+          sum(${s.totalCents}) filter (where ${REVENUE}) as revenue,
+          sum(${s.idleCents}) filter (where ${REVENUE}) as idle_revenue
         from ${s} where ${s.businessId} = ${businessId} and ${part}`,
   );
   const rollupAgg = split.rollup
@@ -106,8 +110,8 @@ async function periodTotals(db: Db, businessId: string, query: { from?: Date; to
         sql`select sum(r.sessions) as sessions,
             sum(r.sessions) filter (where r.status <> 'INVALID') as started,
             sum(r.energy_wh) filter (where r.status <> 'INVALID') as energy_wh,
-            sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
-            sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue
+            sum(r.total_cents) filter (where r.status = 'COMPLETED' and r.payment_status <> 'CHARGED_BACK') as revenue,
+            sum(r.idle_cents) filter (where r.status = 'COMPLETED' and r.payment_status <> 'CHARGED_BACK') as idle_revenue
           from session_daily_totals r where r.business_id = ${businessId} and ${rollupDays(split)}`,
       ]
     : [];
@@ -200,14 +204,14 @@ async function graphic(db: Db, businessId: string, query: { series: GraphicDto["
             ...rolled(
               "session_daily_totals",
               sql`r.day, sum(r.sessions) as sessions, sum(r.energy_wh) as energy_wh,
-                sum(r.total_cents) filter (where r.status = 'COMPLETED') as revenue,
-                sum(r.idle_cents) filter (where r.status = 'COMPLETED') as idle_revenue`,
+                sum(r.total_cents) filter (where r.status = 'COMPLETED' and r.payment_status <> 'CHARGED_BACK') as revenue,
+                sum(r.idle_cents) filter (where r.status = 'COMPLETED' and r.payment_status <> 'CHARGED_BACK') as idle_revenue`,
               sql`r.day`,
             ),
             ...raw(
               sql`(${s.startedAt} at time zone ${TZ})::date as day, count(*) as sessions, sum(${s.energyWh}) as energy_wh,
-                sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue,
-                sum(${s.idleCents}) filter (where ${s.status} = 'COMPLETED') as idle_revenue`,
+                sum(${s.totalCents}) filter (where ${REVENUE}) as revenue,
+                sum(${s.idleCents}) filter (where ${REVENUE}) as idle_revenue`,
               sql`1`,
             ),
           ])}), agg as (
@@ -249,9 +253,16 @@ async function graphic(db: Db, businessId: string, query: { series: GraphicDto["
             ),
             ...raw(
               sql`${s.stationId} as station_id, count(*) as sessions, sum(${s.energyWh}) as energy_wh,
-                sum(${s.totalCents}) filter (where ${s.status} = 'COMPLETED') as revenue`,
+                sum(${s.totalCents}) filter (where ${REVENUE}) as revenue`,
               sql`1`,
             ),
+            // The station rollup is not keyed by payment status: its charged-back sessions come off here.
+            ...(split.rollup
+              ? [
+                  sql`select ${s.stationId} as station_id, 0 as sessions, 0 as energy_wh, -sum(${s.totalCents}) as revenue from ${s}
+                    where ${own} and ${rolledPart(split)} and ${s.status} = 'COMPLETED' and ${s.paymentStatus} = 'CHARGED_BACK' group by 1`,
+                ]
+              : []),
           ])}) u
           join ${stations} on ${stations.id} = u.station_id and ${stations.businessId} = ${businessId}
           group by ${stations.id}, ${stations.name}

@@ -5,16 +5,16 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
 import { alias } from "drizzle-orm/pg-core";
-import { chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "#db/schema";
+import { blockedDrivers, chargingSessions, paymentAccounts, payments, stations, type Payment, type PaymentAccount } from "#db/schema";
 import { openPaymentCredentials, sealPaymentCredentials, type KeyRing, type PaymentProviderCode } from "#infra/crypto";
 import { refundOwed } from "#domain/driver-payment";
-import { tenant, type ApiServices, type AppEnv } from "../env";
+import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
 import type { DriverPayments } from "../../payments";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "#contract/schemas/payment";
 import { paymentListQuery } from "#contract/schemas/queries";
-import { PAYMENT_HELD_STATUSES } from "#contract/schemas/constants";
+import { PAYMENT_HELD_STATUSES, UUID_RE } from "#contract/schemas/constants";
 import type { PaymentAccountDto, PaymentDto, PaymentPage } from "#contract/dto";
 
 const UNREADABLE_MESSAGE = "No se pudieron leer las credenciales guardadas. Volvé a conectar la cuenta.";
@@ -98,7 +98,16 @@ export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: Pay
   return r;
 }
 
-export function toPaymentDto(r: { payment: Payment; transactionId: number | null; stationName: string | null }): PaymentDto {
+/** A payment as the list reads it: its session's transaction, its station, the payment it duplicates and whether its driver is blocked. */
+export interface PaymentRow {
+  payment: Payment;
+  transactionId: number | null;
+  stationName: string | null;
+  parentExternalId?: string | null;
+  driverBlocked?: boolean | null;
+}
+
+export function toPaymentDto(r: PaymentRow): PaymentDto {
   const p = r.payment;
   // A SESSION payment refunded is refunded whole; a QR one carries what went back (its unused balance).
   const refundedCents = p.status === "REFUNDED" ? Math.max(p.refundedCents, p.amountCents) : p.refundedCents;
@@ -121,6 +130,11 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
     // What the company keeps: a chargeback took it all back, a rejected, pending or cancelled
     // payment never held any, and the provider's fee, once known, is not the company's either.
     netCents: (PAYMENT_HELD_STATUSES as readonly string[]).includes(p.status) ? p.amountCents - refundedCents - (p.feeCents ?? 0) : 0,
+    parentPaymentId: p.parentPaymentId ?? null,
+    parentExternalId: p.parentPaymentId ? (r.parentExternalId ?? null) : null,
+    // What a dispute or a chargeback puts at stake: what the company still held of it.
+    atRiskCents: p.status === "IN_DISPUTE" || p.status === "CHARGED_BACK" ? Math.max(0, p.amountCents - refundedCents) : 0,
+    driverBlocked: Boolean(r.driverBlocked),
     createdAt: p.createdAt.toISOString(),
     updatedAt: iso(p.updatedAt)!,
   };
@@ -128,12 +142,39 @@ export function toPaymentDto(r: { payment: Payment; transactionId: number | null
 
 /** The station a QR payment was made at (payments.station_id), beside the one of its session. */
 const qrStations = alias(stations, "qr_station");
+/** The payment a second one on the same checkout duplicates. */
+const parents = alias(payments, "parent_payment");
+
+/** A company's payments with what their row shows (PaymentRow), joined within the company. */
+function selectPaymentRows(db: ApiServices["db"], businessId: string) {
+  return db
+    .select({
+      payment: payments,
+      transactionId: chargingSessions.transactionId,
+      // A QR payment names its station itself (it has no session while paying, or if it never started).
+      stationName: sql<string | null>`coalesce(${stations.name}, ${qrStations.name})`,
+      parentExternalId: parents.externalId,
+      driverBlocked: sql<boolean>`${blockedDrivers.id} is not null`,
+    })
+    .from(payments)
+    .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, businessId)))
+    .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+    .leftJoin(qrStations, and(eq(qrStations.id, payments.stationId), eq(qrStations.businessId, businessId)))
+    .leftJoin(parents, and(eq(parents.id, payments.parentPaymentId), eq(parents.businessId, businessId)))
+    .leftJoin(blockedDrivers, and(eq(blockedDrivers.businessId, businessId), eq(blockedDrivers.email, sql`lower(trim(${payments.driverEmail}))`)));
+}
 
 const SORT_COLUMNS = { createdAt: payments.createdAt, amountCents: payments.amountCents } as const;
 
-/** GET /Business/Payments, POST /Business/Payments/{id}/Refund */
+/** GET /Business/Payments, POST /Business/Payments/{id}/Refund, POST|DELETE /Business/Payments/{id}/BlockDriver */
 export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayments) {
   const r = new Hono<AppEnv>();
+
+  /** One payment of the company as its row shows it, after a write. */
+  const paymentDto = async (businessId: string, payment: Payment) => {
+    const [row] = await selectPaymentRows(db, businessId).where(and(eq(payments.id, payment.id), eq(payments.businessId, businessId)));
+    return toPaymentDto(row ?? { payment, transactionId: null, stationName: null });
+  };
 
   r.get("/", async (c) => {
     const b = tenant(c);
@@ -148,13 +189,7 @@ export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayment
     const { key, desc: isDesc } = parseSort(query.sort);
     const col = SORT_COLUMNS[key];
     const [rows, [totals]] = await Promise.all([
-      db
-        // A QR payment names its station itself (it has no session while paying, or if it never started).
-        .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: sql<string | null>`coalesce(${stations.name}, ${qrStations.name})` })
-        .from(payments)
-        .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, b.id)))
-        .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
-        .leftJoin(qrStations, and(eq(qrStations.id, payments.stationId), eq(qrStations.businessId, b.id)))
+      selectPaymentRows(db, b.id)
         .where(and(...where))
         .orderBy(isDesc ? desc(col) : asc(col), isDesc ? desc(payments.id) : asc(payments.id))
         .limit(query.pageSize)
@@ -199,15 +234,25 @@ export function paymentRoutes({ db }: ApiServices, driverPayments: DriverPayment
       if (result.status === 422) throw new ApiError(422, "validation", result.message, { errors: { amountCents: [result.message] } });
       throw new ApiError(409, "conflict", result.message);
     }
-    const [row] = await db
-      .select({ payment: payments, transactionId: chargingSessions.transactionId, stationName: sql<string | null>`coalesce(${stations.name}, ${qrStations.name})` })
-      .from(payments)
-      .leftJoin(chargingSessions, and(eq(chargingSessions.id, payments.sessionId), eq(chargingSessions.businessId, b.id)))
-      .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
-      .leftJoin(qrStations, and(eq(qrStations.id, payments.stationId), eq(qrStations.businessId, b.id)))
-      .where(and(eq(payments.id, result.payment.id), eq(payments.businessId, b.id)));
-    return c.json(toPaymentDto(row ?? { payment: result.payment, transactionId: null, stationName: null }));
+    return c.json(await paymentDto(b.id, result.payment));
   });
+
+  // The operator blocks the driver of a disputed or charged-back payment from its QR pages (by the
+  // e-mail they paid with), and unblocks them. Another company's payment is a 404; a payment with
+  // no dispute, or no e-mail, a 409. Repeating either changes nothing.
+  const blockRoute = (block: boolean) => async (c: Ctx) => {
+    const b = tenant(c);
+    const id = c.req.param("id") ?? "";
+    if (!UUID_RE.test(id)) throw notFound("El pago");
+    const result = block ? await driverPayments.blockDriver(b.id, id) : await driverPayments.unblockDriver(b.id, id);
+    if (!result.ok) {
+      if (result.status === 404) throw notFound("El pago");
+      throw new ApiError(409, "conflict", result.message);
+    }
+    return c.json(await paymentDto(b.id, result.payment));
+  };
+  r.post("/:id/BlockDriver", blockRoute(true));
+  r.delete("/:id/BlockDriver", blockRoute(false));
 
   return r;
 }

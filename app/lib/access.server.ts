@@ -55,7 +55,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/notification", read: "notification.read", write: { "push-register": "push.register", "*": "notification.write" } },
   { pattern: "/user", read: "profile.read", write: { password: "member", "*": "profile.write" } },
   // Recording a refund made by hand (Pagos360) is the one action of the overview.
-  { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund" } },
+  { pattern: "/payment", read: "payment.read", write: { refund: "payment.refund", block: "payment.block", unblock: "payment.block" } },
   { pattern: "/payment/payments/:provider", read: "payment.read", write: "payment.write" },
   // «Conciliar ahora» asks the providers and notifies: the money roles that act, not Lectura.
   { pattern: "/payment/reconciliation", read: "payment.read", write: "payment.reconcile" },

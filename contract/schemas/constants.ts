@@ -32,13 +32,15 @@ export const SESSION_STATUS_LABELS: Record<SessionStatus, string> = {
   COMPLETED: "Completada",
   INVALID: "Inválida",
 };
-export const SESSION_PAYMENT_STATUSES = ["PENDING", "PAID", "FAILED", "NOT_REQUIRED"] as const;
+/** CHARGED_BACK: paid, then the payer's bank took it back (its payment's chargeback); not revenue. */
+export const SESSION_PAYMENT_STATUSES = ["PENDING", "PAID", "FAILED", "NOT_REQUIRED", "CHARGED_BACK"] as const;
 export type SessionPaymentStatus = (typeof SESSION_PAYMENT_STATUSES)[number];
 export const SESSION_PAYMENT_STATUS_LABELS: Record<SessionPaymentStatus, string> = {
   PENDING: "Pendiente",
   PAID: "Pagada",
   FAILED: "Pago rechazado",
   NOT_REQUIRED: "Sin cargo",
+  CHARGED_BACK: "Contracargo",
 };
 export const ACTIVITY_SORTS = ["startedAt", "energyWh", "totalCents", "idleMinutes"] as const;
 

@@ -719,7 +719,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
         amountCents: price.totalCents,
         currency: "ARS",
         status: paymentStatus === "PAID" ? "APPROVED" : "REJECTED",
-        externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : `P360-${String(plan.payments.length + 1).padStart(8, "0")}`,
+        // Both providers number their payments (Pagos360 its payment requests).
+        externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
         createdAt: at,
         updatedAt: at,
       });

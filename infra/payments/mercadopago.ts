@@ -17,6 +17,7 @@
 //   (IPN notifications, ?topic=…&id=…, carry no signature)
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { LifecycleEventKind } from "../../domain/payment-lifecycle";
+import { providerState } from "../../domain/provider-states";
 
 export const MERCADOPAGO_DEFAULT_URL = "https://api.mercadopago.com";
 
@@ -91,6 +92,8 @@ export interface MpPayment {
   transaction_amount_refunded?: number;
   currency_id?: string;
   date_created?: string;
+  /** When Mercado Pago approved it (null or absent before). */
+  date_approved?: string | null;
   /** What Mercado Pago charged: its fee and taxes, each with who paid it (the collector: the operator). */
   fee_details?: { type?: string; amount: number; fee_payer?: string }[];
   transaction_details?: { net_received_amount?: number; total_paid_amount?: number };
@@ -282,27 +285,7 @@ export function mpFeeCents(p: Pick<MpPayment, "fee_details" | "transaction_detai
   return typeof net === "number" && net > 0 ? toCents(p.transaction_amount) - toCents(net) : null;
 }
 
-/**
- * What a Mercado Pago payment says, as an event of the payment's life. `authorized` is a card
- * authorisation not yet captured: no money moved, so it is not an approval (PENDING). A
- * chargeback reimbursed to the seller is a dispute won; one still in process is a dispute.
- */
+/** What a Mercado Pago payment says, as an event of the payment's life (domain/provider-states.ts). */
 export function mpVerdictKind(p: Pick<MpPayment, "status" | "status_detail">): LifecycleEventKind {
-  switch (p.status) {
-    case "approved":
-      return "APPROVED";
-    case "rejected":
-      return "REJECTED";
-    case "cancelled":
-      return "CANCELLED";
-    case "refunded":
-      return "REFUNDED";
-    case "in_mediation":
-      return "IN_DISPUTE";
-    case "charged_back":
-      return p.status_detail === "reimbursed" ? "DISPUTE_WON" : p.status_detail === "in_process" ? "IN_DISPUTE" : "CHARGED_BACK";
-    default:
-      // pending, in_process, authorized
-      return "PENDING";
-  }
+  return providerState("MERCADOPAGO", p.status, p.status_detail).event;
 }

@@ -14,6 +14,7 @@
 //   configured in the account; it carries no signature, so the request is read back from the API
 //   with the operator's key before anything is believed.
 import type { LifecycleEventKind } from "../../domain/payment-lifecycle";
+import { providerState } from "../../domain/provider-states";
 import { ProviderError } from "./mercadopago";
 
 export const PAGOS360_DEFAULT_URL = "https://api.pagos360.com";
@@ -90,30 +91,9 @@ export function pagos360Client(opts: { baseUrl?: string; apiKey: string; timeout
 
 export type Pagos360Client = ReturnType<typeof pagos360Client>;
 
-/**
- * A payment request's state as an event of the payment's life. Pagos360 spells it `canceled`
- * (`cancelled` is also read, in case). `reverted` is a reversal by the payer's bank: a
- * chargeback. Anything else undocumented is still pending.
- */
+/** A payment request's state as an event of the payment's life (domain/provider-states.ts). */
 export function pagos360VerdictKind(state: string): LifecycleEventKind {
-  switch (state) {
-    case "paid":
-    case "available":
-    case "approved":
-      return "APPROVED";
-    case "rejected":
-      return "REJECTED";
-    case "expired":
-    case "canceled":
-    case "cancelled":
-      return "CANCELLED";
-    case "reverted":
-      return "CHARGED_BACK";
-    case "refunded":
-      return "REFUNDED";
-    default:
-      return "PENDING";
-  }
+  return providerState("PAGOS360", state).event;
 }
 
 /** The processing fee Pagos360 kept of a paid request (centavos); null when it reports none. */

@@ -19,6 +19,9 @@ const rows = async (db: Db, q: ReturnType<typeof sql>) => ((await db.execute(q))
 const n = (v: unknown) => (v == null ? 0 : Number(v));
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : null);
 
+/** Revenue: completed sessions, less those whose payment was charged back (Contracargo). */
+const EARNED = sql.raw("status = 'COMPLETED' and payment_status <> 'CHARGED_BACK'");
+
 /** The KPIs and charts as they were computed before the rollup: plain aggregates over charging_sessions. */
 async function reference(db: Db, businessId: string, from: Date, to: Date, now: Date) {
   const F = sql`${from.toISOString()}::timestamptz`;
@@ -28,8 +31,8 @@ async function reference(db: Db, businessId: string, from: Date, to: Date, now: 
     db,
     sql`select count(*) as sessions, count(*) filter (where status <> 'INVALID') as started,
         coalesce(sum(energy_wh) filter (where status <> 'INVALID'), 0) as energy_wh,
-        coalesce(sum(total_cents) filter (where status = 'COMPLETED'), 0) as revenue,
-        coalesce(sum(idle_cents) filter (where status = 'COMPLETED'), 0) as idle_revenue
+        coalesce(sum(total_cents) filter (where ${EARNED}), 0) as revenue,
+        coalesce(sum(idle_cents) filter (where ${EARNED}), 0) as idle_revenue
       from charging_sessions where business_id = ${businessId} and started_at >= ${F} and started_at < ${T}`,
   );
   const [occ] = await rows(
@@ -41,7 +44,7 @@ async function reference(db: Db, businessId: string, from: Date, to: Date, now: 
   const byDay = await rows(
     db,
     sql`select to_char((started_at at time zone ${TZ})::date, 'YYYY-MM-DD') as date, count(*) as sessions, sum(energy_wh) as energy_wh,
-        sum(total_cents) filter (where status = 'COMPLETED') as revenue, sum(idle_cents) filter (where status = 'COMPLETED') as idle_revenue
+        sum(total_cents) filter (where ${EARNED}) as revenue, sum(idle_cents) filter (where ${EARNED}) as idle_revenue
       from charging_sessions where ${inPeriod} group by 1 order by 1`,
   );
   const byHour = await rows(
@@ -52,7 +55,7 @@ async function reference(db: Db, businessId: string, from: Date, to: Date, now: 
   const top = await rows(
     db,
     sql`select st.id as station_id, count(s.id) as sessions, coalesce(sum(s.energy_wh), 0) as energy_wh,
-        coalesce(sum(s.total_cents) filter (where s.status = 'COMPLETED'), 0) as revenue
+        coalesce(sum(s.total_cents) filter (where s.status = 'COMPLETED' and s.payment_status <> 'CHARGED_BACK'), 0) as revenue
       from charging_sessions s join stations st on st.id = s.station_id and st.business_id = ${businessId}
       where s.business_id = ${businessId} and s.started_at >= ${F} and s.started_at < ${T} and s.status <> 'INVALID'
       group by st.id, st.name order by revenue desc, sessions desc, st.name limit 10`,
@@ -106,6 +109,9 @@ describe.each(testBackends())("session rollup ($name)", (backend) => {
       closed("2025-03-11T08:00:00", 45, { paymentStatus: "PENDING" }),
       closed("2025-03-11T09:00:00", 1, { status: "INVALID", paymentStatus: "NOT_REQUIRED" }),
       closed("2025-03-11T14:20:00", 35, { stationId: null }),
+      // Paid at the QR, then charged back by the payer's bank: not revenue (on a whole day and on the last, partial one).
+      closed("2025-03-11T16:00:00", 50, { paymentStatus: "CHARGED_BACK", ...onB }),
+      closed("2025-03-12T07:30:00", 20, { paymentStatus: "CHARGED_BACK" }),
       closed("2025-03-12T06:10:00", 70, onB),
       // Open: an active one and an idle one (stopped, not unplugged); one closed without end time.
       base({ startedAt: at("2025-03-12T11:30:00"), energyWh: 3_000, status: "ACTIVE", paymentStatus: "PENDING", totalCents: 99_999 }),
@@ -118,7 +124,7 @@ describe.each(testBackends())("session rollup ($name)", (backend) => {
   it("the triggers keep it equal to a recomputation from the sessions", async () => {
     expect(await rollupDrift(h.db, t.businessId)).toEqual([]);
     const [daily] = await rows(h.db, sql`select count(*) as n, sum(sessions) as s from session_daily_totals where business_id = ${t.businessId}`);
-    expect(n(daily.s)).toBe(10); // every closed session with an end time
+    expect(n(daily.s)).toBe(12); // every closed session with an end time
   });
 
   it("follows closes, payments, edits, station and session deletes, and a rebuild", async () => {

@@ -268,7 +268,7 @@ const paymentAccount = (provider: PaymentAccountDto["provider"]): PaymentAccount
 
 const paymentsPage: PaymentPage = {
   ...page([
-    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, feeCents: null, netCents: 638_750, createdAt: T0, updatedAt: T0 },
+    { id: IDS.payment, sessionId: IDS.session, transactionId: 1001, stationName: station.name, provider: "MERCADOPAGO", amountCents: 638_750, currency: "ARS", status: "APPROVED", externalId: "mp-123", origin: "SESSION", step: null, chargedCents: null, refundedCents: 0, refundOwedCents: 0, feeCents: null, netCents: 638_750, parentPaymentId: null, parentExternalId: null, atRiskCents: 0, driverBlocked: false, createdAt: T0, updatedAt: T0 },
   ]),
   totals: { count: 1, amountCents: 638_750, approvedCents: 638_750, pendingCents: 0, refundedCents: 0, refundPendingCount: 0, refundOwedCents: 0, feeCents: 0, netCents: 638_750 },
 };
@@ -291,6 +291,10 @@ const refundPendingPayment: PaymentDto = {
   refundOwedCents: 380_000,
   feeCents: null,
   netCents: 500_000,
+  parentPaymentId: null,
+  parentExternalId: null,
+  atRiskCents: 0,
+  driverBlocked: false,
   createdAt: T0,
   updatedAt: T0,
 };

@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApi } from "#api/app";
 import { createDriverPayments, type DriverPayments } from "../../payments";
-import { businessUsers, chargers, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
+import { auditLog, businessUsers, chargers, chargingSessions, connectors, notifications, payments, stations, type NewPayment } from "#db/schema";
 import { createKeyRing } from "#infra/crypto";
 import { memoryInbox } from "#infra/mail";
 import { signMercadoPagoManifest, type MpPayment } from "#infra/payments/mercadopago";
@@ -274,6 +274,17 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     expect(providers.state.refunds.some((r) => r.paymentId === late)).toBe(true);
   });
 
+  it("an approval Mercado Pago dates after the checkout's validity is late, even before the sweep gave the checkout up: refunded in full, never started", async () => {
+    const ext = uniqueId();
+    const createdAt = new Date(Date.now() - 3_600_000);
+    const q = await qrPayment({ step: "PAYING", status: "PENDING", chargedCents: null, createdAt });
+    mpPayment(ext, q.id, { date_approved: new Date(createdAt.getTime() + 24 * 3_600_000 + 60_000).toISOString() });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    expect(await dp.get(q.id)).toMatchObject({ step: "REFUNDED", status: "REFUNDED", externalId: ext, refundedCents: 500_000, startRequestedAt: null });
+    expect(providers.state.refunds.some((r) => r.paymentId === ext)).toBe(true);
+    expect((await notified("PAYMENT_UNUSED_REFUNDED")).some((n) => n.body.includes(ext))).toBe(true);
+  });
+
   it("Pagos360: canceled ends the checkout, reverted is a chargeback, refunded closes a refund owed by itself", async () => {
     const note = (id: string) => callApi(api, "POST", `/Webhook/Pagos360/${f.tenant.businessId}`, { body: { entity_name: "PaymentRequest", type: "paid", entity_id: id } });
     const ids = [uniqueId(), uniqueId(), uniqueId()];
@@ -300,5 +311,82 @@ describe.each(testBackends())("after the provider approves a QR payment ($name)"
     const from = Date.parse(String(pref.expiration_date_from));
     expect(Date.parse(String(pref.expiration_date_to)) - from).toBe(24 * 3_600_000);
     await h.db.update(chargers).set({ online: false }).where(eq(chargers.id, f.chargerId));
+  });
+  it("the operator blocks the driver of a chargeback with one action: the QR checkout refuses that e-mail on its field, nothing is created; audited; unblocked, they pay again", async () => {
+    await h.db.update(chargers).set({ online: true }).where(eq(chargers.id, f.chargerId));
+    await h.db.update(connectors).set({ status: "Available" }).where(eq(connectors.chargerId, f.chargerId));
+    const email = `bloqueada-${backend.name}@example.com`;
+    const charged = await qrPayment({ status: "CHARGED_BACK", externalId: `cb-block-${backend.name}`, driverEmail: email, refundedCents: 100_000 });
+    const approved = await qrPayment({ externalId: `ok-block-${backend.name}`, driverEmail: email });
+    const headers = { authorization: `Bearer ${f.tenant.token}` };
+    // Only a disputed or charged-back payment's driver can be blocked; another company's payment does not exist.
+    const refused = await callApi(api, "POST", `/Business/Payments/${approved.id}/BlockDriver`, { headers });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { title: string }).title).toContain("en disputa o con contracargo");
+    expect((await callApi(api, "POST", `/Business/Payments/${randomUUID()}/BlockDriver`, { headers })).status).toBe(404);
+
+    const blocked = await expectStatus<{ driverBlocked: boolean; atRiskCents: number }>(await callApi(api, "POST", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    expect(blocked).toMatchObject({ driverBlocked: true, atRiskCents: 400_000 });
+    // Again: nothing changes.
+    await expectStatus(await callApi(api, "POST", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    const list = await expectStatus<{ items: { id: string; driverBlocked: boolean }[] }>(await callApi(api, "GET", `/Business/Payments?pageSize=100`, { headers }), 200);
+    // Every payment of that e-mail shows it blocked.
+    expect(list.items.filter((p) => p.id === charged.id || p.id === approved.id).map((p) => p.driverBlocked)).toEqual([true, true]);
+    const audits = await h.db.select().from(auditLog).where(and(eq(auditLog.businessId, f.tenant.businessId), eq(auditLog.action, "payment.block_driver")));
+    expect(audits.map((a) => a.resourceId)).toContain(charged.id);
+
+    const checkoutAs = (who: string) =>
+      callApi(api, "POST", `/Driver/Charge/${f.identity}/2`, { body: { amountCents: 500_000, email: who, provider: "MERCADOPAGO", acceptTerms: true, requestKey: randomUUID().replace(/-/g, "") } });
+    const before = (await h.db.select({ id: payments.id }).from(payments).where(eq(payments.businessId, f.tenant.businessId))).length;
+    const denied = await checkoutAs(email.toUpperCase());
+    expect(denied.status).toBe(422);
+    expect(((await denied.json()) as { errors: Record<string, string[]> }).errors.email[0]).toMatch(/no acepta pagos con este correo/);
+    expect((await h.db.select({ id: payments.id }).from(payments).where(eq(payments.businessId, f.tenant.businessId))).length).toBe(before);
+
+    const unblocked = await expectStatus<{ driverBlocked: boolean }>(await callApi(api, "DELETE", `/Business/Payments/${charged.id}/BlockDriver`, { headers }), 200);
+    expect(unblocked.driverBlocked).toBe(false);
+    expect(await h.db.select().from(auditLog).where(and(eq(auditLog.businessId, f.tenant.businessId), eq(auditLog.action, "payment.unblock_driver")))).toHaveLength(1);
+    await expectStatus(await checkoutAs(email), 201);
+    await h.db.update(chargers).set({ online: false }).where(eq(chargers.id, f.chargerId));
+  });
+
+  it("Pagos names a second payment's first and the amount a dispute puts at risk", async () => {
+    const first = await qrPayment({ externalId: `first-${backend.name}` });
+    const second = await qrPayment({ externalId: `second-${backend.name}`, parentPaymentId: first.id, step: "REFUNDED", status: "REFUNDED", refundedCents: 500_000, chargedCents: 0 });
+    const disputed = await qrPayment({ externalId: `disp-${backend.name}`, status: "IN_DISPUTE", refundedCents: 120_000 });
+    const list = await expectStatus<{ items: { id: string; parentPaymentId: string | null; parentExternalId: string | null; atRiskCents: number }[] }>(
+      await callApi(api, "GET", `/Business/Payments?pageSize=100`, { headers: { authorization: `Bearer ${f.tenant.token}` } }),
+      200,
+    );
+    const byId = new Map(list.items.map((p) => [p.id, p]));
+    expect(byId.get(second.id)).toMatchObject({ parentPaymentId: first.id, parentExternalId: `first-${backend.name}`, atRiskCents: 0 });
+    expect(byId.get(first.id)).toMatchObject({ parentPaymentId: null, parentExternalId: null });
+    expect(byId.get(disputed.id)).toMatchObject({ atRiskCents: 380_000 });
+  });
+  it("a chargeback changes what the session says (Contracargo, out of revenue); the chargeback reimbursed to the seller makes it paid again", async () => {
+    const [connector] = await h.db.select({ id: connectors.id }).from(connectors).where(eq(connectors.chargerId, f.chargerId)).limit(1);
+    const startedAt = new Date(Date.now() - 3_600_000);
+    const [session] = await h.db
+      .insert(chargingSessions)
+      .values({ businessId: f.tenant.businessId, stationId, chargerId: f.chargerId, connectorId: connector.id, connectorNumber: 1, idTag: "QR-CB", startedAt, stoppedAt: new Date(startedAt.getTime() + 1_800_000), meterStartWh: 0, energyWh: 9_000, totalCents: 500_000, status: "COMPLETED", paymentStatus: "PAID" })
+      .returning();
+    const ext = uniqueId();
+    const p = await qrPayment({ externalId: ext, sessionId: session.id });
+    const headers = { authorization: `Bearer ${f.tenant.token}` };
+    // Each read asks for a period of its own: the dashboard's totals are cached a few seconds per period.
+    const revenue = async (ms: number) => (await expectStatus<{ revenueCents: number }>(await callApi(api, "GET", `/Business/Dashboard?from=${new Date(startedAt.getTime() - ms).toISOString()}`, { headers }), 200)).revenueCents;
+    const before = await revenue(60_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "settled" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    const sessionStatus = async () => (await h.db.select({ s: chargingSessions.paymentStatus }).from(chargingSessions).where(eq(chargingSessions.id, session.id)))[0].s;
+    expect(await sessionStatus()).toBe("CHARGED_BACK");
+    const detail = await expectStatus<{ paymentStatus: string }>(await callApi(api, "GET", `/Business/Activity/${session.id}`, { headers }), 200);
+    expect(detail.paymentStatus).toBe("CHARGED_BACK");
+    expect(await revenue(61_000)).toBe(before - 500_000);
+    mpPayment(ext, p.id, { status: "charged_back", status_detail: "reimbursed" });
+    await webhook(`data.id=${ext}&type=payment`, signed(ext));
+    expect(await dp.get(p.id)).toMatchObject({ status: "APPROVED" });
+    expect(await sessionStatus()).toBe("PAID");
+    expect(await revenue(62_000)).toBe(before);
   });
 });

@@ -3,6 +3,7 @@
 // "Detener carga", and /cargar where a driver types a connector's short code.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { http, HttpResponse } from "msw";
+import { BLOCKED_DRIVER_MESSAGE } from "../../payments/blocked-drivers";
 import * as connector from "~/routes/cargar/connector";
 import * as payment from "~/routes/cargar/payment";
 import * as typeCode from "~/routes/cargar/index";
@@ -119,6 +120,18 @@ describe("the connector page (/cargar/{identity}/{connector})", () => {
     const refused = await run<Loose>(() => connector.action(args(form("/cargar/AR-BUE-0001/1", { amount: "100", email: "ana@example.com", provider: "MERCADOPAGO" }), chargerContext(), params)));
     expect(refused.status).toBe(422);
     expect(refused.data.errors).toEqual({ amount: "El monto tiene que estar entre $ 1.000 y $ 20.000.", acceptTerms: "Aceptá las condiciones." });
+  });
+
+  it("a driver the station blocked is told on the e-mail field, with what they typed kept", async () => {
+    server.use(
+      http.post(apiUrl("/Driver/Charge/:identity/:connector"), () =>
+        HttpResponse.json({ title: BLOCKED_DRIVER_MESSAGE, status: 422, errors: { email: [BLOCKED_DRIVER_MESSAGE] } }, { status: 422 }),
+      ),
+    );
+    const res = await run<Loose>(() => connector.action(args(form("/cargar/AR-BUE-0001/1", { amount: "200000", email: "ana@example.com", acceptTerms: "on", provider: "MERCADOPAGO" }), chargerContext(), params)));
+    expect(res.status).toBe(422);
+    expect(res.data.errors).toEqual({ email: BLOCKED_DRIVER_MESSAGE });
+    expect(res.data.values).toMatchObject({ email: "ana@example.com" });
   });
 
   it("a charger that cannot start (409) says why on the form; an API that is down, a 503", async () => {

@@ -280,3 +280,57 @@ describe("recording a refund made by hand (Pagos360)", () => {
     expect(seen).toEqual([]);
   });
 });
+
+// After a chargeback or a dispute the operator may refuse the driver's next payments at its QR
+// pages: one button on the payment's row, a plain form (no JavaScript needed).
+describe("blocking a disputing driver from the QR pages", () => {
+  const PID = IDS.payment;
+
+  function recordBlocks(answer?: () => Response) {
+    const seen: string[] = [];
+    const handle = async ({ request, params }: { request: Request; params: Record<string, unknown> }) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname}`);
+      return answer ? answer() : HttpResponse.json({ ...fixtures.payments.items[0], id: params.id, status: "CHARGED_BACK", driverBlocked: request.method === "POST" });
+    };
+    server.use(http.post(apiUrl("/Business/Payments/:id/BlockDriver"), handle), http.delete(apiUrl("/Business/Payments/:id/BlockDriver"), handle));
+    return seen;
+  }
+
+  it("block → POST …/BlockDriver, back to the list where it was with a toast; unblock → DELETE", async () => {
+    const { cookie } = await signedIn();
+    const seen = recordBlocks();
+    const context = ctx();
+    const res = await run(() => payments.action(args(post("/payment?status=CHARGED_BACK", { intent: "block", paymentId: PID }, cookie), context)));
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/payment?status=CHARGED_BACK");
+    expect(res.headers.get("Set-Cookie")).toMatch(/toast/);
+    const again = await run(() => payments.action(args(post("/payment", { intent: "unblock", paymentId: PID }, cookie), ctx())));
+    expect(again.status).toBe(302);
+    expect(seen).toEqual([`POST /Business/Payments/${PID}/BlockDriver`, `DELETE /Business/Payments/${PID}/BlockDriver`]);
+  });
+
+  it("a payment that is not disputed (409): back to the list with the API's reason, never a 500", async () => {
+    const { cookie } = await signedIn();
+    const reason = "Solo podés bloquear al conductor de un pago en disputa o con contracargo.";
+    recordBlocks(() => problemResponse(409, reason));
+    const res = await run(() => payments.action(args(post("/payment", { intent: "block", paymentId: PID }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    const toast = /toast-session=([^.;]+)/.exec(res.headers.get("Set-Cookie") ?? "")?.[1] ?? "";
+    expect(Buffer.from(toast, "base64").toString("utf8")).toContain("en disputa o con contracargo");
+  });
+
+  it("the API unreachable: back to the list with a Spanish message", async () => {
+    const { cookie } = await signedIn();
+    recordBlocks(() => HttpResponse.error() as unknown as Response);
+    const res = await run(() => payments.action(args(post("/payment", { intent: "block", paymentId: PID }, cookie), ctx())));
+    expect(res.status).toBe(302);
+  });
+
+  it("a payment id that is not one is not sent", async () => {
+    const { cookie } = await signedIn();
+    const seen = recordBlocks();
+    const res = await run(() => payments.action(args(post("/payment", { intent: "block", paymentId: "nope" }, cookie), ctx())));
+    expect(res.status).toBe(302);
+    expect(seen).toEqual([]);
+  });
+});

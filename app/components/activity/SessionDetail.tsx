@@ -33,7 +33,9 @@ export interface CloseReply {
 
 export function SessionDetail({ session: s, backHref, close }: { session: SessionDetailDto; backHref: string; close?: CloseReply }) {
   const canClose = useAccess().can("session.close") && (s.status === "ACTIVE" || s.status === "IDLE");
-  const disputed = disputedPayment(s.payments);
+  // The session's own payment status already says Contracargo once the chargeback reached it.
+  const found = disputedPayment(s.payments);
+  const disputed = found && !(found.status === "CHARGED_BACK" && s.paymentStatus === "CHARGED_BACK") ? found : null;
   return (
     <Flex direction="column" gap="4" data-testid="session-detail">
       <div>

@@ -22,6 +22,7 @@ export const SESSION_PAYMENT_COLORS: Record<SessionPaymentStatus, BadgeColor> = 
   PENDING: "amber",
   FAILED: "red",
   NOT_REQUIRED: "gray",
+  CHARGED_BACK: "red",
 };
 
 export const PAYMENT_STATUS_COLORS: Record<PaymentDto["status"], BadgeColor> = {

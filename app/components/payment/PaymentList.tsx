@@ -1,7 +1,8 @@
 // The pieces of the payments screen (routes/app/payment/index.tsx): its two accounts, the totals
-// of the filtered list and one payment's row.
-import { Link } from "react-router";
-import { Badge, Card, Grid, Heading, Text } from "@radix-ui/themes";
+// of the filtered list and one payment's row (with a dispute's amount at risk, a double payment's
+// first, and the action that blocks a disputing driver).
+import { Form, Link } from "react-router";
+import { Badge, Button, Card, Grid, Heading, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import type { PaymentAccountDto, PaymentDto } from "#contract/dto";
 import { ProviderCard } from "~/components/payment/ProviderStatus";
@@ -30,8 +31,46 @@ export function Accounts({ accounts, canManage }: { accounts: (PaymentAccountDto
   );
 }
 
-/** `refundHref` is null for the roles that may not record refunds. */
-export function PaymentRow({ payment: p, refundHref }: { payment: PaymentDto; refundHref: string | null }) {
+/** Blocks (or unblocks) the driver of a disputed or charged-back payment: one button, without JavaScript too. */
+function BlockDriverForm({ payment: p, busy }: { payment: PaymentDto; busy: boolean }) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="paymentId" value={p.id} />
+      <input type="hidden" name="intent" value={p.driverBlocked ? "unblock" : "block"} />
+      <Button type="submit" size="1" variant="soft" color={p.driverBlocked ? "gray" : "red"} disabled={busy} data-testid={p.driverBlocked ? "unblock-driver" : "block-driver"}>
+        {p.driverBlocked ? "Desbloquear al conductor" : "Bloquear a este conductor"}
+      </Button>
+    </Form>
+  );
+}
+
+/** What a dispute or chargeback puts at stake, whether its driver is blocked, and the action; and a second payment's first. */
+function AfterLife({ payment: p, canBlock, busy }: { payment: PaymentDto; canBlock: boolean; busy: boolean }) {
+  const disputed = p.status === "IN_DISPUTE" || p.status === "CHARGED_BACK";
+  return (
+    <>
+      {p.parentPaymentId ? (
+        <Text as="div" size="1" color="gray" data-testid="payment-double">
+          Pago doble de {p.parentExternalId ? `la operación ${p.parentExternalId}` : "otro pago de la misma carga"}: se devuelve completo
+        </Text>
+      ) : null}
+      {disputed ? (
+        <Text as="div" size="1" color="red" data-testid="payment-at-risk">
+          {p.status === "IN_DISPUTE" ? "En riesgo" : "Perdido"}: {formatArs(p.atRiskCents)}
+        </Text>
+      ) : null}
+      {p.driverBlocked ? (
+        <Text as="div" size="1" color="gray" data-testid="driver-blocked">
+          Conductor bloqueado
+        </Text>
+      ) : null}
+      {canBlock && (disputed || p.driverBlocked) ? <BlockDriverForm payment={p} busy={busy} /> : null}
+    </>
+  );
+}
+
+/** `refundHref` is null for the roles that may not record refunds; `canBlock`, whether the role may block a driver. */
+export function PaymentRow({ payment: p, refundHref, canBlock = false, busy = false }: { payment: PaymentDto; refundHref: string | null; canBlock?: boolean; busy?: boolean }) {
   return (
     <Table.Row data-testid="payment-row">
       <Table.RowHeaderCell className="nowrap">{formatDateTime(p.createdAt)}</Table.RowHeaderCell>
@@ -81,6 +120,7 @@ export function PaymentRow({ payment: p, refundHref }: { payment: PaymentDto; re
             {QR_STEP_LABELS[p.step]}
           </Text>
         ) : null}
+        <AfterLife payment={p} canBlock={canBlock} busy={busy} />
       </Table.Cell>
     </Table.Row>
   );

@@ -7,6 +7,7 @@ import { Form, Link } from "react-router";
 import { Button, Callout, Flex, Text, TextField } from "@radix-ui/themes";
 import { BiErrorCircle } from "~/icons";
 import type { PaymentDto } from "#contract/dto";
+import { operationSuffix } from "#domain/driver-payment";
 import { formatArs, formatArsInput } from "#domain/money";
 import { FormToken } from "~/components/FormToken";
 import { PROVIDER_LABELS } from "~/components/activity/labels";
@@ -52,7 +53,7 @@ export function RefundConfirm({ payment, cancelHref, formToken, reply, busy }: {
         </Text>
         <Text as="p" size="2" id="refund-hint">
           Pago de {formatArs(payment.amountCents)} con {provider}
-          {payment.externalId ? ` (operación ${payment.externalId})` : ""}
+          {operationSuffix(payment.externalId)}
           {payment.stationName ? ` en ${payment.stationName}` : ""}: la carga costó {formatArs(payment.chargedCents ?? 0)}. Registrala solo después de devolver el
           dinero desde {provider}; le avisamos al conductor por correo. Si devolviste menos, la diferencia queda cobrada.
         </Text>

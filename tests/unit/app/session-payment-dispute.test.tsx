@@ -29,6 +29,12 @@ describe("session detail: a payment's dispute and chargeback", () => {
     expect(markup).toMatch(/data-testid="session-payment-dispute"[^>]*>Contracargo</);
   });
 
+  it("a session the chargeback reached says Contracargo as its own payment status, once", () => {
+    const markup = render({ ...fixtures.session, paymentStatus: "CHARGED_BACK", payments: [{ ...payment, status: "CHARGED_BACK" }] });
+    expect(markup).toMatch(/Pago: (<!-- -->)?Contracargo/);
+    expect(markup).not.toContain("session-payment-dispute");
+  });
+
   it("shows En disputa while the payer disputes it", () => {
     const markup = render({ ...fixtures.session, payments: [{ ...payment, status: "IN_DISPUTE" }] });
     expect(markup).toMatch(/data-testid="session-payment-dispute"[^>]*>En disputa</);

@@ -7,8 +7,10 @@ import type { Database } from "#db/client";
 import * as s from "#db/schema";
 import { seedDemoOperator } from "#db/seed/demo";
 import { createKeyRing, openPaymentCredentials, verifyOcppPassword } from "#infra/crypto";
-import { prepareQrDemo, SIM_CHARGER_PASSWORD } from "../../../scripts/local-qr-demo";
-import { EMULATOR_WEBHOOK_SECRET } from "../../../scripts/payments-emulator";
+import { memoryInbox } from "#infra/mail";
+import { createDriverPayments } from "../../../payments";
+import { demoKnownPayments, prepareQrDemo, SIM_CHARGER_PASSWORD } from "../../../scripts/local-qr-demo";
+import { EMULATOR_WEBHOOK_SECRET, startPaymentsEmulator } from "../../../scripts/payments-emulator";
 import { testBackends } from "../../setup/db";
 
 const KEY = "a".repeat(64);
@@ -42,4 +44,41 @@ describe("local QR demo", () => {
     await prepareQrDemo(db, { businessId, encryptionKey: KEY });
     expect(await db.select().from(s.paymentAccounts).where(eq(s.paymentAccounts.businessId, businessId))).toHaveLength(2);
   });
+
+  it("the demo reconciles to zero: the emulator learns the seed's payments, and Conciliación finds no difference", async () => {
+    // A database of its own: the demo seed seeds one demo.
+    const fresh = await testBackends()[0].open();
+    const db = fresh.db;
+    const now = new Date();
+    const { businessId } = await seedDemoOperator(db, { firebaseUid: "demo-recon", email: "demo@enchufa.local", now });
+    await prepareQrDemo(db, { businessId, encryptionKey: KEY });
+    const emulator = await startPaymentsEmulator();
+    try {
+      const dp = createDriverPayments({
+        db,
+        keyRing: createKeyRing([KEY]),
+        logger: { info: () => {}, warn: () => {}, error: () => {} },
+        mailer: memoryInbox(),
+        appName: "Enchufá",
+        mercadoPagoUrl: emulator.mercadoPagoUrl,
+        pagos360Url: emulator.pagos360Url,
+      });
+      const from = new Date(now.getTime() - 7 * 86_400_000);
+      const before = await dp.reconcile(businessId, from, now);
+      // Without them the emulator has none of the seed's payments: each one is a difference.
+      expect(before.checked).toBeGreaterThan(0);
+      expect(before.differences.filter((d) => d.kind === "MISSING_AT_PROVIDER").length).toBeGreaterThan(0);
+
+      const known = await demoKnownPayments(db, businessId);
+      expect(new Set(known.map((k) => k.provider))).toEqual(new Set(["MERCADOPAGO", "PAGOS360"]));
+      emulator.registerKnownPayments(known);
+      const after = await dp.reconcile(businessId, from, now);
+      expect(after.unchecked).toEqual([]);
+      expect(after.checked).toBe(before.checked);
+      expect(after.differences).toEqual([]);
+    } finally {
+      await emulator.stop();
+      await fresh.close();
+    }
+  }, 120_000);
 });

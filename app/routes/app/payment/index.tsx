@@ -90,7 +90,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const id = String(form.get("paymentId") ?? "");
   const back = listHref(new URL(request.url).search);
-  if (form.get("intent") !== "refund" || !UUID_RE.test(id)) return redirectWithError(back, "No entendimos qué querías hacer. Probá de nuevo.");
+  const intent = form.get("intent");
+  if ((intent !== "refund" && intent !== "block" && intent !== "unblock") || !UUID_RE.test(id)) return redirectWithError(back, "No entendimos qué querías hacer. Probá de nuevo.");
+  if (intent !== "refund") return blockAction(createApiClient(context, user.idToken), id, intent === "block", back);
   const raw = String(form.get("amount") ?? "").trim().slice(0, 40);
   const cents = raw === "" ? undefined : parseArsInput(raw);
   if (cents === null || (cents !== undefined && cents <= 0)) {
@@ -115,12 +117,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   return dataWithError(context, { refundError: message, amount: raw } satisfies RefundReply, message, { status: res.status >= 500 ? 502 : res.status });
 }
 
+/** Block (or unblock) the driver of a disputed or charged-back payment from the QR pages. */
+async function blockAction(api: ReturnType<typeof createApiClient>, id: string, block: boolean, back: string) {
+  const res = await api.call(block ? endpoints.paymentBlockDriver : endpoints.paymentUnblockDriver, { params: { id } });
+  if (res.ok) return redirectWithSuccess(back, block ? "Bloqueamos al conductor: su correo ya no puede pagar en tus cargadores." : "Desbloqueamos al conductor: puede volver a pagar en tus cargadores.");
+  if (res.status === 404) return redirectWithError(back, "Ese pago no existe.");
+  const title = res.problem.type === UNREACHABLE_PROBLEM ? undefined : res.problem.title;
+  return redirectWithError(back, res.status === 409 && title ? title : "No pudimos cambiar el bloqueo del conductor en este momento. Probá de nuevo en unos minutos.");
+}
+
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   // Facturación and Lectura see the accounts without managing them.
   const { can } = useAccess();
   const canManage = can("payment.write");
   const canRefund = can("payment.refund");
+  const canBlock = can("payment.block");
   const busy = useNavigation().state === "submitting";
   const here = new URLSearchParams();
   for (const k of LIST_KEYS) {
@@ -224,7 +236,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         }
       >
         {d.items.map((p) => (
-          <PaymentRow key={p.id} payment={p} refundHref={canRefund ? refundHref(p.id) : null} />
+          <PaymentRow key={p.id} payment={p} refundHref={canRefund ? refundHref(p.id) : null} canBlock={canBlock} busy={busy} />
         ))}
       </ListTable>
     </ListScreen>
