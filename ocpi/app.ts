@@ -11,7 +11,7 @@ import type { KeyRing } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
 import { OcpiClient, routingHeaders, SUPPORTED_VERSION, type OcpiClientOptions } from "./client";
 import { envelope, isStrictOcpiDateTime, OCPI_STATUS, OcpiError, parseOcpiDateTime, withoutNulls } from "./envelope";
-import { chargerToEvse, connectorToOcpi, rateToTariff, stationToLocation, type Party } from "./mapping";
+import { rateToTariff, stationToLocation, type Party } from "./mapping";
 import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
 import { credentials as credentialsSchema, dateTime as dateTimeSchema } from "./schemas";
 import { receiveCommand, type CommandGateway } from "./commands";
@@ -229,13 +229,15 @@ function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: 
     const { locationId, evseUid, connectorId } = c.req.param();
     const station = await getLocation(svc.db, c.get("business").id, locationId);
     if (!station) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown location.");
-    if (!evseUid) return ok(c, stationToLocation(party(c), station));
-    const charger = station.chargers.find((ch) => ch.id === evseUid && ch.connectors.length > 0);
-    if (!charger) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown EVSE.");
-    if (!connectorId) return ok(c, chargerToEvse(party(c), charger));
-    const connector = charger.connectors.find((k) => String(k.connectorId) === connectorId);
+    const location = stationToLocation(party(c), station);
+    if (!evseUid) return ok(c, location);
+    // Its EVSEs as the Location lists them: a removed one is answered with status REMOVED.
+    const evse = location.evses?.find((e) => e.uid.toLowerCase() === evseUid.toLowerCase());
+    if (!evse) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown EVSE.");
+    if (!connectorId) return ok(c, evse);
+    const connector = evse.connectors.find((k) => k.id === connectorId);
     if (!connector) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown connector.");
-    return ok(c, connectorToOcpi(connector));
+    return ok(c, connector);
   });
 
   app.get(`/${SUPPORTED_VERSION}/tariffs`, async (c) => {

@@ -24,6 +24,14 @@ export interface StationForOcpi {
   lastUpdated: Date;
   facilities: string[];
   chargers: ChargerForOcpi[];
+  /** Chargers that left the station lately (pulls only): EVSEs with status REMOVED. */
+  removedEvses?: RemovedEvse[];
+}
+
+export interface RemovedEvse {
+  chargerId: string;
+  removedAt: Date;
+  connectors: ConnectorForOcpi[];
 }
 
 export interface ChargerForOcpi {
@@ -125,6 +133,11 @@ const coordinate = (value: number) => value.toFixed(6);
 
 export function stationToLocation(party: Party, s: StationForOcpi): Location {
   const evses = s.chargers.filter((c) => c.connectors.length > 0).map((c) => chargerToEvse(party, c));
+  for (const r of s.removedEvses ?? []) {
+    const at = ocpiDateTime(r.removedAt);
+    const evse = chargerToEvse(party, { id: r.chargerId, enabled: false, online: false, updatedAt: r.removedAt, connectors: r.connectors });
+    evses.push({ ...evse, status: "REMOVED", last_updated: at });
+  }
   return {
     country_code: party.countryCode,
     party_id: party.partyId,
