@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { RPCClient } from "ocpp-rpc";
 import { z } from "zod";
 import { priceSession, usageFromSession, type RateSnapshot } from "#domain/pricing";
-import { businessUsers, chargers, chargingSessions, ocpiSessions, stations } from "#db/schema";
+import { businessUsers, chargers, chargingSessions, ocpiRemovedEvses, ocpiSessions, stations } from "#db/schema";
 import { createKeyRing } from "#infra/crypto";
 import { createOcpiApp, ocpiServices } from "../../ocpi/app";
 import { sessionToCdr, type CdrPlace } from "../../ocpi/cdr";
@@ -17,7 +17,7 @@ import { stationToLocation, type StationForOcpi } from "../../ocpi/mapping";
 import { pushToPartners, sessionObject } from "../../ocpi/push";
 import { createInvitation, type OcpiServices } from "../../ocpi/registration";
 import { cdr as cdrSchema, commandResponse, credentials, location as locationSchema, session as sessionSchema, tariff, evse as evseSchema } from "../../ocpi/schemas";
-import { chargerInput, expectStatus, TEST_KEYS } from "../api/helpers";
+import { chargerInput, expectStatus, stationInput, TEST_KEYS } from "../api/helpers";
 import { testBackends } from "../setup/db";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "../ocpp/harness";
 import { ocpiCall, serveLate, TestEmsp, type Received } from "./emsp";
@@ -321,5 +321,24 @@ describe.each(testBackends())("OCPI conformance against a test eMSP ($name)", (b
     // Everything we answered: DateTimes as the spec writes them, numbers with at most 4 decimals.
     expect(overFourDecimals(location)).toEqual([]);
     expect(location!.evses!.map((e) => e.last_updated).every((t) => STRICT_DATETIME.test(t))).toBe(true);
+  });
+
+  it("mod_locations §EVSE status REMOVED: a charger moved to another station is REMOVED from the first and back when it returns; deleting a station with chargers records nothing", async () => {
+    const other = await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: f.tenant.token, body: stationInput({ name: "Belgrano" }) }), 201);
+    const evsesOf = async () => {
+      const res = await ocpiCall("GET", `${cpo.origin}/ocpi/2.2.1/locations/${stationId}`, emsp.cpoToken, locationSchema);
+      return (res.body.data as z.infer<typeof locationSchema>).evses!.filter((e) => e.uid === f.chargerId).map((e) => e.status);
+    };
+    await h.db.update(chargers).set({ stationId: other.id }).where(eq(chargers.id, f.chargerId));
+    expect(await evsesOf()).toEqual(["REMOVED"]);
+    await h.db.update(chargers).set({ stationId }).where(eq(chargers.id, f.chargerId));
+    expect((await evsesOf())[0]).not.toBe("REMOVED");
+    expect(await evsesOf()).toHaveLength(1);
+    // The other station, with a charger in it, deleted: its chargers are left without a station, nothing else.
+    const moved = await expectStatus(await h.call("POST", "/Business/Charger", { token: f.tenant.token, body: chargerInput({ name: "Cargador 3", stationId: other.id }) }), 201);
+    await h.db.delete(stations).where(eq(stations.id, other.id));
+    const [left] = await h.db.select({ stationId: chargers.stationId }).from(chargers).where(eq(chargers.id, moved.id));
+    expect(left.stationId).toBeNull();
+    expect(await h.db.select().from(ocpiRemovedEvses).where(eq(ocpiRemovedEvses.stationId, other.id))).toEqual([]);
   });
 });
