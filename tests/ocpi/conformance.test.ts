@@ -253,6 +253,8 @@ describe.each(testBackends())("OCPI conformance against a test eMSP ($name)", (b
     const functional = emsp.received.filter((r) => /^\/ocpi\/2\.2\.1\/(sessions|cdrs|locations|results|tokens)\b/.test(r.path));
     const kinds = new Set(functional.map((r) => `${r.method} ${r.path.split("/")[3]}`));
     for (const k of ["PUT sessions", "POST cdrs", "PUT locations", "POST results", "POST tokens"]) expect(kinds).toContain(k);
+    // types §number at the boundary: no body we sent has a number with more than 4 decimals.
+    expect(functional.flatMap((r) => overFourDecimals(r.body))).toEqual([]);
     for (const r of functional) {
       expect({ path: r.path, from: [r.headers["ocpi-from-country-code"], r.headers["ocpi-from-party-id"]], to: [r.headers["ocpi-to-country-code"], r.headers["ocpi-to-party-id"]] }).toEqual({
         path: r.path,
