@@ -86,7 +86,7 @@ function apiServices(deps: ApiDeps): ApiServices {
     ocpi: {
       db,
       keyRing,
-      client: new OcpiClient(deps.ocpiClient),
+      client: new OcpiClient({ logger: deps.logger ?? consoleLogger, ...deps.ocpiClient }),
       publicOrigin: deps.publicOrigin?.replace(/\/$/, "") ?? "http://localhost",
       now: deps.now ?? (() => new Date()),
       logger: deps.logger ?? consoleLogger,

@@ -1117,6 +1117,51 @@ export const ocpiSessions = pgTable(
 export type OcpiAuthMethod = "COMMAND" | "WHITELIST" | "AUTH_REQUEST";
 
 /**
+ * A roaming partner's answer about a tag at a charger (ocpi/charger-authorization.ts, ADR 0044),
+ * shared by every node until `expiresAt`: the start after an Authorize is not asked of the eMSP
+ * again, whichever node it lands on. The tag lower-cased; `grant` null: no partner claims it.
+ */
+export const ocpiAuthorizations = pgTable(
+  "ocpi_authorizations",
+  {
+    chargerId: uuid("charger_id")
+      .notNull()
+      .references(() => chargers.id, { onDelete: "cascade" }),
+    idTag: text("id_tag").notNull(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    grant: jsonb("grant").$type<Record<string, unknown>>(),
+    expiresAt: tstz("expires_at").notNull(),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "ocpi_authorizations_pk", columns: [t.chargerId, t.idTag] }), index("ocpi_authorizations_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * A charger that left a station in the last 30 days: an EVSE with status REMOVED in the Location
+ * partners pull (ADR 0044). Written only by the trigger on chargers (migration 0027), with the
+ * connectors the charger had when it left.
+ */
+export const ocpiRemovedEvses = pgTable(
+  "ocpi_removed_evses",
+  {
+    stationId: uuid("station_id")
+      .notNull()
+      .references(() => stations.id, { onDelete: "cascade" }),
+    chargerId: uuid("charger_id").notNull(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    connectors: jsonb("connectors")
+      .$type<{ connectorId: number; standard: string; format: string; powerType: string; maxPowerKw: number | string; rateId: string | null }[]>()
+      .notNull(),
+    removedAt: tstz("removed_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "ocpi_removed_evses_pk", columns: [t.stationId, t.chargerId] })],
+);
+
+/**
  * What a partner's Locations receiver last got of a station (mod_locations.asciidoc §Receiver
  * interface, ocpi/locations-push.ts): the Location object as pushed, so a pass compares the
  * station with it and sends only what changed — a PATCH of an EVSE's status, a PUT of the

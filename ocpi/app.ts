@@ -9,11 +9,11 @@ import type { Db } from "../db/client";
 import type { BusinessUser, OcpiPartner } from "../db/schema";
 import type { KeyRing } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
-import { OcpiClient, SUPPORTED_VERSION, type OcpiClientOptions } from "./client";
-import { envelope, OCPI_STATUS, OcpiError } from "./envelope";
-import { chargerToEvse, connectorToOcpi, rateToTariff, stationToLocation, type Party } from "./mapping";
+import { OcpiClient, routingHeaders, SUPPORTED_VERSION, type OcpiClientOptions } from "./client";
+import { envelope, isStrictOcpiDateTime, OCPI_STATUS, OcpiError, parseOcpiDateTime, withoutNulls } from "./envelope";
+import { rateToTariff, stationToLocation, type Party } from "./mapping";
 import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
-import { credentials as credentialsSchema } from "./schemas";
+import { credentials as credentialsSchema, dateTime as dateTimeSchema } from "./schemas";
 import { receiveCommand, type CommandGateway } from "./commands";
 import { getToken, putToken } from "./tokens-module";
 import { getLocation, listLocations, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
@@ -54,7 +54,7 @@ export function ocpiServices(deps: OcpiDeps): OcpiServices {
   return {
     db: deps.db,
     keyRing: deps.keyRing,
-    client: new OcpiClient(deps.client),
+    client: new OcpiClient({ logger: deps.logger, ...deps.client }),
     publicOrigin: deps.publicOrigin.replace(/\/$/, ""),
     now: deps.now ?? (() => new Date()),
     logger: deps.logger,
@@ -99,6 +99,22 @@ function ocpiMiddleware(app: Hono<OcpiEnv>, svc: OcpiServices) {
     c.header("X-Request-ID", requestId && id.test(requestId) ? requestId : crypto.randomUUID());
     if (correlationId && id.test(correlationId)) c.header("X-Correlation-ID", correlationId);
     c.header("Cache-Control", "no-store");
+    // transport_and_format.asciidoc §Pull and Push: every answer of a functional module says who
+    // answers (our company) and to whom (who asked: the request's own from-headers through a hub,
+    // else the partner the token names). Versions and credentials are not functional modules.
+    const partner = c.get("partner") as OcpiPartner | undefined;
+    const business = c.get("business") as BusinessUser | undefined;
+    if (partner && business && isFunctionalModule(new URL(c.req.url).pathname)) {
+      const party = /^[A-Za-z0-9]{1,3}$/;
+      const askerCountry = c.req.header("ocpi-from-country-code");
+      const askerParty = c.req.header("ocpi-from-party-id");
+      const viaHeaders = askerCountry && askerParty && party.test(askerCountry) && party.test(askerParty);
+      const headers = routingHeaders({
+        from: { countryCode: OCPI_COUNTRY_CODE, partyId: business.ocpiPartyId ?? "" },
+        to: viaHeaders ? { countryCode: askerCountry.toUpperCase(), partyId: askerParty.toUpperCase() } : { countryCode: partner.countryCode ?? "", partyId: partner.partyId ?? "" },
+      });
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    }
   });
 
   app.use(
@@ -126,6 +142,24 @@ function ocpiMiddleware(app: Hono<OcpiEnv>, svc: OcpiServices) {
   });
 }
 
+/** A path of a functional module: under the version, and neither its details nor credentials. */
+const isFunctionalModule = (path: string) => {
+  const prefix = `/ocpi/${SUPPORTED_VERSION}/`;
+  return path.startsWith(prefix) && !path.startsWith(`${prefix}credentials`);
+};
+
+/**
+ * A partner's JSON body (commands, tokens, credentials), null members read as absent
+ * (ocpi/envelope.ts withoutNulls). Not JSON → HTTP 400 (status_codes.asciidoc).
+ */
+async function readBody(c: OcpiCtx): Promise<unknown> {
+  try {
+    return withoutNulls(await c.req.json());
+  } catch {
+    throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
+  }
+}
+
 /** The versions and the credentials module: registration (POST), its update (PUT) and unregistering (DELETE). */
 function versionAndCredentialsRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: string) {
   const ok = <T>(c: OcpiCtx, data: T) => okAnswer(svc, c, data);
@@ -140,14 +174,7 @@ function versionAndCredentialsRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, vers
 
   // credentials.asciidoc §Interfaces and endpoints ---------------------------------------------
   const readCredentials = async (c: OcpiCtx) => {
-    let json: unknown;
-    try {
-      json = await c.req.json();
-    } catch {
-      // status_codes.asciidoc: not valid JSON → HTTP 400.
-      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
-    }
-    const parsed = credentialsSchema.safeParse(json);
+    const parsed = credentialsSchema.safeParse(await readBody(c));
     if (!parsed.success) throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "Invalid credentials object.");
     return parsed.data;
   };
@@ -193,7 +220,7 @@ function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: 
   };
 
   app.get(`/${SUPPORTED_VERSION}/locations`, async (c) => {
-    const q = pageQuery(c);
+    const q = pageQuery(c, svc);
     const { total, items } = await listLocations(svc.db, c.get("business").id, q);
     return page(c, "locations", q, total, items.map((s) => stationToLocation(party(c), s)));
   });
@@ -202,17 +229,19 @@ function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: 
     const { locationId, evseUid, connectorId } = c.req.param();
     const station = await getLocation(svc.db, c.get("business").id, locationId);
     if (!station) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown location.");
-    if (!evseUid) return ok(c, stationToLocation(party(c), station));
-    const charger = station.chargers.find((ch) => ch.id === evseUid && ch.connectors.length > 0);
-    if (!charger) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown EVSE.");
-    if (!connectorId) return ok(c, chargerToEvse(charger));
-    const connector = charger.connectors.find((k) => String(k.connectorId) === connectorId);
+    const location = stationToLocation(party(c), station);
+    if (!evseUid) return ok(c, location);
+    // Its EVSEs as the Location lists them: a removed one is answered with status REMOVED.
+    const evse = location.evses?.find((e) => e.uid.toLowerCase() === evseUid.toLowerCase());
+    if (!evse) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown EVSE.");
+    if (!connectorId) return ok(c, evse);
+    const connector = evse.connectors.find((k) => k.id === connectorId);
     if (!connector) throw new OcpiError(404, OCPI_STATUS.UNKNOWN_LOCATION, "Unknown connector.");
-    return ok(c, connectorToOcpi(connector));
+    return ok(c, connector);
   });
 
   app.get(`/${SUPPORTED_VERSION}/tariffs`, async (c) => {
-    const q = pageQuery(c);
+    const q = pageQuery(c, svc);
     const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
     return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
   });
@@ -226,13 +255,7 @@ function receiverModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, ocpp: OcpiD
   const pathOf = (c: OcpiCtx) => ({ ...c.req.param(), type: c.req.query("type") }) as { countryCode: string; partyId: string; uid: string; type?: string };
   app.get(tokenPath, async (c) => ok(c, await getToken(svc, c.get("partner"), pathOf(c))));
   const writeToken = (patch: boolean) => async (c: OcpiCtx) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
-    }
-    const { created } = await putToken(svc, c.get("partner"), pathOf(c), body, patch);
+    const { created } = await putToken(svc, c.get("partner"), pathOf(c), await readBody(c), patch);
     // status_codes.asciidoc: 201 when created, 200 when updated.
     return c.json(envelope(svc.now(), undefined), created ? 201 : 200);
   };
@@ -241,13 +264,7 @@ function receiverModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, ocpp: OcpiD
 
   // mod_commands.asciidoc §Receiver interface: POST {url}/{command}.
   app.post(`/${SUPPORTED_VERSION}/commands/:command`, async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new OcpiError(400, OCPI_STATUS.INVALID_PARAMETERS, "The body is not valid JSON.");
-    }
-    const { response } = await receiveCommand(svc, ocpp, c.get("partner"), c.get("business"), c.req.param("command"), body);
+    const { response } = await receiveCommand(svc, ocpp, c.get("partner"), c.get("business"), c.req.param("command"), await readBody(c));
     return ok(c, response);
   });
 }
@@ -255,22 +272,26 @@ function receiverModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, ocpp: OcpiD
 const pageParams = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   limit: z.coerce.number().int().min(1).default(OCPI_MAX_LIMIT),
-  date_from: z.iso.datetime({ offset: true, local: true }).optional(),
-  date_to: z.iso.datetime({ offset: true, local: true }).optional(),
+  date_from: dateTimeSchema.optional(),
+  date_to: dateTimeSchema.optional(),
 });
 
-/** offset, limit (capped at X-Limit), date_from (inclusive) and date_to (exclusive); 2001 when malformed. */
-function pageQuery(c: OcpiCtx): PageQuery {
+/**
+ * offset, limit (capped at X-Limit), date_from (inclusive) and date_to (exclusive); 2001 when
+ * malformed. Dates are read liberally (types.asciidoc §DateTime is UTC: no zone means UTC) and a
+ * spelling other than the spec's is logged.
+ */
+function pageQuery(c: OcpiCtx, svc: OcpiServices): PageQuery {
   const parsed = pageParams.safeParse(c.req.query());
   if (!parsed.success) throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "Invalid offset, limit, date_from or date_to.");
   const { offset, limit, date_from: from, date_to: to } = parsed.data;
+  for (const value of [from, to]) {
+    if (value && !isStrictOcpiDateTime(value)) svc.logger.warn({ partnerId: c.get("partner").id, value: value.slice(0, 64) }, "ocpi: fecha del socio fuera del formato OCPI (aceptada)");
+  }
   return {
     offset,
     limit: Math.min(limit, OCPI_MAX_LIMIT),
-    dateFrom: from ? utc(from) : undefined,
-    dateTo: to ? utc(to) : undefined,
+    dateFrom: from ? (parseOcpiDateTime(from) ?? undefined) : undefined,
+    dateTo: to ? (parseOcpiDateTime(to) ?? undefined) : undefined,
   };
 }
-
-/** types.asciidoc §DateTime is UTC: a value without a zone is read as UTC. */
-const utc = (value: string) => new Date(/(Z|[+-]\d{2}:\d{2})$/i.test(value) ? value : `${value}Z`);

@@ -11,7 +11,7 @@
 // charging time only. A period without tariff_id has no tariff relevant (§ChargingPeriod).
 import type { RateSnapshot } from "../domain/pricing";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
-import { ocpiDateTime } from "./envelope";
+import { OCPI_DECIMALS, ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
 import type { Party } from "./mapping";
 
@@ -41,7 +41,8 @@ export interface CdrPlace {
 }
 
 const HOUR_MS = 3_600_000;
-const hours = (from: Date, to: Date) => round(Math.max(0, to.getTime() - from.getTime()) / HOUR_MS, 6);
+/** Hours with the 4 decimals of types.asciidoc §number; totals are sums of these rounded periods, so they add up. */
+const hours = (from: Date, to: Date) => round(Math.max(0, to.getTime() - from.getTime()) / HOUR_MS, OCPI_DECIMALS);
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** An amount in centavos as priced (with VAT when the rate includes it) → OCPI Price (types.asciidoc §Price). */
@@ -91,6 +92,8 @@ export function sessionToCdr(
     }
   }
   const s = place.station;
+  const volumeOf = (type: string) => round(periods.flatMap((p) => p.dimensions).reduce((sum, d) => sum + (d.type === type ? d.volume : 0), 0), OCPI_DECIMALS);
+  const parkingHours = volumeOf("PARKING_TIME");
   return {
     country_code: party.countryCode,
     party_id: party.partyId,
@@ -123,9 +126,9 @@ export function sessionToCdr(
     ...(session.sessionFeeCents > 0 ? { total_fixed_cost: priceOf(session.sessionFeeCents, rate) } : {}),
     total_energy: round(session.energyWh / 1000, 3),
     total_energy_cost: priceOf(session.energyCents, rate),
-    total_time: hours(session.startedAt, end),
+    total_time: round(volumeOf("TIME") + parkingHours, OCPI_DECIMALS),
     total_time_cost: priceOf(session.timeCents, rate),
-    total_parking_time: hours(chargingEnd, end),
+    total_parking_time: parkingHours,
     total_parking_cost: priceOf(session.idleCents, rate),
     ...(session.stopReason ? { remark: session.stopReason.slice(0, 255) } : {}),
     last_updated: ocpiDateTime(session.updatedAt),

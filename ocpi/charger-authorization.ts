@@ -5,12 +5,16 @@
 //      partner already authorized it — accepted, the session linked to that command;
 //   2. a token the partner pushed (Tokens receiver) or one an eMSP claims in real time
 //      (ocpi/tokens-module.ts authorizeToken, 5 s per question): its answer decides.
-// The answer is kept a short while per charger and tag, so the StartTransaction / TransactionEvent
-// that follows an Authorize does not ask the eMSP again, and an unknown card tried twice asks once.
+// A START_SESSION's token is looked for first, every time: the command authorised it, so its
+// session is COMMAND with the command's authorization_reference even when the partner pushed the
+// token too, or the driver tried the card a moment before. Other answers are kept a short while per
+// charger and tag in the database (ADR 0044), so the StartTransaction / TransactionEvent that follows
+// an Authorize does not ask the eMSP again whichever node it reaches, and an unknown card tried
+// twice asks once.
 // The session an accepted token starts is the partner's: a row in ocpi_sessions, as for commands,
 // so ocpi/push.ts sends its Session and CDR to that partner (auth_method WHITELIST or AUTH_REQUEST).
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { ocpiPartners, ocpiSessions, type OcpiAuthMethod } from "../db/schema";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { ocpiAuthorizations, ocpiPartners, ocpiSessions, type OcpiAuthMethod } from "../db/schema";
 import type { TagAnswer } from "../domain/authorization";
 import type { RoamingAuthorizer, RoamingGrant, RoamingRequest } from "../ocpp/roaming";
 import type { OcpiServices } from "./registration";
@@ -23,7 +27,6 @@ const COMMAND_WINDOW_MS = 10 * 60_000;
 const GRANT_TTL_MS = 90_000;
 /** How long a refusal, or "nobody knows this tag", is reused. */
 const REFUSAL_TTL_MS = 30_000;
-const CACHE_MAX = 10_000;
 
 interface PartnerGrant extends RoamingGrant {
   partnerId: string;
@@ -55,15 +58,34 @@ const tokenTypeOf = (idTokenType: string | undefined) => (idTokenType === "ISO14
 
 export function createChargerAuthorizer(svc: OcpiServices, opts: { timeoutMs?: number } = {}): RoamingAuthorizer {
   const timeoutMs = opts.timeoutMs ?? REAL_TIME_TIMEOUT_MS;
-  const cache = new Map<string, { grant: PartnerGrant | null; until: number }>();
 
-  const remember = (key: string, grant: PartnerGrant | null) => {
-    if (cache.size >= CACHE_MAX) {
-      const now = Date.now();
-      for (const [k, v] of cache) if (v.until <= now || cache.size >= CACHE_MAX) cache.delete(k);
-    }
-    cache.set(key, { grant, until: Date.now() + (grant?.status === "Accepted" ? GRANT_TTL_MS : REFUSAL_TTL_MS) });
-  };
+  /** The answer any node gave for this tag at this charger, while it lasts; undefined when none. */
+  async function remembered(req: RoamingRequest): Promise<PartnerGrant | null | undefined> {
+    const [row] = await svc.db
+      .select({ grant: ocpiAuthorizations.grant })
+      .from(ocpiAuthorizations)
+      .where(
+        and(
+          eq(ocpiAuthorizations.chargerId, req.chargerId),
+          eq(ocpiAuthorizations.idTag, req.idTag.toLowerCase()),
+          eq(ocpiAuthorizations.businessId, req.businessId),
+          sql`${ocpiAuthorizations.expiresAt} > now()`,
+        ),
+      );
+    if (!row) return undefined;
+    return row.grant ? (row.grant as unknown as PartnerGrant) : null;
+  }
+
+  /** Keeps the answer for every node (the database's clock decides when it runs out); expired ones go. */
+  async function remember(req: RoamingRequest, grant: PartnerGrant | null): Promise<void> {
+    const ttl = grant?.status === "Accepted" ? GRANT_TTL_MS : REFUSAL_TTL_MS;
+    const expiresAt = sql`now() + make_interval(secs => ${ttl / 1000})`;
+    await svc.db
+      .insert(ocpiAuthorizations)
+      .values({ chargerId: req.chargerId, idTag: req.idTag.toLowerCase(), businessId: req.businessId, grant: grant as unknown as Record<string, unknown> | null, expiresAt })
+      .onConflictDoUpdate({ target: [ocpiAuthorizations.chargerId, ocpiAuthorizations.idTag], set: { grant: grant as unknown as Record<string, unknown> | null, expiresAt, businessId: req.businessId } });
+    await svc.db.delete(ocpiAuthorizations).where(and(eq(ocpiAuthorizations.businessId, req.businessId), lt(ocpiAuthorizations.expiresAt, sql`now()`)));
+  }
 
   async function fromCommand(req: RoamingRequest): Promise<PartnerGrant | null> {
     const [row] = await svc.db
@@ -86,8 +108,6 @@ export function createChargerAuthorizer(svc: OcpiServices, opts: { timeoutMs?: n
   }
 
   async function decide(req: RoamingRequest): Promise<PartnerGrant | null> {
-    const command = await fromCommand(req);
-    if (command) return command;
     const decision = await authorizeToken(svc, req.businessId, req.idTag, {
       type: tokenTypeOf(req.idTokenType),
       location: { locationId: req.stationId, evseUid: req.chargerId },
@@ -107,20 +127,21 @@ export function createChargerAuthorizer(svc: OcpiServices, opts: { timeoutMs?: n
 
   return {
     async authorize(req) {
-      const key = `${req.chargerId}|${req.idTag.toLowerCase()}`;
-      const hit = cache.get(key);
-      // The same tag in another case (the start after the Authorize): the session keeps its own idTag.
-      if (hit && hit.until > Date.now()) return hit.grant && { ...hit.grant, idTag: req.idTag };
-      let grant: PartnerGrant | null;
       try {
-        grant = await decide(req);
+        const command = await fromCommand(req);
+        if (command) return command;
+        const hit = await remembered(req);
+        // The same tag in another case (the start after the Authorize): the session keeps its own idTag.
+        if (hit !== undefined) return hit && { ...hit, idTag: req.idTag };
+        const grant = await decide(req);
+        // Not kept: the next question asks again; the partner's answer stands for this one.
+        await remember(req, grant).catch((err: Error) => svc.logger.error({ chargerId: req.chargerId, err: err.message }, "ocpi: no se pudo guardar la respuesta del socio"));
+        return grant;
       } catch (err) {
         // Our own failure (the database): no partner's answer — the station's policy decides.
         svc.logger.error({ chargerId: req.chargerId, err: (err as Error).message }, "ocpi: no se pudo autorizar el token de un socio");
         return null;
       }
-      remember(key, grant);
-      return grant;
     },
 
     async sessionStarted(roamingGrant, session) {

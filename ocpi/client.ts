@@ -12,7 +12,8 @@ import { z } from "zod";
 import { AddressNotPublicError, assertPublicHost, publicOnlyLookup } from "../infra/public-address";
 import { envelope as envelopeSchema, type endpoint, versionDetails, versionList } from "./schemas";
 import { authorizationHeader } from "./tokens";
-import { OCPI_STATUS } from "./envelope";
+import { isStrictOcpiDateTime, OCPI_STATUS, ocpiNumbers, withoutNulls } from "./envelope";
+import type { Logger } from "../infra/logger";
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -28,6 +29,33 @@ export interface OcpiClientOptions {
   local?: boolean;
   /** How a host name is checked (tests); default: assertPublicHost with the system resolver. */
   checkHost?: (host: string) => Promise<void>;
+  /** Where answers read liberally (a malformed timestamp) are noted. */
+  logger?: Pick<Logger, "warn">;
+}
+
+/** A party: ISO 3166 country code and party id (credentials.asciidoc §CredentialsRole). */
+export interface OcpiParty {
+  countryCode: string;
+  partyId: string;
+}
+
+/**
+ * transport_and_format.asciidoc §Pull and Push, §Request headers: who a request of a functional
+ * module comes from and goes to, so a hub can route it.
+ */
+export interface Routing {
+  from: OcpiParty;
+  to: OcpiParty;
+}
+
+/** The four routing headers of `routing`. */
+export function routingHeaders(routing: Routing): Record<string, string> {
+  return {
+    "OCPI-from-country-code": routing.from.countryCode,
+    "OCPI-from-party-id": routing.from.partyId,
+    "OCPI-to-country-code": routing.to.countryCode,
+    "OCPI-to-party-id": routing.to.partyId,
+  };
 }
 
 /** A partner's platform could not be used: unreachable, an HTTP error, a bad envelope or a non-1xxx status. */
@@ -102,12 +130,14 @@ export class OcpiClient {
   private readonly timeoutMs: number;
   private readonly local: boolean;
   private readonly checkHost: (host: string) => Promise<void>;
+  private readonly logger?: Pick<Logger, "warn">;
 
   constructor(opts: OcpiClientOptions = {}) {
     this.local = opts.local ?? false;
     this.fetch = opts.fetch ?? partnerFetch(this.local ? undefined : publicOnlyLookup);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.checkHost = opts.checkHost ?? ((host) => assertPublicHost(host));
+    this.logger = opts.logger;
   }
 
   /**
@@ -135,14 +165,19 @@ export class OcpiClient {
     return parsed;
   }
 
-  /** One request; `data` validated with `schema` when the status code is 1xxx. `timeoutMs` overrides the client's. */
+  /**
+   * One request; `data` validated with `schema` when the status code is 1xxx. `timeoutMs`
+   * overrides the client's; `routing` (every request to a functional module) adds the routing
+   * headers. The body's numbers go with at most 4 decimals; the answer is read liberally: null
+   * members are absent, a timestamp in another RFC 3339 spelling is accepted and logged.
+   */
   async request<T extends z.ZodTypeAny>(
     method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
     target: string,
     token: string,
     schema: T,
     body?: unknown,
-    opts: { timeoutMs?: number } = {},
+    opts: { timeoutMs?: number; routing?: Routing } = {},
   ): Promise<{ data: z.infer<T>; headers: Headers }> {
     const at = await this.checkUrl(target);
     const headers: Record<string, string> = {
@@ -150,6 +185,7 @@ export class OcpiClient {
       "X-Request-ID": randomUUID(),
       "X-Correlation-ID": randomUUID(),
       Accept: "application/json",
+      ...(opts.routing ? routingHeaders(opts.routing) : {}),
     };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let res: Response;
@@ -157,7 +193,7 @@ export class OcpiClient {
       res = await this.fetch(at, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : JSON.stringify(ocpiNumbers(body)),
         redirect: "error",
         signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
       });
@@ -173,8 +209,9 @@ export class OcpiClient {
     } catch {
       throw new PartnerError(`El socio respondió ${res.status} sin un JSON OCPI.`, res.status);
     }
-    const parsed = envelopeSchema(z.unknown()).safeParse(json);
+    const parsed = envelopeSchema(z.unknown()).safeParse(withoutNulls(json));
     if (!parsed.success) throw new PartnerError(`El socio respondió ${res.status} sin el formato de respuesta OCPI.`, res.status);
+    if (!isStrictOcpiDateTime(parsed.data.timestamp)) this.logger?.warn({ host: at.host, timestamp: parsed.data.timestamp.slice(0, 64) }, "ocpi: el socio respondió con un timestamp fuera del formato OCPI (aceptado)");
     const { status_code: statusCode } = parsed.data;
     if (!res.ok || statusCode < 1000 || statusCode >= 2000) {
       throw new PartnerError(`El socio respondió ${res.status} con el código OCPI ${statusCode}.`, res.status, statusCode);

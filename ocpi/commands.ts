@@ -10,7 +10,7 @@ import { chargers, chargingSessions, connectors, ocpiSessions, stations, type Bu
 import type { ChargerCommand, CommandReply } from "../ocpp/commands";
 import { PartnerError } from "./client";
 import { OCPI_STATUS, OcpiError } from "./envelope";
-import { partnerToken, type OcpiServices } from "./registration";
+import { callPartner, OCPI_COUNTRY_CODE, type OcpiServices } from "./registration";
 import { commandType, startSession, stopSession, unlockConnector, type CommandResponse, type CommandResultBody } from "./schemas";
 
 /** What the /ocpi commands need of the OCPP central system (api/env's OcppGateway has it). */
@@ -68,11 +68,9 @@ async function findTarget(svc: OcpiServices, businessId: string, locationId: str
 }
 
 /** POSTs the result to the partner's response_url with our token for it; failures are counted on the partner. */
-async function postResult(svc: OcpiServices, partner: OcpiPartner, responseUrl: string, result: CommandResultBody): Promise<void> {
-  const token = partnerToken(svc, partner);
-  if (!token) return;
+async function postResult(svc: OcpiServices, partner: OcpiPartner, business: BusinessUser, responseUrl: string, result: CommandResultBody): Promise<void> {
   try {
-    await svc.client.request("POST", responseUrl, token, z.unknown(), result);
+    await callPartner(svc, partner, "POST", responseUrl, z.unknown(), result, { from: { countryCode: OCPI_COUNTRY_CODE, partyId: business.ocpiPartyId ?? "" } });
   } catch (err) {
     svc.logger.warn({ partnerId: partner.id, err: (err as Error).message }, "ocpi: el socio no recibió el resultado del comando");
   }
@@ -108,10 +106,10 @@ export async function receiveCommand(
   };
   const later = (responseUrl: string, run: () => Promise<CommandReply>) => {
     const done = run()
-      .then((r) => postResult(svc, partner, responseUrl, commandResultOf(r)))
+      .then((r) => postResult(svc, partner, business, responseUrl, commandResultOf(r)))
       .catch((err) => {
         svc.logger.error({ partnerId: partner.id, err: (err as Error).message }, "ocpi: comando fallido");
-        return postResult(svc, partner, responseUrl, { result: "FAILED" });
+        return postResult(svc, partner, business, responseUrl, { result: "FAILED" });
       });
     return { response: { result: "ACCEPTED" as const, timeout: COMMAND_TIMEOUT_S }, done };
   };

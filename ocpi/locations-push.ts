@@ -22,7 +22,7 @@ import { queryRows } from "../infra/sql";
 import { endpointUrl } from "./client";
 import { ocpiDateTime } from "./envelope";
 import { stationToLocation, type Party } from "./mapping";
-import { partnerToken, type OcpiServices } from "./registration";
+import { callPartner, partnerToken, type OcpiServices } from "./registration";
 import type { Evse, Location } from "./schemas";
 import { stationsForOcpi } from "./store";
 
@@ -116,7 +116,7 @@ export async function pushLocationChanges(svc: OcpiServices, partner: OcpiPartne
   if (!credentials) return 0;
   const send = async (method: "PUT" | "PATCH", path: string, body: unknown) => {
     if (!(await stillMine())) throw new PartnerHandedOver();
-    await svc.client.request(method, `${base}/${path}`, credentials, z.unknown(), body);
+    await callPartner(svc, partner, method, `${base}/${path}`, z.unknown(), body, { from: party });
     sent++;
   };
 

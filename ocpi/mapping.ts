@@ -5,6 +5,7 @@ import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { RateRow } from "../domain/pricing";
 import type { OpeningHours } from "../db/schema";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
+import { evseId } from "./cdr";
 import { ocpiDateTime } from "./envelope";
 import type { Connector, Evse, Location, PriceComponent, Tariff, TariffElement } from "./schemas";
 
@@ -23,6 +24,14 @@ export interface StationForOcpi {
   lastUpdated: Date;
   facilities: string[];
   chargers: ChargerForOcpi[];
+  /** Chargers that left the station lately (pulls only): EVSEs with status REMOVED. */
+  removedEvses?: RemovedEvse[];
+}
+
+export interface RemovedEvse {
+  chargerId: string;
+  removedAt: Date;
+  connectors: ConnectorForOcpi[];
 }
 
 export interface ChargerForOcpi {
@@ -103,10 +112,15 @@ export function connectorToOcpi(c: ConnectorForOcpi): Connector {
   };
 }
 
-export function chargerToEvse(charger: ChargerForOcpi): Evse {
+/**
+ * mod_locations.asciidoc §EVSE: `evse_id` is the eMI3 id the CDRs of its sessions carry
+ * (cdr_location.evse_id, made by the same function), so a partner matches a CDR to its EVSE.
+ */
+export function chargerToEvse(party: Pick<Party, "countryCode" | "partyId">, charger: ChargerForOcpi): Evse {
   const connectors = [...charger.connectors].sort((a, b) => a.connectorId - b.connectorId);
   return {
     uid: charger.id,
+    ...(party.partyId ? { evse_id: evseId(party, charger.id) } : {}),
     status: chargerStatus(charger),
     capabilities: ["REMOTE_START_STOP_CAPABLE", "RFID_READER", "UNLOCK_CAPABLE"],
     connectors: connectors.map(connectorToOcpi),
@@ -118,7 +132,12 @@ export function chargerToEvse(charger: ChargerForOcpi): Evse {
 const coordinate = (value: number) => value.toFixed(6);
 
 export function stationToLocation(party: Party, s: StationForOcpi): Location {
-  const evses = s.chargers.filter((c) => c.connectors.length > 0).map(chargerToEvse);
+  const evses = s.chargers.filter((c) => c.connectors.length > 0).map((c) => chargerToEvse(party, c));
+  for (const r of s.removedEvses ?? []) {
+    const at = ocpiDateTime(r.removedAt);
+    const evse = chargerToEvse(party, { id: r.chargerId, enabled: false, online: false, updatedAt: r.removedAt, connectors: r.connectors });
+    evses.push({ ...evse, status: "REMOVED", last_updated: at });
+  }
   return {
     country_code: party.countryCode,
     party_id: party.partyId,

@@ -21,7 +21,7 @@ import { endpointUrl, PartnerError } from "./client";
 import { sessionToCdr, type CdrPlace } from "./cdr";
 import { ocpiDateTime } from "./envelope";
 import { pushLocationChanges } from "./locations-push";
-import { OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
+import { callPartner, OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
 import type { CdrToken, OcpiSession } from "./schemas";
 import type { Party } from "./mapping";
 
@@ -164,7 +164,7 @@ async function pushSessions(svc: OcpiServices, partner: OcpiPartner, party: Part
         const url = endpointUrl(partner.endpoints, "sessions", "RECEIVER");
         if (url) {
           const body = sessionObject(party, session, place, link.token as CdrToken, link.authorizationReference, link.authMethod);
-          await svc.client.request("PUT", `${url.replace(/\/$/, "")}/${party.countryCode}/${party.partyId}/${session.id}`, token, z.unknown(), body);
+          await callPartner(svc, partner, "PUT", `${url.replace(/\/$/, "")}/${party.countryCode}/${party.partyId}/${session.id}`, z.unknown(), body, { from: party });
           report.sessions++;
         }
         await svc.db.update(ocpiSessions).set({ sessionPushedAt: session.updatedAt }).where(eq(ocpiSessions.id, link.id));
@@ -178,7 +178,7 @@ async function pushSessions(svc: OcpiServices, partner: OcpiPartner, party: Part
           });
           // Held by this pass until well after this request ends (renewed just before if needed): no other node posts it meanwhile.
           if (!(await stillMine())) break;
-          await svc.client.request("POST", url, token, z.unknown(), cdr);
+          await callPartner(svc, partner, "POST", url, z.unknown(), cdr, { from: party });
           report.cdrs++;
         }
         await svc.db.update(ocpiSessions).set({ cdrPushedAt: svc.now() }).where(eq(ocpiSessions.id, link.id));

@@ -4,10 +4,10 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { ocpiPartners, type BusinessUser, type OcpiPartner } from "../db/schema";
+import { businessUsers, ocpiPartners, type BusinessUser, type OcpiPartner } from "../db/schema";
 import type { KeyRing } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
-import { endpointUrl, PartnerError, type OcpiClient } from "./client";
+import { endpointUrl, PartnerError, type OcpiClient, type OcpiParty } from "./client";
 import { OCPI_STATUS, OcpiError } from "./envelope";
 import { credentials as credentialsSchema, type Credentials } from "./schemas";
 import { generateCredentialsToken, hashCredentialsToken, openPartnerToken, sealPartnerToken } from "./tokens";
@@ -49,6 +49,32 @@ export function ourCredentials(svc: Pick<OcpiServices, "publicOrigin">, business
 export function partnerToken(svc: Pick<OcpiServices, "keyRing">, partner: OcpiPartner): string | null {
   if (!partner.outgoingTokenEncrypted) return null;
   return openPartnerToken(svc.keyRing, partner.outgoingTokenEncrypted, { businessId: partner.businessId, partnerId: partner.id });
+}
+
+/**
+ * Every request to one of a partner's functional modules (sessions, cdrs, locations, tokens,
+ * command results) passes here: our token for the partner, and the routing headers of
+ * transport_and_format.asciidoc §Pull and Push — from our company's party (`from` when the
+ * caller has it), to the partner's. Versions and credentials are not functional modules.
+ */
+export async function callPartner<T extends z.ZodTypeAny>(
+  svc: Pick<OcpiServices, "db" | "keyRing" | "client">,
+  partner: OcpiPartner,
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  target: string,
+  schema: T,
+  body?: unknown,
+  opts: { timeoutMs?: number; from?: OcpiParty } = {},
+): Promise<{ data: z.infer<T>; headers: Headers }> {
+  const token = partnerToken(svc, partner);
+  if (!token) throw new PartnerError("No tenemos credenciales para llamar al socio.");
+  let from = opts.from;
+  if (!from) {
+    const [business] = await svc.db.select({ partyId: businessUsers.ocpiPartyId }).from(businessUsers).where(eq(businessUsers.id, partner.businessId));
+    from = { countryCode: OCPI_COUNTRY_CODE, partyId: business?.partyId ?? "" };
+  }
+  const to = { countryCode: partner.countryCode ?? "", partyId: partner.partyId ?? "" };
+  return svc.client.request(method, target, token, schema, body, { timeoutMs: opts.timeoutMs, routing: { from, to } });
 }
 
 /** What we keep of the partner's credentials: its token sealed, its versions URL, its first role. */

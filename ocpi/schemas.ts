@@ -3,6 +3,7 @@
 // partners send us (credentials, versions, tokens, commands) and, in the tests, everything we send.
 import { z } from "zod";
 import { CONNECTOR_FORMATS, PARKING_TYPES, POWER_TYPES } from "../contract/schemas/constants";
+import { parseOcpiDateTime } from "./envelope";
 
 // types.asciidoc — basic types -----------------------------------------------------------------
 
@@ -11,10 +12,11 @@ export const ciString = (max: number) => z.string().max(max).regex(/^[\x20-\x7E]
 /** types.asciidoc §string: UTF-8, at most `max` characters. */
 export const ocpiString = (max: number) => z.string().max(max);
 /**
- * types.asciidoc §DateTime: RFC 3339, UTC; we send `Z` always; the fractional part is optional.
- * (The spec's examples carry no zone suffix as well; partners sending one are accepted.)
+ * types.asciidoc §DateTime: RFC 3339, UTC; we send `Z` always (ocpiDateTime). What partners send
+ * is read liberally (ocpi/envelope.ts parseOcpiDateTime): a space for the `T`, microseconds, an
+ * offset or no zone are accepted, and logged where they are read.
  */
-export const dateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/, "DateTime");
+export const dateTime = z.string().refine((v) => parseOcpiDateTime(v) !== null, "DateTime");
 /** types.asciidoc §URL. */
 export const url = z.string().max(255).url();
 /** types.asciidoc §DisplayText. */

@@ -2,8 +2,11 @@
 // that asks (the partner's token names it): a partner of one operator sees nothing of another's.
 import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { businessUsers, chargers, connectors, connectorTypes, ocpiPartners, rates, services, stationServices, stations } from "../db/schema";
-import type { ChargerForOcpi, RateForOcpi, StationForOcpi } from "./mapping";
+import { businessUsers, chargers, connectors, connectorTypes, ocpiPartners, ocpiRemovedEvses, rates, services, stationServices, stations } from "../db/schema";
+import type { ChargerForOcpi, ConnectorForOcpi, RateForOcpi, RemovedEvse, StationForOcpi } from "./mapping";
+
+/** Days a charger that left a station is still pulled as a REMOVED EVSE (ADR 0044; the trigger of migration 0027 prunes older rows). */
+export const REMOVED_EVSE_DAYS = 30;
 
 export interface PageQuery {
   offset: number;
@@ -30,10 +33,13 @@ export async function findPartnerByTokenHashes(db: Db, hashes: string[]) {
  */
 // Spelled with qualified names: drizzle drops the table prefix in a one-table select, and a bare
 // "id" inside the subquery would be the charger's.
+// A charger leaving the station (ocpi_removed_evses) is a change of its Location too.
 const locationLastUpdated = sql<Date>`greatest("stations"."updated_at", coalesce((
   select max(greatest(c.updated_at, coalesce(k.updated_at, c.updated_at)))
   from ${chargers} c left join ${connectors} k on k.charger_id = c.id
-  where c.station_id = "stations"."id"), "stations"."updated_at"))`;
+  where c.station_id = "stations"."id"), "stations"."updated_at"), coalesce((
+  select max(r.removed_at) from ${ocpiRemovedEvses} r
+  where r.station_id = "stations"."id" and r.removed_at > now() - interval '${sql.raw(String(REMOVED_EVSE_DAYS))} days'), "stations"."updated_at"))`;
 
 function dateFilters(column: SQL | typeof rates.updatedAt, q: PageQuery): SQL[] {
   const where: SQL[] = [];
@@ -54,7 +60,7 @@ export async function listLocations(db: Db, businessId: string, q: PageQuery): P
     .orderBy(asc(stations.createdAt), asc(stations.id))
     .offset(q.offset)
     .limit(q.limit);
-  return { total, items: await withChargers(db, rows) };
+  return { total, items: await withRemovedEvses(db, await withChargers(db, rows)) };
 }
 
 export async function getLocation(db: Db, businessId: string, locationId: string): Promise<StationForOcpi | null> {
@@ -63,7 +69,7 @@ export async function getLocation(db: Db, businessId: string, locationId: string
     .select({ station: stations, lastUpdated: locationLastUpdated })
     .from(stations)
     .where(and(eq(stations.id, locationId), eq(stations.businessId, businessId), eq(stations.roamingPublished, true)));
-  const [item] = await withChargers(db, rows);
+  const [item] = await withRemovedEvses(db, await withChargers(db, rows));
   return item ?? null;
 }
 
@@ -129,6 +135,42 @@ async function withChargers(db: Db, rows: { station: typeof stations.$inferSelec
     facilities: facilityRows.filter((f) => f.stationId === s.id).map((f) => f.code),
     chargers: chargerRows.filter((c) => c.stationId === s.id).map((c) => byCharger.get(c.id)!),
   }));
+}
+
+/**
+ * The pulled Locations' EVSEs that left them lately (mod_locations.asciidoc §EVSE: a removed EVSE
+ * is kept with status REMOVED), with the connectors they had. Pushes do not use this: they
+ * send REMOVED once from the copy each partner holds (ocpi/locations-push.ts).
+ */
+async function withRemovedEvses(db: Db, items: StationForOcpi[]): Promise<StationForOcpi[]> {
+  if (items.length === 0) return items;
+  const rows = await db
+    .select()
+    .from(ocpiRemovedEvses)
+    .where(and(inArray(ocpiRemovedEvses.stationId, items.map((s) => s.id)), sql`${ocpiRemovedEvses.removedAt} > now() - make_interval(days => ${REMOVED_EVSE_DAYS})`))
+    .orderBy(asc(ocpiRemovedEvses.removedAt), asc(ocpiRemovedEvses.chargerId));
+  return items.map((s) => {
+    const present = new Set(s.chargers.map((c) => c.id));
+    const removed: RemovedEvse[] = rows
+      .filter((r) => r.stationId === s.id && !present.has(r.chargerId))
+      .map((r) => ({
+        chargerId: r.chargerId,
+        removedAt: r.removedAt,
+        connectors: r.connectors.map(
+          (k): ConnectorForOcpi => ({
+            connectorId: k.connectorId,
+            standard: k.standard,
+            format: k.format as ConnectorForOcpi["format"],
+            powerType: k.powerType as ConnectorForOcpi["powerType"],
+            maxPowerKw: Number(k.maxPowerKw),
+            rateId: k.rateId,
+            status: "Unavailable",
+            updatedAt: r.removedAt,
+          }),
+        ),
+      }));
+    return { ...s, removedEvses: removed };
+  });
 }
 
 /** The rates used by a connector of a station published to roaming: the tariffs partners see. */

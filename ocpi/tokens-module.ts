@@ -7,8 +7,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { ocpiPartners, ocpiTokens, type OcpiPartner } from "../db/schema";
 import { endpointUrl, PartnerError } from "./client";
-import { OCPI_STATUS, OcpiError } from "./envelope";
-import { partnerToken, type OcpiServices } from "./registration";
+import { isStrictOcpiDateTime, OCPI_STATUS, OcpiError, parseOcpiDateTime } from "./envelope";
+import { callPartner, partnerToken, type OcpiServices } from "./registration";
 import { authorizationInfo, token as tokenSchema, tokenType, type AuthorizationInfo, type OcpiToken } from "./schemas";
 
 const typeOf = (raw: string | undefined) => {
@@ -60,7 +60,9 @@ export async function putToken(
   if (t.uid !== path.uid || t.type !== type || t.country_code.toUpperCase() !== partner.countryCode || t.party_id.toUpperCase() !== partner.partyId) {
     throw new OcpiError(200, OCPI_STATUS.INVALID_PARAMETERS, "The Token does not match its URL.");
   }
-  const values = { valid: t.valid, whitelist: t.whitelist, token: t as Record<string, unknown>, lastUpdated: new Date(t.last_updated.endsWith("Z") ? t.last_updated : `${t.last_updated}Z`) };
+  // The schema accepted it, so it parses; another spelling than the spec's is noted, not refused.
+  if (!isStrictOcpiDateTime(t.last_updated)) svc.logger.warn({ partnerId: partner.id, last_updated: t.last_updated.slice(0, 64) }, "ocpi: token con last_updated fuera del formato OCPI (aceptado)");
+  const values = { valid: t.valid, whitelist: t.whitelist, token: t as Record<string, unknown>, lastUpdated: parseOcpiDateTime(t.last_updated)! };
   if (existing) {
     await svc.db.update(ocpiTokens).set(values).where(eq(ocpiTokens.id, existing.id));
     return { created: false };
@@ -97,7 +99,7 @@ async function askPartner(
   const body = location ? { location_id: location.locationId, ...(location.evseUid ? { evse_uids: [location.evseUid] } : {}) } : undefined;
   try {
     const target = `${url.replace(/\/$/, "")}/${encodeURIComponent(uid)}/authorize?type=${type}`;
-    const { data } = await svc.client.request("POST", target, credentials, authorizationInfo, body, { timeoutMs });
+    const { data } = await callPartner(svc, partner, "POST", target, authorizationInfo, body, { timeoutMs });
     return { kind: "answer", info: data };
   } catch (err) {
     // 2004: not this eMSP's token; anything else (timeout included): it could not answer.

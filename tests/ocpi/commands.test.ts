@@ -19,7 +19,8 @@ import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture
 import { ocpiCall, serveLate, TestEmsp } from "./emsp";
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const round = (n: number, digits = 6) => Math.round(n * 10 ** digits) / 10 ** digits;
+/** types.asciidoc §number: 4 decimals. */
+const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (backend) => {

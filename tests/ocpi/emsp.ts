@@ -14,6 +14,8 @@ export interface Received {
   path: string;
   authorization: string | undefined;
   body: unknown;
+  /** The request's headers (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface OcpiAnswer<T> {
@@ -128,7 +130,7 @@ export class TestEmsp {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", "http://x");
-    const received: Received = { method: req.method ?? "GET", path: url.pathname, authorization: req.headers.authorization, body: text ? JSON.parse(text) : undefined };
+    const received: Received = { method: req.method ?? "GET", path: url.pathname, authorization: req.headers.authorization, body: text ? JSON.parse(text) : undefined, headers: req.headers };
     this.received.push(received);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json" });
