@@ -112,8 +112,18 @@ export function minutesBetween(from: Date, to: Date): number {
 }
 
 /**
- * Usage of a closed session from its timestamps, in whole minutes (partial minutes are not
- * charged). Idle time runs from the end of charging to unplug (or, failing that, the stop).
+ * Seconds billed for the stretch from `from` to `to`: every started second counts whole (rounded
+ * up, never down), so what is billed is never below the time used and at most a second above
+ * it. Roaming tariffs publish this rule as step_size 1 (second) on TIME and PARKING_TIME.
+ */
+export function billedSeconds(from: Date, to: Date): number {
+  return Math.max(0, Math.ceil((to.getTime() - from.getTime()) / 1000));
+}
+
+/**
+ * Usage of a closed session from its timestamps, in billed seconds expressed as minutes
+ * (`billedSeconds`: a started second counts whole). Idle time runs from the end of charging to
+ * unplug (or, failing that, the stop).
  */
 export function usageFromSession(s: {
   energyWh: number;
@@ -127,8 +137,8 @@ export function usageFromSession(s: {
   const chargingEnd = s.chargingEndedAt ?? end;
   return {
     energyWh: Math.max(0, s.energyWh),
-    chargingMinutes: Math.floor(minutesBetween(s.startedAt, chargingEnd)),
-    idleMinutes: Math.floor(minutesBetween(chargingEnd, end)),
+    chargingMinutes: billedSeconds(s.startedAt, chargingEnd) / 60,
+    idleMinutes: billedSeconds(chargingEnd, end) / 60,
     idleStartedAt: chargingEnd,
     timeZone: s.timeZone,
   };

@@ -188,7 +188,7 @@ describe("VAT", () => {
 });
 
 describe("usageFromSession", () => {
-  it("derives whole charging and idle minutes from the session's instants", () => {
+  it("derives charging and idle minutes from the session's instants, to the started second", () => {
     const u = usageFromSession({
       energyWh: 10_000,
       startedAt: ba("2025-03-10T10:00:00"),
@@ -196,8 +196,17 @@ describe("usageFromSession", () => {
       unpluggedAt: ba("2025-03-10T12:15:50"),
       stoppedAt: ba("2025-03-10T11:31:00"),
     });
-    expect(u).toMatchObject({ energyWh: 10_000, chargingMinutes: 90, idleMinutes: 45 });
+    expect(u).toMatchObject({ energyWh: 10_000, chargingMinutes: 90 + 40 / 60, idleMinutes: 45 + 10 / 60 });
     expect(u.idleStartedAt).toEqual(ba("2025-03-10T11:30:40"));
+  });
+
+  it("mod_tariffs §PriceComponent step_size (consumed amounts are rounded up): a started second is billed whole, never dropped", () => {
+    const t0 = new Date("2026-11-26T12:00:00.000Z");
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    // 60.5 min charging, then 30.5 min idle: billed as used, not as 60 and 30.
+    expect(usageFromSession({ energyWh: 0, startedAt: t0, chargingEndedAt: at(3630), unpluggedAt: at(3630 + 1830), stoppedAt: null })).toMatchObject({ chargingMinutes: 60.5, idleMinutes: 30.5 });
+    // 91.5 s → 92 s; 12.5 s → 13 s (not 60 s and 0).
+    expect(usageFromSession({ energyWh: 0, startedAt: t0, chargingEndedAt: at(91.5), unpluggedAt: at(91.5 + 12.5), stoppedAt: null })).toMatchObject({ chargingMinutes: 92 / 60, idleMinutes: 13 / 60 });
   });
 
   it("falls back to the stop when the unplug is unknown, and to no idle when charging never ended", () => {
