@@ -84,15 +84,16 @@ export function evseId(party: Pick<Party, "countryCode" | "partyId">, chargerId:
   return `${party.countryCode}*${party.partyId}*E${chargerId.replace(/-/g, "").slice(0, 30).toUpperCase()}`;
 }
 
-export function sessionToCdr(
-  party: Party,
-  session: SessionForCdr,
-  place: CdrPlace,
-  token: CdrToken,
-  opts: { authMethod: Cdr["auth_method"]; authorizationReference?: string },
-): Cdr {
+/**
+ * The charging periods of a session up to `end` (its end, or the instant a running session was
+ * last updated): charging with its energy and time, then the grace and the billed idle time as
+ * PARKING_TIME (see the top of this file). Also the billed seconds the costs are priced on.
+ */
+export function chargingPeriodsOf(
+  session: Pick<SessionForCdr, "startedAt" | "chargingEndedAt" | "energyWh" | "rateId" | "rateSnapshot">,
+  end: Date,
+): { periods: Cdr["charging_periods"]; chargingEnd: Date; chargingSeconds: number; billedIdleSeconds: number } {
   const rate = session.rateSnapshot;
-  const end = session.unpluggedAt ?? session.stoppedAt ?? session.chargingEndedAt ?? session.startedAt;
   const chargingEnd = session.chargingEndedAt && session.chargingEndedAt < end ? session.chargingEndedAt : end;
   const tariffId = session.rateId ?? undefined;
   const chargingSeconds = billedSeconds(session.startedAt, chargingEnd);
@@ -119,6 +120,19 @@ export function sessionToCdr(
       });
     }
   }
+  return { periods, chargingEnd, chargingSeconds, billedIdleSeconds };
+}
+
+export function sessionToCdr(
+  party: Party,
+  session: SessionForCdr,
+  place: CdrPlace,
+  token: CdrToken,
+  opts: { authMethod: Cdr["auth_method"]; authorizationReference?: string },
+): Cdr {
+  const rate = session.rateSnapshot;
+  const end = session.unpluggedAt ?? session.stoppedAt ?? session.chargingEndedAt ?? session.startedAt;
+  const { periods, chargingEnd, chargingSeconds, billedIdleSeconds } = chargingPeriodsOf(session, end);
   const costs = {
     energy: dimensionCost(session.energyCents, session.energyWh / 1000, rate?.pricePerKwhCents ?? 0, rate),
     time: dimensionCost(session.timeCents, chargingSeconds / 3600, (rate?.pricePerMinuteCents ?? 0) * 60, rate),

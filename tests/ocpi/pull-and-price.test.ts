@@ -14,7 +14,8 @@ import { createOcpiApp, ocpiServices } from "../../ocpi/app";
 import { createInvitation, type OcpiServices } from "../../ocpi/registration";
 import { cdr as cdrSchema, session as sessionSchema, tariff as tariffSchema, type Cdr, type Tariff } from "../../ocpi/schemas";
 import { chargerInput, createTenant, expectStatus, openHarness, rateInput, stationInput, TEST_KEYS, testBackends, type Harness, type Tenant } from "../api/helpers";
-import { ocpiCall, serveLate, TestEmsp } from "./emsp";
+import { pushToPartners } from "../../ocpi/push";
+import { ocpiCall, serveLate, TestEmsp, type Received } from "./emsp";
 import { cdrCosts, priceCdr } from "./tariff-pricer";
 
 const silent = { info: () => {}, warn: () => {}, error: (o: object, m?: string) => console.error(m, JSON.stringify(o)) };
@@ -230,4 +231,51 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
       expect(priceCdr(cdr, tariffs)).toEqual(cdrCosts(cdr));
     },
   );
+
+  it("mod_sessions §Receiver interface: a running session is PATCHed with kwh, charging_periods and total_cost as it moves, at most once a minute; PUT whole when it ends", async () => {
+    const seen: Received[] = [];
+    emsp.extra = (req) => {
+      if (!req.path.startsWith("/ocpi/2.2.1/sessions") && !req.path.startsWith("/ocpi/2.2.1/cdrs")) return undefined;
+      seen.push(req);
+      return { body: { status_code: 1000, timestamp: new Date().toISOString() } };
+    };
+    const [run] = await h.db.select().from(chargingSessions).where(eq(chargingSessions.idTag, "EMSRUN"));
+    const [rate] = await h.db.select().from(rates).where(eq(rates.name, "Forma 9"));
+    const startedAt = run.startedAt.getTime();
+    const at = (s: number) => new Date(startedAt + s * 1000);
+    const move = (s: number, energyWh: number) => h.db.update(chargingSessions).set({ energyWh, updatedAt: at(s) }).where(eq(chargingSessions.id, run.id));
+    await h.db.update(chargingSessions).set({ rateId: rate.id, rateSnapshot: rateSnapshotFromRow(rate) }).where(eq(chargingSessions.id, run.id));
+    await move(10, 100);
+    const path = `/ocpi/2.2.1/sessions/AR/ENC/${run.id}`;
+    const mine = () => seen.splice(0).filter((r) => r.path === path);
+
+    await pushToPartners(svc);
+    const [put] = mine();
+    expect(put.method).toBe("PUT");
+    expect(sessionSchema.parse(put.body)).toMatchObject({ status: "ACTIVE", kwh: 0.1 });
+
+    // A reading 30 s later waits; one 65 s after the state sent goes, as a PATCH of what moved.
+    await move(40, 900);
+    await pushToPartners(svc);
+    expect(mine()).toEqual([]);
+    await move(75, 1_200);
+    await pushToPartners(svc);
+    const patches = mine();
+    expect(patches.map((r) => r.method)).toEqual(["PATCH"]);
+    const body = patches[0].body as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(["charging_periods", "kwh", "last_updated", "total_cost"]);
+    // 1.2 kWh at $350, 75 s at $5/min, the $500 fee: the cost so far, VAT included.
+    expect(body).toMatchObject({ kwh: 1.2, total_cost: { incl_vat: (42_000 + 625 + 50_000) / 100 } });
+    expect(sessionSchema.shape.charging_periods.parse(body.charging_periods)).toEqual([
+      { start_date_time: put.body && (put.body as { start_date_time: string }).start_date_time, dimensions: [{ type: "ENERGY", volume: 1.2 }, { type: "TIME", volume: 0.0208 }], tariff_id: rate.id },
+    ]);
+
+    // Its end goes at once, whole.
+    await h.db.update(chargingSessions).set({ status: "COMPLETED", stoppedAt: at(80), chargingEndedAt: at(80), updatedAt: at(80) }).where(eq(chargingSessions.id, run.id));
+    await pushToPartners(svc);
+    const [end] = mine();
+    expect(end.method).toBe("PUT");
+    expect(sessionSchema.parse(end.body)).toMatchObject({ status: "COMPLETED" });
+    emsp.extra = undefined;
+  });
 });
