@@ -167,6 +167,12 @@ describe("VAT", () => {
     expect(priceSession(rate({ sessionFeeCents: 50, vatIncluded: false }), usage()).vatCents).toBe(11); // 10.5
   });
 
+  it("mod_tariffs §PriceComponent vat: when not included, each line gets its VAT rounded on its own unrounded amount, as a partner prices it from the tariff", () => {
+    // 92 s at $7.77/min: $11.914 net → $11.91; with 21 % VAT $14.41594 → $14.42, so the VAT is $2.51 (not 21 % of $11.91 = $2.50).
+    const p = priceSession(rate({ pricePerKwhCents: 0, sessionFeeCents: 0, pricePerMinuteCents: 777, vatIncluded: false }), usage({ chargingMinutes: 92 / 60 }));
+    expect(p).toMatchObject({ timeCents: 1_191, vatCents: 251, totalCents: 1_442 });
+  });
+
   it("follows the rate's VAT rate (10.5 % or exempt)", () => {
     expect(vatCents(10_000, 1050, false)).toBe(1_050);
     expect(priceSession(rate({ sessionFeeCents: 10_000, vatRateBp: 0, vatIncluded: false }), usage())).toMatchObject({ vatCents: 0, totalCents: 10_000 });
