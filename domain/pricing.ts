@@ -112,8 +112,18 @@ export function minutesBetween(from: Date, to: Date): number {
 }
 
 /**
- * Usage of a closed session from its timestamps, in whole minutes (partial minutes are not
- * charged). Idle time runs from the end of charging to unplug (or, failing that, the stop).
+ * Seconds billed for the stretch from `from` to `to`: every started second counts whole (rounded
+ * up, never down), so what is billed is never below the time used and at most a second above
+ * it. Roaming tariffs publish this rule as step_size 1 (second) on TIME and PARKING_TIME.
+ */
+export function billedSeconds(from: Date, to: Date): number {
+  return Math.max(0, Math.ceil((to.getTime() - from.getTime()) / 1000));
+}
+
+/**
+ * Usage of a closed session from its timestamps, in billed seconds expressed as minutes
+ * (`billedSeconds`: a started second counts whole). Idle time runs from the end of charging to
+ * unplug (or, failing that, the stop).
  */
 export function usageFromSession(s: {
   energyWh: number;
@@ -127,8 +137,8 @@ export function usageFromSession(s: {
   const chargingEnd = s.chargingEndedAt ?? end;
   return {
     energyWh: Math.max(0, s.energyWh),
-    chargingMinutes: Math.floor(minutesBetween(s.startedAt, chargingEnd)),
-    idleMinutes: Math.floor(minutesBetween(chargingEnd, end)),
+    chargingMinutes: billedSeconds(s.startedAt, chargingEnd) / 60,
+    idleMinutes: billedSeconds(chargingEnd, end) / 60,
     idleStartedAt: chargingEnd,
     timeZone: s.timeZone,
   };
@@ -221,23 +231,36 @@ export function vatCents(amountCents: number, vatRateBp: number, included: boole
   return included ? roundCents((amountCents * vatRateBp) / (10_000 + vatRateBp)) : roundCents((amountCents * vatRateBp) / 10_000);
 }
 
+/**
+ * VAT added on top of prices without it, line by line: each line with its VAT is rounded to the
+ * cent on its own, as a roaming partner prices it from the published tariff (volume × price
+ * excl. VAT, plus the tariff's VAT), and the VAT is what those add over the lines' net amounts.
+ * `lines` are the unrounded net amounts in centavos.
+ */
+export function vatOnTopCents(lines: number[], vatRateBp: number): number {
+  return lines.reduce((sum, line) => sum + roundCents((line * (10_000 + vatRateBp)) / 10_000) - roundCents(line), 0);
+}
+
 export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPrice {
   assertAmount("energyWh", usage.energyWh);
   assertAmount("chargingMinutes", usage.chargingMinutes);
   assertAmount("idleMinutes", usage.idleMinutes);
 
-  const energyCents = roundCents((rate.pricePerKwhCents * usage.energyWh) / 1000);
-  const timeCents = roundCents(rate.pricePerMinuteCents * usage.chargingMinutes);
+  const energy = (rate.pricePerKwhCents * usage.energyWh) / 1000;
+  const time = rate.pricePerMinuteCents * usage.chargingMinutes;
+  const energyCents = roundCents(energy);
+  const timeCents = roundCents(time);
   const sessionFeeCents = rate.sessionFeeCents;
 
-  let idleCents = 0;
+  let idle = 0;
   if (rate.idlePricePerMinuteCents > 0) {
-    idleCents = roundCents(rate.idlePricePerMinuteCents * billableIdleMinutes(rate, usage));
-    if (rate.idleMaxCents != null) idleCents = Math.min(idleCents, rate.idleMaxCents);
+    idle = rate.idlePricePerMinuteCents * billableIdleMinutes(rate, usage);
+    if (rate.idleMaxCents != null && roundCents(idle) > rate.idleMaxCents) idle = rate.idleMaxCents;
   }
+  const idleCents = roundCents(idle);
 
   const subtotalCents = energyCents + timeCents + sessionFeeCents + idleCents;
-  const vat = vatCents(subtotalCents, rate.vatRateBp, rate.vatIncluded);
+  const vat = rate.vatIncluded ? vatCents(subtotalCents, rate.vatRateBp, true) : vatOnTopCents([energy, time, sessionFeeCents, idle], rate.vatRateBp);
   return {
     energyCents,
     timeCents,

@@ -16,7 +16,10 @@ import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, o
 import { credentials as credentialsSchema, dateTime as dateTimeSchema } from "./schemas";
 import { receiveCommand, type CommandGateway } from "./commands";
 import { getToken, putToken } from "./tokens-module";
-import { getLocation, listLocations, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
+import { getLocation, listLocations, listPartnerSessions, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
+import { sessionToCdr } from "./cdr";
+import { sessionObject } from "./push";
+import type { CdrToken } from "./schemas";
 import { hashCredentialsToken, tokensFromHeader } from "./tokens";
 
 export interface OcpiDeps {
@@ -46,6 +49,8 @@ const MODULES: { identifier: string; role: "SENDER" | "RECEIVER"; path: string }
   { identifier: "credentials", role: "RECEIVER", path: "credentials" },
   { identifier: "locations", role: "SENDER", path: "locations" },
   { identifier: "tariffs", role: "SENDER", path: "tariffs" },
+  { identifier: "sessions", role: "SENDER", path: "sessions" },
+  { identifier: "cdrs", role: "SENDER", path: "cdrs" },
   { identifier: "commands", role: "RECEIVER", path: "commands" },
   { identifier: "tokens", role: "RECEIVER", path: "tokens" },
 ];
@@ -244,6 +249,27 @@ function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: 
     const q = pageQuery(c, svc);
     const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
     return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
+  });
+
+  // mod_sessions.asciidoc §Sender interface and mod_cdrs.asciidoc §Sender interface: the partner's
+  // drivers' sessions and CDRs, the same objects the pushes send, so a partner that missed pushes
+  // reconciles by pulling.
+  app.get(`/${SUPPORTED_VERSION}/sessions`, async (c) => {
+    const q = pageQuery(c, svc);
+    const { total, items } = await listPartnerSessions(svc.db, c.get("partner"), q, false);
+    const data = items.map(({ link, session, place }) => sessionObject(party(c), session, place, link.token as CdrToken, link.authorizationReference, link.authMethod));
+    return page(c, "sessions", q, total, data);
+  });
+  app.get(`/${SUPPORTED_VERSION}/cdrs`, async (c) => {
+    const q = pageQuery(c, svc);
+    const { total, items } = await listPartnerSessions(svc.db, c.get("partner"), q, true);
+    const data = items.map(({ link, session, place }) =>
+      sessionToCdr(party(c), { ...session, rateSnapshot: session.rateSnapshot ?? null }, place, link.token as CdrToken, {
+        authMethod: link.authMethod,
+        authorizationReference: link.authorizationReference ?? undefined,
+      }),
+    );
+    return page(c, "cdrs", q, total, data);
   });
 }
 

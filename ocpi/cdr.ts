@@ -1,19 +1,25 @@
-// A closed charging session as an OCPI 2.2.1 CDR (mod_cdrs.asciidoc §CDR object), ADR 0020. The
-// amounts are the session's own breakdown (domain/pricing, priced with the rate snapshot taken at
-// its start), so the CDR and the operator's Actividad always agree. Idle time is PARKING_TIME:
+// A closed charging session as an OCPI 2.2.1 CDR (mod_cdrs.asciidoc §CDR object), ADR 0020, 0045.
+// The amounts are the session's own breakdown (domain/pricing, priced with the rate snapshot taken
+// at its start), so the CDR and the operator's Actividad always agree. Idle time is PARKING_TIME:
 //
 //   period 1  start → end of charging        ENERGY (kWh), TIME (h)        tariff_id = the rate
 //   period 2  end of charging → + grace      PARKING_TIME (h)              no tariff: free
 //   period 3  end of grace → unplug/stop     PARKING_TIME (h)              tariff_id = the rate
 //
-// and total_parking_cost is the idle penalty — minutes after the grace at the idle price (within
-// its hours and under its cap) — never minutes at the charging-time price; total_time_cost is
-// charging time only. A period without tariff_id has no tariff relevant (§ChargingPeriod).
-import type { RateSnapshot } from "../domain/pricing";
+// and total_parking_cost is the idle penalty — seconds after the grace at the idle price (within
+// its hours and under its cap) — never time at the charging-time price; total_time_cost is
+// charging time only. A period without tariff_id has no tariff relevant (§ChargingPeriod): that is
+// how the grace is published, since no tariff restriction counts from the end of charging.
+//
+// Pricing the periods with the published tariff gives the CDR's costs to the cent: time volumes
+// are the billed seconds (domain/pricing billedSeconds, the tariff's step_size 1), and each
+// cost's excl_vat is its billed volume × the tariff's price excl. VAT (mod_tariffs §PriceComponent)
+// rounded to the cent, its incl_vat what the driver was billed.
+import { billedSeconds, roundCents, type RateSnapshot } from "../domain/pricing";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { OCPI_DECIMALS, ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
-import type { Party } from "./mapping";
+import { netPrice, type Party } from "./mapping";
 
 export interface SessionForCdr {
   id: string;
@@ -40,10 +46,13 @@ export interface CdrPlace {
   connector: { connectorId: number; standard: string; format: ConnectorFormat; powerType: PowerType };
 }
 
-const HOUR_MS = 3_600_000;
-/** Hours with the 4 decimals of types.asciidoc §number; totals are sums of these rounded periods, so they add up. */
-const hours = (from: Date, to: Date) => round(Math.max(0, to.getTime() - from.getTime()) / HOUR_MS, OCPI_DECIMALS);
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+/**
+ * Billed seconds as hours with 4 decimals (types.asciidoc §number), cut rather than rounded: the
+ * cut is under 0.36 s, so an eMSP rounding volume × 3600 up to the tariff's step of 1 s gets the
+ * billed seconds back exactly, where rounding to nearest could add a second.
+ */
+export const hoursOf = (seconds: number) => Math.floor((seconds / 3600) * 10_000 + 1e-6) / 10_000;
 
 /** An amount in centavos as priced (with VAT when the rate includes it) → OCPI Price (types.asciidoc §Price). */
 export function priceOf(cents: number, rate: Pick<RateSnapshot, "vatIncluded" | "vatRateBp"> | null): { excl_vat: number; incl_vat: number } {
@@ -54,9 +63,64 @@ export function priceOf(cents: number, rate: Pick<RateSnapshot, "vatIncluded" | 
   return { excl_vat: round(excl / 100, 2), incl_vat: round(incl / 100, 2) };
 }
 
+/**
+ * The cost of one dimension as the tariff prices it: excl_vat is `volume` (billed units) × the
+ * published price excl. VAT of `unitCents`, rounded to the cent; incl_vat is what the driver was
+ * billed (`cents`) when the rate includes VAT, else that net with the VAT on top. When the session
+ * billed something else than the tariff gives for that volume (the idle cap or its hours, a
+ * prepaid session cut to what was paid), the billed amount is split as it stands.
+ */
+export function dimensionCost(cents: number, volume: number, unitCents: number, rate: RateSnapshot | null): { excl_vat: number; incl_vat: number } {
+  if (!rate || roundCents(unitCents * volume) !== cents) return priceOf(cents, rate);
+  const net = volume * netPrice(rate, unitCents);
+  return {
+    excl_vat: roundCents(net * 100) / 100,
+    incl_vat: rate.vatIncluded ? cents / 100 : roundCents(net * (10_000 + rate.vatRateBp) / 100) / 100,
+  };
+}
+
 /** eMI3 EVSE ID (mod_cdrs §CdrLocation.evse_id): country*party*E + the charger's id without dashes. */
 export function evseId(party: Pick<Party, "countryCode" | "partyId">, chargerId: string): string {
   return `${party.countryCode}*${party.partyId}*E${chargerId.replace(/-/g, "").slice(0, 30).toUpperCase()}`;
+}
+
+/**
+ * The charging periods of a session up to `end` (its end, or the instant a running session was
+ * last updated): charging with its energy and time, then the grace and the billed idle time as
+ * PARKING_TIME (see the top of this file). Also the billed seconds the costs are priced on.
+ */
+export function chargingPeriodsOf(
+  session: Pick<SessionForCdr, "startedAt" | "chargingEndedAt" | "energyWh" | "rateId" | "rateSnapshot">,
+  end: Date,
+): { periods: Cdr["charging_periods"]; chargingEnd: Date; chargingSeconds: number; billedIdleSeconds: number } {
+  const rate = session.rateSnapshot;
+  const chargingEnd = session.chargingEndedAt && session.chargingEndedAt < end ? session.chargingEndedAt : end;
+  const tariffId = session.rateId ?? undefined;
+  const chargingSeconds = billedSeconds(session.startedAt, chargingEnd);
+  const periods: Cdr["charging_periods"] = [
+    {
+      start_date_time: ocpiDateTime(session.startedAt),
+      dimensions: [
+        { type: "ENERGY", volume: round(session.energyWh / 1000, 3) },
+        { type: "TIME", volume: hoursOf(chargingSeconds) },
+      ],
+      ...(tariffId ? { tariff_id: tariffId } : {}),
+    },
+  ];
+  let billedIdleSeconds = 0;
+  if (end > chargingEnd) {
+    const graceEnd = new Date(Math.min(end.getTime(), chargingEnd.getTime() + (rate?.idleGraceMinutes ?? 0) * 60_000));
+    if (graceEnd > chargingEnd) periods.push({ start_date_time: ocpiDateTime(chargingEnd), dimensions: [{ type: "PARKING_TIME", volume: hoursOf(billedSeconds(chargingEnd, graceEnd)) }] });
+    if (end > graceEnd) {
+      billedIdleSeconds = billedSeconds(graceEnd, end);
+      periods.push({
+        start_date_time: ocpiDateTime(graceEnd),
+        dimensions: [{ type: "PARKING_TIME", volume: hoursOf(billedIdleSeconds) }],
+        ...(tariffId && (rate?.idlePricePerMinuteCents ?? 0) > 0 ? { tariff_id: tariffId } : {}),
+      });
+    }
+  }
+  return { periods, chargingEnd, chargingSeconds, billedIdleSeconds };
 }
 
 export function sessionToCdr(
@@ -68,29 +132,14 @@ export function sessionToCdr(
 ): Cdr {
   const rate = session.rateSnapshot;
   const end = session.unpluggedAt ?? session.stoppedAt ?? session.chargingEndedAt ?? session.startedAt;
-  const chargingEnd = session.chargingEndedAt && session.chargingEndedAt < end ? session.chargingEndedAt : end;
-  const tariffId = session.rateId ?? undefined;
-  const periods: Cdr["charging_periods"] = [
-    {
-      start_date_time: ocpiDateTime(session.startedAt),
-      dimensions: [
-        { type: "ENERGY", volume: round(session.energyWh / 1000, 3) },
-        { type: "TIME", volume: hours(session.startedAt, chargingEnd) },
-      ],
-      ...(tariffId ? { tariff_id: tariffId } : {}),
-    },
-  ];
-  if (end > chargingEnd) {
-    const graceEnd = new Date(Math.min(end.getTime(), chargingEnd.getTime() + (rate?.idleGraceMinutes ?? 0) * 60_000));
-    if (graceEnd > chargingEnd) periods.push({ start_date_time: ocpiDateTime(chargingEnd), dimensions: [{ type: "PARKING_TIME", volume: hours(chargingEnd, graceEnd) }] });
-    if (end > graceEnd) {
-      periods.push({
-        start_date_time: ocpiDateTime(graceEnd),
-        dimensions: [{ type: "PARKING_TIME", volume: hours(graceEnd, end) }],
-        ...(tariffId && (rate?.idlePricePerMinuteCents ?? 0) > 0 ? { tariff_id: tariffId } : {}),
-      });
-    }
-  }
+  const { periods, chargingEnd, chargingSeconds, billedIdleSeconds } = chargingPeriodsOf(session, end);
+  const costs = {
+    energy: dimensionCost(session.energyCents, session.energyWh / 1000, rate?.pricePerKwhCents ?? 0, rate),
+    time: dimensionCost(session.timeCents, chargingSeconds / 3600, (rate?.pricePerMinuteCents ?? 0) * 60, rate),
+    fixed: dimensionCost(session.sessionFeeCents, 1, rate?.sessionFeeCents ?? 0, rate),
+    parking: dimensionCost(session.idleCents, billedIdleSeconds / 3600, (rate?.idlePricePerMinuteCents ?? 0) * 60, rate),
+  };
+  const exclTotal = roundCents((costs.energy.excl_vat + costs.time.excl_vat + costs.fixed.excl_vat + costs.parking.excl_vat) * 100) / 100;
   const s = place.station;
   const volumeOf = (type: string) => round(periods.flatMap((p) => p.dimensions).reduce((sum, d) => sum + (d.type === type ? d.volume : 0), 0), OCPI_DECIMALS);
   const parkingHours = volumeOf("PARKING_TIME");
@@ -121,15 +170,16 @@ export function sessionToCdr(
     },
     currency: rate?.currency ?? "ARS",
     charging_periods: periods,
-    // The session's total carries VAT either way (domain/pricing: contained, or added on top).
-    total_cost: { excl_vat: round((session.totalCents - session.vatCents) / 100, 2), incl_vat: round(session.totalCents / 100, 2) },
-    ...(session.sessionFeeCents > 0 ? { total_fixed_cost: priceOf(session.sessionFeeCents, rate) } : {}),
+    // The session's total carries VAT either way (domain/pricing: contained, or added on top);
+    // excl. VAT it is the sum of the dimensions' costs as the tariff prices them.
+    total_cost: { excl_vat: exclTotal, incl_vat: round(session.totalCents / 100, 2) },
+    ...(session.sessionFeeCents > 0 ? { total_fixed_cost: costs.fixed } : {}),
     total_energy: round(session.energyWh / 1000, 3),
-    total_energy_cost: priceOf(session.energyCents, rate),
+    total_energy_cost: costs.energy,
     total_time: round(volumeOf("TIME") + parkingHours, OCPI_DECIMALS),
-    total_time_cost: priceOf(session.timeCents, rate),
+    total_time_cost: costs.time,
     total_parking_time: parkingHours,
-    total_parking_cost: priceOf(session.idleCents, rate),
+    total_parking_cost: costs.parking,
     ...(session.stopReason ? { remark: session.stopReason.slice(0, 255) } : {}),
     last_updated: ocpiDateTime(session.updatedAt),
   };

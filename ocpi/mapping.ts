@@ -182,18 +182,19 @@ export function netPrice(rate: Pick<RateForOcpi, "vatIncluded" | "vatRateBp">, c
 const money = (cents: number) => (cents / 100).toFixed(2);
 
 /**
- * A rate as a Tariff (ADR 0020):
- * - element 1: ENERGY per kWh (step 1 Wh), TIME per hour of charging (step 60 s: we bill whole
- *   minutes), FLAT for the session fee; a free rate is ENERGY at 0 (price_components is 1..*).
- * - element 2, only with an idle penalty: PARKING_TIME at the idle price per hour (step 60 s) —
+ * A rate as a Tariff (ADR 0020, 0045):
+ * - element 1: ENERGY per kWh (step 1 Wh), TIME per hour of charging (step 1 s: a started second
+ *   is billed whole, domain/pricing billedSeconds), FLAT for the session fee; a free rate is
+ *   ENERGY at 0 (price_components is 1..*).
+ * - element 2, only with an idle penalty: PARKING_TIME at the idle price per hour (step 1 s) —
  *   never at the charging-time price. PARKING_TIME is "time not charging"
- *   (§TariffDimensionType), which is our idle time. The grace period is its restriction
- *   `min_duration` (§TariffRestrictions: the element becomes active once the session has lasted
- *   that long): OCPI has no restriction counted from the end of charging, so the published
- *   restriction is a lower bound and the CDR, which leaves the grace minutes out exactly, never
- *   bills more than the tariff announces. The penalty's hours are start_time/end_time.
- *   Elements are read in order and PARKING_TIME only appears in this one, so outside its
- *   restrictions parking is free.
+ *   (§TariffDimensionType), which is our idle time. The grace after charging is not a
+ *   restriction: `min_duration` counts the whole session (§TariffRestrictions), and OCPI has no
+ *   restriction counted from the end of charging. The CDR carries it instead: the grace is a
+ *   charging period without tariff_id, which mod_cdrs §ChargingPeriod says has no tariff
+ *   relevant, and the billed idle time starts a period with the tariff. The penalty's hours are
+ *   start_time/end_time. Elements are read in order and PARKING_TIME only appears in this one,
+ *   so outside its restrictions parking is free.
  * - the idle cap (our rates.idle_max_cents) has no OCPI field per dimension: it is stated in
  *   tariff_alt_text, with the grace, in Spanish and English.
  */
@@ -201,20 +202,19 @@ export function rateToTariff(party: Party, rate: RateForOcpi): Tariff {
   const vat = rate.vatRateBp / 100;
   const base: PriceComponent[] = [];
   if (rate.pricePerKwhCents > 0) base.push({ type: "ENERGY", price: netPrice(rate, rate.pricePerKwhCents), vat, step_size: 1 });
-  if (rate.pricePerMinuteCents > 0) base.push({ type: "TIME", price: netPrice(rate, rate.pricePerMinuteCents * 60), vat, step_size: 60 });
+  if (rate.pricePerMinuteCents > 0) base.push({ type: "TIME", price: netPrice(rate, rate.pricePerMinuteCents * 60), vat, step_size: 1 });
   if (rate.sessionFeeCents > 0) base.push({ type: "FLAT", price: netPrice(rate, rate.sessionFeeCents), vat, step_size: 1 });
   if (base.length === 0) base.push({ type: "ENERGY", price: 0, vat, step_size: 1 });
   const elements: TariffElement[] = [{ price_components: base }];
   const altText: { language: string; text: string }[] = [];
   if (rate.idlePricePerMinuteCents > 0) {
     const restrictions: TariffElement["restrictions"] = {};
-    if (rate.idleGraceMinutes > 0) restrictions.min_duration = rate.idleGraceMinutes * 60;
     if (rate.idleActiveFrom && rate.idleActiveTo) {
       restrictions.start_time = rate.idleActiveFrom;
       restrictions.end_time = rate.idleActiveTo;
     }
     elements.push({
-      price_components: [{ type: "PARKING_TIME", price: netPrice(rate, rate.idlePricePerMinuteCents * 60), vat, step_size: 60 }],
+      price_components: [{ type: "PARKING_TIME", price: netPrice(rate, rate.idlePricePerMinuteCents * 60), vat, step_size: 1 }],
       ...(Object.keys(restrictions).length ? { restrictions } : {}),
     });
     const cap = rate.idleMaxCents != null ? `, hasta ${rate.currency} ${money(rate.idleMaxCents)}` : "";

@@ -18,7 +18,8 @@ import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiSessions, stations, type OcpiAuthMethod, type OcpiPartner } from "../db/schema";
 import { endpointUrl, PartnerError } from "./client";
-import { sessionToCdr, type CdrPlace } from "./cdr";
+import { chargingPeriodsOf, sessionToCdr, type CdrPlace } from "./cdr";
+import { priceSession, usageFromSession } from "../domain/pricing";
 import { ocpiDateTime } from "./envelope";
 import { pushLocationChanges } from "./locations-push";
 import { callPartner, OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
@@ -35,6 +36,12 @@ const PARTNERS_PER_PASS = 100;
  */
 const CLAIM_SECONDS = 60;
 const RENEW_AFTER_MS = 15_000;
+/**
+ * A running session is PATCHed when it has moved at least this long past the state last sent
+ * (meter values come every minute or so): partners see the running energy and cost without a
+ * request per reading. Its start and end are sent at once.
+ */
+const RUNNING_PATCH_MS = 60_000;
 /** A partner that failed this often in a pass is left for the next one (it is probably down). */
 const FAILURES_PER_PASS = 3;
 
@@ -159,12 +166,22 @@ async function pushSessions(svc: OcpiServices, partner: OcpiPartner, party: Part
     if (!place) continue;
     if (!(await stillMine())) break;
     try {
-      const pushSession = link.sessionPushedAt === null || session.updatedAt > link.sessionPushedAt;
+      const running = session.status === "ACTIVE";
+      const pushSession =
+        link.sessionPushedAt === null ||
+        (session.updatedAt > link.sessionPushedAt && (!running || session.updatedAt.getTime() - link.sessionPushedAt.getTime() >= RUNNING_PATCH_MS));
       if (pushSession) {
         const url = endpointUrl(partner.endpoints, "sessions", "RECEIVER");
         if (url) {
           const body = sessionObject(party, session, place, link.token as CdrToken, link.authorizationReference, link.authMethod);
-          await callPartner(svc, partner, "PUT", `${url.replace(/\/$/, "")}/${party.countryCode}/${party.partyId}/${session.id}`, z.unknown(), body, { from: party });
+          const target = `${url.replace(/\/$/, "")}/${party.countryCode}/${party.partyId}/${session.id}`;
+          // mod_sessions §Receiver interface: PUT a new or ended session whole; while it runs, PATCH what moves.
+          if (link.sessionPushedAt !== null && running) {
+            const { kwh, charging_periods, total_cost, last_updated } = body;
+            await callPartner(svc, partner, "PATCH", target, z.unknown(), { kwh, charging_periods, total_cost, last_updated }, { from: party });
+          } else {
+            await callPartner(svc, partner, "PUT", target, z.unknown(), body, { from: party });
+          }
           report.sessions++;
         }
         await svc.db.update(ocpiSessions).set({ sessionPushedAt: session.updatedAt }).where(eq(ocpiSessions.id, link.id));
@@ -221,7 +238,11 @@ async function placeOf(svc: OcpiServices, session: typeof chargingSessions.$infe
   };
 }
 
-/** mod_sessions §Session object: our session as the partner sees it while it runs and once it ends. */
+/**
+ * mod_sessions §Session object: our session as the partner sees it while it runs and once it
+ * ends, with its charging periods and cost so far (mod_sessions §Session: total_cost, charging_periods)
+ * as of its last update — priced by domain/pricing like the closed session will be.
+ */
 export function sessionObject(
   party: Party,
   s: typeof chargingSessions.$inferSelect,
@@ -232,6 +253,14 @@ export function sessionObject(
 ): OcpiSession {
   const ended = s.status === "COMPLETED" || s.status === "INVALID";
   const end = s.unpluggedAt ?? s.stoppedAt ?? s.chargingEndedAt;
+  const asOf = ended ? (end ?? s.updatedAt) : s.updatedAt;
+  const rate = s.rateSnapshot ?? null;
+  const { periods } = chargingPeriodsOf({ ...s, rateSnapshot: rate }, asOf);
+  let cost = { totalCents: s.totalCents, vatCents: s.vatCents };
+  if (!ended) {
+    const usage = usageFromSession({ ...s, stoppedAt: s.stoppedAt ?? asOf });
+    cost = rate ? priceSession(rate, usage) : { totalCents: 0, vatCents: 0 };
+  }
   return {
     country_code: party.countryCode,
     party_id: party.partyId,
@@ -245,8 +274,9 @@ export function sessionObject(
     location_id: place.station.id,
     evse_uid: place.chargerId,
     connector_id: String(place.connector.connectorId),
-    currency: s.rateSnapshot?.currency ?? "ARS",
-    ...(ended ? { total_cost: { excl_vat: Math.round(s.totalCents - s.vatCents) / 100, incl_vat: s.totalCents / 100 } } : {}),
+    currency: rate?.currency ?? "ARS",
+    charging_periods: periods,
+    total_cost: { excl_vat: Math.round(cost.totalCents - cost.vatCents) / 100, incl_vat: cost.totalCents / 100 },
     status: s.status === "COMPLETED" ? "COMPLETED" : s.status === "INVALID" ? "INVALID" : "ACTIVE",
     last_updated: ocpiDateTime(s.updatedAt),
   };

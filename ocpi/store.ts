@@ -1,8 +1,9 @@
 // Database reads of the /ocpi sender modules. Every query is scoped to the company of the partner
 // that asks (the partner's token names it): a partner of one operator sees nothing of another's.
-import { and, asc, count, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { businessUsers, chargers, connectors, connectorTypes, ocpiPartners, ocpiRemovedEvses, rates, services, stationServices, stations } from "../db/schema";
+import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiRemovedEvses, ocpiSessions, rates, services, stationServices, stations, type OcpiPartner } from "../db/schema";
+import type { CdrPlace } from "./cdr";
 import type { ChargerForOcpi, ConnectorForOcpi, RateForOcpi, RemovedEvse, StationForOcpi } from "./mapping";
 
 /** Days a charger that left a station is still pulled as a REMOVED EVSE (ADR 0044; the trigger of migration 0027 prunes older rows). */
@@ -182,4 +183,60 @@ export async function listTariffs(db: Db, businessId: string, q: PageQuery): Pro
   const [{ total }] = await db.select({ total: count() }).from(rates).where(where);
   const items = await db.select().from(rates).where(where).orderBy(asc(rates.createdAt), asc(rates.id)).offset(q.offset).limit(q.limit);
   return { total, items };
+}
+
+/** A session of the partner's drivers with where it happened, as the Sessions and CDRs modules show it. */
+export interface PartnerSessionRow {
+  link: typeof ocpiSessions.$inferSelect;
+  session: typeof chargingSessions.$inferSelect;
+  place: CdrPlace;
+}
+
+/**
+ * The sessions of this partner's drivers (those linked to it in ocpi_sessions), in pages, for the
+ * Sessions and CDRs Sender interfaces: `completed` keeps only the ones that have a CDR. date_from
+ * and date_to bound last_updated (the session's last change); oldest first. Sessions whose
+ * station was deleted have no location to report and are left out.
+ */
+export async function listPartnerSessions(db: Db, partner: OcpiPartner, q: PageQuery, completed: boolean): Promise<{ total: number; items: PartnerSessionRow[] }> {
+  const where = and(
+    eq(ocpiSessions.partnerId, partner.id),
+    eq(ocpiSessions.businessId, partner.businessId),
+    eq(chargingSessions.businessId, partner.businessId),
+    isNotNull(chargingSessions.chargerId),
+    ...(completed ? [eq(chargingSessions.status, "COMPLETED")] : []),
+    ...dateFilters(sql`${chargingSessions.updatedAt}`, q),
+  );
+  const from = () =>
+    db
+      .select({ link: ocpiSessions, session: chargingSessions, station: stations, standard: connectorTypes.code, format: connectors.format, powerType: connectors.powerType })
+      .from(ocpiSessions)
+      .innerJoin(chargingSessions, eq(chargingSessions.id, ocpiSessions.sessionId))
+      .innerJoin(stations, and(eq(stations.id, chargingSessions.stationId), eq(stations.businessId, partner.businessId)))
+      .leftJoin(connectors, and(eq(connectors.chargerId, chargingSessions.chargerId), eq(connectors.connectorId, chargingSessions.connectorNumber)))
+      .leftJoin(connectorTypes, eq(connectorTypes.id, connectors.connectorTypeId));
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(ocpiSessions)
+    .innerJoin(chargingSessions, eq(chargingSessions.id, ocpiSessions.sessionId))
+    .innerJoin(stations, and(eq(stations.id, chargingSessions.stationId), eq(stations.businessId, partner.businessId)))
+    .where(where);
+  const rows = await from().where(where).orderBy(asc(chargingSessions.startedAt), asc(chargingSessions.id)).offset(q.offset).limit(q.limit);
+  return {
+    total,
+    items: rows.map((r) => ({
+      link: r.link,
+      session: r.session,
+      place: placeOf(r),
+    })),
+  };
+}
+
+/** Where a session happened, for its Session and CDR objects; connector details default to a Type 2 socket when the connector is gone. */
+export function placeOf(row: { session: typeof chargingSessions.$inferSelect; station: typeof stations.$inferSelect; standard: string | null; format: CdrPlace["connector"]["format"] | null; powerType: CdrPlace["connector"]["powerType"] | null }): CdrPlace {
+  return {
+    station: row.station,
+    chargerId: row.session.chargerId ?? "",
+    connector: { connectorId: row.session.connectorNumber, standard: row.standard ?? "IEC_62196_T2", format: row.format ?? "SOCKET", powerType: row.powerType ?? "AC_3_PHASE" },
+  };
 }

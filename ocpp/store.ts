@@ -874,7 +874,8 @@ export async function finalizeSession(
       stopReason: session.stopReason,
       chargingEndedAt,
       unpluggedAt,
-      idleMinutes: usage.idleMinutes,
+      // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
+      idleMinutes: Math.ceil(usage.idleMinutes),
       status: valid ? "COMPLETED" : "INVALID",
       ...price,
       paymentStatus,

@@ -683,7 +683,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       meterStartWh: meterStart,
       meterStopWh: meterStart + s.energyWh,
       energyWh: s.energyWh,
-      idleMinutes: usage.idleMinutes,
+      // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
+      idleMinutes: Math.ceil(usage.idleMinutes),
       stopReason: s.stopReason,
       status: s.invalid ? "INVALID" : "COMPLETED",
       rateId,

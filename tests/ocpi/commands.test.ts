@@ -13,6 +13,7 @@ import { createOcpiApp, ocpiServices } from "../../ocpi/app";
 import { createInvitation } from "../../ocpi/registration";
 import { cdr as cdrSchema, commandResponse, commandResult, session as sessionSchema } from "../../ocpi/schemas";
 import { pushToPartners } from "../../ocpi/push";
+import { hoursOf } from "../../ocpi/cdr";
 import { ocpiPartners } from "#db/schema";
 import { TEST_KEYS, testBackends } from "../api/helpers";
 import { chargerClient, createFixture, eventually, openOcppHarness, type Fixture, type OcppHarness } from "../ocpp/harness";
@@ -161,12 +162,13 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     const cdr = cdrSchema.parse(pushed[2].body);
     expect(cdr).toMatchObject({ id: sessionId, session_id: sessionId, auth_method: "COMMAND", total_energy: 20, cdr_token: { contract_id: "NL-EMS-C00000001-X" } });
     expect(cdr.charging_periods.map((p) => [p.start_date_time, p.dimensions, p.tariff_id ?? null])).toEqual([
-      [iso(t0).replace(/\.\d{3}Z$/, "Z"), [{ type: "ENERGY", volume: 20 }, { type: "TIME", volume: round(1 / 60) }], f.rateId],
-      [iso(t0 + 60_000).replace(/\.\d{3}Z$/, "Z"), [{ type: "PARKING_TIME", volume: round(1 / 60) }], null],
-      [iso(t0 + 120_000).replace(/\.\d{3}Z$/, "Z"), [{ type: "PARKING_TIME", volume: round(2 / 60) }], f.rateId],
+      [iso(t0).replace(/\.\d{3}Z$/, "Z"), [{ type: "ENERGY", volume: 20 }, { type: "TIME", volume: hoursOf(60) }], f.rateId],
+      [iso(t0 + 60_000).replace(/\.\d{3}Z$/, "Z"), [{ type: "PARKING_TIME", volume: hoursOf(60) }], null],
+      [iso(t0 + 120_000).replace(/\.\d{3}Z$/, "Z"), [{ type: "PARKING_TIME", volume: hoursOf(120) }], f.rateId],
     ]);
     expect(cdr.total_parking_cost).toEqual({ excl_vat: round(40 / 1.21, 2), incl_vat: 40 });
-    expect(cdr.total_parking_time).toBe(round(3 / 60));
+    // Billed seconds as hours, 4 decimals cut (an eMSP rounding up to the 1 s step gets 180 s back).
+    expect(cdr.total_parking_time).toBe(hoursOf(180));
     // Sent once: the next pass sends nothing; the partner shows its last sync.
     expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, failures: 0 });
     const [partner] = await h.db.select().from(ocpiPartners).where(eq(ocpiPartners.businessId, f.tenant.businessId));

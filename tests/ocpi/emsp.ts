@@ -72,6 +72,8 @@ export class TestEmsp {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    // Idle connections outlive the client's (undici keeps them 4 s): a request never lands on a socket the server is closing.
+    this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/ocpi`;
     return this;
@@ -196,6 +198,7 @@ export class TestEmsp {
 export async function serveLate(make: (origin: string) => { fetch: (request: Request) => Response | Promise<Response> }): Promise<{ origin: string; close: () => Promise<void> }> {
   const late: { handler?: (req: IncomingMessage, res: ServerResponse) => void } = {};
   const server = createServer((req, res) => late.handler!(req, res));
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const app = make(origin);

@@ -255,7 +255,7 @@ describe.each(testBackends())("OCPI 2.2.1 CPO interface ($name)", (backend) => {
     expect(bad.body.status_code).toBe(2001);
   });
 
-  it("Tariffs: the rates of published connectors; ENERGY, FLAT, TIME net of VAT; the idle penalty as PARKING_TIME at the idle price with the grace as min_duration", async () => {
+  it("Tariffs: the rates of published connectors; ENERGY, FLAT, TIME net of VAT; the idle penalty as PARKING_TIME at the idle price; time by the second; no min_duration (mod_tariffs §TariffRestrictions: it counts the whole session)", async () => {
     const res = await ocpiCall("GET", `${moduleUrl("tariffs")}?limit=1`, tokenC, z.array(tariff));
     expect(res.headers.get("x-total-count")).toBe("2");
     const nextUrl = /<([^>]+)>/.exec(res.headers.get("link")!)![1];
@@ -270,13 +270,12 @@ describe.each(testBackends())("OCPI 2.2.1 CPO interface ($name)", (backend) => {
       { type: "FLAT", price: 413.2231, vat: 21, step_size: 1 },
     ]);
     expect(idle.elements[1]).toEqual({
-      price_components: [{ type: "PARKING_TIME", price: 991.7355, vat: 21, step_size: 60 }],
-      restrictions: { min_duration: 900 },
+      price_components: [{ type: "PARKING_TIME", price: 991.7355, vat: 21, step_size: 1 }],
     });
     expect(idle.tariff_alt_text!.find((x) => x.language === "es")!.text).toContain("después de 15 minutos de terminada la carga, hasta ARS 3000.00");
     const byTime = all.find((x) => x.id === timeRateId)!;
     // $5/min without VAT: $300 an hour; no idle penalty → no PARKING_TIME at all.
-    expect(byTime.elements).toEqual([{ price_components: [{ type: "TIME", price: 300, vat: 21, step_size: 60 }] }]);
+    expect(byTime.elements).toEqual([{ price_components: [{ type: "TIME", price: 300, vat: 21, step_size: 1 }] }]);
   });
 
   it("tenancy: a partner of another operator sees none of this operator's locations or tariffs", async () => {

@@ -167,6 +167,12 @@ describe("VAT", () => {
     expect(priceSession(rate({ sessionFeeCents: 50, vatIncluded: false }), usage()).vatCents).toBe(11); // 10.5
   });
 
+  it("mod_tariffs §PriceComponent vat: when not included, each line gets its VAT rounded on its own unrounded amount, as a partner prices it from the tariff", () => {
+    // 92 s at $7.77/min: $11.914 net → $11.91; with 21 % VAT $14.41594 → $14.42, so the VAT is $2.51 (not 21 % of $11.91 = $2.50).
+    const p = priceSession(rate({ pricePerKwhCents: 0, sessionFeeCents: 0, pricePerMinuteCents: 777, vatIncluded: false }), usage({ chargingMinutes: 92 / 60 }));
+    expect(p).toMatchObject({ timeCents: 1_191, vatCents: 251, totalCents: 1_442 });
+  });
+
   it("follows the rate's VAT rate (10.5 % or exempt)", () => {
     expect(vatCents(10_000, 1050, false)).toBe(1_050);
     expect(priceSession(rate({ sessionFeeCents: 10_000, vatRateBp: 0, vatIncluded: false }), usage())).toMatchObject({ vatCents: 0, totalCents: 10_000 });
@@ -188,7 +194,7 @@ describe("VAT", () => {
 });
 
 describe("usageFromSession", () => {
-  it("derives whole charging and idle minutes from the session's instants", () => {
+  it("derives charging and idle minutes from the session's instants, to the started second", () => {
     const u = usageFromSession({
       energyWh: 10_000,
       startedAt: ba("2025-03-10T10:00:00"),
@@ -196,8 +202,17 @@ describe("usageFromSession", () => {
       unpluggedAt: ba("2025-03-10T12:15:50"),
       stoppedAt: ba("2025-03-10T11:31:00"),
     });
-    expect(u).toMatchObject({ energyWh: 10_000, chargingMinutes: 90, idleMinutes: 45 });
+    expect(u).toMatchObject({ energyWh: 10_000, chargingMinutes: 90 + 40 / 60, idleMinutes: 45 + 10 / 60 });
     expect(u.idleStartedAt).toEqual(ba("2025-03-10T11:30:40"));
+  });
+
+  it("mod_tariffs §PriceComponent step_size (consumed amounts are rounded up): a started second is billed whole, never dropped", () => {
+    const t0 = new Date("2026-11-26T12:00:00.000Z");
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    // 60.5 min charging, then 30.5 min idle: billed as used, not as 60 and 30.
+    expect(usageFromSession({ energyWh: 0, startedAt: t0, chargingEndedAt: at(3630), unpluggedAt: at(3630 + 1830), stoppedAt: null })).toMatchObject({ chargingMinutes: 60.5, idleMinutes: 30.5 });
+    // 91.5 s → 92 s; 12.5 s → 13 s (not 60 s and 0).
+    expect(usageFromSession({ energyWh: 0, startedAt: t0, chargingEndedAt: at(91.5), unpluggedAt: at(91.5 + 12.5), stoppedAt: null })).toMatchObject({ chargingMinutes: 92 / 60, idleMinutes: 13 / 60 });
   });
 
   it("falls back to the stop when the unplug is unknown, and to no idle when charging never ended", () => {
