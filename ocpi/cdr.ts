@@ -17,7 +17,7 @@
 // rounded to the cent, its incl_vat what the driver was billed.
 import { billedSeconds, roundCents, type RateSnapshot } from "../domain/pricing";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
-import { OCPI_DECIMALS, ocpiDateTime } from "./envelope";
+import { ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
 import { netPrice, type Party } from "./mapping";
 
@@ -141,8 +141,6 @@ export function sessionToCdr(
   };
   const exclTotal = roundCents((costs.energy.excl_vat + costs.time.excl_vat + costs.fixed.excl_vat + costs.parking.excl_vat) * 100) / 100;
   const s = place.station;
-  const volumeOf = (type: string) => round(periods.flatMap((p) => p.dimensions).reduce((sum, d) => sum + (d.type === type ? d.volume : 0), 0), OCPI_DECIMALS);
-  const parkingHours = volumeOf("PARKING_TIME");
   return {
     country_code: party.countryCode,
     party_id: party.partyId,
@@ -176,9 +174,11 @@ export function sessionToCdr(
     ...(session.sessionFeeCents > 0 ? { total_fixed_cost: costs.fixed } : {}),
     total_energy: round(session.energyWh / 1000, 3),
     total_energy_cost: costs.energy,
-    total_time: round(volumeOf("TIME") + parkingHours, OCPI_DECIMALS),
+    // Totals are the whole span's billed seconds, cut to 4 decimals like each period: a sum of
+    // cut periods could fall short of the total by a fraction of a second per period.
+    total_time: hoursOf(billedSeconds(session.startedAt, end)),
     total_time_cost: costs.time,
-    total_parking_time: parkingHours,
+    total_parking_time: hoursOf(billedSeconds(chargingEnd, end)),
     total_parking_cost: costs.parking,
     ...(session.stopReason ? { remark: session.stopReason.slice(0, 255) } : {}),
     last_updated: ocpiDateTime(session.updatedAt),
