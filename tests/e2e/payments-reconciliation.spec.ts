@@ -128,6 +128,9 @@ test("after a chargeback the operator blocks the driver with one button; the QR 
   test.setTimeout(90_000);
   const { op, paymentId, close } = await paidAndCharging(page, tagOf(testInfo.project.name), "recon-bloqueo");
   try {
+    // The driver stops the charge (the connector is free again for the next payment).
+    await page.getByRole("button", { name: "Detener carga" }).click();
+    await expect(page.getByTestId("step")).not.toHaveAttribute("data-step", "CHARGING", { timeout: 20_000 });
     const mp = (await emulatorState()).payments.find((p) => p.external_reference === paymentId)!;
     await emulatorPost(`/_emulator/mercadopago/payments/${mp.id}/status`, { status: "charged_back" });
 
@@ -142,7 +145,10 @@ test("after a chargeback the operator blocks the driver with one button; the QR 
     await expect(row.getByTestId("unblock-driver")).toBeVisible();
 
     // The same driver, at the QR page again: refused on the e-mail field, no checkout opened.
-    await page.goto(`/cargar/${encodeURIComponent(op.identity)}/1`);
+    await expect(async () => {
+      await page.goto(`/cargar/${encodeURIComponent(op.identity)}/1`);
+      await expect(page.getByTestId("connector-state")).toHaveText("Disponible", { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
     await page.getByLabel("Correo para el comprobante").fill("Conductora@Example.com");
     await page.getByLabel(/Acepto los/).check();
     await page.getByRole("button", { name: "Pagar con Mercado Pago" }).click();
