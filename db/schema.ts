@@ -33,7 +33,7 @@ import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
 import type { ReservationStatus } from "../domain/reservation-status";
-import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
+import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type InvoiceStatus, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 export { NOTIFICATION_TYPES, type NotificationType } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
@@ -1485,8 +1485,6 @@ export type RegistrationRequest = typeof registrationRequests.$inferSelect;
 // Electronic invoices (ARCA, WSFEv1): one voucher per settled QR payment, its credit notes, and
 // the per-series lease that keeps numbers sequential across processes and nodes (ADR 0048).
 
-export const INVOICE_STATUSES = ["PENDING", "AUTHORIZED", "REJECTED"] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const invoices = pgTable(
   "invoices",
