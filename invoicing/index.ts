@@ -8,13 +8,23 @@
 // and when money goes back; the sweep catches whatever those calls missed.
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import { invoices, type Invoice } from "../db/schema";
+import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
+import type { MailAttachment } from "../infra/mail";
+import type { InvoicingGateway } from "./arca-port";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
-import { sendInvoiceMail } from "./mail";
+import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
+import { invoicePdf, invoicePdfData } from "./pdf";
 import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToInvoice } from "./sales";
 
 export type { InvoicingDeps } from "./deps";
-export { invoicePdf } from "./pdf";
+export { invoiceLine } from "./mail";
+
+/** Until a company's fiscal settings and ARCA client are wired (server.ts), no company is configured: nothing is invoiced. */
+export const WITHOUT_ARCA: InvoicingGateway = {
+  fiscalSettings: async () => null,
+  arcaFor: async () => null,
+};
 
 export interface Invoicing {
   /** A payment settled: its invoice, asked to ARCA now (queued when ARCA is down). */
@@ -26,6 +36,10 @@ export interface Invoicing {
   /** The operator asks again for a rejected or waiting voucher: due now. Null when it is not theirs or already authorised. */
   retry(businessId: string, invoiceId: string): Promise<Invoice | null>;
   pendingCount(businessId: string): Promise<number>;
+  /** A company's authorised voucher as a PDF; null when it is not theirs, not authorised, or settings are gone. */
+  pdf(businessId: string, invoiceId: string): Promise<{ filename: string; bytes: Buffer } | null>;
+  /** What the driver's receipt says of the payment's invoice ("Factura B N° 0003-00000042 · CAE …"), with its PDF when authorised. */
+  receiptInvoice(paymentId: string, withPdf: boolean): Promise<{ id: string; businessId: string; line: string; attachment?: MailAttachment } | null>;
   /** One pass of the sweep: missing invoices and credit notes, then the vouchers due. */
   tick(): Promise<void>;
 }
@@ -50,6 +64,22 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     retry: (businessId, invoiceId) => retry(ctx, businessId, invoiceId),
     pendingCount: (businessId) => pendingCount(ctx, businessId),
     tick: () => tick(ctx, issueAndMail),
+    async pdf(businessId, invoiceId) {
+      const settings = await ctx.gateway.fiscalSettings(businessId);
+      const data = settings ? await invoicePdfData(ctx.db, businessId, invoiceId, settings.taxCondition) : undefined;
+      if (!data) return null;
+      const inv = data.invoice;
+      return { filename: `${INVOICE_TYPE_LABELS[inv.type as InvoiceType].replace(/ /g, "-")}-${formatInvoiceNumber(inv.pointOfSale ?? 0, inv.number ?? 0)}.pdf`, bytes: await invoicePdf(data) };
+    },
+    async receiptInvoice(paymentId, withPdf) {
+      const [inv] = await ctx.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.paymentId, paymentId), isNull(invoices.creditNoteOf), eq(invoices.status, "AUTHORIZED")));
+      if (!inv) return null;
+      const attachment = withPdf ? await invoiceAttachment(ctx, inv) : undefined;
+      return { id: inv.id, businessId: inv.businessId, line: invoiceLine(inv), ...(attachment ? { attachment } : {}) };
+    },
   };
 }
 
