@@ -11,6 +11,7 @@ import {
   receiverDocument,
   showsTransparency,
 } from "#domain/invoice";
+import { driverCheckoutSchema } from "#contract/schemas/driver";
 
 describe("voucher type", () => {
   it("a Responsable Inscripto issues Factura B to a final consumer and Factura A to a CUIT", () => {
@@ -95,5 +96,20 @@ describe("number and fiscal QR", () => {
     const json = JSON.parse(Buffer.from(url.split("?p=")[1], "base64").toString("utf8"));
     expect(Object.keys(json)).toEqual(["ver", "fecha", "cuit", "ptoVta", "tipoCmp", "nroCmp", "importe", "moneda", "ctz", "tipoDocRec", "nroDocRec", "tipoCodAut", "codAut"]);
     expect(json.codAut).toBe(76123456789012);
+  });
+});
+
+describe("the payment page's Factura A fields", () => {
+  const base = { amountCents: 100_000, email: "ana@example.com", provider: "MERCADOPAGO", acceptTerms: true, requestKey: "k".repeat(32) };
+  it("are optional, and a valid CUIT is kept as 11 digits with its company name", () => {
+    expect(driverCheckoutSchema.parse(base).buyerCuit).toBeUndefined();
+    expect(driverCheckoutSchema.parse({ ...base, buyerCuit: "", buyerName: "" }).buyerCuit).toBeUndefined();
+    expect(driverCheckoutSchema.parse({ ...base, buyerCuit: "30-50001091-2", buyerName: " Flota Sur SA " })).toMatchObject({ buyerCuit: "30500010912", buyerName: "Flota Sur SA" });
+  });
+  it("a wrong check digit, or a CUIT without the company name, is refused in Spanish on its field", () => {
+    const bad = driverCheckoutSchema.safeParse({ ...base, buyerCuit: "30-50001091-3", buyerName: "Flota" });
+    expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["buyerCuit", "Revisá el CUIT: tiene que tener 11 dígitos y un dígito verificador válido."]]);
+    const noName = driverCheckoutSchema.safeParse({ ...base, buyerCuit: "30500010912" });
+    expect(noName.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["buyerName", "Ingresá la razón social para la factura A."]]);
   });
 });
