@@ -9,6 +9,8 @@ import type { Database } from "#db/client";
 import { businessUsers, invoices, invoiceSeries, payments } from "#db/schema";
 import { memoryInbox } from "#infra/mail";
 import { createInvoicing, type Invoicing } from "../../invoicing";
+import { createDriverPayments } from "../../payments";
+import { createKeyRing } from "#infra/crypto";
 import type { FiscalSettings } from "../../invoicing/arca-port";
 import { fakeGateway } from "../mocks/arca";
 import { testBackends, validCuit } from "./helpers";
@@ -228,5 +230,20 @@ describe.each(testBackends())("invoicing service ($name)", (backend) => {
     expect(await numbersOf(businessId, 8)).toEqual([1, 2]);
     const [original] = await database.db.select().from(invoices).where(and(eq(invoices.id, inv.id), isNull(invoices.creditNoteOf)));
     expect(original.number).toBe(1);
+  });
+
+  it("a QR payment that settles through the payments service gets its Factura B at once, attached to the driver's receipt, which names it", async () => {
+    const receipts = memoryInbox();
+    const payments_ = createDriverPayments({ db: database.db, keyRing: createKeyRing(["c".repeat(64)]), logger, mailer: receipts, appName: "Enchufá", invoicing, now: () => clock });
+    // Charged exactly what was prepaid: nothing to refund, the sweep settles it (SETTLING → FINISHED).
+    const paymentId = await settledPayment({ step: "SETTLING", status: "APPROVED", amountCents: 121_000, chargedCents: 121_000, refundedCents: 0, finishedAt: null, receiptSentAt: null });
+    await payments_.tick();
+    const [inv] = await database.db.select().from(invoices).where(eq(invoices.paymentId, paymentId));
+    expect(inv).toMatchObject({ status: "AUTHORIZED", type: 6, number: 1, totalCents: 121_000 });
+    const receipt = receipts.messages.find((m) => m.kind === "receipt");
+    expect(receipt?.text).toContain(`Factura B N° 0003-00000001 · CAE ${inv.cae}`);
+    expect(receipt?.attachments?.map((a) => a.filename)).toEqual(["Factura-B-0003-00000001.pdf"]);
+    // No second e-mail: the receipt carried it.
+    expect(receipts.messages.filter((m) => m.kind === "invoice")).toEqual([]);
   });
 });
