@@ -26,6 +26,7 @@ import { createCentralSystem } from "./ocpp/central-system";
 import { DEFAULT_CALL_LIMIT } from "./ocpp/limits";
 import { createDriverPayments, startDailyReconciliation, startDriverPaymentSweep } from "./payments";
 import { startImageSweep } from "./api/image-quota";
+import { createInvoicing, WITHOUT_ARCA } from "./invoicing";
 
 export interface RunningServer {
   url: string;
@@ -83,7 +84,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   if (env.MAIL_PROVIDER_URL) mailer = httpMailer({ url: env.MAIL_PROVIDER_URL, token: env.MAIL_PROVIDER_TOKEN, from: env.MAIL_FROM });
   else if (env.ENCHUFA_LOCAL || env.NODE_ENV !== "production") mailer = inbox = fileInbox(path.resolve(env.DATA_DIR, "inbox"), { from: env.MAIL_FROM });
   else logger.warn("MAIL_PROVIDER_URL no está configurada: las invitaciones al equipo no se pueden enviar");
+  // Electronic invoices (ADR 0048). The gateway is the one place ARCA comes in: each company's
+  // fiscal settings and ARCA client. Until those exist, WITHOUT_ARCA configures no company and
+  // nothing is invoiced.
+  const invoicing = createInvoicing({ db: database.db, gateway: WITHOUT_ARCA, logger, mailer, appName: env.APP_NAME });
   const driverPayments = createDriverPayments({
+    invoicing,
     db: database.db,
     keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
     logger,
@@ -99,6 +105,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     driverPayments.onSessionChange(chargerId).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: no se pudo seguir la carga"));
   });
   const stopPaymentSweep = startDriverPaymentSweep(driverPayments, logger, env.PAYMENTS_SWEEP_SECONDS * 1000);
+  // Vouchers waiting for ARCA (down, busy, or missed by a settlement) are retried with backoff by the same kind of sweep.
+  const stopInvoiceSweep = startDriverPaymentSweep(invoicing, logger, env.PAYMENTS_SWEEP_SECONDS * 1000, "facturas: falló el barrido");
   // Every company's payments of the last 7 days against the providers' records, once a day; a new difference is notified once (ADR 0040).
   const stopReconciliation = startDailyReconciliation(driverPayments, logger);
   // Uploads nothing uses are deleted after their grace period (ADR 0028).
@@ -106,6 +114,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
   const api = createApi({
     driverPayments,
+    invoicing,
     db: database.db,
     verifyToken,
     encryptionKeys: env.ENCRYPTION_KEY ?? [],
@@ -137,7 +146,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   logger.info({ url: listening.url, database: database.kind, tls: listening.protocol === "https" }, "servidor listo");
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopReconciliation, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
+  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopInvoiceSweep, stopReconciliation, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
   return { url: listening.url, env, ocpp, close };
 }
 

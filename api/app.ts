@@ -34,6 +34,8 @@ import { reservationRoutes } from "./routes/reservations";
 import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 import { driverRoutes, webhookRoutes } from "./routes/driver";
 import { roamingRoutes } from "./routes/roaming";
+import { invoiceRoutes } from "./routes/invoices";
+import { createInvoicing, WITHOUT_ARCA } from "../invoicing";
 import { OcpiClient } from "../ocpi/client";
 import { afterCommit, ambientDb } from "../db/ambient";
 
@@ -83,6 +85,7 @@ function apiServices(deps: ApiDeps): ApiServices {
     appName: deps.appName ?? "Enchufá",
     liveStreamLimits: deps.liveStreamLimits,
     imageLimits: deps.imageLimits,
+    invoicing: deps.invoicing ?? createInvoicing({ db, gateway: WITHOUT_ARCA, logger: deps.logger ?? consoleLogger, now: deps.now }),
     ocpi: {
       db,
       keyRing,
@@ -198,6 +201,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     ["/Business/Invitation", invitationRoutes(services)],
     ["/Business/Audit", auditRoutes(services)],
     ["/Business/Roaming", roamingRoutes(services)],
+    ["/Business/Invoice", invoiceRoutes(services)],
   ];
   for (const [prefix, router] of routers) app.route(prefix, router);
 }

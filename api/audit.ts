@@ -24,6 +24,7 @@ import {
   chargingSessions,
   connectors,
   connectorTypes,
+  invoices,
   ocpiPartners,
   paymentAccounts,
   payments,
@@ -38,6 +39,7 @@ import type { AuditResource } from "../domain/audit";
 import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
+import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
 import type { ApiServices, Ctx } from "./env";
 import type { AuditSpec } from "#contract/endpoints";
 import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
@@ -328,6 +330,23 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
     },
     label: (s) =>
       [({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" } as Record<string, string>)[s.provider as string], typeof s.amountCents === "number" ? formatArs(s.amountCents) : null, s.station as string | null]
+        .filter(Boolean)
+        .join(" · ") || null,
+  },
+  // An electronic voucher: only the operator's retry is audited (the rest is ARCA's answer).
+  invoice: {
+    async snapshot(db, businessId, id) {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      const [row] = await db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.id, id), eq(invoices.businessId, businessId)))
+        .limit(1);
+      if (!row) return null;
+      return { type: row.type, pointOfSale: row.pointOfSale, number: row.number, status: row.status, totalCents: row.totalCents, cae: row.cae, lastError: row.lastError };
+    },
+    label: (s) =>
+      [typeof s.type === "number" ? INVOICE_TYPE_LABELS[s.type as InvoiceType] : "Comprobante", typeof s.pointOfSale === "number" && typeof s.number === "number" ? formatInvoiceNumber(s.pointOfSale, s.number) : null, typeof s.totalCents === "number" ? formatArs(s.totalCents) : null]
         .filter(Boolean)
         .join(" · ") || null,
   },

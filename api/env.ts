@@ -14,6 +14,7 @@ import type { Mailer } from "../infra/mail";
 import type { Role } from "../domain/permissions";
 import type { EndpointRule } from "#contract/endpoints";
 import type { DriverPayments } from "../payments";
+import type { Invoicing } from "../invoicing";
 import type { OcpiClientOptions } from "../ocpi/client";
 import type { OcpiServices } from "../ocpi/registration";
 
@@ -72,6 +73,8 @@ export interface ApiDeps {
   appName?: string;
   /** Drivers paying at the charger: the one service of the process, shared with the central system (server.ts makes it). */
   driverPayments: DriverPayments;
+  /** Electronic invoices (server.ts builds it with the ARCA gateway); absent: one with no company configured. */
+  invoicing?: Invoicing;
   /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
   ocpiClient?: OcpiClientOptions;
   /** Open /Business/Live streams per account and per client address on this node (LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_PER_IP). */
@@ -100,6 +103,7 @@ export interface ApiServices {
   appName: string;
   /** OCPI roaming: the handshake with partners (ocpi/registration.ts). */
   ocpi: OcpiServices;
+  invoicing: Invoicing;
   liveStreamLimits?: LiveStreamLimits;
   imageLimits?: ImageLimits;
 }

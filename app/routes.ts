@@ -37,6 +37,8 @@ export default [
     route("payment/payments/:provider", "routes/app/payment/provider.tsx"),
     // Every payment of a period against the provider's own record.
     route("payment/reconciliation", "routes/app/payment/reconciliation.tsx"),
+    // The electronic vouchers (ARCA) of the sales: Comprobantes.
+    route("payment/invoice", "routes/app/payment/invoice.tsx"),
     // The team and the audit log.
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),
@@ -69,6 +71,8 @@ export default [
   route("activity/export.csv", "routes/app/activity-export.ts"),
   route("audit/export.csv", "routes/app/audit-export.ts"),
   route("payment/reconciliation/export.csv", "routes/app/payment/reconciliation-export.ts"),
+  route("payment/invoice/export.csv", "routes/app/payment/invoice-export.ts"),
+  route("payment/invoice/:id/pdf", "routes/app/payment/invoice-pdf.ts"),
   route("tag/export.csv", "routes/app/tag/export.ts"),
   // A charger's OCPP messages as CSV and its diagnostics files (downloads).
   route("charger/edit/:id/messages.csv", "routes/app/charger/messages-export.ts"),

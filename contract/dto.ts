@@ -6,7 +6,7 @@ import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
+import type { ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { DifferenceKind } from "../domain/reconciliation";
@@ -472,6 +472,47 @@ export interface PaymentPage extends Page<PaymentDto> {
   totals: { count: number; amountCents: number; approvedCents: number; pendingCents: number; refundedCents: number; refundPendingCount: number; refundOwedCents: number; feeCents: number; netCents: number };
 }
 
+// ---- Invoices (ARCA) ----------------------------------------------------------------
+
+/** GET /Business/Invoice/{id}: one electronic voucher. */
+export interface InvoiceDto {
+  id: string;
+  /** ARCA's voucher code: 1/6/11 Factura A/B/C, 3/8/13 their credit notes; null until the company's tax condition decides it. */
+  type: number | null;
+  typeLabel: string | null;
+  pointOfSale: number | null;
+  /** Given by ARCA on authorisation. */
+  number: number | null;
+  /** "0003-00000042" once numbered. */
+  formattedNumber: string | null;
+  cae: string | null;
+  caeDueDate: string | null;
+  status: InvoiceStatus;
+  totalCents: number;
+  netCents: number;
+  vatCents: number;
+  exemptCents: number;
+  receiver: { docType: number; docNumber: string; name: string | null };
+  /** The QR payment it invoices, or the sessions of a monthly invoice. */
+  paymentId: string | null;
+  sessionIds: string[] | null;
+  /** A credit note: the invoice it corrects. */
+  creditNoteOf: string | null;
+  issueDate: string;
+  serviceFrom: string;
+  serviceTo: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  /** Why it is not authorised yet, or ARCA's rejection, in Spanish. */
+  lastError: string | null;
+  createdAt: string;
+}
+
+/** GET /Business/Invoice: a page of vouchers and how many of the company's wait for ARCA. */
+export interface InvoicePage extends Page<InvoiceDto> {
+  pendingCount: number;
+}
+
 // ---- Team ---------------------------------------------------------------------------
 
 /** GET /Business/Member */
@@ -821,4 +862,6 @@ export interface Receipt {
   pendingRefundCents: number;
   provider: PaymentProviderCode;
   providerPaymentId: string | null;
+  /** The fiscal voucher once ARCA authorised it: "Factura B N° 0003-00000042 · CAE 76123456789012"; null before (or without invoicing). */
+  invoice: string | null;
 }

@@ -33,7 +33,7 @@ import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
 import { ROLES } from "../domain/permissions";
 import type { ReservationStatus } from "../domain/reservation-status";
-import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
+import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type InvoiceStatus, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 export { NOTIFICATION_TYPES, type NotificationType } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
@@ -1263,6 +1263,9 @@ export const payments = pgTable(
     parentPaymentId: uuid("parent_payment_id").references((): AnyPgColumn => payments.id, { onDelete: "set null" }),
     /** The provider's refund we are waiting on (Mercado Pago's refund id): read back until approved or rejected. */
     providerRefundId: text("provider_refund_id"),
+    /** A driver who wants a Factura A gives their CUIT (11 digits, check digit verified) and company name on the payment page. */
+    buyerCuit: varchar("buyer_cuit", { length: 11 }),
+    buyerName: text("buyer_name"),
     ...timestamps,
   },
   (t) => [
@@ -1541,3 +1544,90 @@ export type TransactionEvent = typeof transactionEvents.$inferSelect;
 export type ChargerEvent = typeof chargerEvents.$inferSelect;
 export type Reservation = typeof reservations.$inferSelect;
 export type RegistrationRequest = typeof registrationRequests.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Electronic invoices (ARCA, WSFEv1): one voucher per settled QR payment, its credit notes, and
+// the per-series lease that keeps numbers sequential across processes and nodes (ADR 0048).
+
+
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** ARCA's voucher code (1, 3, 6, 8, 11, 13); null until the first attempt reads the company's tax condition. */
+    type: smallint("type"),
+    pointOfSale: integer("point_of_sale"),
+    /** Given by ARCA's sequence on authorisation; null while pending or rejected. */
+    number: integer("number"),
+    status: text("status").$type<InvoiceStatus>().notNull().default("PENDING"),
+    cae: varchar("cae", { length: 14 }),
+    caeDueDate: date("cae_due_date", { mode: "string" }),
+    totalCents: integer("total_cents").notNull(),
+    netCents: integer("net_cents").notNull(),
+    vatCents: integer("vat_cents").notNull(),
+    exemptCents: integer("exempt_cents").notNull().default(0),
+    vatRateBp: integer("vat_rate_bp").notNull(),
+    /** 80 CUIT, 96 DNI, 99 consumidor final. */
+    receiverDocType: smallint("receiver_doc_type").notNull().default(99),
+    receiverDocNumber: varchar("receiver_doc_number", { length: 11 }).notNull().default("0"),
+    receiverName: text("receiver_name"),
+    /** CondicionIVAReceptorId: 5 consumidor final, 1 RI, 6 monotributo, 4 exento. */
+    receiverVatCondition: smallint("receiver_vat_condition").notNull().default(5),
+    /** The QR payment it invoices (the credit notes of that invoice carry it too). */
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    /** A monthly invoice's sessions. */
+    sessionIds: uuid("session_ids").array(),
+    /** A credit note: the invoice it corrects. */
+    creditNoteOf: uuid("credit_note_of").references((): AnyPgColumn => invoices.id, { onDelete: "restrict" }),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: tstz("next_attempt_at"),
+    /** Why the last attempt did not authorise it (Spanish, ARCA's own words for a rejection). */
+    lastError: text("last_error"),
+    issueDate: date("issue_date", { mode: "string" }).notNull(),
+    serviceFrom: date("service_from", { mode: "string" }).notNull(),
+    serviceTo: date("service_to", { mode: "string" }).notNull(),
+    authorizedAt: tstz("authorized_at"),
+    ...timestamps,
+  },
+  (t) => [
+    check("invoices_status_known", sql`${t.status} in ('PENDING', 'AUTHORIZED', 'REJECTED')`),
+    check("invoices_amounts_add_up", sql`${t.totalCents} = ${t.netCents} + ${t.vatCents} + ${t.exemptCents} and ${t.totalCents} > 0 and ${t.netCents} >= 0 and ${t.vatCents} >= 0 and ${t.exemptCents} >= 0`),
+    // A number is used once per company, point of sale and type (nulls — not yet numbered — are distinct).
+    unique("invoices_number_key").on(t.businessId, t.pointOfSale, t.type, t.number),
+    // One invoice per payment; its credit notes point at it instead.
+    uniqueIndex("invoices_payment_key")
+      .on(t.paymentId)
+      .where(sql`${t.creditNoteOf} is null`),
+    index("invoices_business_created_idx").on(t.businessId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("invoices_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING'`),
+    index("invoices_credit_note_of_idx").on(t.creditNoteOf),
+  ],
+);
+export type Invoice = typeof invoices.$inferSelect;
+
+/**
+ * One row per company, point of sale and voucher type: whoever holds its lease is the only one
+ * asking ARCA for a number of that series; the number asked and for which invoice stay here until
+ * the answer is stored, so an answer lost to a crash is recognised by the next holder.
+ */
+export const invoiceSeries = pgTable(
+  "invoice_series",
+  {
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    pointOfSale: integer("point_of_sale").notNull(),
+    type: smallint("type").notNull(),
+    holder: uuid("holder"),
+    leaseUntil: tstz("lease_until"),
+    pendingInvoiceId: uuid("pending_invoice_id"),
+    pendingNumber: integer("pending_number"),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.businessId, t.pointOfSale, t.type] })],
+);

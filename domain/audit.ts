@@ -5,7 +5,7 @@ import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 import { RESERVATION_STATUS_LABELS } from "./reservation-status";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner", "invoice"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -22,6 +22,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   session: "Carga",
   reservation: "Reserva",
   roaming_partner: "Socio de roaming",
+  invoice: "Comprobante",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -53,6 +54,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "payment.reconcile": "Concilió los pagos con los proveedores",
   "payment.block_driver": "Bloqueó al conductor del pago",
   "payment.unblock_driver": "Desbloqueó al conductor del pago",
+  "invoice.retry": "Reintentó el comprobante",
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",

@@ -63,6 +63,9 @@ export const PERMISSIONS = {
   // Reconciling now asks the providers and notifies the differences not told yet: the money
   // roles that act (Lectura only reads what the daily run found).
   "payment.reconcile": { roles: ["OWNER", "ADMIN", "BILLING"], label: "conciliar los pagos con los proveedores" },
+  "invoice.read": { roles: MONEY_READERS, label: "ver los comprobantes" },
+  // Asking ARCA again for a rejected or waiting voucher: Facturación's job, and the managers'.
+  "invoice.retry": { roles: ["OWNER", "ADMIN", "BILLING"], label: "reintentar comprobantes" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },
   "notification.write": { roles: ["OWNER", "ADMIN", "TECHNICIAN", "BILLING"], label: "marcar notificaciones como leídas" },
   "push.register": { roles: ALL, label: "recibir notificaciones en este navegador" },

@@ -21,6 +21,14 @@ export interface MailMessage {
   html?: string;
   /** What the message is about, for inboxes and logs ("invitation", …). */
   kind: string;
+  /** Files sent with it (an invoice's PDF), base64-encoded so the message stays JSON. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
 }
 
 export interface StoredMail extends MailMessage {
@@ -58,7 +66,7 @@ export function httpMailer(opts: { url: string; token?: string; from?: string; t
         res = await doFetch(opts.url, {
           method: "POST",
           headers: { "Content-Type": "application/json", ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}) },
-          body: JSON.stringify({ from: opts.from ?? DEFAULT_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html }),
+          body: JSON.stringify({ from: opts.from ?? DEFAULT_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html, ...(message.attachments?.length ? { attachments: message.attachments } : {}) }),
           signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
         });
       } catch (err) {

@@ -17,6 +17,7 @@ import { PROVIDER_NAMES } from "./labels";
 import { mailCompany, notifyCompany } from "./notify";
 import { mercadoPago, mercadoPagoVerdict, providerAdapter, providerCredentials, refundsAutomatically, type Verdict } from "./providers";
 import { sendReceipt } from "./receipt";
+import { creditRefunded } from "./invoices";
 import { refund } from "./refunds";
 import { remoteStart } from "./start";
 import type { WebhookResult } from "./types";
@@ -116,6 +117,8 @@ async function applyMove(ctx: PaymentsContext, p: Payment, m: LifecycleMove, v: 
   ctx.logger.info({ paymentId: moved.id, from: `${p.step}/${p.status}`, to: `${moved.step}/${moved.status}` }, "pago con QR: el proveedor cambió el pago");
   await sessionFollowsChargeback(ctx, p, moved);
   await notifyMove(ctx, moved, m.effects, n.refundedCents - p.refundedCents);
+  // Money that went back after the charge was invoiced calls for a credit note (the invoicing service decides how much, if any).
+  if (moved.status !== p.status && (moved.status === "PARTIALLY_REFUNDED" || moved.status === "REFUNDED" || moved.status === "CHARGED_BACK")) await creditRefunded(ctx, moved.id);
   if (has("START")) {
     if (moved.chargerId) ctx.watched.add(moved.chargerId);
     await remoteStart(ctx, moved);

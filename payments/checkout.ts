@@ -53,6 +53,8 @@ export async function checkout(ctx: PaymentsContext, input: CheckoutInput): Prom
       requestKey: input.requestKey,
       accessTokenHash: sha256(token),
       driverEmail: input.email,
+      buyerCuit: input.buyerCuit ?? null,
+      buyerName: input.buyerCuit ? (input.buyerName ?? null) : null,
     })
     .onConflictDoNothing({ target: payments.requestKey })
     .returning();

@@ -7,6 +7,7 @@ import type { Mailer } from "../infra/mail";
 import type { SendPush } from "../infra/push";
 import type { ChargerCommand, CommandReply } from "../ocpp/commands";
 import type { LiveEvents } from "../ocpp/live";
+import type { Invoicing } from "../invoicing";
 
 /** What payments need of the OCPP central system: commands to a charger, and live events for the operator's screens. */
 export interface PaymentsOcpp {
@@ -24,6 +25,8 @@ export interface DriverPaymentsDeps {
   /** Absent: a paid charge cannot be started or stopped (the payment is refunded as a failed start). */
   ocpp?: PaymentsOcpp;
   sendPush?: SendPush;
+  /** Electronic invoices: a settled payment's voucher, a refund's credit note, the PDF on the receipt. Absent: no invoices. */
+  invoicing?: Pick<Invoicing, "paymentSettled" | "paymentRefunded" | "receiptInvoice">;
   /** Where Mercado Pago and Pagos360 are (MERCADOPAGO_API_URL, PAGOS360_API_URL); unset: the real APIs. */
   mercadoPagoUrl?: string;
   pagos360Url?: string;

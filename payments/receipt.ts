@@ -44,6 +44,7 @@ export async function receiptOf(ctx: PaymentsContext, payment: Payment): Promise
     pendingRefundCents: payment.step === "REFUND_PENDING" ? refundOwed(payment) : 0,
     provider: payment.provider,
     providerPaymentId: payment.externalId,
+    invoice: (await ctx.invoicing?.receiptInvoice(payment.id, false))?.line ?? null,
   };
 }
 
@@ -96,6 +97,9 @@ export async function sendReceipt(ctx: PaymentsContext, payment: Payment): Promi
   const r = await receiptOf(ctx, claimed);
   if (!r) return;
   const lines = receiptText(r);
+  // The fiscal voucher, when ARCA authorised it before the receipt goes out; otherwise it follows in an e-mail of its own.
+  const invoice = r.chargedCents > 0 ? await ctx.invoicing?.receiptInvoice(payment.id, true).catch(() => null) : null;
+  if (invoice) lines.push("", invoice.line);
   const subject =
     r.chargedCents > 0
       ? `Tu carga en ${r.stationName}: ${formatArs(r.chargedCents)}`
@@ -109,6 +113,7 @@ export async function sendReceipt(ctx: PaymentsContext, payment: Payment): Promi
       text: `Comprobante de ${ctx.appName}\n\n${lines.join("\n")}\n`,
       html: `<h1>Comprobante de carga</h1>${lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : "")).join("")}`,
       kind: "receipt",
+      ...(invoice?.attachment ? { attachments: [invoice.attachment] } : {}),
     });
   } catch (err) {
     ctx.logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: no se pudo enviar el comprobante");

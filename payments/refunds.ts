@@ -14,6 +14,7 @@ import { PROVIDER_NAMES } from "./labels";
 import { notifyCompany } from "./notify";
 import { providerAdapter, refundsAutomatically } from "./providers";
 import { afterCommit } from "../db/ambient";
+import { invoiceSettled } from "./invoices";
 import { sendReceipt, sendRefundMail } from "./receipt";
 import type { RecordRefundResult } from "./types";
 
@@ -78,7 +79,11 @@ export async function refund(ctx: PaymentsContext, payment: Payment): Promise<vo
     }
     // A payment never asked to start (approved late, or paid twice) has no charge to receipt: the driver is told why it went back.
     if (unused && owed > 0) await sendRefundMail(ctx, done, owed, done.failureReason?.replace(/ Te devolvemos el total\.$/, "") ?? undefined);
-    else await sendReceipt(ctx, done);
+    else {
+      // The invoice first, so that a voucher ARCA authorises at once goes with the receipt.
+      if ((done.chargedCents ?? 0) > 0) await invoiceSettled(ctx, done.id);
+      await sendReceipt(ctx, done);
+    }
   } catch (err) {
     const message = "No pudimos hacer el reintegro todavía: lo volvemos a intentar en unos minutos.";
     ctx.logger.warn({ paymentId: payment.id, err: err instanceof Error ? err.message : String(err) }, "pago con QR: reintegro pendiente");
@@ -127,6 +132,7 @@ async function refundOwedByHand(ctx: PaymentsContext, payment: Payment, owed: nu
     .returning();
   if (!pending) return;
   ctx.logger.info({ paymentId: pending.id, owedCents: owed }, "pago con QR: devolución pendiente, a cargo de la empresa");
+  if ((pending.chargedCents ?? 0) > 0) await invoiceSettled(ctx, pending.id);
   const [place] = await ctx.db.select({ stationName: stations.name }).from(stations).where(eq(stations.id, pending.stationId ?? NO_ID));
   const provider = PROVIDER_NAMES[pending.provider];
   await notifyCompany(

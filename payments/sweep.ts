@@ -57,15 +57,15 @@ async function sweepOne(ctx: PaymentsContext, p: Payment, t: Date): Promise<void
   }
 }
 
-/** Sweeps every `intervalMs` (errors are logged; the next sweep tries again). */
-export function startDriverPaymentSweep(service: { tick(): Promise<void> }, logger: Logger, intervalMs: number): () => void {
+/** Sweeps every `intervalMs` (errors are logged; the next sweep tries again). The invoicing sweep runs on it too. */
+export function startDriverPaymentSweep(service: { tick(): Promise<void> }, logger: Logger, intervalMs: number, failure = "pagos con QR: falló el barrido"): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     service
       .tick()
-      .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "pagos con QR: falló el barrido"))
+      .catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, failure))
       .finally(() => (running = false));
   }, intervalMs);
   timer.unref();

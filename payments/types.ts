@@ -23,6 +23,9 @@ export interface CheckoutInput {
   email: string;
   provider: PaymentProviderCode;
   requestKey: string;
+  /** A Factura A's receiver: the CUIT (11 digits, checked) and company name the driver gave. */
+  buyerCuit?: string;
+  buyerName?: string;
   /** Our public origin (PUBLIC_URL, else the request's): the return page and the webhooks. */
   origin: string;
 }

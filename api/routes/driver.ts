@@ -31,7 +31,7 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments) {
     const { identity, connectorNumber } = connectorParams(c.req.param("identity"), c.req.param("connector"));
     const input = await readJson(c, driverCheckoutSchema);
     const origin = services.publicOrigin ?? new URL(c.req.url).origin;
-    const result = await payments.checkout({ identity, connectorNumber, amountCents: input.amountCents, email: input.email, provider: input.provider, requestKey: input.requestKey, origin });
+    const result = await payments.checkout({ identity, connectorNumber, amountCents: input.amountCents, email: input.email, provider: input.provider, requestKey: input.requestKey, buyerCuit: input.buyerCuit, buyerName: input.buyerName, origin });
     if (!result.ok) {
       const kind = result.status === 404 ? "not-found" : result.status === 409 ? "conflict" : result.status === 400 ? "validation" : "internal";
       throw new ApiError(result.status === 400 ? 422 : result.status, kind, result.message, result.field ? { errors: { [result.field === "amount" ? "amountCents" : result.field]: [result.message] } } : {});

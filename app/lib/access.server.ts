@@ -60,6 +60,9 @@ export const SCREEN_RULES: ScreenRule[] = [
   // «Conciliar ahora» asks the providers and notifies: the money roles that act, not Lectura.
   { pattern: "/payment/reconciliation", read: "payment.read", write: "payment.reconcile" },
   { pattern: "/payment/reconciliation/export.csv", read: "payment.read" },
+  { pattern: "/payment/invoice", read: "invoice.read", write: { retry: "invoice.retry" } },
+  { pattern: "/payment/invoice/export.csv", read: "invoice.read" },
+  { pattern: "/payment/invoice/:id/pdf", read: "invoice.read" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },
   { pattern: "/audit", read: "audit.read" },
   { pattern: "/audit/export.csv", read: "audit.read" },

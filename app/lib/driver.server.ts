@@ -23,7 +23,7 @@ export async function loadChargePoint(context: RequestContext, identity: string,
   return { info, requestKey };
 }
 
-export type CheckoutErrors = Partial<Record<"amount" | "email" | "acceptTerms" | "provider" | "form", string>>;
+export type CheckoutErrors = Partial<Record<"amount" | "email" | "acceptTerms" | "provider" | "buyerCuit" | "buyerName" | "form", string>>;
 
 export async function checkoutAction(context: RequestContext, request: Request, identity: string, connector: string) {
   const form = await request.formData();
@@ -34,8 +34,11 @@ export async function checkoutAction(context: RequestContext, request: Request, 
   if (amountCents === null) errors.amount = "Elegí un monto o escribí uno en pesos (por ejemplo 3500).";
   const email = String(form.get("email") ?? "").trim();
   const requestKey = String(form.get("requestKey") ?? "");
-  const body = { amountCents, email, provider: String(form.get("provider") ?? ""), acceptTerms: form.get("acceptTerms") === "on", requestKey };
-  const values = { amount: preset, customAmount: custom, email, acceptTerms: body.acceptTerms };
+  // Optional: a company's CUIT and name for a Factura A (the API checks the CUIT's check digit).
+  const buyerCuit = String(form.get("buyerCuit") ?? "").trim().slice(0, 20);
+  const buyerName = String(form.get("buyerName") ?? "").trim().slice(0, 200);
+  const body = { amountCents, email, provider: String(form.get("provider") ?? ""), acceptTerms: form.get("acceptTerms") === "on", requestKey, ...(buyerCuit ? { buyerCuit, buyerName } : {}) };
+  const values = { amount: preset, customAmount: custom, email, acceptTerms: body.acceptTerms, buyerCuit, buyerName };
   if (errors.amount) return data({ errors, values }, { status: 400 });
 
   const result = await createApiClient(context, null).call(endpoints.driverChargeCreate, { params: { identity, connector }, body: body as DriverCheckoutInput });
@@ -44,7 +47,7 @@ export async function checkoutAction(context: RequestContext, request: Request, 
     return data({ errors: { form: "No pudimos iniciar el pago en este momento. Probá de nuevo en unos minutos." } as CheckoutErrors, values }, { status: 503 });
   }
   // The API's field names as the form's: only the first message of each is shown.
-  const fieldOf: Record<string, keyof CheckoutErrors> = { amountCents: "amount", email: "email", acceptTerms: "acceptTerms", provider: "provider" };
+  const fieldOf: Record<string, keyof CheckoutErrors> = { amountCents: "amount", email: "email", acceptTerms: "acceptTerms", provider: "provider", buyerCuit: "buyerCuit", buyerName: "buyerName" };
   for (const [field, messages] of Object.entries(result.problem.errors ?? {})) {
     const key = fieldOf[field];
     if (key && messages?.[0]) errors[key] = messages[0];

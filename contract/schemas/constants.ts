@@ -72,6 +72,14 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   IN_DISPUTE: "En disputa",
   CHARGED_BACK: "Contracargo",
 };
+/** An electronic invoice's state at ARCA: waiting for its CAE (queued or ARCA down), authorised, or rejected with ARCA's reasons. */
+export const INVOICE_STATUSES = ["PENDING", "AUTHORIZED", "REJECTED"] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
+  PENDING: "Pendiente",
+  AUTHORIZED: "Autorizado",
+  REJECTED: "Rechazado",
+};
 /** SESSION: an amount a priced session owes; QR: a driver's prepayment at a connector's QR. */
 export const PAYMENT_ORIGINS = ["SESSION", "QR"] as const;
 export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { PROVINCE_CODES, type ProvinceCode } from "#domain/provinces";
 import { STATUS_BUCKETS } from "#domain/ocpp-status-summary";
 import { DRIVER_STEPS } from "#domain/driver-payment";
+import { INVOICE_TYPE_CODES } from "#domain/invoice";
 import { id, isoDate, isoDateEnd, optionsPageQuery, pageQuery, queryBool, sortParam } from "./common";
 import { MSG } from "./messages";
 import {
@@ -15,6 +16,7 @@ import {
   TAG_SORTS,
   ACCESS_GROUP_SORTS,
   SESSION_STATUSES,
+  INVOICE_STATUSES,
   SESSION_PAYMENT_STATUSES,
   ACTIVITY_SORTS,
   PAYMENT_PROVIDERS,
@@ -145,6 +147,23 @@ export const reconciliationQuery = z
     else if (v.from && v.to && v.to.getTime() - v.from.getTime() > RECONCILIATION_MAX_DAYS * 86_400_000)
       ctx.addIssue({ code: "custom", path: ["to"], message: `La conciliación abarca hasta ${RECONCILIATION_MAX_DAYS} días: elegí un período más corto.` });
   });
+
+/** GET /Business/Invoice and its CSV: the vouchers issued (created) in the period, by type and state. */
+export const invoiceListQuery = z
+  .object({
+    type: z.coerce
+      .number({ error: MSG.invalidOption })
+      .refine((n) => (INVOICE_TYPE_CODES as readonly number[]).includes(n), { message: MSG.invalidOption })
+      .optional(),
+    status: z.enum(INVOICE_STATUSES, { error: MSG.invalidOption }).optional(),
+    from: isoDate.optional(),
+    to: isoDateEnd.optional(),
+    ...pageQuery,
+  })
+  .superRefine((v, ctx) => checkRange(v, ctx, null));
+export const invoiceExportQuery = z
+  .object({ type: invoiceListQuery.shape.type, status: invoiceListQuery.shape.status, from: isoDate.optional(), to: isoDateEnd.optional() })
+  .superRefine((v, ctx) => checkRange(v, ctx, null));
 
 /** Closing a session the charger never stopped: the operator says why. */
 export const closeSessionBody = z.object({

@@ -23,6 +23,8 @@ import {
   type Harness,
   type Tenant,
 } from "./helpers";
+import { createInvoicing, type Invoicing } from "../../invoicing";
+import { fakeGateway } from "../mocks/arca";
 
 /** Public: no token needed. */
 const PUBLIC = new Set([
@@ -99,12 +101,17 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
   let rejected: Tenant;
   let suspended: Tenant;
   const ids: Record<string, string> = {};
+  // Vouchers from an in-memory ARCA; the API is built before the database, so it reaches the service through this.
+  const gateway = fakeGateway();
+  let invoicingService: Invoicing;
+  const invoicing = new Proxy({} as Invoicing, { get: (_, k: keyof Invoicing) => invoicingService[k] });
   /** A member of the owner's company per role (OWNER is the owner itself). */
   const staff = {} as Record<Role, { uid: string; token: string }>;
   let endpoints: Endpoint[] = [];
 
   beforeAll(async () => {
-    h = await openHarness(backend, { accountRequestsPerMinute: 100_000 });
+    h = await openHarness(backend, { accountRequestsPerMinute: 100_000, invoicing });
+    invoicingService = createInvoicing({ db: h.db, gateway, logger: { info: () => {}, warn: () => {}, error: () => {} } });
     owner = await createTenant(h, "matrix-owner");
     other = await createTenant(h, "matrix-other");
     pending = await createTenant(h, "matrix-pending", "PENDING");
@@ -209,6 +216,13 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
       })
       .returning();
     ids.payment = payment.id;
+    // A settled QR payment with its authorised Factura B.
+    gateway.settings.set(owner.businessId, { companyId: owner.businessId, cuit: owner.cuit, taxCondition: "RESPONSABLE_INSCRIPTO", pointOfSale: 3, environment: "HOMOLOGACION" });
+    const [qr] = await h.db
+      .insert(payments)
+      .values({ businessId: owner.businessId, provider: "MERCADOPAGO", origin: "QR", step: "FINISHED", status: "PARTIALLY_REFUNDED", amountCents: 2_000_000, chargedCents: 1_234_567, refundedCents: 765_433, finishedAt: new Date() })
+      .returning();
+    ids.invoice = (await invoicingService.paymentSettled(qr.id))!.id;
     const photo = await expectStatus(
       await h.call("PATCH", "/Business/Images/ProfilePicture", {
         token: t,
@@ -320,7 +334,9 @@ describe.each(testBackends())("access matrix ($name)", (backend) => {
                         ? "reservation"
                         : base.startsWith("/Business/Payments")
                           ? "payment"
-                          : "file";
+                          : base.startsWith("/Business/Invoice")
+                            ? "invoice"
+                            : "file";
     return base.replace(/:id|:file/, ids[kind]).replace(":diagnosticsId", ids.diagnostics);
   }
 

@@ -21,6 +21,7 @@ const PAGED: [path: string, cap: number][] = [
   ["/api/Business/Fees", MAX_PAGE_SIZE],
   ["/api/Business/Notification", MAX_PAGE_SIZE],
   ["/api/Business/Payments", MAX_PAGE_SIZE],
+  ["/api/Business/Invoice", MAX_PAGE_SIZE],
   ["/api/Business/Audit", MAX_PAGE_SIZE],
   ["/api/Business/Tag", MAX_PAGE_SIZE],
   ["/api/Business/AccessGroup", MAX_PAGE_SIZE],
@@ -48,6 +49,8 @@ const EXPORTS = [
   // read at most SEARCH_MAX_PAGES pages (a longer one is said to be partial).
   "/api/Business/Payments/Reconciliation",
   "/api/Business/Payments/Reconciliation/Export.csv",
+  // The sales book (Libro IVA Ventas) at EXPORT_MAX_ROWS, like the activity's.
+  "/api/Business/Invoice/Export.csv",
 ];
 /** Global catalogs seeded by db/seed/catalogs.ts: a fixed, small set. */
 const CATALOGS = ["/api/Business/ChargerBrand", "/api/Business/Service", "/api/Driver/ConnectorType"];
@@ -76,6 +79,9 @@ const SINGLE = [
   // One connector, one payment.
   "/api/Driver/Charge/:identity/:connector",
   "/api/Driver/Payment/:id",
+  // One voucher, and its PDF.
+  "/api/Business/Invoice/:id",
+  "/api/Business/Invoice/:id/Pdf",
 ];
 /** Server-sent events: carries only the kind of each change (no rows); the page reloads its own bounded data. */
 const STREAMS = ["/api/Business/Live"];
@@ -103,6 +109,8 @@ describe.each(testBackends())("list endpoints are bounded ($name)", (backend) =>
     await h.db.execute(sql`insert into rates (business_id, name) select ${businessId}::uuid, 'Tarifa ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into payments (business_id, provider, amount_cents, status, external_id)
       select ${businessId}::uuid, 'MERCADOPAGO', 1000 * i, 'APPROVED', 'bench-' || i from generate_series(1, ${ROWS}) i`);
+    await h.db.execute(sql`insert into invoices (business_id, type, point_of_sale, number, status, total_cents, net_cents, vat_cents, vat_rate_bp, issue_date, service_from, service_to)
+      select ${businessId}::uuid, 6, 3, i, 'AUTHORIZED', 1210 * i, 1000 * i, 210 * i, 2100, current_date, current_date, current_date from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into audit_log (business_id, actor_uid, actor_email, actor_role, action, resource_type, resource_id)
       select ${businessId}::uuid, 'bench-operator', 'bench@enchufa.local', 'OWNER', 'rate.create', 'rate', gen_random_uuid()::text from generate_series(1, ${ROWS}) i`);
     await h.db.execute(sql`insert into access_groups (business_id, name) select ${businessId}::uuid, 'Grupo ' || lpad(i::text, 3, '0') from generate_series(1, ${ROWS}) i`);

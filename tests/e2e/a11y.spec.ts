@@ -40,6 +40,7 @@ const APP_ROUTES = [
   "/payment/payments/mercadoPago",
   "/payment/payments/pagos360",
   "/payment/reconciliation",
+  "/payment/invoice",
   "/team",
   "/audit",
   "/roaming",

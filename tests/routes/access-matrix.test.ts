@@ -6,7 +6,9 @@
 // in-process over a real database (PGlite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { businessMembers, chargerDiagnostics, rates, stations } from "#db/schema";
+import { businessMembers, chargerDiagnostics, payments, rates, stations } from "#db/schema";
+import { createInvoicing, type Invoicing } from "../../invoicing";
+import { fakeGateway } from "../mocks/arca";
 import { ROLES, ROLE_LABELS, can, type Role } from "#domain/permissions";
 import { SCREEN_RULES, holds, needFor, screenRuleFor } from "~/lib/access.server";
 import routeConfig from "~/routes";
@@ -68,6 +70,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/payment/payments/mercadoPago", providerScreen("mercadoPago")],
   ["/payment/payments/pagos360", providerScreen("pagos360")],
   ["/payment/reconciliation", () => import("~/routes/app/payment/reconciliation")],
+  ["/payment/invoice", () => import("~/routes/app/payment/invoice")],
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
   ["/roaming", () => import("~/routes/app/roaming")],
@@ -78,6 +81,8 @@ const RESOURCES: [string, () => Promise<RouteModule>][] = [
   ["/audit/export.csv", () => import("~/routes/app/audit-export")],
   ["/tag/export.csv", () => import("~/routes/app/tag/export")],
   ["/payment/reconciliation/export.csv", () => import("~/routes/app/payment/reconciliation-export")],
+  ["/payment/invoice/export.csv", () => import("~/routes/app/payment/invoice-export")],
+  ["/payment/invoice/:invoice/pdf", () => import("~/routes/app/payment/invoice-pdf")],
   ["/charger/edit/:charger/messages.csv", () => import("~/routes/app/charger/messages-export")],
   // Its params are { id, diagnosticsId }: concrete() gives both.
   ["/charger/edit/:charger/diagnostics/:diagnosticsId", () => import("~/routes/app/charger/diagnostics-file") as Promise<unknown> as Promise<RouteModule>],
@@ -98,6 +103,10 @@ describe("access matrix of the app routes", () => {
   let pending: Tenant;
   // `provider` is the payment provider screen's parameter (a name, not a row's id), for the hostile posts.
   const ids: Record<string, string> = { provider: "mercadoPago" };
+  // Vouchers from an in-memory ARCA; the API is built before the database, so it reaches the service through this.
+  const gateway = fakeGateway();
+  let invoicingService: Invoicing;
+  const invoicing = new Proxy({} as Invoicing, { get: (_, k: keyof Invoicing) => invoicingService[k] });
   const cookies: Record<string, string> = {};
   /** A member of the owner's company for each role (OWNER: the owner). */
   const roleCookies = {} as Record<Role, string>;
@@ -118,7 +127,8 @@ describe("access matrix of the app routes", () => {
   beforeAll(async () => {
     // The API accepts both the harness's tokens and the unsigned ones the route tests mint (makeIdToken).
     const verifyToken = (token: string) => fakeVerifyToken(token).catch(() => fakeVerifyIdToken(token));
-    h = await openHarness(backend, { verifyToken, accountRequestsPerMinute: 100_000 });
+    h = await openHarness(backend, { verifyToken, accountRequestsPerMinute: 100_000, invoicing });
+    invoicingService = createInvoicing({ db: h.db, gateway, logger: { info: () => {}, warn: () => {}, error: () => {} } });
     owner = await createTenant(h, "route-owner", "ACTIVE");
     other = await createTenant(h, "route-other", "ACTIVE");
     pending = await createTenant(h, "route-pending", "PENDING");
@@ -127,6 +137,13 @@ describe("access matrix of the app routes", () => {
     ids.rate = (await expectStatus(await h.call("POST", "/Business/Fees", { token: t, body: rateInput({ name: "Tarifa-Propia" }) }), 201)).id;
     ids.charger = (await expectStatus(await h.call("POST", "/Business/Charger", { token: t, body: chargerInput({ name: "Cargador-Propio", stationId: ids.station }) }), 201)).id;
     ids.group = (await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: t, body: { name: "Grupo-Propio" } }), 201)).id;
+    // An authorised Factura B of a settled QR payment (its PDF is a resource route).
+    gateway.settings.set(owner.businessId, { companyId: owner.businessId, cuit: owner.cuit, taxCondition: "RESPONSABLE_INSCRIPTO", pointOfSale: 3, environment: "HOMOLOGACION" });
+    const [qr] = await h.db
+      .insert(payments)
+      .values({ businessId: owner.businessId, provider: "MERCADOPAGO", origin: "QR", step: "FINISHED", status: "PARTIALLY_REFUNDED", amountCents: 500_000, chargedCents: 121_000, refundedCents: 379_000, finishedAt: new Date() })
+      .returning();
+    ids.invoice = (await invoicingService.paymentSettled(qr.id))!.id;
     ids.tag = (await expectStatus(await h.call("POST", "/Business/Tag", { token: t, body: { idTag: "TAG-PROPIA", holderName: "Titular-Propio", groupId: ids.group } }), 201)).id;
     const [diagnostics] = await h.db
       .insert(chargerDiagnostics)

@@ -134,6 +134,29 @@ describe("the connector page (/cargar/{identity}/{connector})", () => {
     expect(res.data.values).toMatchObject({ email: "ana@example.com" });
   });
 
+  it("a driver who wants a Factura A sends the company's CUIT and name; the API's refusal of the CUIT lands on its field", async () => {
+    let body: Loose;
+    server.use(
+      http.post(apiUrl("/Driver/Charge/:identity/:connector"), async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json({ paymentId: PID, checkoutUrl: "http://127.0.0.1:4000/checkout/mp/abc" }, { status: 201 });
+      }),
+    );
+    const fields = { amount: "200000", email: "ana@example.com", acceptTerms: "on", provider: "MERCADOPAGO", requestKey: "k".repeat(32), buyerCuit: "30-50001091-2", buyerName: "Flota Sur SA" };
+    const res = await run(() => connector.action(args(form("/cargar/AR-BUE-0001/1", fields), chargerContext(), params)));
+    expect(res.status).toBe(303);
+    expect(body).toMatchObject({ buyerCuit: "30-50001091-2", buyerName: "Flota Sur SA" });
+    server.use(
+      http.post(apiUrl("/Driver/Charge/:identity/:connector"), () =>
+        HttpResponse.json({ title: "Revisá los datos.", status: 422, errors: { buyerCuit: ["Revisá el CUIT: tiene que tener 11 dígitos y un dígito verificador válido."] } }, { status: 422 }),
+      ),
+    );
+    const refused = await run<Loose>(() => connector.action(args(form("/cargar/AR-BUE-0001/1", { ...fields, buyerCuit: "30-50001091-3" }), chargerContext(), params)));
+    expect(refused.status).toBe(422);
+    expect(refused.data.errors).toEqual({ buyerCuit: "Revisá el CUIT: tiene que tener 11 dígitos y un dígito verificador válido." });
+    expect(refused.data.values).toMatchObject({ buyerCuit: "30-50001091-3", buyerName: "Flota Sur SA" });
+  });
+
   it("a charger that cannot start (409) says why on the form; an API that is down, a 503", async () => {
     server.use(http.post(apiUrl("/Driver/Charge/:identity/:connector"), () => HttpResponse.json({ title: "El cargador está sin conexión." }, { status: 409 })));
     const conflict = await run<Loose>(() => connector.action(args(form("/cargar/AR-BUE-0001/1", { amount: "200000", email: "a@b.co", acceptTerms: "on" }), chargerContext(), params)));

@@ -9,7 +9,7 @@ import { importsOf } from "./source-imports";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Top to bottom: a layer may import its own folder and the layers after it, never one before it. */
-const LAYERS = ["server", "app", "api", "payments", "ocpi", "ocpp", "infra", "db", "contract", "domain"] as const;
+const LAYERS = ["server", "app", "api", "payments", "invoicing", "ocpi", "ocpp", "infra", "db", "contract", "domain"] as const;
 type Layer = (typeof LAYERS)[number];
 
 const ALIASES: Record<string, Layer> = { "~": "app", "#api": "api", "#contract": "contract", "#db": "db", "#domain": "domain", "#infra": "infra", "#ocpp": "ocpp" };

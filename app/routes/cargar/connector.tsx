@@ -118,6 +118,34 @@ export default function ChargeAtConnector({ loaderData, actionData }: Route.Comp
                 {errors.email}
               </p>
             ) : null}
+            <details className="driver-field" open={Boolean(values?.buyerCuit || errors.buyerCuit || errors.buyerName)}>
+              <summary>¿Necesitás factura A?</summary>
+              <label className="driver-field">
+                CUIT de la empresa
+                <input
+                  name="buyerCuit"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  defaultValue={values?.buyerCuit ?? ""}
+                  aria-invalid={errors.buyerCuit ? true : undefined}
+                  aria-describedby={errors.buyerCuit ? "cuit-error" : undefined}
+                />
+              </label>
+              {errors.buyerCuit ? (
+                <p className="driver-error" id="cuit-error">
+                  {errors.buyerCuit}
+                </p>
+              ) : null}
+              <label className="driver-field">
+                Razón social
+                <input name="buyerName" autoComplete="organization" defaultValue={values?.buyerName ?? ""} aria-invalid={errors.buyerName ? true : undefined} aria-describedby={errors.buyerName ? "buyer-name-error" : undefined} />
+              </label>
+              {errors.buyerName ? (
+                <p className="driver-error" id="buyer-name-error">
+                  {errors.buyerName}
+                </p>
+              ) : null}
+            </details>
             <label className="driver-check">
               <input type="checkbox" name="acceptTerms" defaultChecked={values?.acceptTerms} aria-describedby={errors.acceptTerms ? "terms-error" : undefined} />
               {/* One flex item: the sentence wraps as text, not as three columns. */}

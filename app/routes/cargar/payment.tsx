@@ -107,6 +107,13 @@ function ReceiptView({ p }: { p: PaymentView }) {
           </>
         ) : null}
       </dl>
+      {r.invoice ? (
+        <p data-testid="receipt-invoice">
+          <strong>{r.invoice}</strong>
+          <br />
+          <span className="driver-muted">Te enviamos la factura en PDF por correo.</span>
+        </p>
+      ) : null}
     </section>
   );
 }

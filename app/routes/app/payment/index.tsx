@@ -182,9 +182,14 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
             <Heading as="h2" size="5">
               Pagos recibidos
             </Heading>
-            <Link to="/payment/reconciliation" data-testid="reconciliation-link">
-              Conciliación con los proveedores
-            </Link>
+            <Flex gap="4" wrap="wrap">
+              <Link to="/payment/invoice" data-testid="invoices-link">
+                Comprobantes (facturas)
+              </Link>
+              <Link to="/payment/reconciliation" data-testid="reconciliation-link">
+                Conciliación con los proveedores
+              </Link>
+            </Flex>
           </Flex>
         </>
       }
