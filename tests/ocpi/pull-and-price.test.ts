@@ -214,7 +214,10 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
     const url = await emsp.cpoEndpoint("sessions");
     const sessions = await pullAll(emsp, `${url}?date_from=2020-01-01T00:00:00Z&limit=5`, sessionSchema);
     expect(sessions).toHaveLength(SHAPES.length + 1);
-    expect(sessions.filter((s) => s.status === "ACTIVE").map((s) => s.cdr_token.uid)).toEqual(["EMSRUN"]);
+    const running = sessions.filter((s) => s.status === "ACTIVE");
+    expect(running.map((s) => s.cdr_token.uid)).toEqual(["EMSRUN"]);
+    // mod_sessions §Session: a running session carries its charging periods and cost so far.
+    expect(running[0]).toMatchObject({ kwh: 1.5, charging_periods: [expect.objectContaining({ dimensions: expect.arrayContaining([{ type: "ENERGY", volume: 1.5 }]) })], total_cost: { excl_vat: 0, incl_vat: 0 } });
     expect(sessions.every((s) => s.cdr_token.party_id === "EMS")).toBe(true);
     expect((await pullAll(emsp2, url, sessionSchema)).map((s) => s.cdr_token.uid)).toEqual(["TWO1"]);
   });
