@@ -19,7 +19,7 @@ import { billedSeconds, roundCents, type RateSnapshot } from "../domain/pricing"
 import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
-import { netPrice, type Party } from "./mapping";
+import { evseId, netPrice, type Party } from "./mapping";
 
 export interface SessionForCdr {
   id: string;
@@ -77,11 +77,6 @@ export function dimensionCost(cents: number, volume: number, unitCents: number, 
     excl_vat: roundCents(net * 100) / 100,
     incl_vat: rate.vatIncluded ? cents / 100 : roundCents(net * (10_000 + rate.vatRateBp) / 100) / 100,
   };
-}
-
-/** eMI3 EVSE ID (mod_cdrs §CdrLocation.evse_id): country*party*E + the charger's id without dashes. */
-export function evseId(party: Pick<Party, "countryCode" | "partyId">, chargerId: string): string {
-  return `${party.countryCode}*${party.partyId}*E${chargerId.replace(/-/g, "").slice(0, 30).toUpperCase()}`;
 }
 
 /**

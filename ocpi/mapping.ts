@@ -5,7 +5,6 @@ import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { RateRow } from "../domain/pricing";
 import type { OpeningHours } from "../db/schema";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
-import { evseId } from "./cdr";
 import { ocpiDateTime } from "./envelope";
 import type { Connector, Evse, Location, PriceComponent, Tariff, TariffElement } from "./schemas";
 
@@ -241,4 +240,9 @@ export function rateToTariff(party: Party, rate: RateForOcpi): Tariff {
     elements,
     last_updated: ocpiDateTime(rate.updatedAt),
   };
+}
+
+/** eMI3 EVSE ID (mod_cdrs §CdrLocation.evse_id): country*party*E + the charger's id without dashes. */
+export function evseId(party: Pick<Party, "countryCode" | "partyId">, chargerId: string): string {
+  return `${party.countryCode}*${party.partyId}*E${chargerId.replace(/-/g, "").slice(0, 30).toUpperCase()}`;
 }
