@@ -123,6 +123,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     appName: env.APP_NAME,
     // OCPI roaming partners: https and public addresses only; locally, anything (ADR 0021).
     ocpiClient: { local: partnersLocal },
+    arca: { wsaaUrl: env.ARCA_WSAA_URL, wsfeUrl: env.ARCA_WSFE_URL },
   });
 
   const health = healthCheck(env, database);

@@ -25,6 +25,7 @@ import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { fiscalRoutes } from "./routes/fiscal";
 import { paymentReconciliationRoutes } from "./routes/payment-reconciliation";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
@@ -83,6 +84,7 @@ function apiServices(deps: ApiDeps): ApiServices {
     appName: deps.appName ?? "Enchufá",
     liveStreamLimits: deps.liveStreamLimits,
     imageLimits: deps.imageLimits,
+    arca: deps.arca ?? {},
     ocpi: {
       db,
       keyRing,
@@ -192,6 +194,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     ["/Business/Live", liveRoutes(services)],
     ["/Business/Payments/Reconciliation", paymentReconciliationRoutes(services, driverPayments)],
     ["/Business/Payments", paymentRoutes(services, driverPayments)],
+    ["/Business/Fiscal", fiscalRoutes(services)],
     ["/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO")],
     ["/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360")],
     ["/Business/Member", memberRoutes(services)],

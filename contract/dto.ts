@@ -6,7 +6,7 @@ import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
+import type { ArcaEnvironmentCode, ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { DifferenceKind } from "../domain/reconciliation";
@@ -814,4 +814,31 @@ export interface Receipt {
   pendingRefundCents: number;
   provider: PaymentProviderCode;
   providerPaymentId: string | null;
+}
+
+/** What the company's fiscal settings show (GET/PUT /Business/Fiscal); the certificate and key never leave the server. */
+export interface FiscalSettingsDto {
+  configured: boolean;
+  /** The company's own CUIT (its profile's), the one the certificate must be for. */
+  companyCuit: string | null;
+  taxCondition: TaxConditionCode | null;
+  pointOfSale: number | null;
+  environment: ArcaEnvironmentCode;
+  certificate: {
+    cuit: string | null;
+    expiresAt: string | null;
+    fingerprint: string | null;
+    /** Expires within 30 days (or has expired). */
+    expiresSoon: boolean;
+    expired: boolean;
+  } | null;
+  lastTest: { at: string; ok: boolean; message: string } | null;
+  updatedAt: string | null;
+}
+
+/** POST /Business/Fiscal/Test: each step of "Probar conexión", in order, until the first that fails. */
+export interface FiscalTestDto {
+  ok: boolean;
+  message: string;
+  steps: { step: "certificate" | "login" | "health" | "pointOfSale"; ok: boolean; message: string }[];
 }
