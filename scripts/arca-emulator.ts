@@ -230,3 +230,50 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
 }
 
 export type ArcaEmulator = ReturnType<typeof createArcaEmulator>;
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The emulator's page (/_emulator/arca): the up/down/slow switch and what it authorised; plain forms, no JavaScript. */
+function arcaPanel(arca: ArcaEmulator, message: string): string {
+  const s = arca.state();
+  const button = (label: string, mode: ArcaMode) =>
+    `<form method="post" action="/_emulator/arca/mode" style="display:inline"><input type="hidden" name="mode" value="${mode}"><button${s.mode === mode ? " disabled" : ""}>${esc(label)}</button></form>`;
+  const rows = s.vouchers
+    .slice(-50)
+    .reverse()
+    .map((v) => `<tr><td>${esc(v.cuit)}</td><td>${v.pointOfSale}</td><td>${v.type}</td><td>${v.number}</td><td>${esc(v.total)}</td><td>${esc(v.cae)}</td><td>${esc(v.caeDueDate)}</td></tr>`)
+    .join("");
+  const payers = s.taxpayers.map((t) => `<li>CUIT ${esc(t.cuit)}: puntos de venta ${t.pointsOfSale.join(", ")}</li>`).join("");
+  return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Emulador de ARCA</title></head><body><main>
+<h1>Emulador de ARCA <small>(local)</small></h1>${message ? `<p role="status">${esc(message)}</p>` : ""}
+<p>Estado: <strong>${s.mode === "up" ? "en línea" : s.mode === "down" ? "caído" : `lento (${s.slowMs} ms)`}</strong></p>
+<p>${button("En línea", "up")} ${button("Caído", "down")} ${button("Lento", "slow")}</p>
+<h2>Contribuyentes</h2><ul>${payers || "<li>Ninguno</li>"}</ul>
+<h2>Comprobantes autorizados</h2><table><thead><tr><th>CUIT</th><th>Punto de venta</th><th>Tipo</th><th>Número</th><th>Total</th><th>CAE</th><th>Vto. CAE</th></tr></thead><tbody>${rows}</tbody></table>
+<p><a href="/_emulator">Volver al emulador de pagos</a></p></main></body></html>`;
+}
+
+/** The emulator's controls, for scripts (JSON) and its page (forms, answered with a redirect back). */
+export function mountArcaControls(app: express.Express, arca: ArcaEmulator): void {
+  const body = [express.json({ limit: "64kb" }), express.urlencoded({ extended: false, limit: "64kb" })];
+  const form = (req: Request) => (req.get("content-type") ?? "").includes("form-urlencoded");
+  app.post("/_emulator/arca/mode", ...body, (req: Request, res: Response) => {
+    const { mode, delayMs } = req.body as { mode?: string; delayMs?: number | string };
+    if (mode !== "up" && mode !== "down" && mode !== "slow") return res.status(400).json({ message: "mode: up, down o slow." });
+    arca.setMode(mode, delayMs === undefined ? undefined : Number(delayMs));
+    if (form(req)) return res.redirect(303, `/_emulator/arca?msg=${encodeURIComponent(`ARCA: ${mode}`)}`);
+    res.json(arca.state());
+  });
+  app.post("/_emulator/arca/taxpayers", ...body, (req: Request, res: Response) => {
+    const { cuit, certificate, pointsOfSale } = req.body as { cuit?: string; certificate?: string; pointsOfSale?: number[] };
+    if (!cuit || !/^\d{11}$/.test(cuit) || !certificate) return res.status(400).json({ message: "cuit (11 dígitos) y certificate (PEM) son obligatorios." });
+    try {
+      arca.registerTaxpayer(cuit, certificate, Array.isArray(pointsOfSale) ? pointsOfSale.map(Number) : undefined);
+    } catch {
+      return res.status(400).json({ message: "El certificado no se puede leer." });
+    }
+    res.json(arca.state());
+  });
+  app.get("/_emulator/arca/state", (_req: Request, res: Response) => res.json(arca.state()));
+  app.get("/_emulator/arca", (req: Request, res: Response) => res.type("html").send(arcaPanel(arca, typeof req.query.msg === "string" ? req.query.msg : "")));
+}

@@ -6,6 +6,7 @@ import { seedCatalogs } from "../db/seed/catalogs";
 import { seedDemoOperator } from "../db/seed/demo";
 import { prepareDemoChargers, type DemoCharger } from "./local-demo-chargers";
 import { prepareQrDemo, type QrDemo } from "./local-qr-demo";
+import { prepareArcaDemo, type ArcaDemo } from "./local-arca-demo";
 
 export interface LocalSeedOptions {
   /** The data directory (PGlite lives under it when there is no databaseUrl). */
@@ -24,6 +25,8 @@ export interface LocalSeed {
   qrDemo: QrDemo | null;
   /** The demo's online chargers the launcher keeps connected (none with `sim: false`). */
   demoChargers: DemoCharger[];
+  /** The demo operator's CUIT and ARCA certificate, for the ARCA emulator to trust. */
+  arcaDemo: ArcaDemo | null;
 }
 
 export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSeed> {
@@ -34,7 +37,8 @@ export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSe
     // One demo station takes QR payments, paid through the emulator, at a simulated charger.
     const qrDemo = opts.sim ? await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey }) : null;
     const demoChargers = opts.sim ? await prepareDemoChargers(database.db, { businessId: seeded.businessId, exclude: qrDemo ? [qrDemo.ocppIdentity] : [] }) : [];
-    return { businessId: seeded.businessId, qrDemo, demoChargers };
+    const arcaDemo = await prepareArcaDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey, dataDir: opts.dataDir });
+    return { businessId: seeded.businessId, qrDemo, demoChargers, arcaDemo };
   } finally {
     await database.close();
   }
