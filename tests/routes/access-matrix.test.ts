@@ -71,6 +71,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
   ["/roaming", () => import("~/routes/app/roaming")],
+  ["/fiscal", () => import("~/routes/app/fiscal")],
 ];
 /** Resource routes outside the layout that need the same guard. */
 const RESOURCES: [string, () => Promise<RouteModule>][] = [
