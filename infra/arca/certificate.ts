@@ -2,7 +2,7 @@
 // certificate was issued to, its expiry) and the signed login ticket (CMS) WSAA takes. Signing
 // is @arcasdk/core's (node-forge underneath, SHA-256 with the certificate attached, as WSAA asks).
 import { X509Certificate, createPrivateKey } from "node:crypto";
-import { Cryptography } from "@arcasdk/core/lib/infrastructure/utils/crypt-data";
+import { Cryptography } from "@arcasdk/core/lib/infrastructure/utils/crypt-data.js";
 import { escapeXml } from "./xml";
 
 export interface CertificateInfo {
