@@ -26,7 +26,8 @@ import { createCentralSystem } from "./ocpp/central-system";
 import { DEFAULT_CALL_LIMIT } from "./ocpp/limits";
 import { createDriverPayments, startDailyReconciliation, startDriverPaymentSweep } from "./payments";
 import { startImageSweep } from "./api/image-quota";
-import { createInvoicing, WITHOUT_ARCA } from "./invoicing";
+import { createInvoicing } from "./invoicing";
+import { createInvoicingGateway } from "./infra/arca/gateway";
 
 export interface RunningServer {
   url: string;
@@ -85,9 +86,10 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   else if (env.ENCHUFA_LOCAL || env.NODE_ENV !== "production") mailer = inbox = fileInbox(path.resolve(env.DATA_DIR, "inbox"), { from: env.MAIL_FROM });
   else logger.warn("MAIL_PROVIDER_URL no está configurada: las invitaciones al equipo no se pueden enviar");
   // Electronic invoices (ADR 0048). The gateway is the one place ARCA comes in: each company's
-  // fiscal settings and ARCA client. Until those exist, WITHOUT_ARCA configures no company and
-  // nothing is invoiced.
-  const invoicing = createInvoicing({ db: database.db, gateway: WITHOUT_ARCA, logger, mailer, appName: env.APP_NAME });
+  // fiscal settings and its ARCA client (ADR 0047); a company without settings is not invoiced.
+  const arcaConfig = { wsaaUrl: env.ARCA_WSAA_URL, wsfeUrl: env.ARCA_WSFE_URL };
+  const gateway = createInvoicingGateway({ db: database.db, keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []), config: arcaConfig });
+  const invoicing = createInvoicing({ db: database.db, gateway, logger, mailer, appName: env.APP_NAME });
   const driverPayments = createDriverPayments({
     invoicing,
     db: database.db,
@@ -132,6 +134,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     appName: env.APP_NAME,
     // OCPI roaming partners: https and public addresses only; locally, anything (ADR 0021).
     ocpiClient: { local: partnersLocal },
+    arca: arcaConfig,
   });
 
   const health = healthCheck(env, database);

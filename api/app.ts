@@ -25,6 +25,7 @@ import { feeRoutes } from "./routes/fees";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
+import { fiscalRoutes } from "./routes/fiscal";
 import { paymentReconciliationRoutes } from "./routes/payment-reconciliation";
 import { liveRoutes } from "./routes/live";
 import { businessUserRoutes } from "./routes/profile";
@@ -35,7 +36,8 @@ import { createCompanyCache, sharedAcrossNodes } from "./company-cache";
 import { driverRoutes, webhookRoutes } from "./routes/driver";
 import { roamingRoutes } from "./routes/roaming";
 import { invoiceRoutes } from "./routes/invoices";
-import { createInvoicing, WITHOUT_ARCA } from "../invoicing";
+import { createInvoicing } from "../invoicing";
+import { createInvoicingGateway } from "../infra/arca/gateway";
 import { OcpiClient } from "../ocpi/client";
 import { afterCommit, ambientDb } from "../db/ambient";
 
@@ -85,7 +87,8 @@ function apiServices(deps: ApiDeps): ApiServices {
     appName: deps.appName ?? "Enchufá",
     liveStreamLimits: deps.liveStreamLimits,
     imageLimits: deps.imageLimits,
-    invoicing: deps.invoicing ?? createInvoicing({ db, gateway: WITHOUT_ARCA, logger: deps.logger ?? consoleLogger, now: deps.now }),
+    invoicing: deps.invoicing ?? createInvoicing({ db, gateway: createInvoicingGateway({ db, keyRing, config: deps.arca ?? {} }), logger: deps.logger ?? consoleLogger, now: deps.now }),
+    arca: deps.arca ?? {},
     ocpi: {
       db,
       keyRing,
@@ -195,6 +198,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     ["/Business/Live", liveRoutes(services)],
     ["/Business/Payments/Reconciliation", paymentReconciliationRoutes(services, driverPayments)],
     ["/Business/Payments", paymentRoutes(services, driverPayments)],
+    ["/Business/Fiscal", fiscalRoutes(services)],
     ["/MercadoPago/BusinessUser", paymentAccountRoutes(services, "MERCADOPAGO")],
     ["/Pagos360/BusinessUser", paymentAccountRoutes(services, "PAGOS360")],
     ["/Business/Member", memberRoutes(services)],

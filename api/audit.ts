@@ -26,6 +26,7 @@ import {
   connectorTypes,
   invoices,
   ocpiPartners,
+  fiscalSettings,
   paymentAccounts,
   payments,
   rates,
@@ -113,6 +114,19 @@ const PROFILE_COLUMNS = audited("profile", businessUsers, {
   notRecorded: { id: "the entry's company", firebaseUid: "the owner's sign-in account id, an internal reference", createdAt: ENTRY_FIELDS.createdAt, updatedAt: ENTRY_FIELDS.updatedAt },
 });
 
+const FISCAL_COLUMNS = audited("fiscal_settings", fiscalSettings, {
+  recorded: {},
+  notRecorded: {
+    ...ENTRY_FIELDS,
+    certificateEncrypted: "a secret; a new certificate shows as its CUIT, expiry and fingerprint",
+    keyEncrypted: "a secret; it changes with its certificate",
+    expiryWarnedAt: "when the expiry notification went out, not a change someone made",
+    lastTestAt: "trying the connection is not a change of the settings",
+    lastTestOk: "trying the connection is not a change of the settings",
+    lastTestMessage: "trying the connection is not a change of the settings",
+  },
+});
+
 /** For the audit's coverage test: every audited table and what its entries record. */
 export const AUDITED_TABLES: Record<string, AuditedTable> = {
   stations: STATION_COLUMNS,
@@ -183,6 +197,7 @@ export const AUDITED_TABLES: Record<string, AuditedTable> = {
       acceptedByUid: "joining is its own entry (member.join)",
     },
   }),
+  fiscalSettings: FISCAL_COLUMNS,
   ocpiPartners: audited("roaming_partner", ocpiPartners, {
     recorded: {},
     notRecorded: {
@@ -303,6 +318,16 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
       return row ? { ...row } : null;
     },
     label: (s) => ({ MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" })[s.provider as string] ?? null,
+  },
+  // The company's ARCA settings: what it chose and which certificate it uploaded (named by its
+  // CUIT, expiry and fingerprint), never the certificate or the key themselves.
+  fiscal_settings: {
+    async snapshot(db, businessId) {
+      const [row] = await db.select().from(fiscalSettings).where(eq(fiscalSettings.businessId, businessId)).limit(1);
+      if (!row) return null;
+      return { ...pick(row, recordedColumns(FISCAL_COLUMNS)), certificateExpiresAt: row.certificateExpiresAt?.toISOString() ?? null };
+    },
+    label: () => "Facturación electrónica",
   },
   // A driver's QR payment: only a refund recorded by hand is audited (Pagos360, ADR 0017).
   payment: {

@@ -1,4 +1,5 @@
 // Types shared by the API's app, middleware and routes.
+import type { ArcaConfig } from "#infra/arca/gateway";
 import type { ImageLimits } from "./image-quota";
 import type { MaintenanceReply, MaintenanceRequest } from "../ocpp/maintenance";
 import type { Context } from "hono";
@@ -75,6 +76,8 @@ export interface ApiDeps {
   driverPayments: DriverPayments;
   /** Electronic invoices (server.ts builds it with the ARCA gateway); absent: one with no company configured. */
   invoicing?: Invoicing;
+  /** ARCA's web services: URLs (unset: ARCA's own for each company's environment), fetch and timeout (tests). */
+  arca?: ArcaConfig;
   /** How roaming partners are called (ocpi/client.ts): fetch, timeout, plain http (tests, local mode). */
   ocpiClient?: OcpiClientOptions;
   /** Open /Business/Live streams per account and per client address on this node (LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_PER_IP). */
@@ -106,6 +109,8 @@ export interface ApiServices {
   invoicing: Invoicing;
   liveStreamLimits?: LiveStreamLimits;
   imageLimits?: ImageLimits;
+  /** ARCA's web services (ARCA_WSAA_URL / ARCA_WSFE_URL, or ARCA's own per environment). */
+  arca: ArcaConfig;
 }
 
 /** The caller's membership in the company the request acts for. */

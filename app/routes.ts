@@ -44,6 +44,8 @@ export default [
     route("audit", "routes/app/audit.tsx"),
     // OCPI roaming partners and the stations offered to them.
     route("roaming", "routes/app/roaming.tsx"),
+    // Electronic invoices: the company's fiscal settings for ARCA.
+    route("fiscal", "routes/app/fiscal.tsx"),
   ]),
   route("auth", "routes/auth/layout.tsx", [
     index("routes/auth/index.tsx"),

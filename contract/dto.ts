@@ -6,7 +6,7 @@ import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
+import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { DifferenceKind } from "../domain/reconciliation";
@@ -864,4 +864,31 @@ export interface Receipt {
   providerPaymentId: string | null;
   /** The fiscal voucher once ARCA authorised it: "Factura B N° 0003-00000042 · CAE 76123456789012"; null before (or without invoicing). */
   invoice: string | null;
+}
+
+/** What the company's fiscal settings show (GET/PUT /Business/Fiscal); the certificate and key never leave the server. */
+export interface FiscalSettingsDto {
+  configured: boolean;
+  /** The company's own CUIT (its profile's), the one the certificate must be for. */
+  companyCuit: string | null;
+  taxCondition: TaxConditionCode | null;
+  pointOfSale: number | null;
+  environment: ArcaEnvironmentCode;
+  certificate: {
+    cuit: string | null;
+    expiresAt: string | null;
+    fingerprint: string | null;
+    /** Expires within 30 days (or has expired). */
+    expiresSoon: boolean;
+    expired: boolean;
+  } | null;
+  lastTest: { at: string; ok: boolean; message: string } | null;
+  updatedAt: string | null;
+}
+
+/** POST /Business/Fiscal/Test: each step of "Probar conexión", in order, until the first that fails. */
+export interface FiscalTestDto {
+  ok: boolean;
+  message: string;
+  steps: { step: "certificate" | "login" | "health" | "pointOfSale"; ok: boolean; message: string }[];
 }

@@ -19,6 +19,7 @@ import { commandSchema } from "./schemas/command";
 import { diagnosticsQuery, diagnosticsRequestSchema, firmwareUpdateSchema, ocppMessageQuery } from "./schemas/maintenance";
 import { rateInputSchema, ratePreviewSchema } from "./schemas/rate";
 import { pushRegistrationSchema } from "./schemas/notification";
+import { fiscalSettingsSchema } from "./schemas/fiscal";
 import { mercadoPagoConnectSchema, pagos360ConnectSchema, paymentRefundSchema } from "./schemas/payment";
 import { accessGroupInputSchema, tagInputSchema } from "./schemas/tag";
 import { reservationInputSchema, reservationListQuery } from "./schemas/reservation";
@@ -26,7 +27,7 @@ import { auditExportQuery, invitationInputSchema, invitationTokenSchema, memberP
 import { roamingPartnerInputSchema, roamingPartnerListQuery, roamingSettingsSchema, roamingStationListQuery, roamingStationSchema } from "./schemas/roaming";
 import { driverCheckoutSchema, driverPaymentQuery, driverTokenSchema } from "./schemas/driver";
 import type { CommandResult } from "./schemas/command-labels";
-import type { AccessGroupDto, AccountBusinessDto, AuditPage, BusinessUserDto, ChargePointInfo, ChargerBrandDto, ChargerDto, ChargerEventPage, ChargerFirmwareDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorTypeDto, DashboardDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, GraphicDto, InvitationDto, InvitationPreviewDto, InvoiceDto, InvoicePage, JoinedDto, LocalListResultDto, MemberDto, NotificationDto, NotificationPage, OcppMessageDto, Page, PaymentAccountDto, PaymentDto, PaymentPage, PaymentView, PushRegistrationDto, ReconciliationDto, RateDto, RatePreviewDto, ReservationDto, ReservationResultDto, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto, ServiceDto, SessionDetailDto, SessionDto, SessionPage, StationAllocationDto, StationDto, StationOptionDto, TagDto, TagImportDto } from "./dto";
+import type { AccessGroupDto, AccountBusinessDto, FiscalSettingsDto, FiscalTestDto, AuditPage, BusinessUserDto, ChargePointInfo, ChargerBrandDto, ChargerDto, ChargerEventPage, ChargerFirmwareDto, ChargerOptionDto, ChargerWithPasswordDto, ConnectorTypeDto, DashboardDto, DiagnosticsDto, DiagnosticsRequestedDto, FirmwareUpdateDto, GraphicDto, InvitationDto, InvitationPreviewDto, InvoiceDto, InvoicePage, JoinedDto, LocalListResultDto, MemberDto, NotificationDto, NotificationPage, OcppMessageDto, Page, PaymentAccountDto, PaymentDto, PaymentPage, PaymentView, PushRegistrationDto, ReconciliationDto, RateDto, RatePreviewDto, ReservationDto, ReservationResultDto, RoamingPartnerCreatedDto, RoamingPartnerDto, RoamingSettingsDto, RoamingStationDto, ServiceDto, SessionDetailDto, SessionDto, SessionPage, StationAllocationDto, StationDto, StationOptionDto, TagDto, TagImportDto } from "./dto";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -200,6 +201,11 @@ export const endpoints = {
   notificationPushRegistration: endpoint({ method: "POST", path: "/Business/Notification/PushRegistration", permission: "push.register", audit: false, body: pushRegistrationSchema, doc: { tag: "Notificaciones", summary: "Registrar el token push del navegador", ok: {status: 200,type: "PushRegistrationDto"}, errors: [422] }, output: dto<PushRegistrationDto>() }),
   // Pagos
   mercadoPagoAccountGet: endpoint({ method: "GET", path: "/MercadoPago/BusinessUser", permission: "payment.read", doc: { tag: "Pagos", summary: "Estado de la cuenta de Mercado Pago", ok: {status: 200,type: "PaymentAccountDto"} }, output: dto<PaymentAccountDto>() }),
+  // Facturación electrónica (ARCA)
+  fiscalSettingsGet: endpoint({ method: "GET", path: "/Business/Fiscal", permission: "fiscal.read", doc: { tag: "Facturación", summary: "Configuración fiscal para ARCA (sin el certificado ni la clave)", ok: {status: 200,type: "FiscalSettingsDto"} }, output: dto<FiscalSettingsDto>() }),
+  fiscalSettingsSave: endpoint({ method: "PUT", path: "/Business/Fiscal", permission: "fiscal.write", audit: {resource: "fiscal_settings",action: "update",id: "company"}, body: fiscalSettingsSchema, doc: { tag: "Facturación", summary: "Guardar la configuración fiscal (condición, punto de venta, entorno, certificado y clave)", ok: {status: 200,type: "FiscalSettingsDto"}, errors: [422] }, output: dto<FiscalSettingsDto>() }),
+  // Trying the connection changes no setting: it records only when it was tried and how it went.
+  fiscalSettingsTest: endpoint({ method: "POST", path: "/Business/Fiscal/Test", permission: "fiscal.write", audit: false, doc: { tag: "Facturación", summary: "Probar la conexión con ARCA (ingreso WSAA, FEDummy y punto de venta)", ok: {status: 200,type: "FiscalTestDto"}, errors: [409] }, output: dto<FiscalTestDto>() }),
   mercadoPagoAccountConnect: endpoint({ method: "PUT", path: "/MercadoPago/BusinessUser", permission: "payment.write", audit: {resource: "payment_account",action: "connect",id: {fixed: "MERCADOPAGO"}}, body: mercadoPagoConnectSchema, doc: { tag: "Pagos", summary: "Conectar Mercado Pago", ok: {status: 200,type: "PaymentAccountDto"}, errors: [422] }, output: dto<PaymentAccountDto>() }),
   mercadoPagoAccountDisconnect: endpoint({ method: "DELETE", path: "/MercadoPago/BusinessUser", permission: "payment.write", audit: {resource: "payment_account",action: "disconnect",id: {fixed: "MERCADOPAGO"}}, doc: { tag: "Pagos", summary: "Desconectar Mercado Pago", ok: {status: 200,type: "PaymentAccountDto"} }, output: dto<PaymentAccountDto>() }),
   pagos360AccountGet: endpoint({ method: "GET", path: "/Pagos360/BusinessUser", permission: "payment.read", doc: { tag: "Pagos", summary: "Estado de la cuenta de Pagos360", ok: {status: 200,type: "PaymentAccountDto"} }, output: dto<PaymentAccountDto>() }),

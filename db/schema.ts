@@ -1191,6 +1191,43 @@ export const ocpiLocationPushes = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Electronic invoices: the company's fiscal settings for ARCA (ADR 0047)
+
+export const fiscalSettings = pgTable(
+  "fiscal_settings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    taxCondition: text("tax_condition", { enum: ["RESPONSABLE_INSCRIPTO", "MONOTRIBUTO", "EXENTO"] }).notNull(),
+    pointOfSale: integer("point_of_sale").notNull(),
+    environment: text("environment", { enum: ["HOMOLOGACION", "PRODUCCION"] }).notNull().default("HOMOLOGACION"),
+    /** The ARCA certificate (PEM) and its private key, sealed with the key ring (infra/crypto); never returned by the API. */
+    certificateEncrypted: text("certificate_encrypted"),
+    keyEncrypted: text("key_encrypted"),
+    /** What the screen shows of the certificate: the CUIT it was issued to, its expiry and fingerprint. */
+    certificateCuit: varchar("certificate_cuit", { length: 11 }),
+    certificateExpiresAt: timestamp("certificate_expires_at", { withTimezone: true }),
+    certificateFingerprint: text("certificate_fingerprint"),
+    /** When the 30-day expiry notification was sent for the current certificate (once per certificate). */
+    expiryWarnedAt: timestamp("expiry_warned_at", { withTimezone: true }),
+    lastTestAt: timestamp("last_test_at", { withTimezone: true }),
+    lastTestOk: boolean("last_test_ok"),
+    lastTestMessage: text("last_test_message"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("fiscal_settings_business_key").on(t.businessId),
+    check("fiscal_settings_tax_condition", sql`${t.taxCondition} in ('RESPONSABLE_INSCRIPTO', 'MONOTRIBUTO', 'EXENTO')`),
+    check("fiscal_settings_environment", sql`${t.environment} in ('HOMOLOGACION', 'PRODUCCION')`),
+    check("fiscal_settings_point_of_sale", sql`${t.pointOfSale} between 1 and 99999`),
+    check("fiscal_settings_certificate_pair", sql`(${t.certificateEncrypted} is null) = (${t.keyEncrypted} is null)`),
+  ],
+);
+export type FiscalSettingsRow = typeof fiscalSettings.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
 // Payments
 
 export const paymentAccounts = pgTable(

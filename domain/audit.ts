@@ -5,7 +5,7 @@ import { formatCuit } from "./cuit";
 import { ROLE_LABELS, isRole } from "./permissions";
 import { RESERVATION_STATUS_LABELS } from "./reservation-status";
 
-export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner", "invoice"] as const;
+export const AUDIT_RESOURCES = ["station", "charger", "rate", "tag", "access_group", "payment_account", "payment", "profile", "member", "invitation", "session", "reservation", "roaming_partner", "invoice", "fiscal_settings"] as const;
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
@@ -23,6 +23,7 @@ export const AUDIT_RESOURCE_LABELS: Record<AuditResource, string> = {
   reservation: "Reserva",
   roaming_partner: "Socio de roaming",
   invoice: "Comprobante",
+  fiscal_settings: "Facturación electrónica",
 };
 
 /** `<resource>.<verb>` → what happened, as a phrase ("Creó la estación"). */
@@ -73,6 +74,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "station.roaming": "Cambió la publicación en roaming de la estación",
   "roaming_partner.create": "Agregó el socio de roaming",
   "roaming_partner.delete": "Dio de baja al socio de roaming",
+  "fiscal_settings.update": "Modificó la configuración de facturación electrónica",
 };
 
 export function auditActionLabel(action: string): string {
@@ -92,6 +94,12 @@ export function auditSubject(entry: { action: string; resourceLabel: string | nu
 /** Field names in Spanish; unknown fields show as recorded. */
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
   name: "Nombre",
+  taxCondition: "Condición frente al IVA",
+  pointOfSale: "Punto de venta",
+  environment: "Entorno de ARCA",
+  certificateCuit: "CUIT del certificado",
+  certificateExpiresAt: "Vencimiento del certificado",
+  certificateFingerprint: "Huella del certificado",
   address: "Dirección",
   city: "Ciudad",
   province: "Provincia",

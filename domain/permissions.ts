@@ -18,7 +18,7 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   OWNER: "Todo, incluidos el equipo y el perfil de la empresa. Hay uno solo; puede transferir la propiedad.",
   ADMIN: "Todo, salvo la propiedad de la empresa.",
   TECHNICIAN: "Estaciones, cargadores, sus comandos y las vistas en vivo. Sin tarifas, pagos ni equipo.",
-  BILLING: "Actividad, pagos, exportaciones y tarifas (solo lectura).",
+  BILLING: "Actividad, pagos, exportaciones, tarifas (solo lectura) y la facturación electrónica.",
   READER: "Ve todo lo que un miembro puede ver y no cambia nada.",
 };
 
@@ -66,6 +66,9 @@ export const PERMISSIONS = {
   "invoice.read": { roles: MONEY_READERS, label: "ver los comprobantes" },
   // Asking ARCA again for a rejected or waiting voucher: Facturación's job, and the managers'.
   "invoice.retry": { roles: ["OWNER", "ADMIN", "BILLING"], label: "reintentar comprobantes" },
+  // The company's fiscal settings for ARCA (certificate, point of sale): whoever invoices sets them up.
+  "fiscal.read": { roles: MONEY_READERS, label: "ver la configuración de facturación electrónica" },
+  "fiscal.write": { roles: ["OWNER", "ADMIN", "BILLING"], label: "configurar la facturación electrónica" },
   "notification.read": { roles: ALL, label: "ver las notificaciones" },
   "notification.write": { roles: ["OWNER", "ADMIN", "TECHNICIAN", "BILLING"], label: "marcar notificaciones como leídas" },
   "push.register": { roles: ALL, label: "recibir notificaciones en este navegador" },

@@ -7,6 +7,7 @@ import { seedDemoOperator } from "../db/seed/demo";
 import { prepareDemoChargers, type DemoCharger } from "./local-demo-chargers";
 import { demoKnownPayments, prepareQrDemo, type QrDemo } from "./local-qr-demo";
 import type { KnownPayment } from "./payments-emulator-model";
+import { prepareArcaDemo, type ArcaDemo } from "./local-arca-demo";
 
 export interface LocalSeedOptions {
   /** The data directory (PGlite lives under it when there is no databaseUrl). */
@@ -27,6 +28,8 @@ export interface LocalSeed {
   demoChargers: DemoCharger[];
   /** The demo's session payments, for the payments emulator to know (it starts empty). */
   knownPayments: KnownPayment[];
+  /** The demo operator's CUIT and ARCA certificate, for the ARCA emulator to trust. */
+  arcaDemo: ArcaDemo | null;
 }
 
 export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSeed> {
@@ -38,7 +41,8 @@ export async function seedLocalDatabase(opts: LocalSeedOptions): Promise<LocalSe
     const qrDemo = opts.sim ? await prepareQrDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey }) : null;
     const demoChargers = opts.sim ? await prepareDemoChargers(database.db, { businessId: seeded.businessId, exclude: qrDemo ? [qrDemo.ocppIdentity] : [] }) : [];
     const knownPayments = await demoKnownPayments(database.db, seeded.businessId);
-    return { businessId: seeded.businessId, qrDemo, demoChargers, knownPayments };
+    const arcaDemo = await prepareArcaDemo(database.db, { businessId: seeded.businessId, encryptionKey: opts.encryptionKey, dataDir: opts.dataDir });
+    return { businessId: seeded.businessId, qrDemo, demoChargers, knownPayments, arcaDemo };
   } finally {
     await database.close();
   }

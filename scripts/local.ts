@@ -7,6 +7,7 @@ import { createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readd
 import path from "node:path";
 import { startAuthEmulator, ensureVerifiedAccount, EMULATOR_PROJECT_ID } from "./emulator";
 import { startPaymentsEmulator } from "./payments-emulator";
+import { DEMO_POINT_OF_SALE } from "./local-arca-demo";
 import { DEMO_PAGOS360_API_KEY, SIM_CHARGER_PASSWORD, type QrDemo } from "./local-qr-demo";
 import type { DemoCharger } from "./local-demo-chargers";
 import { seedLocalDatabase } from "./local-seed";
@@ -185,13 +186,15 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const encryptionKey = process.env.ENCRYPTION_KEY ?? secrets.encryptionKey;
   const sim = !process.argv.includes("--no-sim");
-  const { businessId, qrDemo, demoChargers, knownPayments } = await seedLocalDatabase({ dataDir, databaseUrl, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim });
+  const { businessId, qrDemo, demoChargers, knownPayments, arcaDemo } = await seedLocalDatabase({ dataDir, databaseUrl, firebaseUid: uid, email: DEMO_EMAIL, encryptionKey, sim });
   // The demo's payments exist at the emulated providers too: Conciliación finds no difference.
   payments.registerKnownPayments(knownPayments);
   const url = `http://127.0.0.1:${port}`;
   const publicUrl = process.env.PUBLIC_URL ?? url;
   // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.
   payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${businessId}`);
+  // ARCA trusts the certificate it issued: the emulator, the demo operator's (point of sale 3).
+  if (arcaDemo) payments.arca.registerTaxpayer(arcaDemo.cuit, arcaDemo.certPem, [DEMO_POINT_OF_SALE]);
 
   const env = {
     ...process.env,
@@ -210,6 +213,8 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
     PUBLIC_URL: publicUrl,
     MERCADOPAGO_API_URL: payments.mercadoPagoUrl,
     PAGOS360_API_URL: payments.pagos360Url,
+    ARCA_WSAA_URL: payments.arcaWsaaUrl,
+    ARCA_WSFE_URL: payments.arcaWsfeUrl,
   } as NodeJS.ProcessEnv;
   const args = dev ? ["--import", "tsx", "server.ts", "--dev"] : [...SERVER_NODE_FLAGS, "--enable-source-maps", path.join(buildDir, "server.js")];
   // The server's log lines go to server.log, so the terminal keeps the banner readable. The
@@ -241,6 +246,7 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
       "",
       `  Ingresá con  ${DEMO_EMAIL}  /  ${DEMO_PASSWORD}`,
       `  Pagos        emulador de Mercado Pago y Pagos360: panel en ${payments.url}/_emulator  (correos en ${url}/_local/inbox)`,
+      `  ARCA         emulador de factura electrónica: ${payments.url}/_emulator/arca`,
       ...(qrLine ? [qrLine] : []),
       ...(total ? [`  Cargadores   ${total} de la demo, simulados: en línea mientras esto siga corriendo`] : []),
       `  Datos en     ${databaseUrl ? "PostgreSQL (DATABASE_URL); cuentas del emulador en " + shown(dataDir) : `${shown(dataDir)}  (base embebida y cuentas del emulador)`}`,

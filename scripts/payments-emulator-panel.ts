@@ -87,6 +87,7 @@ export function emulatorPanel(s: {
   return `<!doctype html><html lang="es-AR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Emulador de pagos: panel</title>
 <style>body{font-family:system-ui,sans-serif;margin:0 auto;padding:16px;max-width:1100px;color:#111}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:6px;text-align:left;vertical-align:top}button{margin:2px;padding:6px 10px;cursor:pointer}form.inline{display:inline}small{color:#555}</style></head>
 <body><main><h1>Emulador de pagos <small>(local)</small></h1>
+<p><a href="/_emulator/arca">Emulador de ARCA (factura electrónica): en línea, caído o lento</a></p>
 ${s.message ? `<p role="status"><strong>${esc(s.message)}</strong></p>` : ""}
 <p><small>Cada acción cambia el pago en el proveedor emulado y envía su notificación como la envía el proveedor. Estado en JSON: <a href="/_emulator/state">/_emulator/state</a>.</small></p>
 <h2>Mercado Pago</h2>

@@ -61,6 +61,7 @@ import {
   type ProviderRequest,
 } from "./payments-emulator-model";
 import { emulatorPanel } from "./payments-emulator-panel";
+import { createArcaEmulator, mountArcaControls } from "./arca-emulator";
 
 export const EMULATOR_WEBHOOK_SECRET = "emulador-enchufa-secreto-webhook";
 
@@ -114,6 +115,10 @@ export async function startPaymentsEmulator(opts: { port?: number; host?: string
   const host = opts.host ?? "127.0.0.1";
   const app = express();
   app.disable("x-powered-by");
+  // ARCA's web services, beside the payment providers (scripts/arca-emulator.ts).
+  const arca = createArcaEmulator();
+  app.use("/arca", arca.router);
+  mountArcaControls(app, arca);
   app.use(express.json({ limit: "64kb" }));
   app.use(express.urlencoded({ extended: false, limit: "8kb" }));
   app.use((req, _res, next) => {
@@ -591,6 +596,10 @@ ${message ? `<p role="status">${esc(message)}</p>` : ""}
     url: base,
     mercadoPagoUrl: `${base}/mercadopago`,
     pagos360Url: `${base}/pagos360`,
+    arcaWsaaUrl: `${base}/arca/wsaa`,
+    arcaWsfeUrl: `${base}/arca/wsfe`,
+    /** The ARCA emulator: registerTaxpayer, setMode, state. */
+    arca,
     /** Pagos360: the webhook URL of the account with this API key (its panel's setting); "" removes it. */
     setPagos360Webhook,
     /** Payments the providers already have when it starts (local mode's demo seed). */

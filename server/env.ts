@@ -131,6 +131,9 @@ const schema = z
     /** The payment providers' APIs (unset: the real ones). Local mode points them at its emulator. */
     MERCADOPAGO_API_URL: z.url().optional(),
     PAGOS360_API_URL: z.url().optional(),
+    /** ARCA's WSAA and WSFEv1 (unset: ARCA's own, homologation or production per company). Local mode points them at its emulator. */
+    ARCA_WSAA_URL: z.url().optional(),
+    ARCA_WSFE_URL: z.url().optional(),
     /** How often drivers' payments no event moved are looked at (start timeouts, price caps, refunds, polls). */
     PAYMENTS_SWEEP_SECONDS: z.coerce.number().min(1).max(300).default(5),
     TLS_CERT_FILE: z.string().optional(),
@@ -174,7 +177,7 @@ const schema = z
     }
     // Production talks to the real providers only: an emulator (plain http, or this machine) is refused.
     if (production && !env.ENCHUFA_LOCAL) {
-      for (const key of ["MERCADOPAGO_API_URL", "PAGOS360_API_URL"] as const) {
+      for (const key of ["MERCADOPAGO_API_URL", "PAGOS360_API_URL", "ARCA_WSAA_URL", "ARCA_WSFE_URL"] as const) {
         const value = env[key];
         if (value && isEmulatorUrl(value)) {
           ctx.addIssue({ code: "custom", path: [key], message: "no se permite un emulador en producción: tiene que ser https:// y no apuntar a esta máquina" });

@@ -67,6 +67,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/audit", read: "audit.read" },
   { pattern: "/audit/export.csv", read: "audit.read" },
   { pattern: "/roaming", read: "roaming.read", write: "roaming.write" },
+  { pattern: "/fiscal", read: "fiscal.read", write: "fiscal.write" },
 ];
 
 const compiled = SCREEN_RULES.map((rule) => ({

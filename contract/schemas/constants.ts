@@ -44,6 +44,19 @@ export const SESSION_PAYMENT_STATUS_LABELS: Record<SessionPaymentStatus, string>
 };
 export const ACTIVITY_SORTS = ["startedAt", "energyWh", "totalCents", "idleMinutes"] as const;
 
+/** A company's condition before VAT, which decides its vouchers (A/B for a Responsable Inscripto, C for a Monotributista). */
+export const TAX_CONDITIONS = ["RESPONSABLE_INSCRIPTO", "MONOTRIBUTO", "EXENTO"] as const;
+export type TaxConditionCode = (typeof TAX_CONDITIONS)[number];
+export const TAX_CONDITION_LABELS: Record<TaxConditionCode, string> = {
+  RESPONSABLE_INSCRIPTO: "Responsable Inscripto",
+  MONOTRIBUTO: "Monotributo",
+  EXENTO: "Exento",
+};
+/** ARCA's two worlds: homologation (tests, vouchers without fiscal value) and production. */
+export const ARCA_ENVIRONMENTS = ["HOMOLOGACION", "PRODUCCION"] as const;
+export type ArcaEnvironmentCode = (typeof ARCA_ENVIRONMENTS)[number];
+export const ARCA_ENVIRONMENT_LABELS: Record<ArcaEnvironmentCode, string> = { HOMOLOGACION: "Homologación (pruebas)", PRODUCCION: "Producción" };
+
 export const PAYMENT_PROVIDERS = ["MERCADOPAGO", "PAGOS360"] as const;
 export type PaymentProviderCode = (typeof PAYMENT_PROVIDERS)[number];
 /** A company's stored credentials at a provider: usable, or refused by it at the last use. */

@@ -24,7 +24,7 @@ import {
   type Tenant,
 } from "./helpers";
 import { createInvoicing, type Invoicing } from "../../invoicing";
-import { fakeGateway } from "../mocks/arca";
+import { fakeGateway } from "../mocks/arca-fake";
 
 /** Public: no token needed. */
 const PUBLIC = new Set([

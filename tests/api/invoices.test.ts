@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, businessMembers, invoices, payments } from "#db/schema";
 import { createInvoicing, type Invoicing } from "../../invoicing";
-import { fakeGateway } from "../mocks/arca";
+import { fakeGateway } from "../mocks/arca-fake";
 import { createTenant, expectProblem, expectStatus, mintToken, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
 describe.each(testBackends())("invoices API ($name)", (backend) => {

@@ -12,7 +12,7 @@ import { createInvoicing, type Invoicing } from "../../invoicing";
 import { createDriverPayments } from "../../payments";
 import { createKeyRing } from "#infra/crypto";
 import type { FiscalSettings } from "../../invoicing/arca-port";
-import { fakeGateway } from "../mocks/arca";
+import { fakeGateway } from "../mocks/arca-fake";
 import { testBackends, validCuit } from "./helpers";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };

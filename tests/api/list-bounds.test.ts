@@ -73,6 +73,7 @@ const SINGLE = [
   "/api/Business/Roaming",
   "/api/Business/Notification/UnreadCount",
   "/api/MercadoPago/BusinessUser",
+  "/api/Business/Fiscal",
   "/api/Pagos360/BusinessUser",
   "/api/images/:file",
   "/api/openapi.json",

@@ -44,6 +44,7 @@ const APP_ROUTES = [
   "/team",
   "/audit",
   "/roaming",
+  "/fiscal",
   "/tag",
   "/tag/new",
   "/tag/import",

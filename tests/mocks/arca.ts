@@ -1,88 +1,36 @@
-// An in-memory ARCA for invoicing tests: numbers each point of sale and voucher type strictly in
-// sequence (a request for any other number is refused, as FECAESolicitar refuses it), answers
-// 14-digit CAEs, and can be told to reject, to be down, or to lose its answer after authorising
-// (the process "dies" between the request and the answer).
-import { ArcaUnavailableError, type ArcaClient, type CaeRequest, type CaeResult, type FiscalSettings, type InvoicingGateway, type VoucherType } from "../../invoicing/arca-port";
+// ARCA (WSAA + WSFEv1) for unit tests, over msw: the local emulator's own rules
+// (scripts/arca-emulator.ts) answering at fixed test URLs, so a test registers a taxpayer's
+// certificate, switches ARCA down or slow, and reads the vouchers it authorised.
+//
+//   import { arca, ARCA_TEST_URLS } from "../mocks/arca";
+//   server.use(...arca.handlers)          // or setupServer(...arca.handlers)
+//   arca.emulator.registerTaxpayer(cuit, certPem, [3]);
+//   afterEach(() => arca.reset());
+import { http, HttpResponse } from "msw";
+import { createArcaEmulator, type ArcaEmulator } from "../../scripts/arca-emulator";
 
-export interface FakeArca extends ArcaClient {
-  /** Every voucher authorised, in order. */
-  authorized: (CaeRequest & { cae: string })[];
-  /** Every FECAESolicitar received. */
-  requests: CaeRequest[];
-  down: boolean;
-  /** The next requests are rejected with these errors. */
-  rejectNext: { code: number; message: string }[] | null;
-  /** The next request is authorised, then its answer is lost (throws a plain Error). */
-  loseNextAnswer: boolean;
+export const ARCA_TEST_URLS = { wsaa: "https://wsaa.arca.test/ws/services/LoginCms", wsfe: "https://wsfe.arca.test/wsfev1/service.asmx" } as const;
+
+interface ArcaFake {
+  emulator: ArcaEmulator;
+  reset(): void;
+  handlers: ReturnType<typeof http.post>[];
 }
 
-export function fakeArca(): FakeArca {
-  const last = new Map<string, number>();
-  let caeSeq = 0;
-  const key = (pos: number, type: number) => `${pos}/${type}`;
-  const fake: FakeArca = {
-    authorized: [],
-    requests: [],
-    down: false,
-    rejectNext: null,
-    loseNextAnswer: false,
-    async health() {
-      if (fake.down) throw new ArcaUnavailableError("ARCA no responde (simulado).");
-      return { appServer: true, dbServer: true, authServer: true };
+function createArcaFake(): ArcaFake {
+  const fake: ArcaFake = {
+    emulator: createArcaEmulator(),
+    reset() {
+      fake.emulator = createArcaEmulator();
     },
-    async pointsOfSale() {
-      if (fake.down) throw new ArcaUnavailableError("ARCA no responde (simulado).");
-      return [3];
-    },
-    async lastAuthorized(pos: number, type: VoucherType) {
-      if (fake.down) throw new ArcaUnavailableError("ARCA no responde (simulado).");
-      return last.get(key(pos, type)) ?? 0;
-    },
-    async requestCae(req: CaeRequest): Promise<CaeResult> {
-      if (fake.down) throw new ArcaUnavailableError("ARCA no responde (simulado).");
-      fake.requests.push(req);
-      if (fake.rejectNext) {
-        const errors = fake.rejectNext;
-        fake.rejectNext = null;
-        return { kind: "rejected", errors, observations: [] };
-      }
-      const expected = (last.get(key(req.pointOfSale, req.type)) ?? 0) + 1;
-      if (req.number !== expected) return { kind: "rejected", errors: [{ code: 10016, message: `El número de comprobante informado debe ser ${expected}.` }], observations: [] };
-      if (req.totalCents !== req.netCents + req.vatCents + req.exemptCents) return { kind: "rejected", errors: [{ code: 10048, message: "El importe total no coincide con la suma de sus componentes." }], observations: [] };
-      last.set(key(req.pointOfSale, req.type), req.number);
-      const cae = String(76_000_000_000_000 + ++caeSeq);
-      fake.authorized.push({ ...req, cae });
-      if (fake.loseNextAnswer) {
-        fake.loseNextAnswer = false;
-        throw new Error("socket hang up");
-      }
-      return { kind: "authorized", cae, caeDueDate: addDays(req.issueDate, 10), observations: [] };
-    },
+    handlers: [
+      http.post(ARCA_TEST_URLS.wsaa, async ({ request }) => reply(await fake.emulator.respond("wsaa", await request.text()))),
+      http.post(ARCA_TEST_URLS.wsfe, async ({ request }) => reply(await fake.emulator.respond("wsfe", await request.text()))),
+    ],
   };
   return fake;
 }
 
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
+const reply = (a: { status: number; contentType: string; body: string }) => new HttpResponse(a.body, { status: a.status, headers: { "Content-Type": a.contentType } });
 
-/** A gateway with one fake ARCA per company (each company's own numbering) and each company's settings, set by the test (none: not configured). */
-export function fakeGateway(): InvoicingGateway & { settings: Map<string, FiscalSettings>; arca(companyId: string): FakeArca } {
-  const settings = new Map<string, FiscalSettings>();
-  const clients = new Map<string, FakeArca>();
-  const arca = (companyId: string) => {
-    let c = clients.get(companyId);
-    if (!c) clients.set(companyId, (c = fakeArca()));
-    return c;
-  };
-  return {
-    settings,
-    arca,
-    async fiscalSettings(companyId) {
-      return settings.get(companyId) ?? null;
-    },
-    async arcaFor(companyId) {
-      return settings.has(companyId) ? arca(companyId) : null;
-    },
-  };
-}
+export const arca = createArcaFake();

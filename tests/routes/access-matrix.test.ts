@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { businessMembers, chargerDiagnostics, payments, rates, stations } from "#db/schema";
 import { createInvoicing, type Invoicing } from "../../invoicing";
-import { fakeGateway } from "../mocks/arca";
+import { fakeGateway } from "../mocks/arca-fake";
 import { ROLES, ROLE_LABELS, can, type Role } from "#domain/permissions";
 import { SCREEN_RULES, holds, needFor, screenRuleFor } from "~/lib/access.server";
 import routeConfig from "~/routes";
@@ -74,6 +74,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
   ["/roaming", () => import("~/routes/app/roaming")],
+  ["/fiscal", () => import("~/routes/app/fiscal")],
 ];
 /** Resource routes outside the layout that need the same guard. */
 const RESOURCES: [string, () => Promise<RouteModule>][] = [

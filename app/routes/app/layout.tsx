@@ -27,6 +27,7 @@ const NAV: { to: string; label: string; icon: IconType }[] = [
   { to: "/payment", label: "Pagos", icon: BiCreditCard },
   // OCPI roaming.
   { to: "/roaming", label: "Roaming", icon: BiTransfer },
+  { to: "/fiscal", label: "Facturación", icon: BiCreditCard },
   { to: "/user", label: "Mi perfil", icon: BiUser },
   // Only for the roles that may see them (app/lib/access.server.ts), like every entry.
   { to: "/team", label: "Equipo", icon: BiGroup },

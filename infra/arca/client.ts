@@ -1,0 +1,259 @@
+// ARCA's electronic-invoice web services with the operator's own certificate: WSAA's LoginCms for
+// the access ticket (token + sign, ~12 h) and WSFEv1 for the rest, over plain SOAP 1.1 to
+// configurable URLs (ARCA_WSAA_URL / ARCA_WSFE_URL: homologation, production, or the local
+// emulator). Why our own SOAP and not @arcasdk/core's: ADR 0047.
+//
+// Failures, as invoicing needs them: a network error, a timeout, an HTTP error or a SOAP fault is
+// ArcaUnavailableError (nothing was decided: retry later); a login WSAA refuses is
+// ArcaLoginError (also "unavailable" for invoicing, with the reason for the settings screen);
+// a voucher ARCA rejects is a CaeResult of kind "rejected" with its reasons in Spanish.
+import { createHash } from "node:crypto";
+import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type CaeResult, type VoucherType } from "../../invoicing/arca-port";
+import { loginTicketRequest, signLoginTicket } from "./certificate";
+import { loginRefusalMessage, plainMessage } from "./messages";
+import { element, elements, soapEnvelope, soapFault, text, toXml, unescapeXml } from "./xml";
+
+export const ARCA_URLS = {
+  HOMOLOGACION: { wsaa: "https://wsaahomo.afip.gov.ar/ws/services/LoginCms", wsfe: "https://wswhomo.afip.gov.ar/wsfev1/service.asmx" },
+  PRODUCCION: { wsaa: "https://wsaa.afip.gov.ar/ws/services/LoginCms", wsfe: "https://servicios1.afip.gov.ar/wsfev1/service.asmx" },
+} as const;
+
+const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
+const WSAA_NS = "http://wsaa.view.sua.dvadac.desein.afip.gov";
+/** A ticket is renewed this long before it expires, so no call goes out with one about to lapse. */
+const RENEW_BEFORE_MS = 10 * 60_000;
+/** ARCA answers within seconds when it is well; past this it is treated as down. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+/** WSFE's authentication errors: the ticket is not (or no longer) good, so it is dropped. */
+const AUTH_ERRORS = new Set([600, 601]);
+
+/** WSAA refused the login: an expired or foreign certificate, a bad signature, no wsfe access. */
+export class ArcaLoginError extends ArcaUnavailableError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ArcaLoginError";
+  }
+}
+
+/** A SOAP fault: for WSFE, ARCA's own trouble; for WSAA, mostly a refusal of the login. */
+class SoapFaultError extends ArcaUnavailableError {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`ARCA respondió con un error: ${detail || code}`);
+    this.name = "SoapFaultError";
+  }
+}
+
+export interface AccessTicket {
+  token: string;
+  sign: string;
+  expiresAt: Date;
+}
+
+/** Where access tickets are kept between calls (per certificate and WSAA; the default: this process's memory). */
+export interface TicketStore {
+  get(key: string): Promise<AccessTicket | null>;
+  set(key: string, ticket: AccessTicket | null): Promise<void>;
+}
+
+export function memoryTicketStore(): TicketStore {
+  const map = new Map<string, AccessTicket>();
+  return {
+    get: async (key) => map.get(key) ?? null,
+    set: async (key, ticket) => void (ticket ? map.set(key, ticket) : map.delete(key)),
+  };
+}
+
+const processTickets = memoryTicketStore();
+/** Logins under way, per ticket key: concurrent calls share one (WSAA refuses a second while the first is valid). */
+const loginsInFlight = new Map<string, Promise<AccessTicket>>();
+
+export interface ArcaClientOptions {
+  cuit: string;
+  certPem: string;
+  keyPem: string;
+  wsaaUrl: string;
+  wsfeUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  now?: () => Date;
+  tickets?: TicketStore;
+}
+
+export interface ArcaSoapClient extends ArcaClient {
+  /** WSAA LoginCms (or the cached ticket while it is valid). */
+  login(): Promise<AccessTicket>;
+}
+
+const pesos = (cents: number) => (cents / 100).toFixed(2);
+const yyyymmdd = (isoDate: string) => isoDate.replace(/-/g, "");
+const isoDate = (d: string | undefined) => (d && /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}` : "");
+const CLASS_C = new Set<VoucherType>([11, 13]);
+
+function messagesOf(xml: string | undefined, list: string, item: string): ArcaMessage[] {
+  if (!xml) return [];
+  const block = element(xml, list);
+  if (block === undefined) return [];
+  return elements(block, item).map((e) => plainMessage(Number(text(e, "Code") ?? 0), text(e, "Msg") ?? ""));
+}
+
+/** FECAESolicitar's detail for one voucher, in the schema's order, amounts in pesos with 2 decimals. */
+export function caeDetail(r: CaeRequest): Record<string, unknown> {
+  const classC = CLASS_C.has(r.type);
+  return {
+    Concepto: r.concept,
+    DocTipo: r.receiverDocType,
+    DocNro: r.receiverDocNumber,
+    CbteDesde: r.number,
+    CbteHasta: r.number,
+    CbteFch: yyyymmdd(r.issueDate),
+    ImpTotal: pesos(r.totalCents),
+    ImpTotConc: pesos(0),
+    // A Factura C discriminates no VAT: its whole amount but the exempt part is its net.
+    ImpNeto: pesos(classC ? r.totalCents - r.exemptCents : r.netCents),
+    ImpOpEx: pesos(r.exemptCents),
+    ImpTrib: pesos(0),
+    ImpIVA: pesos(classC ? 0 : r.vatCents),
+    FchServDesde: yyyymmdd(r.serviceFrom),
+    FchServHasta: yyyymmdd(r.serviceTo),
+    FchVtoPago: yyyymmdd(r.paymentDueDate),
+    MonId: "PES",
+    MonCotiz: 1,
+    CondicionIVAReceptorId: r.receiverVatConditionId,
+    CbtesAsoc: r.associated?.length
+      ? { CbteAsoc: r.associated.map((a) => ({ Tipo: a.type, PtoVta: a.pointOfSale, Nro: a.number, Cuit: a.cuit, CbteFch: yyyymmdd(a.date) })) }
+      : undefined,
+    Iva: !classC && r.vat.length ? { AlicIva: r.vat.map((v) => ({ Id: v.id, BaseImp: pesos(v.baseCents), Importe: pesos(v.amountCents) })) } : undefined,
+  };
+}
+
+/** FECAESolicitar's answer for one voucher. */
+export function parseCaeResult(xml: string): CaeResult {
+  const result = element(xml, "FECAESolicitarResult") ?? "";
+  const detail = element(result, "FECAEDetResponse");
+  const observations = messagesOf(detail, "Observaciones", "Obs");
+  const errors = messagesOf(result, "Errors", "Err");
+  const cae = detail ? text(detail, "CAE") : undefined;
+  if (detail && text(detail, "Resultado") === "A" && cae && /^\d{14}$/.test(cae)) {
+    return { kind: "authorized", cae, caeDueDate: isoDate(text(detail, "CAEFchVto")), observations };
+  }
+  // A rejection carries its reasons as errors, observations, or both; never none.
+  if (errors.length === 0 && observations.length === 0) errors.push({ code: 0, message: "ARCA rechazó el comprobante sin decir por qué." });
+  return { kind: "rejected", errors, observations };
+}
+
+export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const now = options.now ?? (() => new Date());
+  const tickets = options.tickets ?? processTickets;
+  const certHash = createHash("sha256").update(options.certPem).digest("hex").slice(0, 16);
+  const ticketKey = `${options.wsaaUrl}|${options.cuit}|${certHash}`;
+
+  async function post(url: string, action: string, body: string): Promise<string> {
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "text/xml; charset=utf-8", SOAPAction: `"${action}"` },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      throw new ArcaUnavailableError(timedOut ? "ARCA no respondió a tiempo." : "No pudimos conectarnos con ARCA.", { cause: error });
+    }
+    const xml = await response.text().catch(() => "");
+    const fault = soapFault(xml);
+    if (fault) throw new SoapFaultError(fault.code, fault.message);
+    if (!response.ok) throw new ArcaUnavailableError(`ARCA respondió con un error (HTTP ${response.status}).`);
+    return xml;
+  }
+
+  async function loginNow(): Promise<AccessTicket> {
+    const cms = signLoginTicket(loginTicketRequest("wsfe", now()), options.certPem, options.keyPem);
+    const body = soapEnvelope(`<wsaa:loginCms><wsaa:in0>${cms}</wsaa:in0></wsaa:loginCms>`, { wsaa: WSAA_NS });
+    let xml: string;
+    try {
+      xml = await post(options.wsaaUrl, "", body);
+    } catch (error) {
+      // WSAA's faults are its refusals (certificate, signature, access), except its own outages.
+      if (error instanceof SoapFaultError && !/server|internal/i.test(error.code)) throw new ArcaLoginError(error.code.replace(/^.*:/, ""), loginRefusalMessage(error.code, error.detail));
+      throw error;
+    }
+    const ticketXml = unescapeXml(element(xml, "loginCmsReturn") ?? "");
+    const token = text(ticketXml, "token");
+    const sign = text(ticketXml, "sign");
+    const expiration = text(ticketXml, "expirationTime");
+    if (!token || !sign || !expiration || Number.isNaN(Date.parse(expiration))) throw new ArcaUnavailableError("ARCA respondió el ingreso sin un acceso válido.");
+    const ticket = { token, sign, expiresAt: new Date(expiration) };
+    await tickets.set(ticketKey, ticket);
+    return ticket;
+  }
+
+  async function login(): Promise<AccessTicket> {
+    const cached = await tickets.get(ticketKey);
+    if (cached && cached.expiresAt.getTime() - RENEW_BEFORE_MS > now().getTime()) return cached;
+    let pending = loginsInFlight.get(ticketKey);
+    if (!pending) {
+      pending = loginNow().finally(() => loginsInFlight.delete(ticketKey));
+      loginsInFlight.set(ticketKey, pending);
+    }
+    return pending;
+  }
+
+  /** One WSFEv1 operation with the access ticket; an answer whose errors are about the ticket drops it. */
+  async function wsfe(operation: string, inner: Record<string, unknown>, withAuth = true): Promise<string> {
+    let auth = "";
+    if (withAuth) {
+      const t = await login();
+      auth = toXml({ Auth: { Token: t.token, Sign: t.sign, Cuit: options.cuit } }, "ar:");
+    }
+    const body = soapEnvelope(`<ar:${operation}>${auth}${toXml(inner, "ar:")}</ar:${operation}>`, { ar: WSFE_NS });
+    const xml = await post(options.wsfeUrl, `${WSFE_NS}${operation}`, body);
+    const errors = messagesOf(element(xml, `${operation}Result`), "Errors", "Err");
+    if (errors.some((e) => AUTH_ERRORS.has(e.code))) {
+      await tickets.set(ticketKey, null);
+      throw new ArcaUnavailableError(errors.map((e) => e.message).join(" "));
+    }
+    return xml;
+  }
+
+  return {
+    login,
+    async health() {
+      const xml = await wsfe("FEDummy", {}, false);
+      const ok = (name: string) => text(xml, name)?.toUpperCase() === "OK";
+      return { appServer: ok("AppServer"), dbServer: ok("DbServer"), authServer: ok("AuthServer") };
+    },
+    async pointsOfSale() {
+      const xml = await wsfe("FEParamGetPtosVenta", {});
+      const result = element(xml, "FEParamGetPtosVentaResult") ?? "";
+      return elements(result, "PtoVenta")
+        .filter((p) => text(p, "Bloqueado") !== "S" && (text(p, "FchBaja") ?? "NULL").toUpperCase() === "NULL")
+        .map((p) => Number(text(p, "Nro")))
+        .filter((n) => Number.isInteger(n) && n > 0);
+    },
+    async lastAuthorized(pointOfSale: number, type: VoucherType) {
+      const xml = await wsfe("FECompUltimoAutorizado", { PtoVta: pointOfSale, CbteTipo: type });
+      const result = element(xml, "FECompUltimoAutorizadoResult") ?? "";
+      const errors = messagesOf(result, "Errors", "Err");
+      const number = Number(text(result, "CbteNro"));
+      if (errors.length > 0 || !Number.isInteger(number) || number < 0) {
+        throw new ArcaUnavailableError(errors.length ? errors.map((e) => e.message).join(" ") : "ARCA no dijo el último número autorizado.");
+      }
+      return number;
+    },
+    async requestCae(request: CaeRequest) {
+      const xml = await wsfe("FECAESolicitar", {
+        FeCAEReq: { FeCabReq: { CantReg: 1, PtoVta: request.pointOfSale, CbteTipo: request.type }, FeDetReq: { FECAEDetRequest: caeDetail(request) } },
+      });
+      return parseCaeResult(xml);
+    },
+  };
+}
