@@ -3,7 +3,8 @@
 // money integer centavos, energy Wh unless the name says kWh.
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { StatusBucket } from "../domain/ocpp-status-summary";
-import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
+import type { TariffBand } from "../domain/tariff-bands";
+import type { BandedPrice, RateRow, RateSnapshot, SessionBands, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
 import type { ConnectorFormat, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus } from "./schemas/constants";
@@ -244,6 +245,8 @@ export interface ChargerWithPasswordDto extends ChargerDto {
 
 /** A rate as the API returns it: the priced columns (domain/pricing RateRow) plus usage. */
 export interface RateDto extends RateRow {
+  bands: TariffBand[];
+  localHolidays: string[];
   /** Connectors using this rate. */
   connectorCount: number;
   createdAt: string;
@@ -252,7 +255,8 @@ export interface RateDto extends RateRow {
 
 /** POST /Business/Fees/Preview */
 export interface RatePreviewDto {
-  price: SessionPrice;
+  /** With the energy, minutes and amount per time-of-use band (empty without bands). */
+  price: BandedPrice;
   billableIdleMinutes: number;
   noShow: { feeCents: number; vatCents: number; totalCents: number };
 }

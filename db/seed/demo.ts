@@ -497,6 +497,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       idleActiveFrom: spec.idleActiveFrom ?? null,
       idleActiveTo: spec.idleActiveTo ?? null,
       noShowFeeCents: spec.noShowFeeCents ?? 0,
+      bands: spec.bands ?? [],
+      localHolidays: [],
       createdAt: created(110),
       updatedAt: created(110),
     };

@@ -104,6 +104,8 @@ const rate: RateDto = {
   idleActiveFrom: null,
   idleActiveTo: null,
   noShowFeeCents: 150_000,
+  bands: [],
+  localHolidays: [],
   connectorCount: 1,
   createdAt: T0,
   updatedAt: T0,
