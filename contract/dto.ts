@@ -319,6 +319,11 @@ export interface SessionDetailDto extends SessionDto {
   cost: SessionPrice;
   /** True while the session is open: `cost` is priced from its rate snapshot up to now. */
   costIsEstimate: boolean;
+  /**
+   * Energy, minutes and amount per time-of-use band, adding up to `cost`'s energy and time;
+   * null when the rate has no bands. `estimated`: a band edge fell between meter readings.
+   */
+  bands: SessionBands | null;
   meterSeries: MeterPointDto[];
   payments: PaymentDto[];
 }
@@ -811,6 +816,13 @@ export interface Receipt {
   chargingMinutes: number;
   idleMinutes: number;
   breakdown: { energyCents: number; timeCents: number; sessionFeeCents: number; idleCents: number; vatCents: number; totalCents: number };
+  /**
+   * Energy, minutes and amount (energy + time, as charged) per time-of-use band; the amounts add
+   * up to the breakdown's energy and time. Empty when the rate has no bands.
+   */
+  bands: { label: string; energyWh: number; minutes: number; amountCents: number }[];
+  /** A band edge fell between meter readings: the energy per band is interpolated. */
+  bandsEstimated: boolean;
   prepaidCents: number;
   chargedCents: number;
   refundedCents: number;

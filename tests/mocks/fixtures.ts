@@ -210,6 +210,7 @@ const session: SessionDetailDto = {
   },
   cost: { energyCents: 638_750, timeCents: 0, sessionFeeCents: 0, idleCents: 0, subtotalCents: 638_750, vatCents: 110_856, totalCents: 638_750 },
   costIsEstimate: false,
+  bands: null,
   meterSeries: [
     { at: "2025-03-01T15:00:00.000Z", energyWh: 0, powerW: 11_000, soc: null },
     { at: "2025-03-01T16:00:00.000Z", energyWh: 18_250, powerW: 0, soc: null },
