@@ -14,7 +14,7 @@ import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } f
 import { BAND_DAYS, BAND_DAYS_LABELS } from "#domain/tariff-bands";
 import { BandEditor } from "./BandEditor";
 import { PricePreview } from "./PricePreview";
-import { computePreview, type PreviewClock } from "./preview";
+import { computePreview, type Preview, type PreviewClock } from "./preview";
 import { MONEY_HINT, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";
 
 function vatOptions(current: string | undefined) {
@@ -37,6 +37,52 @@ function ScenarioInput({ name, label, defaultValue, suffix, type = "text" }: { n
         {suffix ? <TextField.Slot side="right">{suffix}</TextField.Slot> : null}
       </TextField.Root>
     </Flex>
+  );
+}
+
+/** The preview card: the example session (its inputs post with the form) priced as typed. */
+function PreviewPanel({ formId, preview, hydrated, scenarioDefault }: { formId: string; preview: Preview; hydrated: boolean; scenarioDefault: (name: string) => string }) {
+  return (
+    <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
+      <Card size="3">
+        <Heading as="h2" size="4" mb="1" id={`${formId}-preview`}>
+          Vista previa del precio
+        </Heading>
+        <Text as="p" size="2" color="gray" mb="3">
+          Cambiá el ejemplo para ver cuánto pagaría un conductor.
+        </Text>
+        <Grid columns="2" gap="3" mb="3">
+          <ScenarioInput name={SCENARIO.minutes} label="Minutos de carga" defaultValue={scenarioDefault(SCENARIO.minutes)} suffix="min" />
+          <ScenarioInput name={SCENARIO.kwh} label="Energía" defaultValue={scenarioDefault(SCENARIO.kwh)} suffix="kWh" />
+          <ScenarioInput name={SCENARIO.idleMinutes} label="Inactividad" defaultValue={scenarioDefault(SCENARIO.idleMinutes)} suffix="min" />
+          <ScenarioInput name={SCENARIO.idleStart} label="Fin de la carga" defaultValue={scenarioDefault(SCENARIO.idleStart)} type="time" />
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={`rate-${SCENARIO.day}`} size="2" weight="medium">
+              Día
+            </Text>
+            <select id={`rate-${SCENARIO.day}`} name={SCENARIO.day} defaultValue={scenarioDefault(SCENARIO.day)} className="field-select">
+              {BAND_DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {BAND_DAYS_LABELS[d]}
+                </option>
+              ))}
+            </select>
+          </Flex>
+        </Grid>
+        {hydrated ? (
+          <Text as="p" size="1" color="gray" mb="3">
+            Se actualiza mientras escribís.
+          </Text>
+        ) : (
+          <Button type="submit" name="intent" value="preview" formNoValidate size="2" variant="soft" mb="3">
+            <BiCalculator aria-hidden="true" /> Calcular vista previa
+          </Button>
+        )}
+        <div data-testid="rate-preview">
+          <PricePreview preview={preview} />
+        </div>
+      </Card>
+    </aside>
   );
 }
 
@@ -165,46 +211,7 @@ export function RateForm({
         </Flex>
       )}
 
-      <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
-        <Card size="3">
-          <Heading as="h2" size="4" mb="1" id={`${formId}-preview`}>
-            Vista previa del precio
-          </Heading>
-          <Text as="p" size="2" color="gray" mb="3">
-            Cambiá el ejemplo para ver cuánto pagaría un conductor.
-          </Text>
-          <Grid columns="2" gap="3" mb="3">
-            <ScenarioInput name={SCENARIO.minutes} label="Minutos de carga" defaultValue={scenarioDefault(SCENARIO.minutes)} suffix="min" />
-            <ScenarioInput name={SCENARIO.kwh} label="Energía" defaultValue={scenarioDefault(SCENARIO.kwh)} suffix="kWh" />
-            <ScenarioInput name={SCENARIO.idleMinutes} label="Inactividad" defaultValue={scenarioDefault(SCENARIO.idleMinutes)} suffix="min" />
-            <ScenarioInput name={SCENARIO.idleStart} label="Fin de la carga" defaultValue={scenarioDefault(SCENARIO.idleStart)} type="time" />
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor={`rate-${SCENARIO.day}`} size="2" weight="medium">
-                Día
-              </Text>
-              <select id={`rate-${SCENARIO.day}`} name={SCENARIO.day} defaultValue={scenarioDefault(SCENARIO.day)} className="field-select">
-                {BAND_DAYS.map((d) => (
-                  <option key={d} value={d}>
-                    {BAND_DAYS_LABELS[d]}
-                  </option>
-                ))}
-              </select>
-            </Flex>
-          </Grid>
-          {hydrated ? (
-            <Text as="p" size="1" color="gray" mb="3">
-              Se actualiza mientras escribís.
-            </Text>
-          ) : (
-            <Button type="submit" name="intent" value="preview" formNoValidate size="2" variant="soft" mb="3">
-              <BiCalculator aria-hidden="true" /> Calcular vista previa
-            </Button>
-          )}
-          <div data-testid="rate-preview">
-            <PricePreview preview={preview} />
-          </div>
-        </Card>
-      </aside>
+      <PreviewPanel formId={formId} preview={preview} hydrated={hydrated} scenarioDefault={scenarioDefault} />
     </Form>
   );
 }
