@@ -797,6 +797,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       subtotalCents: 0,
       vatCents: 0,
       totalCents: 0,
+      priceBands: null,
       paymentStatus: "PENDING",
       createdAt: new Date(startedAt),
       updatedAt: new Date(nowMs - MINUTE),
