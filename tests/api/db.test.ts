@@ -177,8 +177,13 @@ describe.each(testBackends())("database on $name", (backend) => {
     // Sessions on a rate with bands are priced per band from their meter readings.
     const bandedIds = rows.filter((r) => r.session.rateSnapshot?.bands?.length).map((r) => r.session.id);
     const readings = new Map<string, { at: Date; energyWh: number }[]>();
-    for (const m of bandedIds.length ? await db.select().from(s.meterSamples).where(inArray(s.meterSamples.sessionId, bandedIds)) : []) {
-      readings.set(m.sessionId, [...(readings.get(m.sessionId) ?? []), { at: m.at, energyWh: m.energyWh }]);
+    const samples = bandedIds.length
+      ? await db.select({ sessionId: s.meterSamples.sessionId, at: s.meterSamples.at, energyWh: s.meterSamples.energyWh }).from(s.meterSamples).where(inArray(s.meterSamples.sessionId, bandedIds))
+      : [];
+    for (const m of samples) {
+      const list = readings.get(m.sessionId) ?? [];
+      list.push({ at: m.at, energyWh: m.energyWh });
+      readings.set(m.sessionId, list);
     }
     let idleBilled = 0;
     let windowed = 0;

@@ -207,6 +207,8 @@ const session: SessionDetailDto = {
     idleActiveFrom: null,
     idleActiveTo: null,
     noShowFeeCents: 150_000,
+    bands: [],
+    localHolidays: [],
   },
   cost: { energyCents: 638_750, timeCents: 0, sessionFeeCents: 0, idleCents: 0, subtotalCents: 638_750, vatCents: 110_856, totalCents: 638_750 },
   costIsEstimate: false,
