@@ -70,6 +70,6 @@ test("bands: add rows, preview per band, overlap refused, remove a row, save and
 
   // Clean up: delete the rate this run created.
   await page.getByRole("link", { name: "Eliminar tarifa" }).click();
-  await page.getByRole("button", { name: /Eliminar/ }).last().click();
-  await expect(page).toHaveURL(/\/rate(\?|$)/);
+  await page.getByTestId("delete-rate-confirm").getByRole("button", { name: "Sí, eliminar" }).click();
+  await expect(page.getByTestId("rate-row").filter({ hasText: name })).toHaveCount(0);
 });
