@@ -3,7 +3,8 @@
 // money integer centavos, energy Wh unless the name says kWh.
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { StatusBucket } from "../domain/ocpp-status-summary";
-import type { RateRow, RateSnapshot, SessionPrice } from "../domain/pricing";
+import type { TariffBand } from "../domain/tariff-bands";
+import type { BandedPrice, RateRow, RateSnapshot, SessionBands, SessionPrice } from "../domain/pricing";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
 import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
@@ -244,6 +245,8 @@ export interface ChargerWithPasswordDto extends ChargerDto {
 
 /** A rate as the API returns it: the priced columns (domain/pricing RateRow) plus usage. */
 export interface RateDto extends RateRow {
+  bands: TariffBand[];
+  localHolidays: string[];
   /** Connectors using this rate. */
   connectorCount: number;
   createdAt: string;
@@ -252,7 +255,8 @@ export interface RateDto extends RateRow {
 
 /** POST /Business/Fees/Preview */
 export interface RatePreviewDto {
-  price: SessionPrice;
+  /** With the energy, minutes and amount per time-of-use band (empty without bands). */
+  price: BandedPrice;
   billableIdleMinutes: number;
   noShow: { feeCents: number; vatCents: number; totalCents: number };
 }
@@ -315,6 +319,11 @@ export interface SessionDetailDto extends SessionDto {
   cost: SessionPrice;
   /** True while the session is open: `cost` is priced from its rate snapshot up to now. */
   costIsEstimate: boolean;
+  /**
+   * Energy, minutes and amount per time-of-use band, adding up to `cost`'s energy and time;
+   * null when the rate has no bands. `estimated`: a band edge fell between meter readings.
+   */
+  bands: SessionBands | null;
   meterSeries: MeterPointDto[];
   payments: PaymentDto[];
 }
@@ -855,6 +864,13 @@ export interface Receipt {
   chargingMinutes: number;
   idleMinutes: number;
   breakdown: { energyCents: number; timeCents: number; sessionFeeCents: number; idleCents: number; vatCents: number; totalCents: number };
+  /**
+   * Energy, minutes and amount (energy + time, as charged) per time-of-use band; the amounts add
+   * up to the breakdown's energy and time. Empty when the rate has no bands.
+   */
+  bands: { label: string; energyWh: number; minutes: number; amountCents: number }[];
+  /** A band edge fell between meter readings: the energy per band is interpolated. */
+  bandsEstimated: boolean;
   prepaidCents: number;
   chargedCents: number;
   refundedCents: number;

@@ -37,6 +37,8 @@ import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_ST
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 export { NOTIFICATION_TYPES, type NotificationType } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
+import type { SessionBands } from "../domain/pricing";
+import type { TariffBand } from "../domain/tariff-bands";
 import type { AuthorizationPolicy } from "../domain/authorization";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
 
@@ -380,6 +382,10 @@ export const rates = pgTable(
     idleActiveFrom: varchar("idle_active_from", { length: 5 }),
     idleActiveTo: varchar("idle_active_to", { length: 5 }),
     noShowFeeCents: integer("no_show_fee_cents").notNull().default(0),
+    /** Time-of-use bands (domain/tariff-bands); empty: one price all day. */
+    bands: jsonb("bands").$type<TariffBand[]>().notNull().default([]),
+    /** The rate's own holidays 'YYYY-MM-DD', priced as Sundays besides the national ones. */
+    localHolidays: jsonb("local_holidays").$type<string[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [
@@ -391,6 +397,7 @@ export const rates = pgTable(
         and (${t.idleMaxCents} is null or ${t.idleMaxCents} >= 0) and ${t.noShowFeeCents} >= 0`,
     ),
     check("rates_vat_rate", sql`${t.vatRateBp} between 0 and 10000`),
+    check("rates_bands_array", sql`jsonb_typeof(${t.bands}) = 'array' and jsonb_typeof(${t.localHolidays}) = 'array'`),
     check(
       "rates_idle_window",
       // "is not null" spelled out: a CHECK that evaluates to NULL passes.
@@ -629,6 +636,8 @@ export const chargingSessions = pgTable(
     paymentStatus: sessionPaymentStatus("payment_status").notNull().default("PENDING"),
     /** The meter went backwards or restarted (domain/metering): how the session was billed anyway; null when it only moved forward. */
     meterFault: jsonb("meter_fault").$type<MeterFault>(),
+    /** Per time-of-use band, as priced at close (domain/pricing BandLine); null without bands. */
+    priceBands: jsonb("price_bands").$type<SessionBands>(),
     ...timestamps,
   },
   (t) => [

@@ -137,6 +137,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   idleActiveFrom: "Penalidad desde",
   idleActiveTo: "Penalidad hasta",
   noShowFeeCents: "Cargo por no presentarse",
+  bands: "Franjas horarias",
+  localHolidays: "Feriados locales",
   provider: "Proveedor",
   accountLabel: "Cuenta",
   last4: "Credencial (últimos 4)",

@@ -1,6 +1,7 @@
 // Drivers pay at the charger: the steps of a prepaid charge, the amounts a driver may
 // prepay, and what a charge costs so far. Pure: shared by the API, the OCPP store and the pages.
 import { priceSession, usageFromSession, type RateSnapshot, type SessionPrice } from "./pricing";
+import type { HolidayCheck } from "./tariff-bands";
 
 /** Prepay limits a new station starts with (centavos, VAT included): $ 1.000 to $ 50.000. */
 export const DEFAULT_QR_MIN_CENTS = 100_000;
@@ -64,6 +65,7 @@ export function costSoFar(
   s: { energyWh: number; startedAt: Date; chargingEndedAt: Date | null; stoppedAt: Date | null; unpluggedAt: Date | null },
   now: Date,
   timeZone?: string,
+  isHoliday?: HolidayCheck,
 ): SessionPrice | null {
   if (!rate) return null;
   const end = s.unpluggedAt ?? now;
@@ -75,6 +77,7 @@ export function costSoFar(
     stoppedAt: s.stoppedAt,
     timeZone,
   });
+  usage.isHoliday = isHoliday;
   if (!s.chargingEndedAt && !s.stoppedAt && !s.unpluggedAt) {
     // Still charging: the whole time so far is charging time, none is idle.
     usage.chargingMinutes = Math.floor(Math.max(0, end.getTime() - s.startedAt.getTime()) / 60_000);

@@ -6,6 +6,7 @@
 // Money is integer centavos. Each component is rounded to centavos once (half away from
 // zero); VAT is computed on the sum of the rounded components.
 
+import { bandLabel, splitByBands, type EnergyReading, type HolidayCheck, type TariffBand } from "./tariff-bands";
 import { DEFAULT_TIME_ZONE } from "./time-zone";
 
 export { DEFAULT_TIME_ZONE };
@@ -34,6 +35,10 @@ export interface RateSnapshot {
   idleActiveTo: string | null;
   /** Reservation no-show fee. */
   noShowFeeCents: number;
+  /** Time-of-use bands (domain/tariff-bands); absent or empty: one price all day. */
+  bands?: TariffBand[];
+  /** The rate's own holidays ('YYYY-MM-DD'), priced as Sundays besides the national ones. */
+  localHolidays?: string[];
 }
 
 /** The columns of a `rates` row that a snapshot needs (structural, so domain stays DB-free). */
@@ -52,6 +57,9 @@ export interface RateRow {
   idleActiveFrom: string | null;
   idleActiveTo: string | null;
   noShowFeeCents: number;
+  /** Optional so older callers (OCPI's tariff of a rate) type-check; the table always has them. */
+  bands?: TariffBand[];
+  localHolidays?: string[];
 }
 
 export function rateSnapshotFromRow(row: RateRow): RateSnapshot {
@@ -70,6 +78,8 @@ export function rateSnapshotFromRow(row: RateRow): RateSnapshot {
     idleActiveFrom: row.idleActiveFrom,
     idleActiveTo: row.idleActiveTo,
     noShowFeeCents: row.noShowFeeCents,
+    bands: row.bands ?? [],
+    localHolidays: row.localHolidays ?? [],
   };
 }
 
@@ -81,8 +91,15 @@ export interface SessionUsage {
   idleMinutes: number;
   /** When idle time began; required when the rate has idle active hours. */
   idleStartedAt?: Date;
-  /** IANA zone the active hours are read in; defaults to Buenos Aires. */
+  /** IANA zone the active hours and bands are read in; defaults to Buenos Aires. */
   timeZone?: string;
+  /** When charging began and ended; the start is required when the rate has bands. */
+  startedAt?: Date;
+  chargingEndedAt?: Date;
+  /** Meter readings during the session, to split energy among bands. */
+  readings?: readonly EnergyReading[];
+  /** The national holiday calendar; required when the rate has bands. */
+  isHoliday?: HolidayCheck;
 }
 
 export interface SessionPrice {
@@ -141,6 +158,8 @@ export function usageFromSession(s: {
     idleMinutes: billedSeconds(chargingEnd, end) / 60,
     idleStartedAt: chargingEnd,
     timeZone: s.timeZone,
+    startedAt: s.startedAt,
+    chargingEndedAt: chargingEnd,
   };
 }
 
@@ -241,15 +260,93 @@ export function vatOnTopCents(lines: number[], vatRateBp: number): number {
   return lines.reduce((sum, line) => sum + roundCents((line * (10_000 + vatRateBp)) / 10_000) - roundCents(line), 0);
 }
 
-export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPrice {
+
+/** One band's part of a session: what it took and what it cost (before VAT when not included). */
+export interface BandLine {
+  /** Index in the rate's bands, or -1 for the hours outside every band. */
+  band: number;
+  label: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+  /** Wh, fractional when interpolated between readings. */
+  energyWh: number;
+  minutes: number;
+  energyCents: number;
+  timeCents: number;
+}
+
+export interface BandedPrice extends SessionPrice {
+  /** Per band; empty when the rate has no bands. Energy and time cents add up to the price's. */
+  bands: BandLine[];
+  /** A band edge fell between meter readings: its energy was interpolated. */
+  bandsEstimated: boolean;
+}
+
+/**
+ * Energy and time of a session, per band when the rate has bands. Each band's energy and time
+ * is rounded to centavos once, and the session's energy and time are the sums of the bands', so
+ * the lines a driver sees add up to the total; without bands it is one line, priced as always.
+ */
+/**
+ * Energy and time of a session in centavos, per band when the rate has bands. `vatLines` are the
+ * same amounts before rounding, one per line a roaming partner prices (VAT on top is rounded per line).
+ */
+function energyAndTime(rate: RateSnapshot, usage: SessionUsage): { energyCents: number; timeCents: number; vatLines: number[]; bands: BandLine[]; bandsEstimated: boolean } {
+  const bands = rate.bands ?? [];
+  if (bands.length === 0) {
+    const energy = (rate.pricePerKwhCents * usage.energyWh) / 1000;
+    const time = rate.pricePerMinuteCents * usage.chargingMinutes;
+    return { energyCents: roundCents(energy), timeCents: roundCents(time), vatLines: [energy, time], bands: [], bandsEstimated: false };
+  }
+  if (!usage.startedAt) throw new TypeError("startedAt es obligatorio cuando la tarifa tiene franjas horarias");
+  if (!usage.isHoliday) throw new TypeError("isHoliday es obligatorio cuando la tarifa tiene franjas horarias");
+  const split = splitByBands(bands, { ...usage, startedAt: usage.startedAt }, {
+    timeZone: usage.timeZone ?? DEFAULT_TIME_ZONE,
+    isHoliday: usage.isHoliday,
+    localHolidays: rate.localHolidays,
+  });
+  const lines = split.shares.map((s): BandLine => {
+    const b = s.band >= 0 ? bands[s.band] : undefined;
+    const perKwh = b ? b.pricePerKwhCents : rate.pricePerKwhCents;
+    const perMinute = b ? b.pricePerMinuteCents : rate.pricePerMinuteCents;
+    return {
+      band: s.band,
+      label: bandLabel(b),
+      pricePerKwhCents: perKwh,
+      pricePerMinuteCents: perMinute,
+      energyWh: s.energyWh,
+      minutes: s.minutes,
+      energyCents: roundCents((perKwh * s.energyWh) / 1000),
+      timeCents: roundCents(perMinute * s.minutes),
+    };
+  });
+  return {
+    energyCents: lines.reduce((a, l) => a + l.energyCents, 0),
+    timeCents: lines.reduce((a, l) => a + l.timeCents, 0),
+    vatLines: lines.flatMap((l) => [(l.pricePerKwhCents * l.energyWh) / 1000, l.pricePerMinuteCents * l.minutes]),
+    bands: lines,
+    bandsEstimated: split.estimated,
+  };
+}
+
+/** What a closed session stores of its bands (charging_sessions.price_bands). */
+export interface SessionBands {
+  lines: BandLine[];
+  estimated: boolean;
+}
+
+/** The per-band part of a price to store on the session; null when the rate has no bands. */
+export function sessionBands(p: BandedPrice): SessionBands | null {
+  return p.bands.length > 0 ? { lines: p.bands, estimated: p.bandsEstimated } : null;
+}
+
+/** A session's price with its per-band lines (empty without bands). */
+export function priceSessionByBand(rate: RateSnapshot, usage: SessionUsage): BandedPrice {
   assertAmount("energyWh", usage.energyWh);
   assertAmount("chargingMinutes", usage.chargingMinutes);
   assertAmount("idleMinutes", usage.idleMinutes);
 
-  const energy = (rate.pricePerKwhCents * usage.energyWh) / 1000;
-  const time = rate.pricePerMinuteCents * usage.chargingMinutes;
-  const energyCents = roundCents(energy);
-  const timeCents = roundCents(time);
+  const { energyCents, timeCents, vatLines, bands, bandsEstimated } = energyAndTime(rate, usage);
   const sessionFeeCents = rate.sessionFeeCents;
 
   let idle = 0;
@@ -260,7 +357,7 @@ export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPr
   const idleCents = roundCents(idle);
 
   const subtotalCents = energyCents + timeCents + sessionFeeCents + idleCents;
-  const vat = rate.vatIncluded ? vatCents(subtotalCents, rate.vatRateBp, true) : vatOnTopCents([energy, time, sessionFeeCents, idle], rate.vatRateBp);
+  const vat = rate.vatIncluded ? vatCents(subtotalCents, rate.vatRateBp, true) : vatOnTopCents([...vatLines, sessionFeeCents, idle], rate.vatRateBp);
   return {
     energyCents,
     timeCents,
@@ -269,7 +366,14 @@ export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPr
     subtotalCents,
     vatCents: vat,
     totalCents: rate.vatIncluded ? subtotalCents : subtotalCents + vat,
+    bands,
+    bandsEstimated,
   };
+}
+
+export function priceSession(rate: RateSnapshot, usage: SessionUsage): SessionPrice {
+  const { bands: _bands, bandsEstimated: _estimated, ...price } = priceSessionByBand(rate, usage);
+  return price;
 }
 
 /** The reservation no-show penalty with its VAT, same VAT handling as the rate's prices. */

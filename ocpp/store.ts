@@ -2,7 +2,7 @@
 // (connector status and its history, sessions with their rate snapshot, meter samples, the
 // priced session with its payment and notification). Everything is scoped to the charger that
 // sent the message, so a charger can never touch another charger's or company's data.
-import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type Param, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lt, or, sql, type Param, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   businessUsers,
@@ -31,7 +31,8 @@ import { chargedAmount, isPaymentIdTag } from "../domain/driver-payment";
 import { energyFromReadings, meterFaultNotice } from "../domain/metering";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
-import { chargedPrice, DEFAULT_TIME_ZONE, priceSession, rateSnapshotFromRow, usageFromSession, type SessionPrice } from "../domain/pricing";
+import { isArgentineHoliday } from "../domain/holidays.server";
+import { chargedPrice, DEFAULT_TIME_ZONE, priceSessionByBand, rateSnapshotFromRow, sessionBands, usageFromSession, type SessionBands, type SessionPrice } from "../domain/pricing";
 
 export type { OcppProtocol };
 
@@ -854,7 +855,18 @@ export async function finalizeSession(
     timeZone: station?.timeZone ?? DEFAULT_TIME_ZONE,
   });
   const valid = session.status !== "INVALID";
-  let price: SessionPrice = { ...(valid && session.rateSnapshot ? priceSession(session.rateSnapshot, usage) : ZERO) };
+  let price: SessionPrice = { ...ZERO };
+  let bands: SessionBands | null = null;
+  if (valid && session.rateSnapshot) {
+    // A rate with time-of-use bands splits the energy by the session's meter readings at each
+    // band edge; only then are they read, so a one-price session costs no extra round trip.
+    const readings = session.rateSnapshot.bands?.length
+      ? await tx.select({ at: meterSamples.at, energyWh: meterSamples.energyWh }).from(meterSamples).where(eq(meterSamples.sessionId, session.id)).orderBy(asc(meterSamples.at))
+      : [];
+    const { bands: lines, bandsEstimated, ...priced } = priceSessionByBand(session.rateSnapshot, { ...usage, readings, isHoliday: isArgentineHoliday });
+    price = priced;
+    bands = sessionBands({ ...priced, bands: lines, bandsEstimated });
+  }
   const settled = prepaid ? chargedAmount(price.totalCents, prepaid.amountCents) : null;
   if (prepaid && settled) {
     await tx.update(payments).set({ step: "SETTLING", chargedCents: settled.chargedCents }).where(eq(payments.id, prepaid.id));
@@ -878,6 +890,7 @@ export async function finalizeSession(
       idleMinutes: Math.ceil(usage.idleMinutes),
       status: valid ? "COMPLETED" : "INVALID",
       ...price,
+      priceBands: bands,
       paymentStatus,
     })
     .where(eq(chargingSessions.id, session.id));

@@ -53,13 +53,42 @@ export async function receiptOf(ctx: PaymentsContext, payment: Payment): Promise
  * to the centavo (domain/pricing chargedPrice), sessions priced before their lines were capped
  * included.
  */
-function receiptLines(s: ChargingSession | null, chargedCents: number): Pick<Receipt, "breakdown"> {
-  if (!s) return { breakdown: { energyCents: 0, timeCents: 0, sessionFeeCents: 0, idleCents: 0, vatCents: 0, totalCents: 0 } };
+function receiptLines(s: ChargingSession | null, chargedCents: number): Pick<Receipt, "breakdown" | "bands" | "bandsEstimated"> {
+  if (!s) return { breakdown: { energyCents: 0, timeCents: 0, sessionFeeCents: 0, idleCents: 0, vatCents: 0, totalCents: 0 }, bands: [], bandsEstimated: false };
   const vatIncluded = s.rateSnapshot?.vatIncluded ?? true;
   const lines = s.energyCents + s.timeCents + s.sessionFeeCents + s.idleCents;
   const priced = { energyCents: s.energyCents, timeCents: s.timeCents, sessionFeeCents: s.sessionFeeCents, idleCents: s.idleCents, subtotalCents: lines, vatCents: s.vatCents, totalCents: lines + (vatIncluded ? 0 : s.vatCents) };
   const p = chargedPrice(priced, chargedCents, { vatIncluded, vatRateBp: s.rateSnapshot?.vatRateBp ?? DEFAULT_VAT_RATE_BP });
-  return { breakdown: { energyCents: p.energyCents, timeCents: p.timeCents, sessionFeeCents: p.sessionFeeCents, idleCents: p.idleCents, vatCents: p.vatCents, totalCents: p.totalCents } };
+  const bandLines = s.priceBands?.lines ?? [];
+  const amounts = shareCents(
+    bandLines.map((l) => l.energyCents + l.timeCents),
+    p.energyCents + p.timeCents,
+  );
+  return {
+    breakdown: { energyCents: p.energyCents, timeCents: p.timeCents, sessionFeeCents: p.sessionFeeCents, idleCents: p.idleCents, vatCents: p.vatCents, totalCents: p.totalCents },
+    bands: bandLines.map((l, i) => ({ label: l.label, energyWh: Math.round(l.energyWh), minutes: Math.round(l.minutes), amountCents: amounts[i] })),
+    bandsEstimated: s.priceBands?.estimated ?? false,
+  };
+}
+
+/**
+ * Amounts that add up to `target`: as they are when they already do; otherwise (a prepaid
+ * session charged less than its price) each scaled down by its share, the centavos left going
+ * one each to the largest cut fractions, ties to the earlier band, as the receipt's lines are.
+ */
+function shareCents(amounts: number[], target: number): number[] {
+  const sum = amounts.reduce((a, b) => a + b, 0);
+  if (sum === target || sum === 0) return amounts;
+  const exact = amounts.map((a) => (a * target) / sum);
+  const out = exact.map(Math.floor);
+  let left = target - out.reduce((a, b) => a + b, 0);
+  const byCut = exact.map((x, i) => ({ i, rest: x - Math.floor(x) })).sort((a, b) => b.rest - a.rest);
+  for (const { i } of byCut) {
+    if (left <= 0) break;
+    out[i] += 1;
+    left -= 1;
+  }
+  return out;
 }
 
 /** The receipt's text, one line each (blank lines separate its parts). */
@@ -72,6 +101,8 @@ function receiptText(r: Receipt): string[] {
     "",
     `Energía: ${kwh} kWh`,
     `Tiempo de carga: ${r.chargingMinutes} min${r.idleMinutes ? ` · tiempo inactivo: ${r.idleMinutes} min` : ""}`,
+    ...r.bands.map((b) => `${b.label}: ${(b.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh · ${b.minutes} min · ${formatArs(b.amountCents)}`),
+    ...(r.bandsEstimated ? ["Energía por franja estimada entre lecturas"] : []),
     `Energía ${formatArs(r.breakdown.energyCents)} · Tiempo ${formatArs(r.breakdown.timeCents)} · Cargo fijo ${formatArs(r.breakdown.sessionFeeCents)} · Penalidad ${formatArs(r.breakdown.idleCents)}`,
     `IVA incluido: ${formatArs(r.breakdown.vatCents)}`,
     "",

@@ -5,6 +5,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { chargingSessions, payments, stations, type Payment } from "../db/schema";
 import { costSoFar } from "../domain/driver-payment";
+import { isArgentineHoliday } from "../domain/holidays.server";
 import type { PaymentsContext } from "./deps";
 import { refund } from "./refunds";
 import { paymentCharger } from "./start";
@@ -40,7 +41,7 @@ export async function enforceCaps(ctx: PaymentsContext, chargerId?: string): Pro
     .where(and(eq(payments.step, "CHARGING"), eq(chargingSessions.status, "ACTIVE"), sql`${payments.stopRequestedAt} is null`, ...(chargerId ? [eq(payments.chargerId, chargerId)] : [])))
     .limit(200);
   for (const { payment, session, timeZone } of rows) {
-    const cost = costSoFar(session.rateSnapshot, session, ctx.now(), timeZone ?? undefined);
+    const cost = costSoFar(session.rateSnapshot, session, ctx.now(), timeZone ?? undefined, isArgentineHoliday);
     if (cost && cost.totalCents >= payment.amountCents) await requestStop(ctx, payment, "cap");
   }
 }

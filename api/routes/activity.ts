@@ -6,7 +6,9 @@ import { chargers, chargingSessions, connectors, connectorTypes, meterSamples, p
 import { csvDocument } from "#domain/csv";
 import { stopReasonLabel } from "#domain/ocpp-status";
 import { meterFaultNotice } from "#domain/metering";
-import { DEFAULT_TIME_ZONE, priceSession, usageFromSession, type SessionPrice } from "#domain/pricing";
+import { isArgentineHoliday } from "#domain/holidays.server";
+import { DEFAULT_TIME_ZONE, priceSessionByBand, sessionBands, usageFromSession, type SessionBands, type SessionPrice } from "#domain/pricing";
+import type { EnergyReading } from "#domain/tariff-bands";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound, validationError } from "../problem";
@@ -153,8 +155,11 @@ async function activityTotals(db: Db, businessId: string, q: Filters): Promise<{
   return { total: num(r?.total), energyWh: num(r?.energy_wh), totalCents: num(r?.total_cents) };
 }
 
-/** The cost of a session: stored when closed; an estimate from its rate snapshot while open. */
-function costOf(x: Row["session"], now: Date): { cost: SessionPrice; estimated: boolean } {
+/**
+ * The cost of a session: stored when closed; an estimate from its rate snapshot while open, its
+ * energy split among the rate's bands by the readings given (none: interpolated over the session).
+ */
+function costOf(x: Row["session"], now: Date, readings: readonly EnergyReading[] = []): { cost: SessionPrice; estimated: boolean; bands: SessionBands | null } {
   const stored: SessionPrice = {
     energyCents: x.energyCents,
     timeCents: x.timeCents,
@@ -164,7 +169,7 @@ function costOf(x: Row["session"], now: Date): { cost: SessionPrice; estimated: 
     vatCents: x.vatCents,
     totalCents: x.totalCents,
   };
-  if ((x.status !== "ACTIVE" && x.status !== "IDLE") || !x.rateSnapshot) return { cost: stored, estimated: false };
+  if ((x.status !== "ACTIVE" && x.status !== "IDLE") || !x.rateSnapshot) return { cost: stored, estimated: false, bands: x.priceBands ?? null };
   const usage = usageFromSession({
     energyWh: x.energyWh,
     startedAt: x.startedAt,
@@ -173,7 +178,8 @@ function costOf(x: Row["session"], now: Date): { cost: SessionPrice; estimated: 
     stoppedAt: x.stoppedAt ?? now,
     timeZone: DEFAULT_TIME_ZONE,
   });
-  return { cost: priceSession(x.rateSnapshot, usage), estimated: true };
+  const { bands, bandsEstimated, ...cost } = priceSessionByBand(x.rateSnapshot, { ...usage, readings, isHoliday: isArgentineHoliday });
+  return { cost, estimated: true, bands: sessionBands({ ...cost, bands, bandsEstimated }) };
 }
 
 async function meterSeries(db: Db, sessionId: string): Promise<MeterPointDto[]> {
@@ -430,7 +436,7 @@ function sessionRoutes(r: Hono<AppEnv>, { db, now, ocpp, logger }: ApiServices) 
     ]);
     const t = now();
     const x = row.session;
-    const { cost, estimated } = costOf(x, t);
+    const { cost, estimated, bands } = costOf(x, t, series.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })));
     const body: SessionDetailDto = {
       ...toDto(row, t),
       meterStartWh: x.meterStartWh,
@@ -442,6 +448,7 @@ function sessionRoutes(r: Hono<AppEnv>, { db, now, ocpp, logger }: ApiServices) 
       rateSnapshot: x.rateSnapshot ?? null,
       cost,
       costIsEstimate: estimated,
+      bands,
       meterSeries: series,
       payments: pays.map((p) => toPaymentDto({ payment: p, transactionId: x.transactionId, stationName: row.stationName })),
     };

@@ -3,7 +3,8 @@ import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from "drizzl
 import { Hono } from "hono";
 import type { Db } from "#db/client";
 import { chargers, connectors, rates, type Rate } from "#db/schema";
-import { billableIdleMinutes, priceNoShow, priceSession, type RateSnapshot } from "#domain/pricing";
+import { isArgentineHoliday } from "#domain/holidays.server";
+import { billableIdleMinutes, priceNoShow, priceSessionByBand, type RateSnapshot } from "#domain/pricing";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";
@@ -41,6 +42,8 @@ function toDto(row: Rate, connectorCount: number): RateDto {
     idleActiveFrom: row.idleActiveFrom ?? null,
     idleActiveTo: row.idleActiveTo ?? null,
     noShowFeeCents: row.noShowFeeCents,
+    bands: row.bands,
+    localHolidays: row.localHolidays,
     connectorCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -91,14 +94,18 @@ export function feeRoutes({ db, now }: ApiServices) {
   r.post("/Preview", async (c) => {
     const { rate, usage: u } = await readJson(c, ratePreviewSchema);
     const snapshot: RateSnapshot = { rateId: null, ...rate };
+    const startedAt = u.startedAt ? new Date(u.startedAt) : now();
     const usageInput = {
       energyWh: u.energyWh,
       chargingMinutes: u.chargingMinutes,
       idleMinutes: u.idleMinutes,
       idleStartedAt: u.idleStartedAt ? new Date(u.idleStartedAt) : now(),
+      startedAt,
+      chargingEndedAt: new Date(startedAt.getTime() + u.chargingMinutes * 60_000),
+      isHoliday: isArgentineHoliday,
     };
     const body: RatePreviewDto = {
-      price: priceSession(snapshot, usageInput),
+      price: priceSessionByBand(snapshot, usageInput),
       billableIdleMinutes: billableIdleMinutes(snapshot, usageInput),
       noShow: priceNoShow(snapshot),
     };

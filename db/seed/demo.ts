@@ -11,7 +11,8 @@ import { eq, inArray, or } from "drizzle-orm";
 import { cuitCheckDigit } from "#domain/cuit";
 import { formatArs } from "#domain/money";
 import { CHARGE_POINT_ERROR_LABELS, type ChargePointErrorCode, type ChargePointStatus } from "#domain/ocpp-status";
-import { priceSession, rateSnapshotFromRow, usageFromSession, type RateSnapshot } from "#domain/pricing";
+import { isArgentineHoliday } from "#domain/holidays.server";
+import { priceSessionByBand, rateSnapshotFromRow, sessionBands, usageFromSession, type RateSnapshot } from "#domain/pricing";
 import type { ConnectorFormat, PaymentProviderCode, PowerType } from "#contract/schemas/constants";
 import type { Db } from "../client";
 import {
@@ -124,6 +125,13 @@ const RATES: Record<RateKey, Omit<NewRate, "id" | "businessId">> = {
     idlePricePerMinuteCents: 15_000,
     idleMaxCents: 1_500_000,
     noShowFeeCents: 300_000,
+    // Time-of-use bands as a T3 commercial tariff passes them on: pico and valle on weekdays,
+    // the rate's own price ("resto") the rest of the time.
+    bands: [
+      { name: "Pico", days: "WEEKDAY", from: "18:00", to: "23:00", pricePerKwhCents: 70_000, pricePerMinuteCents: 0 },
+      { name: "Valle", days: "WEEKDAY", from: "23:00", to: "24:00", pricePerKwhCents: 40_000, pricePerMinuteCents: 0 },
+      { name: "Valle", days: "WEEKDAY", from: "00:00", to: "05:00", pricePerKwhCents: 40_000, pricePerMinuteCents: 0 },
+    ],
   },
   NIGHT: {
     name: "Flotas (IVA aparte, penalidad nocturna)",
@@ -497,6 +505,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       idleActiveFrom: spec.idleActiveFrom ?? null,
       idleActiveTo: spec.idleActiveTo ?? null,
       noShowFeeCents: spec.noShowFeeCents ?? 0,
+      bands: spec.bands ?? [],
+      localHolidays: [],
       createdAt: created(110),
       updatedAt: created(110),
     };
@@ -661,7 +671,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       stoppedAt: new Date(s.stoppedAt),
       timeZone: "America/Argentina/Buenos_Aires",
     });
-    const price = s.invalid || !snapshot ? null : priceSession(snapshot, usage);
+    const banded = s.invalid || !snapshot ? null : priceSessionByBand(snapshot, { ...usage, readings: s.samples.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })), isHoliday: isArgentineHoliday });
+    const price = banded;
     const daysAgo = (t0 - s.unpluggedAt) / DAY;
     let paymentStatus: NewChargingSession["paymentStatus"] = "NOT_REQUIRED";
     if (price && price.totalCents > 0) {
@@ -696,6 +707,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       subtotalCents: price?.subtotalCents ?? 0,
       vatCents: price?.vatCents ?? 0,
       totalCents: price?.totalCents ?? 0,
+      priceBands: banded ? sessionBands(banded) : null,
       paymentStatus,
       createdAt: new Date(s.startedAt),
       updatedAt: new Date(s.unpluggedAt),
@@ -787,6 +799,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       subtotalCents: 0,
       vatCents: 0,
       totalCents: 0,
+      priceBands: null,
       paymentStatus: "PENDING",
       createdAt: new Date(startedAt),
       updatedAt: new Date(nowMs - MINUTE),

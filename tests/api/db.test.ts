@@ -4,14 +4,15 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder, openDatabase, type Database, type Db } from "#db/client";
 import * as s from "#db/schema";
 import { CHARGER_BRAND_CATALOG, CONNECTOR_TYPE_CATALOG, SERVICE_CATALOG, seedCatalogs } from "#db/seed/catalogs";
 import { DEMO_CUIT, seedDemoOperator } from "#db/seed/demo";
 import { isValidCuit } from "#domain/cuit";
-import { priceSession, usageFromSession } from "#domain/pricing";
+import { isArgentineHoliday } from "#domain/holidays.server";
+import { priceSessionByBand, usageFromSession } from "#domain/pricing";
 import { ALL_TABLES, pgErrorCode, testBackends, truncateAll } from "../setup/db";
 
 const NOW = new Date("2025-11-20T15:30:00Z"); // 12:30 in Buenos Aires
@@ -173,12 +174,26 @@ describe.each(testBackends())("database on $name", (backend) => {
       .where(eq(s.chargingSessions.status, "COMPLETED"));
     expect(rows.length).toBeGreaterThan(1000);
 
+    // Sessions on a rate with bands are priced per band from their meter readings.
+    const bandedIds = rows.filter((r) => r.session.rateSnapshot?.bands?.length).map((r) => r.session.id);
+    const readings = new Map<string, { at: Date; energyWh: number }[]>();
+    const samples = bandedIds.length
+      ? await db.select({ sessionId: s.meterSamples.sessionId, at: s.meterSamples.at, energyWh: s.meterSamples.energyWh }).from(s.meterSamples).where(inArray(s.meterSamples.sessionId, bandedIds))
+      : [];
+    for (const m of samples) {
+      const list = readings.get(m.sessionId) ?? [];
+      list.push({ at: m.at, energyWh: m.energyWh });
+      readings.set(m.sessionId, list);
+    }
     let idleBilled = 0;
     let windowed = 0;
+    let acrossBands = 0;
     for (const { session, timeZone } of rows) {
       expect(session.rateSnapshot).toBeTypeOf("object"); // jsonb comes back parsed on both drivers
       const usage = usageFromSession({ ...session, timeZone });
-      const price = priceSession(session.rateSnapshot!, usage);
+      const { bands, bandsEstimated, ...price } = priceSessionByBand(session.rateSnapshot!, { ...usage, readings: readings.get(session.id) ?? [], isHoliday: isArgentineHoliday });
+      expect(session.priceBands).toEqual(bands.length ? { lines: bands, estimated: bandsEstimated } : null);
+      if (bands.length > 1) acrossBands++;
       expect({
         energyCents: session.energyCents,
         timeCents: session.timeCents,
@@ -196,6 +211,7 @@ describe.each(testBackends())("database on $name", (backend) => {
     // The demo exercises the penalties, including the night window.
     expect(idleBilled).toBeGreaterThan(50);
     expect(windowed).toBeGreaterThan(10);
+    expect(acrossBands).toBeGreaterThan(5);
 
     // Meter samples end at the session's energy.
     const [last] = await db

@@ -1,4 +1,5 @@
 // One charging session: what happened when, the power and energy curve, and what it cost.
+import { BandBreakdown } from "./BandBreakdown";
 import { Form, Link, useNavigation } from "react-router";
 import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useAccess } from "~/lib/access";
@@ -116,6 +117,7 @@ export function SessionDetail({ session: s, backHref, close }: { session: Sessio
           {s.costIsEstimate ? <Badge color="amber">Estimado: la carga sigue en curso</Badge> : null}
         </Flex>
         <CostBreakdown s={s} />
+        {s.bands ? <BandBreakdown bands={s.bands} /> : null}
       </Card>
 
       {s.payments.length ? (

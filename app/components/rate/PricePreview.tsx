@@ -2,6 +2,7 @@
 import { Callout, Flex, Heading, Separator, Text } from "@radix-ui/themes";
 import { BiInfoCircle } from "~/icons";
 import { formatArs, formatArsInput } from "#domain/money";
+import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 import { formatQuantity, formatVatRate } from "./format";
 import type { Preview } from "./preview";
 
@@ -32,6 +33,13 @@ export function scenarioSentence(p: { chargingMinutes: number; energyKwh: number
   return `Una sesión de ${formatQuantity(p.chargingMinutes)} min, ${formatQuantity(p.energyKwh)} kWh y ${formatQuantity(p.idleMinutes)} min de inactividad`;
 }
 
+const hourFmt = new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** "Desde el miércoles 18:00: $ 420,00/kWh (Pico …)". */
+function nextChange(n: NonNullable<NonNullable<Extract<Preview, { ok: true }>["bandsNow"]>["next"]>): string {
+  return `Desde el ${hourFmt.format(new Date(n.at))}: $ ${formatArsInput(n.pricePerKwhCents)}/kWh${n.pricePerMinuteCents > 0 ? ` y $ ${formatArsInput(n.pricePerMinuteCents)}/min` : ""} (${n.label}).`;
+}
+
 export function PricePreview({ preview }: { preview: Preview }) {
   if (!preview.ok) {
     return (
@@ -43,7 +51,7 @@ export function PricePreview({ preview }: { preview: Preview }) {
       </Callout.Root>
     );
   }
-  const { scenario, rate, price, noShow } = preview;
+  const { scenario, rate, price, noShow, bandsNow } = preview;
   const vatPct = formatVatRate(rate.vatRateBp);
   const idleDetail: string[] = [];
   if (rate.idlePricePerMinuteCents > 0) {
@@ -64,8 +72,22 @@ export function PricePreview({ preview }: { preview: Preview }) {
         {" (IVA incluido)."}
       </Text>
       <dl className="rate-preview-list">
-        <Row label="Energía" detail={`${formatQuantity(scenario.energyKwh)} kWh × $ ${formatArsInput(rate.pricePerKwhCents)}`} amount={formatArs(price.energyCents)} testId="preview-energy" />
-        <Row label="Tiempo" detail={`${formatQuantity(scenario.chargingMinutes)} min × $ ${formatArsInput(rate.pricePerMinuteCents)}`} amount={formatArs(price.timeCents)} testId="preview-time" />
+        {price.bands.length > 0 ? (
+          price.bands.map((b, i) => (
+            <Row
+              key={b.band}
+              label={b.label}
+              detail={`${formatQuantity(Math.round(b.energyWh / 10) / 100)} kWh × $ ${formatArsInput(b.pricePerKwhCents)} + ${formatQuantity(Math.round(b.minutes * 100) / 100)} min × $ ${formatArsInput(b.pricePerMinuteCents)}`}
+              amount={formatArs(b.energyCents + b.timeCents)}
+              testId={`preview-band-${i}`}
+            />
+          ))
+        ) : (
+          <>
+            <Row label="Energía" detail={`${formatQuantity(scenario.energyKwh)} kWh × $ ${formatArsInput(rate.pricePerKwhCents)}`} amount={formatArs(price.energyCents)} testId="preview-energy" />
+            <Row label="Tiempo" detail={`${formatQuantity(scenario.chargingMinutes)} min × $ ${formatArsInput(rate.pricePerMinuteCents)}`} amount={formatArs(price.timeCents)} testId="preview-time" />
+          </>
+        )}
         <Row label="Cargo por sesión" amount={formatArs(price.sessionFeeCents)} testId="preview-session-fee" />
         <Row label="Penalidad por inactividad" detail={idleDetail.join(" · ")} amount={formatArs(price.idleCents)} testId="preview-idle" />
         <Row
@@ -76,6 +98,18 @@ export function PricePreview({ preview }: { preview: Preview }) {
         />
         <Row label="Total" amount={formatArs(price.totalCents)} testId="preview-total-row" strong />
       </dl>
+      {price.bands.length > 1 ? (
+        <Text size="1" color="gray">
+          {`La carga del ejemplo termina a las ${scenario.idleStart}; la energía se reparte parejo por minuto entre franjas (en una carga real, según las lecturas del medidor).`}
+        </Text>
+      ) : null}
+      {bandsNow ? (
+        <Text as="p" size="2" data-testid="preview-band-now">
+          {`Ahora rige ${bandsNow.label}: $ ${formatArsInput(bandsNow.pricePerKwhCents)}/kWh`}
+          {bandsNow.pricePerMinuteCents > 0 ? ` y $ ${formatArsInput(bandsNow.pricePerMinuteCents)}/min` : ""}.
+          {bandsNow.next ? ` ${nextChange(bandsNow.next)}` : ""}
+        </Text>
+      ) : null}
       {preview.windowIgnored ? (
         <Text size="1" color="amber">
           El horario de la penalidad está incompleto: la vista previa la cobra a toda hora.

@@ -11,8 +11,10 @@ import { FormError } from "~/components/messages";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";
+import { BAND_DAYS, BAND_DAYS_LABELS } from "#domain/tariff-bands";
+import { BandEditor } from "./BandEditor";
 import { PricePreview } from "./PricePreview";
-import { computePreview } from "./preview";
+import { computePreview, type Preview, type PreviewClock } from "./preview";
 import { MONEY_HINT, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";
 
 function vatOptions(current: string | undefined) {
@@ -38,6 +40,52 @@ function ScenarioInput({ name, label, defaultValue, suffix, type = "text" }: { n
   );
 }
 
+/** The preview card: the example session (its inputs post with the form) priced as typed. */
+function PreviewPanel({ formId, preview, hydrated, scenarioDefault }: { formId: string; preview: Preview; hydrated: boolean; scenarioDefault: (name: string) => string }) {
+  return (
+    <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
+      <Card size="3">
+        <Heading as="h2" size="4" mb="1" id={`${formId}-preview`}>
+          Vista previa del precio
+        </Heading>
+        <Text as="p" size="2" color="gray" mb="3">
+          Cambiá el ejemplo para ver cuánto pagaría un conductor.
+        </Text>
+        <Grid columns="2" gap="3" mb="3">
+          <ScenarioInput name={SCENARIO.minutes} label="Minutos de carga" defaultValue={scenarioDefault(SCENARIO.minutes)} suffix="min" />
+          <ScenarioInput name={SCENARIO.kwh} label="Energía" defaultValue={scenarioDefault(SCENARIO.kwh)} suffix="kWh" />
+          <ScenarioInput name={SCENARIO.idleMinutes} label="Inactividad" defaultValue={scenarioDefault(SCENARIO.idleMinutes)} suffix="min" />
+          <ScenarioInput name={SCENARIO.idleStart} label="Fin de la carga" defaultValue={scenarioDefault(SCENARIO.idleStart)} type="time" />
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={`rate-${SCENARIO.day}`} size="2" weight="medium">
+              Día
+            </Text>
+            <select id={`rate-${SCENARIO.day}`} name={SCENARIO.day} defaultValue={scenarioDefault(SCENARIO.day)} className="field-select">
+              {BAND_DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {BAND_DAYS_LABELS[d]}
+                </option>
+              ))}
+            </select>
+          </Flex>
+        </Grid>
+        {hydrated ? (
+          <Text as="p" size="1" color="gray" mb="3">
+            Se actualiza mientras escribís.
+          </Text>
+        ) : (
+          <Button type="submit" name="intent" value="preview" formNoValidate size="2" variant="soft" mb="3">
+            <BiCalculator aria-hidden="true" /> Calcular vista previa
+          </Button>
+        )}
+        <div data-testid="rate-preview">
+          <PricePreview preview={preview} />
+        </div>
+      </Card>
+    </aside>
+  );
+}
+
 export function RateForm({
   formId,
   defaultValue,
@@ -46,8 +94,11 @@ export function RateForm({
   action,
   formToken,
   readOnly,
+  clock,
 }: {
   formId: string;
+  /** Now and the coming national holidays, for "the band in force now" of the preview. */
+  clock?: PreviewClock;
   /** A role that may only read the rates (Facturación, Lectura): fields disabled, no save. */
   readOnly?: boolean;
   /** Create forms: the one-time token that makes a double submission create one rate. */
@@ -69,9 +120,9 @@ export function RateForm({
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "preview";
   const values = (form.value ?? {}) as Record<string, unknown>;
-  const preview = computePreview(values);
+  const preview = computePreview(values, clock);
   const initial = (form.initialValue ?? {}) as Record<string, unknown>;
-  const scenarioDefault = (name: string) => (typeof initial[name] === "string" ? (initial[name] as string) : (defaultValue[name] ?? ""));
+  const scenarioDefault = (name: string) => (typeof initial[name] === "string" ? (initial[name] as string) : ((defaultValue[name] as string | undefined) ?? ""));
 
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="rate-form">
@@ -107,6 +158,10 @@ export function RateForm({
                 </Grid>
               </Flex>
             </section>
+          </Card>
+
+          <Card size="3">
+            <BandEditor formId={formId} form={form} bands={fields.bands as never} localHolidays={fields.localHolidays} />
           </Card>
 
           <Card size="3" asChild>
@@ -156,34 +211,7 @@ export function RateForm({
         </Flex>
       )}
 
-      <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
-        <Card size="3">
-          <Heading as="h2" size="4" mb="1" id={`${formId}-preview`}>
-            Vista previa del precio
-          </Heading>
-          <Text as="p" size="2" color="gray" mb="3">
-            Cambiá el ejemplo para ver cuánto pagaría un conductor.
-          </Text>
-          <Grid columns="2" gap="3" mb="3">
-            <ScenarioInput name={SCENARIO.minutes} label="Minutos de carga" defaultValue={scenarioDefault(SCENARIO.minutes)} suffix="min" />
-            <ScenarioInput name={SCENARIO.kwh} label="Energía" defaultValue={scenarioDefault(SCENARIO.kwh)} suffix="kWh" />
-            <ScenarioInput name={SCENARIO.idleMinutes} label="Inactividad" defaultValue={scenarioDefault(SCENARIO.idleMinutes)} suffix="min" />
-            <ScenarioInput name={SCENARIO.idleStart} label="Fin de la carga" defaultValue={scenarioDefault(SCENARIO.idleStart)} type="time" />
-          </Grid>
-          {hydrated ? (
-            <Text as="p" size="1" color="gray" mb="3">
-              Se actualiza mientras escribís.
-            </Text>
-          ) : (
-            <Button type="submit" name="intent" value="preview" formNoValidate size="2" variant="soft" mb="3">
-              <BiCalculator aria-hidden="true" /> Calcular vista previa
-            </Button>
-          )}
-          <div data-testid="rate-preview">
-            <PricePreview preview={preview} />
-          </div>
-        </Card>
-      </aside>
+      <PreviewPanel formId={formId} preview={preview} hydrated={hydrated} scenarioDefault={scenarioDefault} />
     </Form>
   );
 }

@@ -21,6 +21,7 @@ export const SCENARIO = {
   kwh: "scenarioKwh",
   idleMinutes: "scenarioIdleMinutes",
   idleStart: "scenarioIdleStart",
+  day: "scenarioDay",
 } as const;
 
 /** "Una sesión de 45 min, 30 kWh y 20 min de inactividad". */
@@ -29,9 +30,26 @@ export const DEFAULT_SCENARIO = {
   [SCENARIO.kwh]: "30",
   [SCENARIO.idleMinutes]: "20",
   [SCENARIO.idleStart]: "20:00",
+  [SCENARIO.day]: "WEEKDAY",
 };
 
-export type RateFormValues = Record<string, string>;
+/** One time-of-use band as the form holds it (amounts as typed). */
+export interface BandFormRow {
+  name: string;
+  days: string;
+  from: string;
+  to: string;
+  pricePerKwhCents: string;
+  pricePerMinuteCents: string;
+}
+
+/** The row "Agregar franja" adds: weekdays, hours and prices to fill in. */
+export const EMPTY_BAND: BandFormRow = { name: "", days: "WEEKDAY", from: "", to: "", pricePerKwhCents: "", pricePerMinuteCents: "" };
+
+export type RateFormValues = { [field: string]: string | BandFormRow[] };
+
+/** 'AAAA-MM-DD' as the operator reads it: 'DD/MM/AAAA'. */
+const dmy = (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3/$2/$1");
 
 /** The form's starting values for a new rate. */
 export function newRateValues(): RateFormValues {
@@ -48,6 +66,8 @@ export function newRateValues(): RateFormValues {
     idleActiveFrom: "",
     idleActiveTo: "",
     noShowFeeCents: "",
+    bands: [],
+    localHolidays: "",
     ...DEFAULT_SCENARIO,
   };
 }
@@ -70,6 +90,15 @@ export function rateToValues(rate: RateDto): RateFormValues {
     idleActiveFrom: rate.idleActiveFrom ?? "",
     idleActiveTo: rate.idleActiveTo ?? "",
     noShowFeeCents: moneyText(rate.noShowFeeCents),
+    bands: rate.bands.map((b) => ({
+      name: b.name ?? "",
+      days: b.days,
+      from: b.from,
+      to: b.to,
+      pricePerKwhCents: moneyText(b.pricePerKwhCents),
+      pricePerMinuteCents: moneyText(b.pricePerMinuteCents),
+    })),
+    localHolidays: rate.localHolidays.map(dmy).join(", "),
     ...DEFAULT_SCENARIO,
   };
 }

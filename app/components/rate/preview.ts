@@ -8,11 +8,12 @@ import {
   DEFAULT_VAT_RATE_BP,
   parseHhmm,
   priceNoShow,
-  priceSession,
+  priceSessionByBand,
+  type BandedPrice,
   type RateSnapshot,
-  type SessionPrice,
   type SessionUsage,
 } from "#domain/pricing";
+import { BAND_DAYS, bandLabel, bandNow, bandProblems, type BandDays, type TariffBand } from "#domain/tariff-bands";
 import { DEFAULT_SCENARIO, SCENARIO } from "./form-values";
 
 export interface Scenario {
@@ -21,6 +22,22 @@ export interface Scenario {
   idleMinutes: number;
   /** 'HH:MM' when charging ends and idle time begins (matters only for a rate with idle hours). */
   idleStart: string;
+  /** The day type of the example (matters only for a rate with bands). */
+  day: BandDays;
+}
+
+/** The band in force at the moment the page was drawn and the next change, for the preview. */
+export interface BandsNow {
+  label: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+  next: { at: string; label: string; pricePerKwhCents: number; pricePerMinuteCents: number } | null;
+}
+
+/** What the page knows of today: the moment and the national holidays of the coming days. */
+export interface PreviewClock {
+  now: string;
+  holidays: string[];
 }
 
 export type Preview =
@@ -28,7 +45,8 @@ export type Preview =
       ok: true;
       scenario: Scenario;
       rate: RateSnapshot;
-      price: SessionPrice;
+      price: BandedPrice;
+      bandsNow: BandsNow | null;
       billableIdleMinutes: number;
       noShow: { feeCents: number; vatCents: number; totalCents: number };
       /** The idle window was ignored because it is incomplete. */
@@ -53,9 +71,12 @@ export function parseQuantity(text: string | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** A fixed Buenos Aires day (UTC−3, no DST) at `hhmm`: the preview is the same on any date. */
-export function idleStartDate(hhmm: string): Date {
-  return new Date(`2025-01-15T${hhmm}:00-03:00`);
+/** Fixed Buenos Aires days (UTC−3, no DST) per day type: the preview is the same on any date. */
+const SCENARIO_DATES: Record<BandDays, string> = { WEEKDAY: "2025-01-15", SATURDAY: "2025-01-18", SUNDAY_HOLIDAY: "2025-01-19" };
+
+/** The example's end of charging: a fixed day of its type at `hhmm`. */
+export function idleStartDate(hhmm: string, day: BandDays = "WEEKDAY"): Date {
+  return new Date(`${SCENARIO_DATES[day]}T${hhmm}:00-03:00`);
 }
 
 function str(values: Record<string, unknown>, key: string): string {
@@ -79,11 +100,51 @@ export function readScenario(values: Record<string, unknown>): { scenario: Scena
   const idleMinutes = num(SCENARIO.idleMinutes, "los minutos de inactividad", 100_000);
   const start = str(values, SCENARIO.idleStart).trim();
   const idleStart = parseHhmm(start) === null ? DEFAULT_SCENARIO[SCENARIO.idleStart] : start;
-  return { scenario: { chargingMinutes, energyKwh, idleMinutes, idleStart }, problems };
+  const dayText = str(values, SCENARIO.day);
+  const day = (BAND_DAYS as readonly string[]).includes(dayText) ? (dayText as BandDays) : "WEEKDAY";
+  return { scenario: { chargingMinutes, energyKwh, idleMinutes, idleStart, day }, problems };
+}
+
+/**
+ * The bands as typed: rows left blank are skipped (just added); a row with a wrong hour or
+ * amount, or overlapping another, keeps the preview from pricing until it is fixed.
+ */
+export function readBands(values: Record<string, unknown>): { bands: TariffBand[]; problems: string[] } {
+  const rows = Array.isArray(values.bands) ? (values.bands as Record<string, unknown>[]) : [];
+  const bands: TariffBand[] = [];
+  const problems: string[] = [];
+  rows.forEach((row, i) => {
+    const r = (row ?? {}) as Record<string, unknown>;
+    const from = str(r, "from").trim();
+    const to = str(r, "to").trim();
+    const kwh = str(r, "pricePerKwhCents").trim();
+    const min = str(r, "pricePerMinuteCents").trim();
+    if (from === "" && to === "" && kwh === "" && min === "") return;
+    const pricePerKwhCents = kwh === "" ? 0 : parseArsInput(kwh);
+    const pricePerMinuteCents = min === "" ? 0 : parseArsInput(min);
+    const days = str(r, "days");
+    if (pricePerKwhCents === null || pricePerMinuteCents === null || pricePerKwhCents < 0 || pricePerMinuteCents < 0 || !(BAND_DAYS as readonly string[]).includes(days)) {
+      problems.push(`Revisá la franja ${i + 1}.`);
+      return;
+    }
+    bands.push({ name: str(r, "name").trim() || null, days: days as BandDays, from, to, pricePerKwhCents, pricePerMinuteCents });
+  });
+  if (problems.length === 0 && bandProblems(bands).length > 0) problems.push(`Revisá las franjas: ${bandProblems(bands)[0].message}`);
+  return { bands, problems };
+}
+
+/** The band in force now and the next change ("Desde las 18:00: $ 420/kWh"); null without bands. */
+export function bandsNowOf(rate: RateSnapshot, clock: PreviewClock | undefined): BandsNow | null {
+  const bands = rate.bands ?? [];
+  if (!clock || bands.length === 0) return null;
+  const holidays = new Set(clock.holidays);
+  const at = bandNow(bands, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d), localHolidays: rate.localHolidays });
+  const priced = (i: number) => ({ label: bandLabel(bands[i]), pricePerKwhCents: bands[i]?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: bands[i]?.pricePerMinuteCents ?? rate.pricePerMinuteCents });
+  return { ...priced(at.band), next: at.next ? { at: at.next.at.toISOString(), ...priced(at.next.band) } : null };
 }
 
 /** Price the scenario with the rate as typed so far. */
-export function computePreview(values: Record<string, unknown>): Preview {
+export function computePreview(values: Record<string, unknown>, clock?: PreviewClock): Preview {
   const problems: string[] = [];
   const moneyOf = (key: keyof typeof MONEY_LABELS, empty: 0 | null): number | null => {
     const raw = str(values, key).trim();
@@ -119,6 +180,12 @@ export function computePreview(values: Record<string, unknown>): Preview {
 
   const { scenario, problems: scenarioProblems } = readScenario(values);
   problems.push(...scenarioProblems);
+  const { bands, problems: bandProblemList } = readBands(values);
+  problems.push(...bandProblemList);
+  const localHolidays = str(values, "localHolidays")
+    .split(/[\s,;]+/)
+    .map((d) => d.replace(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (_m, dd: string, mm: string, yyyy: string) => `${yyyy}-${mm.padStart(2, "0")}-${dd.padStart(2, "0")}`))
+    .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
   if (problems.length > 0) return { ok: false, problems };
 
   const rate: RateSnapshot = {
@@ -136,20 +203,29 @@ export function computePreview(values: Record<string, unknown>): Preview {
     idleActiveFrom: windowOk ? from : null,
     idleActiveTo: windowOk ? to : null,
     noShowFeeCents,
+    bands,
+    localHolidays,
   };
+  const chargingEnd = idleStartDate(scenario.idleStart, scenario.day);
   const usage: SessionUsage = {
     energyWh: Math.round(scenario.energyKwh * 1000),
     chargingMinutes: scenario.chargingMinutes,
     idleMinutes: scenario.idleMinutes,
-    idleStartedAt: idleStartDate(scenario.idleStart),
+    idleStartedAt: chargingEnd,
     timeZone: DEFAULT_TIME_ZONE,
+    // The example ends charging at its hour: it started that many minutes before.
+    startedAt: new Date(chargingEnd.getTime() - scenario.chargingMinutes * 60_000),
+    chargingEndedAt: chargingEnd,
+    // The example's days are fixed and not holidays; its Sunday stands for the holidays.
+    isHoliday: () => false,
   };
   try {
     return {
       ok: true,
       scenario,
       rate,
-      price: priceSession(rate, usage),
+      price: priceSessionByBand(rate, usage),
+      bandsNow: bandsNowOf(rate, clock),
       billableIdleMinutes: billableIdleMinutes(rate, usage),
       noShow: priceNoShow(rate),
       windowIgnored,

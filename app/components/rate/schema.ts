@@ -33,6 +33,38 @@ const time = z
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v.trim() : null));
 
+/** A band row; a row left blank is an error on its hours (its "Quitar" removes it), so errors keep their row. */
+const bandRow = z.object({
+  name: z.string().optional(),
+  days: z.string().optional(),
+  from: z.string().optional().transform((v) => v?.trim() ?? ""),
+  to: z.string().optional().transform((v) => v?.trim() ?? ""),
+  pricePerKwhCents: money(0),
+  pricePerMinuteCents: money(0),
+});
+
+const bandRows = z
+  .array(bandRow)
+  .optional()
+  .transform((rows) => rows ?? []);
+
+/** Local holidays typed as 'DD/MM/AAAA' (or 'AAAA-MM-DD'), separated by commas or spaces; errors on the one field. */
+const holidayList = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const days = (text ?? "")
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((d) => d.replace(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, (_m, dd: string, mm: string, yyyy: string) => `${yyyy}-${mm.padStart(2, "0")}-${dd.padStart(2, "0")}`));
+    const wrong = days.find((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(Date.parse(`${d}T12:00:00Z`)) || !new Date(`${d}T12:00:00Z`).toISOString().startsWith(d));
+    if (wrong) {
+      ctx.addIssue({ code: "custom", message: `«${wrong}» no es una fecha válida: usá DD/MM/AAAA, por ejemplo 15/03/2027.` });
+      return z.NEVER;
+    }
+    return days;
+  });
+
 const rateFormInput = z.object({
   name: rateFields.shape.name,
   pricePerKwhCents: money(0),
@@ -48,6 +80,8 @@ const rateFormInput = z.object({
   idleActiveFrom: time,
   idleActiveTo: time,
   noShowFeeCents: money(0),
+  bands: bandRows,
+  localHolidays: holidayList,
 });
 
 export const rateFormSchema = rateFormInput

@@ -2,7 +2,7 @@
 // pending → approved → starting → charging → finished (refund, receipt): without JavaScript it
 // reloads itself (a meta refresh inside <noscript>), with it the loader is revalidated every few
 // seconds. "Detener carga" is a plain form authorised by the link's secret.
-import { useEffect } from "react";
+import { Fragment, useEffect } from "react";
 import { Form, isRouteErrorResponse, useNavigation, useRevalidator } from "react-router";
 import { formatArs } from "#domain/money";
 import { loadPayment, stopAction, type PaymentView } from "~/lib/driver.server";
@@ -84,6 +84,14 @@ function ReceiptView({ p }: { p: PaymentView }) {
             <dd>{r.idleMinutes} min</dd>
           </>
         ) : null}
+        {r.bands.map((b) => (
+          <Fragment key={b.label}>
+            <dt>{b.label}</dt>
+            <dd>
+              {kwh(b.energyWh)} · {b.minutes} min · {formatArs(b.amountCents)}
+            </dd>
+          </Fragment>
+        ))}
         <dt>Energía</dt>
         <dd>{formatArs(r.breakdown.energyCents)}</dd>
         <dt>Tiempo</dt>
@@ -107,6 +115,7 @@ function ReceiptView({ p }: { p: PaymentView }) {
           </>
         ) : null}
       </dl>
+      {r.bandsEstimated ? <p className="driver-muted">Energía por franja estimada entre lecturas.</p> : null}
       {r.invoice ? (
         <p data-testid="receipt-invoice">
           <strong>{r.invoice}</strong>

@@ -16,12 +16,12 @@ describe("computePreview", () => {
       values({ pricePerKwhCents: "350", pricePerMinuteCents: "10,50", sessionFeeCents: "500", idleGraceMinutes: "10", idlePricePerMinuteCents: "50", vatIncluded: "false" }),
     );
     if (!p.ok) throw new Error(p.problems.join());
-    expect(p.scenario).toEqual({ chargingMinutes: 45, energyKwh: 30, idleMinutes: 20, idleStart: "20:00" });
+    expect(p.scenario).toEqual({ chargingMinutes: 45, energyKwh: 30, idleMinutes: 20, idleStart: "20:00", day: "WEEKDAY" });
     const expected = priceSession(
       snapshot({ pricePerKwhCents: 35_000, pricePerMinuteCents: 1_050, sessionFeeCents: 50_000, idleGraceMinutes: 10, idlePricePerMinuteCents: 5_000, vatIncluded: false }),
       { energyWh: 30_000, chargingMinutes: 45, idleMinutes: 20 },
     );
-    expect(p.price).toEqual(expected);
+    expect(p.price).toEqual({ ...expected, bands: [], bandsEstimated: false });
     // 30 kWh × $350 + 45 min × $10,50 + $500 + 10 min × $50 = $11.972,50; + 21 % IVA.
     expect(p.price).toMatchObject({ energyCents: 1_050_000, timeCents: 47_250, sessionFeeCents: 50_000, idleCents: 50_000, subtotalCents: 1_197_250, vatCents: 251_423, totalCents: 1_448_673 });
     expect(p.billableIdleMinutes).toBe(10);

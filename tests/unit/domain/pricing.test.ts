@@ -246,10 +246,12 @@ describe("snapshots and no-show", () => {
       idleActiveFrom: null,
       idleActiveTo: null,
       noShowFeeCents: 150_000,
+      bands: [],
+      localHolidays: [],
       createdAt: new Date(),
       updatedAt: new Date(),
     };
-    expect(rateSnapshotFromRow(row)).toEqual(rate({ rateId: "r9", name: "AC", pricePerKwhCents: 35_000, idleGraceMinutes: 30, idlePricePerMinuteCents: 5_000, idleMaxCents: 500_000, noShowFeeCents: 150_000 }));
+    expect(rateSnapshotFromRow(row)).toEqual(rate({ rateId: "r9", name: "AC", pricePerKwhCents: 35_000, idleGraceMinutes: 30, idlePricePerMinuteCents: 5_000, idleMaxCents: 500_000, noShowFeeCents: 150_000, bands: [], localHolidays: [] }));
   });
 
   it("prices the reservation no-show fee with the rate's VAT handling", () => {

@@ -17,5 +17,7 @@ export const rateSnapshot = (over: Partial<RateSnapshot> = {}): RateSnapshot => 
   idleActiveFrom: null,
   idleActiveTo: null,
   noShowFeeCents: 0,
+  bands: [],
+  localHolidays: [],
   ...over,
 });

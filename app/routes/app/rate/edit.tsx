@@ -4,7 +4,7 @@ import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
 import { DeleteLink } from "~/components/DeleteConfirm";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
-import { RATES, saveRate } from "./rate.server";
+import { previewClock, RATES, saveRate } from "./rate.server";
 import { apiFor, deleteResource, idParam, loadOne } from "~/lib/resource.server";
 import { rateToValues } from "~/components/rate/form-values";
 import { pageMeta } from "~/lib/meta";
@@ -17,7 +17,7 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const api = await apiFor(request, context);
   const rate = await loadOne(api, RATES, idParam(params.id));
   const confirmDelete = url.searchParams.has("delete");
-  return { rate, confirmDelete };
+  return { rate, confirmDelete, clock: previewClock() };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -29,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function EditRate({ loaderData, actionData }: Route.ComponentProps) {
-  const { rate, confirmDelete } = loaderData;
+  const { rate, confirmDelete, clock } = loaderData;
   const location = useLocation();
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
@@ -48,7 +48,7 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
         }
       />
       {canWrite && (confirmDelete || deleteError) ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
-      <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} />
+      <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} clock={clock} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { PageHeader } from "~/components/Page";
 import { RateForm } from "~/components/rate/RateForm";
-import { saveRate } from "./rate.server";
+import { previewClock, saveRate } from "./rate.server";
 import { apiFor } from "~/lib/resource.server";
 import { newRateValues } from "~/components/rate/form-values";
 import { requireUser } from "~/lib/auth.server";
@@ -12,7 +12,7 @@ export const meta = pageMeta("Nueva tarifa");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(request, context);
-  return { formToken: newFormToken() };
+  return { formToken: newFormToken(), clock: previewClock() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -21,11 +21,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function NewRate({ loaderData, actionData }: Route.ComponentProps) {
-  const { formToken } = loaderData;
+  const { formToken, clock } = loaderData;
   return (
     <>
       <PageHeader title="Nueva tarifa" description="Definí cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas." />
-      <RateForm formId="rate-new" defaultValue={newRateValues()} lastResult={actionData?.result} submitLabel="Crear tarifa" formToken={formToken} />
+      <RateForm formId="rate-new" defaultValue={newRateValues()} lastResult={actionData?.result} submitLabel="Crear tarifa" formToken={formToken} clock={clock} />
     </>
   );
 }

@@ -9,6 +9,17 @@ import type { ApiClient } from "~/lib/api.server";
 import type { RequestContext } from "~/lib/context";
 import { saveResource, type Resource } from "~/lib/resource.server";
 import { rateFormSchema } from "~/components/rate/schema";
+import type { PreviewClock } from "~/components/rate/preview";
+import { argentineHolidaysBetween } from "#domain/holidays.server";
+import { localMoment } from "#domain/tariff-bands";
+import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
+
+/** Now and the national holidays of the coming week: the preview's "band in force now" and next change. */
+export function previewClock(now = new Date()): PreviewClock {
+  const from = localMoment(now.getTime(), DEFAULT_TIME_ZONE).date;
+  const to = localMoment(now.getTime() + 8 * 86_400_000, DEFAULT_TIME_ZONE).date;
+  return { now: now.toISOString(), holidays: argentineHolidaysBetween(from, to) };
+}
 
 export const RATES: Resource<RateDto> = {
   get: endpoints.rateGet,
@@ -34,6 +45,8 @@ export const RATES: Resource<RateDto> = {
     "idleActiveFrom",
     "idleActiveTo",
     "noShowFeeCents",
+    "bands",
+    "localHolidays",
   ]),
 };
 
