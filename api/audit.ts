@@ -422,7 +422,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   },
 };
 
-const scheduleInstant = new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "short" });
+const scheduleInstant = new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "short", hourCycle: "h23" });
 const MONEY_FIELD = /Cents$/;
 
 /** A scheduled change as the log reads it: «Desde 29/11/26, 00:00: Precio por kWh $ 420,00». */

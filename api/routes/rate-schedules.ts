@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import type { Db } from "#db/client";
 import { rates, rateSchedules, type Rate, type RateSchedule } from "#db/schema";
 import { rateAsOf, repriceChanges, type RateChanges, type RateValues } from "#domain/rate-schedule";
-import { rateAfterChangeSchema, rateFields, rateRepriceSchema, rateScheduleSchema, SCHEDULE_MAX_DAYS, SCHEDULE_MESSAGES } from "#contract/schemas/rate";
+import { rateAfterChangeSchema, rateFields, rateRepriceSchema, rateScheduleSchema, SCHEDULE_MAX_DAYS, SCHEDULE_MAX_PENDING, SCHEDULE_MESSAGES } from "#contract/schemas/rate";
 import type { RateRepriceDto, RateScheduleDto, RateScheduleListDto } from "#contract/dto";
 import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, readJson } from "../http";
@@ -64,7 +64,8 @@ function actorEmail(c: Ctx): string {
   return (c.get("claims").email ?? c.get("member")?.email ?? "").toLowerCase();
 }
 
-async function insertSchedule(db: Db, values: typeof rateSchedules.$inferInsert): Promise<RateSchedule> {
+async function insertSchedule(db: Db, values: typeof rateSchedules.$inferInsert, pending: readonly RateSchedule[]): Promise<RateSchedule> {
+  if (pending.filter((s) => s.rateId === values.rateId).length >= SCHEDULE_MAX_PENDING) throw conflict(SCHEDULE_MESSAGES.full, { effectiveFrom: [SCHEDULE_MESSAGES.full] });
   try {
     const [row] = await db.insert(rateSchedules).values(values).returning();
     return row;
@@ -95,7 +96,7 @@ export function scheduleRoutes(r: Hono<AppEnv>, { db, now }: ApiServices) {
     if (!input.preview) {
       for (const item of items) {
         if (Object.keys(item.changes).length === 0) continue;
-        const row = await insertSchedule(db, { businessId: b.id, rateId: item.rateId, effectiveFrom: input.effectiveFrom, changes: item.changes, createdBy: actorEmail(c) });
+        const row = await insertSchedule(db, { businessId: b.id, rateId: item.rateId, effectiveFrom: input.effectiveFrom, changes: item.changes, createdBy: actorEmail(c) }, pending);
         item.scheduleId = row.id;
       }
     }
@@ -126,7 +127,7 @@ export function scheduleRoutes(r: Hono<AppEnv>, { db, now }: ApiServices) {
     const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as RateChanges;
     const pending = await pendingSchedules(db, b.id, [row.id]);
     const values = afterChange(rateAsOf(rateValues(row), pending, effectiveFrom), changes);
-    const created = await insertSchedule(db, { businessId: b.id, rateId: row.id, effectiveFrom, changes, createdBy: actorEmail(c) });
+    const created = await insertSchedule(db, { businessId: b.id, rateId: row.id, effectiveFrom, changes, createdBy: actorEmail(c) }, pending);
     return c.json(toDto(created, values), 201);
   });
 

@@ -62,8 +62,12 @@ export const SCHEDULE_MESSAGES = {
   taken: "Ya hay un cambio programado para esa fecha y hora. Cancelalo o elegí otra.",
   rates: "Elegí al menos una tarifa.",
   how: "Indicá un porcentaje o un nuevo precio por kWh (uno de los dos).",
+  full: "Una tarifa puede tener hasta 24 cambios programados. Cancelá alguno antes de programar otro.",
   percent: "Ingresá un porcentaje entre −100 y 1000, con hasta dos decimales.",
 } as const;
+
+/** The most pending changes a rate may have (bounds GET …/Schedule). */
+export const SCHEDULE_MAX_PENDING = 24;
 
 /** How far ahead a change may be scheduled. */
 export const SCHEDULE_MAX_DAYS = 366;
