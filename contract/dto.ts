@@ -791,6 +791,8 @@ export interface ChargePointInfo {
   minCents: number;
   maxCents: number;
   presets: number[];
+  /** The rate's next scheduled change when it is within 24 h: from when (today or tomorrow, Argentine time) and the prices then. */
+  upcoming: { effectiveFrom: string; day: "TODAY" | "TOMORROW"; pricePerKwhCents: number; pricePerMinuteCents: number; sessionFeeCents: number } | null;
   /** Why charging cannot start now (Spanish), or null when the driver may pay. */
   unavailable: string | null;
 }

@@ -17,3 +17,11 @@ export function withChanges<T extends object>(rate: T, due: readonly RateChanges
   for (const c of due ?? []) out = { ...out, ...c };
   return out;
 }
+
+/** A column to select beside a rate: its first pending change after `at` and within `withinMs`, or null. */
+export function nextRateChange(rateId: AnyPgColumn | SQL, at: Date, withinMs: number): SQL<{ effectiveFrom: string; changes: RateChanges } | null> {
+  return sql`(select jsonb_build_object('effectiveFrom', rs.effective_from, 'changes', rs.changes) from rate_schedules rs
+    where rs.rate_id = ${rateId} and rs.applied_at is null and rs.effective_from > ${at.toISOString()}::timestamptz
+      and rs.effective_from <= ${new Date(at.getTime() + withinMs).toISOString()}::timestamptz
+    order by rs.effective_from limit 1)`.mapWith((v: unknown) => (typeof v === "string" ? JSON.parse(v) : (v ?? null)) as { effectiveFrom: string; changes: RateChanges } | null);
+}

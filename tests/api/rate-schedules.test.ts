@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyDueRateSchedules } from "#api/rate-schedule-sweep";
 import { auditLog, rates, rateSchedules } from "#db/schema";
 import { applyPercent, repriceChanges } from "#domain/rate-schedule";
-import { createTenant, expectProblem, expectStatus, openHarness, rateInput, testBackends, type Harness, type Tenant } from "./helpers";
+import { chargerInput, createTenant, expectProblem, stationInput, expectStatus, openHarness, rateInput, testBackends, type Harness, type Tenant } from "./helpers";
 
 const HOUR = 3_600_000;
 
@@ -131,6 +131,26 @@ describe.each(testBackends())("rate schedules ($name)", (backend) => {
     expect(foreign.errors?.rateIds).toEqual(["Elegí al menos una tarifa."]);
     const badPercent = await expectProblem(await h.call("POST", "/Business/Fees/Reprice", { token: t.token, body: { rateIds: [rateId], percent: 1.234, effectiveFrom: "2026-12-03T00:00" } }), 422);
     expect(badPercent.errors?.percent?.[0]).toMatch(/porcentaje/);
+  });
+
+  it("the QR page shows the prices in force and a change within 24 h («desde mañana 00:00»), not one further away", async () => {
+    clock = new Date("2026-12-10T15:00:00Z"); // 12:00 in Argentina
+    const r = (await expectStatus(await h.call("POST", "/Business/Fees", { token: t.token, body: rateInput({ name: "QR", pricePerKwhCents: 35000, sessionFeeCents: 0 }) }), 201)).id;
+    const station = await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: t.token, body: stationInput() }), 201);
+    const base = chargerInput({ stationId: station.id });
+    const charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: t.token, body: { ...base, connectors: base.connectors.map((k) => ({ ...k, rateId: r })) } }), 201);
+    const info = async () => expectStatus(await h.call("GET", `/Driver/Charge/${charger.ocppIdentity}/1`, { token: null }), 200);
+    await expectStatus(await h.call("POST", `/Business/Fees/${r}/Schedule`, { token: t.token, body: { effectiveFrom: "2026-12-12T00:00", pricePerKwhCents: 50000 } }), 201);
+    expect((await info()).upcoming).toBeNull(); // 36 h ahead
+    await expectStatus(await h.call("POST", `/Business/Fees/${r}/Schedule`, { token: t.token, body: { effectiveFrom: "2026-12-11T00:00", pricePerKwhCents: 42000 } }), 201);
+    const soon = await info();
+    expect(soon.rate.pricePerKwhCents).toBe(35000);
+    expect(soon.upcoming).toEqual({ effectiveFrom: "2026-12-11T03:00:00.000Z", day: "TOMORROW", pricePerKwhCents: 42000, pricePerMinuteCents: 0, sessionFeeCents: 0 });
+    clock = new Date("2026-12-11T03:00:01Z"); // one second after midnight: in force, before any sweep
+    const after = await info();
+    expect(after.rate.pricePerKwhCents).toBe(42000);
+    // The next one (the 12th, 00:00) is now within 24 h: announced as tomorrow's.
+    expect(after.upcoming).toMatchObject({ effectiveFrom: "2026-12-12T03:00:00.000Z", day: "TOMORROW", pricePerKwhCents: 50000 });
   });
 
   it("a rate's pending changes are bounded", async () => {
