@@ -16,14 +16,14 @@ async function createRate(page: Page, name: string): Promise<string> {
   await page.getByRole("button", { name: "Crear tarifa" }).click();
   await expect(page).toHaveURL(/\/rate(\?|$)/);
   await page.goto(`/rate?q=${encodeURIComponent(name)}`);
-  await page.getByRole("link", { name }).click();
+  await page.getByRole("link", { name, exact: true }).click();
   await expect(page).toHaveURL(/\/rate\/edit\//);
   return page.url();
 }
 
 async function deleteRate(page: Page, editUrl: string) {
   await page.goto(`${editUrl}?delete=1`);
-  await page.getByRole("button", { name: /Eliminar/ }).last().click();
+  await page.getByTestId("delete-rate-confirm").getByRole("button", { name: "Sí, eliminar" }).click();
   await expect(page).toHaveURL(/\/rate(\?|$)/);
 }
 
