@@ -3,7 +3,7 @@
 // A price left empty does not change. Pure and browser-safe.
 import { z } from "zod";
 import { parseArsInput } from "#domain/money";
-import { SCHEDULE_MESSAGES } from "#contract/schemas/rate";
+import { SCHEDULE_MESSAGES } from "#contract/schemas/rate-schedule";
 import { MONEY_MESSAGE } from "./form-values";
 
 /** A money input: empty is "no change", otherwise es-AR pesos into centavos. */
