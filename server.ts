@@ -28,6 +28,7 @@ import { createDriverPayments, startDailyReconciliation, startDriverPaymentSweep
 import { startImageSweep } from "./api/image-quota";
 import { createInvoicing } from "./invoicing";
 import { createInvoicingGateway } from "./infra/arca/gateway";
+import { startRateScheduleSweep } from "./api/rate-schedule-sweep";
 
 export interface RunningServer {
   url: string;
@@ -114,6 +115,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // Uploads nothing uses are deleted after their grace period (ADR 0028).
   const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };
   const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
+  // Scheduled rate changes are written into their rates when due (sessions take them at start anyway; ADR 0043).
+  const stopRateScheduleSweep = startRateScheduleSweep(database.db, logger, 30_000);
   const api = createApi({
     driverPayments,
     invoicing,
@@ -149,7 +152,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   logger.info({ url: listening.url, database: database.kind, tls: listening.protocol === "https" }, "servidor listo");
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopInvoiceSweep, stopReconciliation, stopImageSweep, stopOcpiPush], ocpp, dashboard, database }));
+  const close = () => (closing ??= shutdown({ logger, listening, stops: [stopPaymentSweep, stopInvoiceSweep, stopReconciliation, stopImageSweep, stopRateScheduleSweep, stopOcpiPush], ocpp, dashboard, database }));
   return { url: listening.url, env, ocpp, close };
 }
 

@@ -9,7 +9,7 @@
 // writes the difference (`auditRequest`). Handlers whose change is not "this resource of the
 // caller's company" (joining a company, registering one, an ownership transfer's second member)
 // call `recordAudit` themselves and are marked `audit: "handler"`.
-import { and, asc, eq, getTableColumns, type Table } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, type Table } from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   accessGroups,
@@ -30,13 +30,14 @@ import {
   paymentAccounts,
   payments,
   rates,
+  rateSchedules,
   reservations,
   services as serviceTable,
   stations,
   stationServices,
   type AuditChange,
 } from "../db/schema";
-import type { AuditResource } from "../domain/audit";
+import { auditFieldLabel, type AuditResource } from "../domain/audit";
 import { DEFAULT_TIME_ZONE } from "../domain/pricing";
 import { refundOwed } from "../domain/driver-payment";
 import { formatArs } from "../domain/money";
@@ -131,6 +132,15 @@ const FISCAL_COLUMNS = audited("fiscal_settings", fiscalSettings, {
 export const AUDITED_TABLES: Record<string, AuditedTable> = {
   stations: STATION_COLUMNS,
   rates: RATE_COLUMNS,
+  rateSchedules: audited("rate", rateSchedules, {
+    recorded: { effectiveFrom: "scheduled", changes: "scheduled" },
+    notRecorded: {
+      ...ENTRY_FIELDS,
+      rateId: "the entry's resource is the rate",
+      createdBy: "the entry's actor",
+      appliedAt: "the sweep writes the change into the rate: the rate's own fields record it",
+    },
+  }),
   rfidTags: TAG_COLUMNS,
   businessUsers: PROFILE_COLUMNS,
   chargers: audited("charger", chargers, {
@@ -273,7 +283,14 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   rate: {
     async snapshot(db, businessId, id) {
       const [row] = await db.select().from(rates).where(and(eq(rates.id, id), eq(rates.businessId, businessId))).limit(1);
-      return row ? pick(row, recordedColumns(RATE_COLUMNS)) : null;
+      if (!row) return null;
+      // Its pending scheduled changes are part of the rate: scheduling or cancelling one shows here.
+      const pending = await db
+        .select()
+        .from(rateSchedules)
+        .where(and(eq(rateSchedules.rateId, id), eq(rateSchedules.businessId, businessId), isNull(rateSchedules.appliedAt)))
+        .orderBy(asc(rateSchedules.effectiveFrom));
+      return { ...pick(row, recordedColumns(RATE_COLUMNS)), scheduled: pending.map(scheduleLine) };
     },
     label: (s) => (s.name as string) ?? null,
   },
@@ -449,6 +466,15 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
   },
 };
 
+const scheduleInstant = new Intl.DateTimeFormat("es-AR", { timeZone: DEFAULT_TIME_ZONE, dateStyle: "short", timeStyle: "short", hourCycle: "h23" });
+const MONEY_FIELD = /Cents$/;
+
+/** A scheduled change as the log reads it: «Desde 29/11/26, 00:00: Precio por kWh $ 420,00». */
+function scheduleLine(s: { effectiveFrom: Date; changes: Record<string, unknown> }): string {
+  const parts = Object.entries(s.changes).map(([k, v]) => `${auditFieldLabel(k)} ${typeof v === "number" && MONEY_FIELD.test(k) ? formatArs(v) : JSON.stringify(v)}`);
+  return `Desde ${scheduleInstant.format(s.effectiveFrom)}: ${parts.join("; ")}`;
+}
+
 /** The fields whose value differs (compared as JSON); a creation lists every field, a deletion too. */
 export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): Record<string, AuditChange> {
   const out: Record<string, AuditChange> = {};
@@ -568,6 +594,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 const WAITS_ON_OTHERS = new Set(["charger.password", "roaming_partner.create"]);
 
+/** Verbs whose request may change nothing (a form saved as it was, a repricing's preview): no entry then. */
+const SKIPPED_WHEN_UNCHANGED = new Set(["update", "reprice"]);
+
 /** Whether the access guard runs this audited write and its entry in one transaction. */
 export function auditedAtomically(spec: AuditSpec): boolean {
   return !spec.details && !WAITS_ON_OTHERS.has(`${spec.resource}.${spec.action}`);
@@ -611,7 +640,7 @@ export async function auditRequest(services: ApiServices, c: Ctx, spec: AuditSpe
   for (const id of ids) {
     const after = await resource.snapshot(services.db, business.id, id);
     const changes = diffSnapshots(before.get(id) ?? null, after);
-    if (spec.action === "update" && Object.keys(changes).length === 0) continue; // saved unchanged
+    if (SKIPPED_WHEN_UNCHANGED.has(spec.action) && Object.keys(changes).length === 0) continue; // saved unchanged, or a preview
     const seen = after ?? before.get(id) ?? null;
     const entry: AuditRecord = { action, resourceType: spec.resource, resourceId: id, resourceLabel: seen ? resource.label(seen) : null, changes };
     try {

@@ -18,6 +18,7 @@ export default [
     route("activity", "routes/app/activity.tsx"),
     route("rate", "routes/app/rate/index.tsx"),
     route("rate/new", "routes/app/rate/new.tsx"),
+    route("rate/reprice", "routes/app/rate/reprice.tsx"),
     route("rate/edit/:id", "routes/app/rate/edit.tsx"),
     // RFID tags and access groups.
     route("tag", "routes/app/tag/index.tsx"),

@@ -5,6 +5,7 @@ import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { StatusBucket } from "../domain/ocpp-status-summary";
 import type { TariffBand } from "../domain/tariff-bands";
 import type { BandedPrice, RateRow, RateSnapshot, SessionBands, SessionPrice } from "../domain/pricing";
+import type { RateChanges, RateValues } from "../domain/rate-schedule";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
 import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
@@ -259,6 +260,34 @@ export interface RatePreviewDto {
   price: BandedPrice;
   billableIdleMinutes: number;
   noShow: { feeCents: number; vatCents: number; totalCents: number };
+}
+
+/** A pending scheduled change of a rate: what changes, from when, and the rate as it will be then. */
+export interface RateScheduleDto {
+  id: string;
+  rateId: string;
+  /** ISO instant the change takes effect. */
+  effectiveFrom: string;
+  /** The fields the change sets (only those). */
+  changes: RateChanges;
+  /** The rate's values from `effectiveFrom` on (earlier pending changes included). */
+  values: RateValues;
+  /** E-mail of who scheduled it. */
+  createdBy: string;
+  createdAt: string;
+}
+
+/** GET /Business/Fees/{id}/Schedule: the prices in force now and the pending changes, soonest first. */
+export interface RateScheduleListDto {
+  current: RateValues;
+  items: RateScheduleDto[];
+}
+
+/** POST /Business/Fees/Reprice: old → new per rate; `scheduleId` null in a preview or when nothing changes. */
+export interface RateRepriceDto {
+  preview: boolean;
+  effectiveFrom: string;
+  items: { rateId: string; name: string; before: RateValues; after: RateValues; changes: RateChanges; scheduleId: string | null }[];
 }
 
 // ---- Activity (charging sessions) --------------------------------------------------------------
@@ -819,6 +848,8 @@ export interface ChargePointInfo {
   minCents: number;
   maxCents: number;
   presets: number[];
+  /** The rate's next scheduled change when it is within 24 h: from when (today or tomorrow, Argentine time) and the prices then. */
+  upcoming: { effectiveFrom: string; day: "TODAY" | "TOMORROW"; pricePerKwhCents: number; pricePerMinuteCents: number; sessionFeeCents: number } | null;
   /** Why charging cannot start now (Spanish), or null when the driver may pay. */
   unavailable: string | null;
 }

@@ -31,6 +31,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { CHARGE_POINT_STATUSES } from "../domain/ocpp-status";
 import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../domain/pricing";
+import type { RateChanges } from "../domain/rate-schedule";
 import { ROLES } from "../domain/permissions";
 import type { ReservationStatus } from "../domain/reservation-status";
 import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type InvoiceStatus, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
@@ -405,6 +406,35 @@ export const rates = pgTable(
         or (${t.idleActiveFrom} is not null and ${t.idleActiveTo} is not null
           and ${t.idleActiveFrom} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' and ${t.idleActiveTo} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$')`,
     ),
+  ],
+);
+
+/**
+ * A scheduled change of a rate (ADR 0043): the rate's fields that change (validated by the rate's
+ * own schema, so a field added to rates is schedulable too) from `effectiveFrom`. Pending while
+ * `appliedAt` is null; the sweep writes it into the rate when due.
+ */
+export const rateSchedules = pgTable(
+  "rate_schedules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    rateId: uuid("rate_id")
+      .notNull()
+      .references(() => rates.id, { onDelete: "cascade" }),
+    effectiveFrom: tstz("effective_from").notNull(),
+    changes: jsonb("changes").$type<RateChanges>().notNull(),
+    /** The e-mail of who scheduled it (the audit log has the full entry). */
+    createdBy: text("created_by").notNull(),
+    appliedAt: tstz("applied_at"),
+    ...timestamps,
+  },
+  (t) => [
+    unique("rate_schedules_rate_instant").on(t.rateId, t.effectiveFrom),
+    index("rate_schedules_pending_idx").on(t.effectiveFrom).where(sql`${t.appliedAt} is null`),
+    index("rate_schedules_business_idx").on(t.businessId, t.rateId),
   ],
 );
 
@@ -1566,6 +1596,7 @@ export type NewStation = typeof stations.$inferInsert;
 export type StationService = typeof stationServices.$inferSelect;
 export type Rate = typeof rates.$inferSelect;
 export type NewRate = typeof rates.$inferInsert;
+export type RateSchedule = typeof rateSchedules.$inferSelect;
 export type AccessGroup = typeof accessGroups.$inferSelect;
 export type RfidTag = typeof rfidTags.$inferSelect;
 export type Charger = typeof chargers.$inferSelect;

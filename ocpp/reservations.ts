@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { chargers, chargingSessions, connectors, paymentAccounts, payments, rates, reservations, stations, type Reservation } from "../db/schema";
 import { formatArs } from "../domain/money";
 import { priceNoShow, rateSnapshotFromRow } from "../domain/pricing";
+import { dueRateChanges, withChanges } from "../db/rate-schedules";
 import type { CommandProtocol, OcppCallSpec } from "./commands";
 import { notify, type ChargerRef, type Created } from "./store";
 
@@ -75,14 +76,14 @@ export async function expireReservations(db: Db, now: Date, only?: { chargerId: 
 async function chargeNoShow(tx: Db, out: Created, r: Reservation, endedAt: Date): Promise<void> {
   const [ctx] = r.connectorId
     ? await tx
-        .select({ rate: rates, chargerName: chargers.name, stationName: stations.name })
+        .select({ rate: rates, due: dueRateChanges(rates.id, endedAt), chargerName: chargers.name, stationName: stations.name })
         .from(connectors)
         .innerJoin(chargers, eq(chargers.id, connectors.chargerId))
         .leftJoin(stations, eq(stations.id, chargers.stationId))
         .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, r.businessId)))
         .where(and(eq(connectors.id, r.connectorId), eq(chargers.businessId, r.businessId)))
     : [];
-  const rate = ctx?.rate ?? null;
+  const rate = ctx?.rate ? withChanges(ctx.rate, ctx.due) : null;
   let feeSessionId: string | null = null;
   if (rate && rate.noShowFeeCents > 0) {
     const snapshot = rateSnapshotFromRow(rate);

@@ -32,6 +32,7 @@ import { energyFromReadings, meterFaultNotice } from "../domain/metering";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 import { isArgentineHoliday } from "../domain/holidays.server";
+import { dueRateChanges, withChanges } from "../db/rate-schedules";
 import { chargedPrice, DEFAULT_TIME_ZONE, priceSessionByBand, rateSnapshotFromRow, sessionBands, usageFromSession, type SessionBands, type SessionPrice } from "../domain/pricing";
 
 export type { OcppProtocol };
@@ -490,6 +491,8 @@ export async function startTransaction(
       stationId: chargers.stationId,
       connectorId: connectors.id,
       rate: rates,
+      // The rate's scheduled changes due when the session starts: it is priced as in force then.
+      due: dueRateChanges(rates.id, at),
       // A StartTransaction repeated because its answer was lost gets the same transaction.
       again: sql<number | null>`(select s.transaction_id from charging_sessions s
         where s.charger_id = ${ref.id} and s.connector_number = ${p.connectorId}
@@ -512,7 +515,7 @@ export async function startTransaction(
   if (found?.again != null) return { transactionId: found.again, sessionId: null, status, reserved, created: out, roaming: null };
   const grant = status === "Accepted" ? decision.roaming : null;
 
-  const rate = found?.rate ?? null;
+  const rate = found?.rate ? withChanges(found.rate, found.due) : null;
   const insert = (tx: Db) =>
     tx
       .insert(chargingSessions)

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { rateSnapshotFromRow } from "../domain/pricing";
+import { dueRateChanges, withChanges } from "../db/rate-schedules";
 import { energyFromReadings } from "../domain/metering";
 import {
   finalizeSession,
@@ -552,8 +553,9 @@ async function energyFromLog(tx: Db, session: ChargingSession, log: LogEntry[]) 
  */
 async function lateTokenRate(tx: Db, ref: ChargerRef, session: ChargingSession, p: TransactionEvent201, decision: TagDecision): Promise<ChargingSession> {
   if (!p.idToken || session.idTag || !decision.groupRateId || session.status !== "ACTIVE") return session;
-  const [groupRate] = await tx.select().from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
-  if (!groupRate) return session;
+  const [found] = await tx.select({ rate: rates, due: dueRateChanges(rates.id, session.startedAt) }).from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
+  if (!found) return session;
+  const groupRate = withChanges(found.rate, found.due);
   const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate) };
   await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
   return { ...session, ...rateColumns };
@@ -605,12 +607,12 @@ async function settleSession(
  */
 async function attachEvse(tx: Db, ref: ChargerRef, session: ChargingSession, evseId: number, o: { at: Date; out: Created }): Promise<ChargingSession> {
   const [conn] = await tx
-    .select({ id: connectors.id, rate: rates })
+    .select({ id: connectors.id, rate: rates, due: dueRateChanges(rates.id, session.startedAt) })
     .from(connectors)
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${session.rateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, evseId)));
   const columns: Partial<ChargingSession> = conn
-    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(conn.rate) : null }) }
+    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(withChanges(conn.rate, conn.due)) : null }) }
     : { connectorNumber: evseId, status: "INVALID", paymentStatus: "NOT_REQUIRED", stoppedAt: o.at, stopReason: "DeAuthorized" };
   await tx.update(chargingSessions).set(columns).where(eq(chargingSessions.id, session.id));
   if (!conn) await notifyUnconfiguredConnector(tx, o.out, ref, evseId, "EVSE", o.at);
@@ -654,6 +656,8 @@ async function createSession(
           .select({
             id: connectors.id,
             rate: rates,
+            // The rate's scheduled changes due when the session starts: it is priced as in force then.
+            due: dueRateChanges(rates.id, o.at),
             stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
             reserved: holdsReservation(ref.id),
           })
@@ -668,9 +672,9 @@ async function createSession(
   const unconfigured = o.connectorNumber > 0 && !conn;
   const accepted = o.status === "Accepted" && !unconfigured;
   // Before its EVSE is known, a grouped token's rate is the session's already (attachEvse keeps it).
-  const [groupRate] =
-    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select().from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
-  const rate = conn?.rate ?? groupRate ?? null;
+  const [group] =
+    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select({ rate: rates, due: dueRateChanges(rates.id, o.at) }).from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
+  const rate = conn?.rate ? withChanges(conn.rate, conn.due) : group ? withChanges(group.rate, group.due) : null;
   const [row] = await tx
     .insert(chargingSessions)
     .values({

@@ -4,6 +4,7 @@ import { businessUsers, chargers, connectorTypes, connectors, rates, stations } 
 import { presetAmounts } from "../domain/driver-payment";
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import { rateSnapshotFromRow, type RateSnapshot } from "../domain/pricing";
+import { dueRateChanges, nextRateChange, withChanges } from "../db/rate-schedules";
 import type { PaymentsContext } from "./deps";
 import { CONNECTOR_STATE_LABELS } from "./labels";
 import { connectedProviders } from "./providers";
@@ -26,6 +27,9 @@ export async function locateConnector(ctx: PaymentsContext, identity: string, co
       maxPowerKw: connectors.maxPowerKw,
       connectorType: connectorTypes.label,
       rate: rates,
+      // The prices in force now: the rate with its scheduled changes already due.
+      due: dueRateChanges(rates.id, ctx.now()),
+      next: nextRateChange(rates.id, ctx.now(), UPCOMING_WITHIN_MS),
       openSession: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
       inFlight: sql<boolean>`exists (select 1 from payments p where p.charger_id = ${chargers.id} and p.connector_number = ${connectorNumber} and p.step in ('STARTING', 'CHARGING'))`.mapWith(Boolean),
     })
@@ -37,7 +41,29 @@ export async function locateConnector(ctx: PaymentsContext, identity: string, co
     .leftJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, chargers.businessId)))
     .where(eq(chargers.ocppIdentity, identity))
     .limit(1);
-  return row;
+  return row ? { ...row, rate: row.rate ? withChanges(row.rate, row.due) : null } : row;
+}
+
+/** How soon a scheduled change must be for the page to announce it. */
+const UPCOMING_WITHIN_MS = 24 * 3_600_000;
+
+/** The next change within UPCOMING_WITHIN_MS, as the page shows it: its instant, its day and the prices from then. */
+function upcomingChange(row: LocatedConnector, now: Date): ChargePointInfo["upcoming"] {
+  if (!row.rate || !row.next) return null;
+  const at = new Date(row.next.effectiveFrom);
+  const after = withChanges(row.rate, [row.next.changes]);
+  return {
+    effectiveFrom: at.toISOString(),
+    day: argentineDay(at) === argentineDay(now) ? "TODAY" : "TOMORROW",
+    pricePerKwhCents: after.pricePerKwhCents,
+    pricePerMinuteCents: after.pricePerMinuteCents,
+    sessionFeeCents: after.sessionFeeCents,
+  };
+}
+
+/** The calendar day of an instant in Argentina (UTC−3, no DST). */
+function argentineDay(t: Date): string {
+  return new Date(t.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
 type LocatedConnector = NonNullable<Awaited<ReturnType<typeof locateConnector>>>;
@@ -98,6 +124,7 @@ export async function chargePoint(ctx: PaymentsContext, identity: string, connec
     minCents: row.station.qrMinCents,
     maxCents: row.station.qrMaxCents,
     presets: presetAmounts(row.station.qrMinCents, row.station.qrMaxCents),
+    upcoming: upcomingChange(row, ctx.now()),
     unavailable: unavailableReason(row, snapshot, providers, state),
   };
 }

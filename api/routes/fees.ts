@@ -9,6 +9,7 @@ import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";
 import { rateListQuery } from "#contract/schemas/queries";
+import { scheduleRoutes } from "./rate-schedules";
 import { rateInputSchema, ratePreviewSchema } from "#contract/schemas/rate";
 import type { Page, RateDto, RatePreviewDto } from "#contract/dto";
 
@@ -62,7 +63,8 @@ async function findRate(db: Db, businessId: string, id: string): Promise<Rate> {
 
 const SORT_COLUMNS = { name: sql`lower(${rates.name})`, pricePerKwhCents: rates.pricePerKwhCents, createdAt: rates.createdAt } as const;
 
-export function feeRoutes({ db, now }: ApiServices) {
+export function feeRoutes(services: ApiServices) {
+  const { db, now } = services;
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -89,6 +91,8 @@ export function feeRoutes({ db, now }: ApiServices) {
     const body: Page<RateDto> = { items: rows.map((x) => toDto(x, used.get(x.id) ?? 0)), total, page: query.page, pageSize: query.pageSize };
     return c.json(body);
   });
+
+  scheduleRoutes(r, services);
 
   // Before /:id so "Preview" is not taken for an id.
   r.post("/Preview", async (c) => {

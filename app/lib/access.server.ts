@@ -40,6 +40,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/activity/export.csv", read: "activity.export" },
   { pattern: "/rate", read: "rate.read", write: "rate.write" },
   { pattern: "/rate/new", read: "rate.write", write: "rate.write" },
+  { pattern: "/rate/reprice", read: "rate.write", write: "rate.write" },
   { pattern: "/rate/edit/:id", read: "rate.read", write: { preview: "rate.read", "*": "rate.write" } },
   { pattern: "/tag", read: "tag.read", write: "tag.write" },
   { pattern: "/tag/new", read: "tag.write", write: "tag.write" },

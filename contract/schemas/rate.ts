@@ -82,3 +82,4 @@ export const ratePreviewSchema = z.object({
 });
 
 export { HHMM_MESSAGE };
+

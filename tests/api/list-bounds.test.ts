@@ -66,6 +66,8 @@ const SINGLE = [
   "/api/Business/ChargingStation/:id/Allocation",
   "/api/Business/Dashboard",
   "/api/Business/Fees/:id",
+  // One rate's prices now and its pending changes: at most SCHEDULE_MAX_PENDING.
+  "/api/Business/Fees/:id/Schedule",
   "/api/Business/Tag/:id",
   "/api/Business/AccessGroup/:id",
   "/api/Business/Reservation/:id",

@@ -34,6 +34,7 @@ const APP_ROUTES = [
   "/activity",
   "/rate",
   "/rate/new",
+  "/rate/reprice",
   "/notification",
   "/user",
   "/payment",

@@ -53,6 +53,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/activity", () => import("~/routes/app/activity")],
   ["/rate", () => import("~/routes/app/rate/index")],
   ["/rate/new", () => import("~/routes/app/rate/new")],
+  ["/rate/reprice", () => import("~/routes/app/rate/reprice")],
   ["/rate/edit/:rate", () => import("~/routes/app/rate/edit")],
   ["/tag", () => import("~/routes/app/tag/index")],
   ["/tag/new", () => import("~/routes/app/tag/new")],

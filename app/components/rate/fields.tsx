@@ -26,7 +26,7 @@ function FieldFrame({ meta, label, hint, children }: { meta: AnyField; label: st
   );
 }
 
-function inputProps(meta: AnyField, type: "text" | "time", hint?: ReactNode) {
+function inputProps(meta: AnyField, type: "text" | "time" | "datetime-local", hint?: ReactNode) {
   const { key: _key, ...input } = withAutoFocus(meta, getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined })) as ReturnType<typeof getInputProps> & {
     key?: string;
   };
@@ -59,6 +59,15 @@ export function TimeField({ meta, label, hint }: { meta: AnyField; label: string
   return (
     <FieldFrame meta={meta} label={label} hint={hint}>
       <TextField.Root {...inputProps(meta, "time", hint)} size="3" step={60} placeholder="HH:MM" />
+    </FieldFrame>
+  );
+}
+
+/** A date and time (Argentine time) with the browser's picker. */
+export function DateTimeField({ meta, label, hint }: { meta: AnyField; label: string; hint?: ReactNode }) {
+  return (
+    <FieldFrame meta={meta} label={label} hint={hint}>
+      <TextField.Root {...inputProps(meta, "datetime-local", hint)} size="3" step={60} placeholder="AAAA-MM-DDTHH:MM" />
     </FieldFrame>
   );
 }

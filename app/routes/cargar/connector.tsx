@@ -19,6 +19,21 @@ const PROVIDER_BUTTON: Record<string, string> = { MERCADOPAGO: "Pagar con Mercad
 /** Pagos360 has no refund call (ADR 0017): the driver is told before paying, next to its button. */
 const PAGOS360_REFUND_NOTE = "Con Pagos360, lo que no uses no vuelve automáticamente: te lo devuelve la estación por Pagos360 dentro de unos días hábiles.";
 
+const hhmm = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** The rate's next change within 24 h: «Desde mañana 00:00: $ 420,00/kWh». */
+function UpcomingText({ upcoming }: { upcoming: NonNullable<ChargePointInfo["upcoming"]> }) {
+  const parts: string[] = [];
+  if (upcoming.pricePerKwhCents) parts.push(`${formatArs(upcoming.pricePerKwhCents)}/kWh`);
+  if (upcoming.pricePerMinuteCents) parts.push(`${formatArs(upcoming.pricePerMinuteCents)}/min`);
+  if (upcoming.sessionFeeCents) parts.push(`${formatArs(upcoming.sessionFeeCents)} por carga`);
+  return (
+    <p className="driver-upcoming" data-testid="upcoming-price">
+      Cambio de precio — desde {upcoming.day === "TODAY" ? "hoy" : "mañana"} {hhmm.format(new Date(upcoming.effectiveFrom))}: <strong>{parts.join(" + ") || "sin cargo por la energía"}</strong>.
+    </p>
+  );
+}
+
 function RateText({ rate }: { rate: NonNullable<ChargePointInfo["rate"]> }) {
   const parts: string[] = [];
   if (rate.pricePerKwhCents) parts.push(`${formatArs(rate.pricePerKwhCents)} por kWh`);
@@ -63,6 +78,7 @@ export default function ChargeAtConnector({ loaderData, actionData }: Route.Comp
           </strong>
         </p>
         {info.rate ? <RateText rate={info.rate} /> : null}
+        {info.upcoming ? <UpcomingText upcoming={info.upcoming} /> : null}
       </section>
 
       {info.unavailable ? (

@@ -5,6 +5,8 @@ import { DeleteLink } from "~/components/DeleteConfirm";
 import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
 import { previewClock, RATES, saveRate } from "./rate.server";
+import { loadSchedule, scheduleAction } from "./schedule.server";
+import { RateSchedule } from "~/components/rate/RateSchedule";
 import { apiFor, deleteResource, idParam, loadOne } from "~/lib/resource.server";
 import { rateToValues } from "~/components/rate/form-values";
 import { pageMeta } from "~/lib/meta";
@@ -17,23 +19,27 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const api = await apiFor(request, context);
   const rate = await loadOne(api, RATES, idParam(params.id));
   const confirmDelete = url.searchParams.has("delete");
-  return { rate, confirmDelete, clock: previewClock() };
+  const schedule = await loadSchedule(api, rate.id);
+  return { rate, confirmDelete, clock: previewClock(), schedule };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const api = await apiFor(request, context);
   const id = idParam(params.id);
   const formData = await request.formData();
-  if (formData.get("intent") === "delete") return deleteResource(context, api, RATES, id);
+  const intent = formData.get("intent");
+  if (intent === "delete") return deleteResource(context, api, RATES, id);
+  if (intent === "schedule" || intent === "unschedule") return scheduleAction(context, api, formData, id, `/rate/edit/${id}`);
   return saveRate(context, api, formData, id);
 }
 
 export default function EditRate({ loaderData, actionData }: Route.ComponentProps) {
-  const { rate, confirmDelete, clock } = loaderData;
+  const { rate, confirmDelete, clock, schedule } = loaderData;
   const location = useLocation();
   const here = location.pathname;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : undefined;
+  const scheduleResult = actionData && "scheduleResult" in actionData ? actionData.scheduleResult : undefined;
   // Facturación and Lectura see the rate, read-only.
   const canWrite = useAccess().can("rate.write");
   return (
@@ -49,6 +55,7 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
       />
       {canWrite && (confirmDelete || deleteError) ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
       <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} clock={clock} />
+      <RateSchedule schedule={schedule} action={here} lastResult={scheduleResult} canWrite={canWrite} />
     </>
   );
 }

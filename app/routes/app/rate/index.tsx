@@ -149,7 +149,18 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
     <ListScreen
       title="Tarifas"
       description="Cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas."
-      actions={newButton}
+      actions={
+        canWrite && total > 0 ? (
+          <Flex gap="2" wrap="wrap">
+            <Button asChild size="3" variant="soft">
+              <Link to="/rate/reprice">Actualizar precios</Link>
+            </Button>
+            {newButton}
+          </Flex>
+        ) : (
+          newButton
+        )
+      }
       confirm={toDelete && canWrite ? <DeleteRateConfirm rate={toDelete} action={del.action} cancelTo={del.cancelTo} error={actionData?.deleteError} /> : null}
       deleteError={actionData?.deleteError}
       deleteErrorTestId="delete-rate-error"
