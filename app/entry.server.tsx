@@ -48,6 +48,11 @@ export default function handleRequest(
         nonce,
         onShellReady() {
           shellRendered = true;
+        },
+        // Piped once everything is ready, so the parts a route loads lazily (React.lazy in
+        // Suspense, such as the rate form's live preview) are written in place, as plain HTML a
+        // browser without JavaScript shows, instead of after the shell with a script to move them.
+        onAllReady() {
           pipe(body);
         },
         onShellError(error: unknown) {

@@ -1,6 +1,7 @@
 // A session's energy, minutes and amount per time-of-use band, as it was priced; and whether
 // the energy at a band edge was read off the meter or interpolated between readings.
-import { Table, Text } from "@radix-ui/themes";
+import { Text } from "@radix-ui/themes";
+import * as Table from "~/components/table";
 import { formatArs } from "#domain/money";
 import type { SessionDetailDto } from "#contract/dto";
 import { TableRoot } from "~/components/table";

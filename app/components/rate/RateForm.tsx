@@ -13,8 +13,8 @@ import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";
 import { BAND_DAYS, BAND_DAYS_LABELS } from "#domain/tariff-bands";
 import { BandEditor } from "./BandEditor";
-import { PricePreview } from "./PricePreview";
-import { computePreview, type Preview, type PreviewClock } from "./preview";
+import { lazy, Suspense } from "react";
+import type { PreviewClock } from "./preview";
 import { MONEY_HINT, SCENARIO, VAT_OPTIONS, type RateFormValues } from "./form-values";
 
 function vatOptions(current: string | undefined) {
@@ -41,7 +41,9 @@ function ScenarioInput({ name, label, defaultValue, suffix, type = "text" }: { n
 }
 
 /** The preview card: the example session (its inputs post with the form) priced as typed. */
-function PreviewPanel({ formId, preview, hydrated, scenarioDefault }: { formId: string; preview: Preview; hydrated: boolean; scenarioDefault: (name: string) => string }) {
+const LivePreview = lazy(() => import("./LivePreview"));
+
+function PreviewPanel({ formId, values, clock, hydrated, scenarioDefault }: { formId: string; values: Record<string, unknown>; clock?: PreviewClock; hydrated: boolean; scenarioDefault: (name: string) => string }) {
   return (
     <aside className="rate-form-preview" aria-labelledby={`${formId}-preview`}>
       <Card size="3">
@@ -79,7 +81,9 @@ function PreviewPanel({ formId, preview, hydrated, scenarioDefault }: { formId: 
           </Button>
         )}
         <div data-testid="rate-preview">
-          <PricePreview preview={preview} />
+          <Suspense fallback={null}>
+            <LivePreview values={values} clock={clock} />
+          </Suspense>
         </div>
       </Card>
     </aside>
@@ -120,7 +124,6 @@ export function RateForm({
   });
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") !== "preview";
   const values = (form.value ?? {}) as Record<string, unknown>;
-  const preview = computePreview(values, clock);
   const initial = (form.initialValue ?? {}) as Record<string, unknown>;
   const scenarioDefault = (name: string) => (typeof initial[name] === "string" ? (initial[name] as string) : ((defaultValue[name] as string | undefined) ?? ""));
 
@@ -211,7 +214,7 @@ export function RateForm({
         </Flex>
       )}
 
-      <PreviewPanel formId={formId} preview={preview} hydrated={hydrated} scenarioDefault={scenarioDefault} />
+      <PreviewPanel formId={formId} values={values} clock={clock} hydrated={hydrated} scenarioDefault={scenarioDefault} />
     </Form>
   );
 }
