@@ -18,12 +18,16 @@ const APP_COMMON = /\/(app\/(lib\/(hydrated|autofocus|meta|access|numbers)\.ts|c
 // DeleteConfirm they build on (Rollup puts a manual chunk's own imports in it): as three small
 // files each paid its own gzip overhead and station edit went over its first-load budget.
 const STATION_COMMON = /\/app\/components\/station\/(StatusSummary|DeleteStation)\.tsx$/;
+// Conform and the lazy validation that every form screen loads first: one file (Rollup had split
+// them in two as the screens using them grew, each paying its own gzip overhead).
+const FORMS = /(node_modules\/@conform-to\/(dom|react)\/.*\.m?js|\/app\/components\/lazy-validation\.ts)$/;
 function manualChunks(id: string): string | undefined {
   if (FRAMEWORK.test(id)) return "framework";
   if (/node_modules\/@radix-ui\/themes\/dist\/esm\/components\/(data-list|callout|separator|code|badge|strong)[.\w-]*\.js$/.test(id)) return undefined;
   if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
   if (APP_COMMON.test(id)) return "app-common";
   if (STATION_COMMON.test(id)) return "station-common";
+  if (FORMS.test(id)) return "form";
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
 import { PageHeader } from "~/components/Page";
 import { DeleteRateConfirm } from "~/components/rate/DeleteRate";
@@ -6,12 +7,16 @@ import { connectorCountLabel } from "~/components/rate/format";
 import { RateForm } from "~/components/rate/RateForm";
 import { previewClock, RATES, saveRate } from "./rate.server";
 import { loadSchedule, scheduleAction } from "./schedule.server";
-import { RateSchedule } from "~/components/rate/RateSchedule";
 import { apiFor, deleteResource, idParam, loadOne } from "~/lib/resource.server";
 import { rateToValues } from "~/components/rate/form-values";
 import { pageMeta } from "~/lib/meta";
 import { useAccess } from "~/lib/access";
 import type { Route } from "./+types/edit";
+
+// The scheduled changes come below the form: the server writes them in place (plain forms that
+// work without JavaScript) and the browser hydrates them from a chunk of their own, so the
+// screen's first load stays within its budget.
+const RateSchedule = lazy(() => import("~/components/rate/RateSchedule").then((m) => ({ default: m.RateSchedule })));
 
 export const meta = pageMeta("Editar tarifa");
 
@@ -55,7 +60,9 @@ export default function EditRate({ loaderData, actionData }: Route.ComponentProp
       />
       {canWrite && (confirmDelete || deleteError) ? <DeleteRateConfirm rate={rate} action={`${here}?delete=1`} cancelTo={here} error={deleteError} /> : null}
       <RateForm key={rate.id} formId={`rate-edit-${rate.id}`} defaultValue={rateToValues(rate)} lastResult={result} submitLabel="Guardar cambios" action={here} readOnly={!canWrite} clock={clock} />
-      <RateSchedule schedule={schedule} action={here} lastResult={scheduleResult} canWrite={canWrite} />
+      <Suspense fallback={null}>
+        <RateSchedule schedule={schedule} action={here} lastResult={scheduleResult} canWrite={canWrite} />
+      </Suspense>
     </>
   );
 }
