@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ConfirmPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema), "interaction");
   const [form, fields] = useForm({
     id: "confirm-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function LoginCompany({ loaderData, actionData }: Route.ComponentProps) {
   const { email, redirectTo } = loaderData;
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema), "interaction");
   const [form, fields] = useForm({
     id: "login-company",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -107,7 +107,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo } = loaderData;
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema), "interaction");
   const [form, fields] = useForm({
     id: "login",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -92,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const invitation = loaderData?.invitation ?? null;
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema), "interaction");
   const [form, fields] = useForm({
     id: "register",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema), "interaction");
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
