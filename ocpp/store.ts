@@ -137,14 +137,13 @@ export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: D
  */
 export async function markSocketClosed(db: Db, ref: ChargerRef, nodeId: string): Promise<Created> {
   const out: Created = { notifications: [] };
-  await db.transaction(async (tx) => {
-    const gone = await tx
-      .update(chargers)
-      .set({ online: false, connectedNode: null })
-      .where(and(eq(chargers.id, ref.id), eq(chargers.connectedNode, nodeId), eq(chargers.online, true)))
-      .returning({ id: chargers.id });
-    if (gone.length) await notifyOffline(tx, out, ref, "se desconectó");
-  });
+  // The conditional update alone decides who reports it (like markOnline: no lock held across round trips).
+  const gone = await db
+    .update(chargers)
+    .set({ online: false, connectedNode: null })
+    .where(and(eq(chargers.id, ref.id), eq(chargers.connectedNode, nodeId), eq(chargers.online, true)))
+    .returning({ id: chargers.id });
+  if (gone.length) await notifyOffline(db, out, ref, "se desconectó");
   return out;
 }
 
