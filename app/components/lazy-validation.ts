@@ -17,35 +17,17 @@ function serverValidates<S extends AnySubmission>(formData: FormData): S {
   return parse(formData, { resolve: () => ({ error: null }) }) as S;
 }
 
-/** When the validator is fetched: right after hydration, or at the first interaction with the page. */
-export type LoadWhen = "mount" | "interaction";
+/** When the validator is fetched: `begin` runs now or later (app/components/first-interaction.ts); answers a cleanup. */
+export type LoadWhen = (begin: () => void) => () => void;
 
-/** What counts as starting to use a form: every way to reach a field (mouse, touch, keyboard, autofill's focus). */
-const INTERACTION_EVENTS = ["focusin", "pointerdown", "keydown", "touchstart"] as const;
-
-/** Runs `start` at the first interaction with the document (or at once if a field already has the focus); answers the cleanup. */
-function onFirstInteraction(start: () => void): () => void {
-  const active = document.activeElement;
-  if (active && active !== document.body && active.closest("form")) {
-    start();
-    return () => undefined;
-  }
-  const fire = () => {
-    stop();
-    start();
-  };
-  const stop = () => INTERACTION_EVENTS.forEach((type) => document.removeEventListener(type, fire, true));
-  INTERACTION_EVENTS.forEach((type) => document.addEventListener(type, fire, { capture: true, passive: true }));
-  return stop;
-}
+const atOnce: LoadWhen = (begin) => (begin(), () => undefined);
 
 /**
  * `onValidate` for useForm, backed by a validator loaded lazily, e.g.
  * `useLazyValidation(() => import("~/lib/schemas/auth-validate").then((m) => m.validateLogin))`.
- * `load` runs once per mounted form, after hydration or (`when: "interaction"`) once the page is
- * first used.
+ * `load` runs once per mounted form, after hydration or when `when` says (e.g. onFirstInteraction).
  */
-export function useLazyValidation<S extends AnySubmission>(load: () => Promise<FormValidator<S>>, when: LoadWhen = "mount"): (context: { formData: FormData }) => S {
+export function useLazyValidation<S extends AnySubmission>(load: () => Promise<FormValidator<S>>, when: LoadWhen = atOnce): (context: { formData: FormData }) => S {
   const validator = useRef<FormValidator<S> | null>(null);
   const loader = useRef(load);
   useEffect(() => {
@@ -59,7 +41,7 @@ export function useLazyValidation<S extends AnySubmission>(load: () => Promise<F
           // A failed chunk download leaves validation to the server.
         },
       );
-    const cancel = when === "interaction" ? onFirstInteraction(() => void start()) : (void start(), () => undefined);
+    const cancel = when(() => void start());
     return () => {
       live = false;
       cancel();
@@ -69,7 +51,7 @@ export function useLazyValidation<S extends AnySubmission>(load: () => Promise<F
 }
 
 /** `useLazyValidation` for a plain zod schema: `useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema))`. */
-export function useLazySchema<S extends z.ZodType>(load: () => Promise<S>, when: LoadWhen = "mount") {
+export function useLazySchema<S extends z.ZodType>(load: () => Promise<S>, when: LoadWhen = atOnce) {
   return useLazyValidation<Submission<z.input<S>, string[], z.output<S>>>(
     () =>
       Promise.all([import("@conform-to/zod/v4"), load()]).then(
