@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["build/**", ".cache/**", ".react-router/**", "node_modules/**", ".data/**", ".data-bench/**", "tests/.e2e-data/**", "test-results/**", "playwright-report/**", "db/migrations/**", "public/**"] },
+  { ignores: ["build/**", ".cache/**", ".bench/**", ".react-router/**", "node_modules/**", ".data/**", ".data-bench/**", "tests/.e2e-data/**", "test-results/**", "playwright-report/**", "db/migrations/**", "public/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

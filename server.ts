@@ -12,7 +12,7 @@ import { createRefreshTokenRevoker, createTokenVerifier, identityReachable } fro
 import { createHttpApp, listen, readTls } from "./server/http";
 import { BufferedRateLimitStore, MemoryRateLimitStore, PostgresRateLimitStore, setHotRateLimitStore, setRateLimitStore } from "./infra/rate-limit";
 import { createPushSender } from "./server/push";
-import { DbWebSessionStore, setWebSessionStore } from "./infra/web-sessions";
+import { DbWebSessionStore, SingleProcessWebSessionStore, setWebSessionStore } from "./infra/web-sessions";
 import { openDatabase } from "./db/client";
 import { seedCatalogs } from "./db/seed/catalogs";
 import { createApi } from "./api/app";
@@ -178,8 +178,10 @@ async function openStores(env: Env): Promise<Database> {
   // The API's per-account limit is hit by every API call of every page: cached and batched.
   if (database.kind === "postgres") setHotRateLimitStore(new BufferedRateLimitStore(limits));
   // The dashboard's sign-ins live in the database (PGlite too): they survive restarts, and a
-  // sign-out holds on every node (ADR 0027).
-  setWebSessionStore(new DbWebSessionStore(database.db));
+  // sign-out holds on every node (ADR 0027). The embedded database has one process, which sees
+  // every sign-out: it remembers the live ones instead of asking on every page.
+  const webSessions = new DbWebSessionStore(database.db);
+  setWebSessionStore(database.kind === "pglite" ? new SingleProcessWebSessionStore(webSessions) : webSessions);
   return database;
 }
 

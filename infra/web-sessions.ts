@@ -68,12 +68,17 @@ export class DbWebSessionStore implements WebSessionStore {
   }
 
   async isLive(idHash: string, uid: string) {
+    return (await this.liveUntil(idHash, uid)) !== null;
+  }
+
+  /** When the sign-in expires, or null when it is not live. */
+  async liveUntil(idHash: string, uid: string): Promise<Date | null> {
     const rows = await this.db
-      .select({ uid: webSessions.uid })
+      .select({ expiresAt: webSessions.expiresAt })
       .from(webSessions)
       .where(and(eq(webSessions.idHash, idHash), eq(webSessions.uid, uid), gt(webSessions.expiresAt, new Date())))
       .limit(1);
-    return rows.length > 0;
+    return rows[0]?.expiresAt ?? null;
   }
 
   async remove(idHash: string) {
@@ -95,6 +100,60 @@ export class DbWebSessionStore implements WebSessionStore {
 
   async clear() {
     await this.db.delete(webSessions);
+  }
+}
+
+/** How long a live sign-in is remembered by SingleProcessWebSessionStore at most (it also stops at the sign-in's expiry). */
+export const REMEMBER_LIVE_MS = 10 * 60_000;
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * The embedded database's store. PGlite is opened by one process only, so every sign-out and
+ * every "sign out everywhere" passes through this object: a sign-in found live can be remembered
+ * (until it expires, REMEMBER_LIVE_MS at most) and forgotten the moment it is removed, and the
+ * guard stops asking the database on every page. With PostgreSQL, where another node may end a
+ * sign-in, the plain DbWebSessionStore asks every time.
+ */
+export class SingleProcessWebSessionStore implements WebSessionStore {
+  private live = new Map<string, { uid: string; until: number }>();
+
+  constructor(
+    private readonly inner: DbWebSessionStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async add(idHash: string, uid: string, expiresAt: Date) {
+    await this.inner.add(idHash, uid, expiresAt);
+  }
+
+  async isLive(idHash: string, uid: string) {
+    const t = this.now();
+    const known = this.live.get(idHash);
+    if (known && known.uid === uid && known.until > t) return true;
+    const expiresAt = await this.inner.liveUntil(idHash, uid);
+    if (!expiresAt) return false;
+    if (this.live.size >= REMEMBERED_MAX) this.live.clear();
+    this.live.set(idHash, { uid, until: Math.min(expiresAt.getTime(), t + REMEMBER_LIVE_MS) });
+    return true;
+  }
+
+  async remove(idHash: string) {
+    this.live.delete(idHash);
+    await this.inner.remove(idHash);
+  }
+
+  async removeAll(uid: string) {
+    for (const [idHash, known] of this.live) if (known.uid === uid) this.live.delete(idHash);
+    return this.inner.removeAll(uid);
+  }
+
+  countLive(uid: string) {
+    return this.inner.countLive(uid);
+  }
+
+  async clear() {
+    this.live.clear();
+    await this.inner.clear();
   }
 }
 

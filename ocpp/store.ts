@@ -101,26 +101,35 @@ export async function findChargerByIdentity(db: Db, identity: string): Promise<C
   return row;
 }
 
-/** The charger is online on this node. A charger that was offline gets a notification. */
+/**
+ * The charger is online on this node. A charger that was offline gets a notification, once
+ * whatever the nodes: the flip reads the state it replaces under the row's lock. One statement,
+ * so the lock lasts only while it runs: held across a transaction's round trips, it kept the
+ * charger's BootNotification (sent right after connecting) waiting behind a busy event loop, and
+ * during a ramp of thousands of chargers those waits held the pool's connections.
+ */
 export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: Date, protocol: OcppProtocol = "ocpp1.6"): Promise<Created> {
   const out: Created = { notifications: [] };
-  await db.transaction(async (tx) => {
-    const [before] = await tx.select({ online: chargers.online, seen: chargers.lastHeartbeatAt }).from(chargers).where(eq(chargers.id, ref.id)).for("update");
-    if (!before) return;
-    // The protocol is recorded anew on every connection: a firmware update may switch it.
-    await tx.update(chargers).set({ online: true, connectedNode: nodeId, lastHeartbeatAt: now, ocppProtocol: protocol }).where(eq(chargers.id, ref.id));
-    if (!before.online) {
-      await notify(
-        tx,
-        out,
-        ref.businessId,
-        "CHARGER_ONLINE",
-        before.seen ? "Cargador conectado nuevamente" : "Cargador conectado",
-        before.seen ? `${ref.name} volvió a conectarse con Enchufá.` : `${ref.name} se conectó con Enchufá por primera vez.`,
-        `/charger/edit/${ref.id}`,
-      );
-    }
-  });
+  // The protocol is recorded anew on every connection: a firmware update may switch it.
+  const [before] = await queryRows<{ was_online: boolean; seen: string | Date | null }>(
+    db,
+    sql`update ${chargers} c
+        set online = true, connected_node = ${nodeId}, last_heartbeat_at = ${now.toISOString()}::timestamptz, ocpp_protocol = ${protocol}, updated_at = ${now.toISOString()}::timestamptz
+        from (select id, online, last_heartbeat_at from ${chargers} where id = ${ref.id} for update) b
+        where c.id = b.id
+        returning b.online as was_online, b.last_heartbeat_at as seen`,
+  );
+  if (!before || before.was_online) return out;
+  const again = before.seen !== null;
+  await notify(
+    db,
+    out,
+    ref.businessId,
+    "CHARGER_ONLINE",
+    again ? "Cargador conectado nuevamente" : "Cargador conectado",
+    again ? `${ref.name} volvió a conectarse con Enchufá.` : `${ref.name} se conectó con Enchufá por primera vez.`,
+    `/charger/edit/${ref.id}`,
+  );
   return out;
 }
 
@@ -130,14 +139,13 @@ export async function markOnline(db: Db, ref: ChargerRef, nodeId: string, now: D
  */
 export async function markSocketClosed(db: Db, ref: ChargerRef, nodeId: string): Promise<Created> {
   const out: Created = { notifications: [] };
-  await db.transaction(async (tx) => {
-    const gone = await tx
-      .update(chargers)
-      .set({ online: false, connectedNode: null })
-      .where(and(eq(chargers.id, ref.id), eq(chargers.connectedNode, nodeId), eq(chargers.online, true)))
-      .returning({ id: chargers.id });
-    if (gone.length) await notifyOffline(tx, out, ref, "se desconectó");
-  });
+  // The conditional update alone decides who reports it (like markOnline: no lock held across round trips).
+  const gone = await db
+    .update(chargers)
+    .set({ online: false, connectedNode: null })
+    .where(and(eq(chargers.id, ref.id), eq(chargers.connectedNode, nodeId), eq(chargers.online, true)))
+    .returning({ id: chargers.id });
+  if (gone.length) await notifyOffline(db, out, ref, "se desconectó");
   return out;
 }
 

@@ -1,5 +1,6 @@
 // The auth flow against the real Auth Emulator and the real app, with JavaScript on and off
 // (every test runs in both projects). Each test uses its own accounts and CUIT.
+import { gzipSync } from "node:zlib";
 import type { Page } from "@playwright/test";
 import { DEMO, appServer, business, createAccount, expect, login, oobCodes, test, uniqueCuit, uniqueEmail } from "./fixtures";
 
@@ -114,6 +115,25 @@ test("with JavaScript, a field is checked when it loses focus, not while typing"
   const email = page.getByLabel("Correo electrónico");
   await email.pressSequentially("no-es-correo");
   await expect(page.getByTestId("email-error")).toHaveCount(0);
+  await email.blur();
+  await expect(page.getByTestId("email-error")).toHaveText("Ingresá un correo electrónico válido, por ejemplo nombre@empresa.com.ar.");
+});
+
+test("the login page's JavaScript by network idle, lazy chunks included, stays within the 120 KB budget (gzip 6)", async ({ page }) => {
+  test.skip(test.info().project.name !== "js", "needs JavaScript");
+  const bodies: Promise<Buffer>[] = [];
+  page.on("response", (res) => {
+    if (res.request().resourceType() === "script" && res.ok()) bodies.push(res.body());
+  });
+  await page.goto("/auth/login");
+  await page.waitForLoadState("networkidle");
+  // Measured as the budget is (scripts/bench/bundle.ts): each file gzipped at level 6, summed.
+  const kb = (await Promise.all(bodies)).reduce((sum, body) => sum + gzipSync(body, { level: 6 }).length, 0) / 1024;
+  expect(kb).toBeGreaterThan(50); // the page did load its scripts
+  expect(kb).toBeLessThan(120);
+  // The form still checks a field as soon as it is used (the validation loads at the first focus).
+  const email = page.getByLabel("Correo electrónico");
+  await email.fill("no-es-correo");
   await email.blur();
   await expect(page.getByTestId("email-error")).toHaveText("Ingresá un correo electrónico válido, por ejemplo nombre@empresa.com.ar.");
 });

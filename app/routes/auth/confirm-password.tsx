@@ -12,6 +12,7 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
+import { onFirstInteraction } from "~/components/first-interaction";
 import type { Route } from "./+types/confirm-password";
 
 export const meta = pageMeta("Confirmar contraseña");
@@ -59,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ConfirmPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.confirmPasswordSchema), onFirstInteraction);
   const [form, fields] = useForm({
     id: "confirm-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

@@ -13,6 +13,7 @@ import { redirectWithInfo, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
+import { onFirstInteraction } from "~/components/first-interaction";
 import type { Route } from "./+types/login-company";
 
 export const meta = pageMeta("Ingresá tu empresa");
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function LoginCompany({ loaderData, actionData }: Route.ComponentProps) {
   const { email, redirectTo } = loaderData;
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.companySchema), onFirstInteraction);
   const [form, fields] = useForm({
     id: "login-company",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

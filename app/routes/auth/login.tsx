@@ -21,6 +21,7 @@ import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
+import { onFirstInteraction } from "~/components/first-interaction";
 import type { Route } from "./+types/login";
 
 export const meta = pageMeta("Ingresá");
@@ -107,7 +108,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo } = loaderData;
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.loginSchema), onFirstInteraction);
   const [form, fields] = useForm({
     id: "login",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

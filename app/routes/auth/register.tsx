@@ -12,6 +12,7 @@ import { commitSession, getSession, setPendingEmail } from "~/lib/session.server
 import { CheckboxField, Field, VALIDATE_ON } from "~/components/form";
 import { FormError, InfoMessage, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
+import { onFirstInteraction } from "~/components/first-interaction";
 import type { Route } from "./+types/register";
 
 export const meta = pageMeta("Creá tu cuenta");
@@ -92,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const invitation = loaderData?.invitation ?? null;
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.registerSchema), onFirstInteraction);
   const [form, fields] = useForm({
     id: "register",
     lastResult: navigation.state === "idle" ? actionData?.result : null,

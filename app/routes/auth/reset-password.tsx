@@ -11,6 +11,7 @@ import { commitSession, getSession, setPendingEmail } from "~/lib/session.server
 import { Field, VALIDATE_ON } from "~/components/form";
 import { FormError, ScreenHeading } from "~/components/messages";
 import { useLazySchema } from "~/components/lazy-validation";
+import { onFirstInteraction } from "~/components/first-interaction";
 import type { Route } from "./+types/reset-password";
 
 // "Reestablecer" (sic, for "Restablecer") is the screen title the product spec prescribes word for
@@ -52,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ResetPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema));
+  const onValidate = useLazySchema(() => import("~/lib/schemas/auth").then((m) => m.resetPasswordSchema), onFirstInteraction);
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: navigation.state === "idle" ? actionData?.result : null,
