@@ -46,8 +46,8 @@ export const rateFields = z.object({
   localHolidays: z
     .array(localHoliday, { error: MSG.invalid })
     .max(MAX_LOCAL_HOLIDAYS, { error: `Hasta ${MAX_LOCAL_HOLIDAYS} feriados locales por tarifa.` })
-    .default([])
-    .transform((days) => [...new Set(days)].sort()),
+    .transform((days) => [...new Set(days)].sort())
+    .default([]),
 });
 
 function checkRate(rate: z.output<typeof rateFields>, ctx: z.RefinementCtx) {
