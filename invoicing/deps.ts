@@ -1,9 +1,9 @@
 // What the invoicing service is built from and the context its functions take. The one place
-// ARCA comes in is `gateway` (invoicing/arca-port.ts): server startup builds it, tests pass a fake.
+// ARCA comes in is `gateway` (domain/arca-port.ts): server startup builds it, tests pass a fake.
 import type { Db } from "../db/client";
 import type { Logger } from "../infra/logger";
 import type { Mailer } from "../infra/mail";
-import type { InvoicingGateway } from "./arca-port";
+import type { InvoicingGateway } from "../domain/arca-port";
 
 export interface InvoicingDeps {
   db: Db;

@@ -10,7 +10,7 @@ import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import { invoices, type Invoice } from "../db/schema";
 import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
 import type { MailAttachment } from "../infra/mail";
-import type { InvoicingGateway } from "./arca-port";
+import type { InvoicingGateway } from "../domain/arca-port";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";

@@ -11,7 +11,7 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { invoices, invoiceSeries, type Invoice } from "../db/schema";
 import { invoiceAmounts, invoiceTypeFor, type InvoiceType } from "../domain/invoice";
-import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type FiscalSettings, type VoucherType } from "./arca-port";
+import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type FiscalSettings, type VoucherType } from "../domain/arca-port";
 import { argentineDate, backoffMs, type InvoicingContext } from "./deps";
 
 /** Another holder has the series: try again this soon (ms), without counting an attempt. */

@@ -10,7 +10,7 @@ import { formatCuit } from "../domain/cuit";
 import { fiscalQrUrl, formatInvoiceNumber, INVOICE_TYPE_LABELS, invoiceLetter, isCreditNote, showsTransparency, TRANSPARENCY_LEGEND, type InvoiceType } from "../domain/invoice";
 import { formatArs } from "../domain/money";
 import type { Db } from "../db/client";
-import type { TaxCondition } from "./arca-port";
+import type { TaxCondition } from "../domain/arca-port";
 
 const TAX_CONDITION_LABELS: Record<TaxCondition, string> = {
   RESPONSABLE_INSCRIPTO: "IVA Responsable Inscripto",

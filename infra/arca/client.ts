@@ -8,7 +8,7 @@
 // ArcaLoginError (also "unavailable" for invoicing, with the reason for the settings screen);
 // a voucher ARCA rejects is a CaeResult of kind "rejected" with its reasons in Spanish.
 import { createHash } from "node:crypto";
-import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type CaeResult, type VoucherType } from "../../invoicing/arca-port";
+import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type CaeResult, type VoucherType } from "../../domain/arca-port";
 import { loginTicketRequest, signLoginTicket } from "./certificate";
 import { loginRefusalMessage, plainMessage } from "./messages";
 import { element, elements, soapEnvelope, soapFault, text, toXml, unescapeXml } from "./xml";

@@ -1,7 +1,7 @@
 // "Probar conexión": the steps an invoice will need, tried in order until one fails, each failure
 // said in Spanish with what to do — the certificate (readable, current, of this CUIT, matching its
 // key), WSAA's login, FEDummy, and the point of sale among those ARCA enabled for web services.
-import { ArcaUnavailableError } from "../../invoicing/arca-port";
+import { ArcaUnavailableError } from "../../domain/arca-port";
 import { CertificateError, keyMatchesCertificate, readCertificate } from "./certificate";
 import { ArcaLoginError, type ArcaSoapClient } from "./client";
 

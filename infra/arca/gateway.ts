@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { businessUsers, fiscalSettings, type FiscalSettingsRow } from "../../db/schema";
-import type { ArcaEnvironment, FiscalSettings, InvoicingGateway } from "../../invoicing/arca-port";
+import type { ArcaEnvironment, FiscalSettings, InvoicingGateway } from "../../domain/arca-port";
 import type { KeyRing } from "../crypto";
 import { ARCA_URLS, createArcaClient, type ArcaSoapClient, type TicketStore } from "./client";
 

@@ -1,7 +1,7 @@
 // ARCA's words for what it refused, said so an operator understands them. ARCA already answers in
 // Spanish, but in its manual's terms ("CbteDesde", "ImpTotConc"); the codes that come up in
 // practice get a plain sentence, and any other keeps ARCA's own text after its code.
-import type { ArcaMessage } from "../../invoicing/arca-port";
+import type { ArcaMessage } from "../../domain/arca-port";
 
 const PLAIN: Record<number, string> = {
   10015: "El documento del comprador no es válido para este tipo de comprobante (Factura A necesita un CUIT válido; Factura B, un documento o consumidor final).",

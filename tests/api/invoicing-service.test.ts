@@ -11,7 +11,7 @@ import { memoryInbox } from "#infra/mail";
 import { createInvoicing, type Invoicing } from "../../invoicing";
 import { createDriverPayments } from "../../payments";
 import { createKeyRing } from "#infra/crypto";
-import type { FiscalSettings } from "../../invoicing/arca-port";
+import type { FiscalSettings } from "../../domain/arca-port";
 import { fakeGateway } from "../mocks/arca-fake";
 import { testBackends, validCuit } from "./helpers";
 

@@ -2,7 +2,7 @@
 // client logs in and gets a CAE with the demo certificate, and the switch on /_emulator/arca
 // takes ARCA down and back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArcaUnavailableError, VOUCHER_TYPES } from "../../invoicing/arca-port";
+import { ArcaUnavailableError, VOUCHER_TYPES } from "../../domain/arca-port";
 import { createArcaClient, memoryTicketStore } from "../../infra/arca/client";
 import { makeArcaCertificate } from "../../scripts/arca-test-certificates";
 import { startPaymentsEmulator, type PaymentsEmulator } from "../../scripts/payments-emulator";

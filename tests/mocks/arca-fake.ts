@@ -2,7 +2,7 @@
 // sequence (a request for any other number is refused, as FECAESolicitar refuses it), answers
 // 14-digit CAEs, and can be told to reject, to be down, or to lose its answer after authorising
 // (the process "dies" between the request and the answer).
-import { ArcaUnavailableError, type ArcaClient, type CaeRequest, type CaeResult, type FiscalSettings, type InvoicingGateway, type VoucherType } from "../../invoicing/arca-port";
+import { ArcaUnavailableError, type ArcaClient, type CaeRequest, type CaeResult, type FiscalSettings, type InvoicingGateway, type VoucherType } from "../../domain/arca-port";
 
 export interface FakeArca extends ArcaClient {
   /** Every voucher authorised, in order. */

@@ -98,6 +98,12 @@ export const handlers = [
   http.get(apiUrl("/Business/Fees/:id"), ({ params }) => (params.id === IDS.rate ? HttpResponse.json(fixtures.rate) : problemResponse(404, "La tarifa no existe."))),
   http.put(apiUrl("/Business/Fees/:id"), async ({ params, request }) => HttpResponse.json({ ...fixtures.rate, ...(await jsonBody(request)), id: params.id })),
   http.delete(apiUrl("/Business/Fees/:id"), () => new HttpResponse(null, { status: 204 })),
+  // The rate's prices now and no scheduled change.
+  http.get(apiUrl("/Business/Fees/:id/Schedule"), ({ params }) => {
+    if (params.id !== IDS.rate) return problemResponse(404, "La tarifa no existe.");
+    const { id: _id, connectorCount: _count, ...current } = fixtures.rate as typeof fixtures.rate & { connectorCount?: number };
+    return HttpResponse.json({ current, items: [] });
+  }),
 
   // Activity
   http.get(apiUrl("/Business/Activity"), () => HttpResponse.json(fixtures.activity)),

@@ -82,6 +82,8 @@ describe("Nueva tarifa", () => {
         idleActiveFrom: "22:00",
         idleActiveTo: "06:00",
         noShowFeeCents: 150_000,
+        bands: [],
+        localHolidays: [],
       },
     ]);
   });

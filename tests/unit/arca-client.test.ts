@@ -4,7 +4,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ArcaUnavailableError, VOUCHER_TYPES, type CaeRequest } from "../../invoicing/arca-port";
+import { ArcaUnavailableError, VOUCHER_TYPES, type CaeRequest } from "../../domain/arca-port";
 import { ArcaLoginError, createArcaClient, memoryTicketStore } from "../../infra/arca/client";
 import { makeArcaCertificate } from "../../scripts/arca-test-certificates";
 import { arca, ARCA_TEST_URLS } from "../mocks/arca";
