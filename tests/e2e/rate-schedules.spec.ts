@@ -56,7 +56,7 @@ test("«Actualizar precios»: preview old → new, confirm, and the rate shows t
   await page.goto("/rate");
   await page.getByRole("link", { name: "Actualizar precios" }).click();
   await expect(page).toHaveURL(/\/rate\/reprice$/);
-  await page.getByLabel(new RegExp(name)).check();
+  await page.getByRole("checkbox", { name: new RegExp(name) }).check();
   await page.getByLabel("Porcentaje").fill("10");
   await page.getByLabel("Vigente desde").fill(midnightIn(2));
   await page.getByRole("button", { name: "Ver cambios" }).click();

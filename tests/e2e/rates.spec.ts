@@ -28,9 +28,9 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
   await expect(page).toHaveTitle("Nueva tarifa - Enchufá");
 
   await page.getByLabel("Nombre de la tarifa").fill(name);
-  await page.getByLabel("Precio por kWh").fill("1.234,56");
+  await page.getByLabel("Precio por kWh", { exact: true }).fill("1.234,56");
   await page.getByLabel("Precio por minuto", { exact: true }).fill("10.5");
-  await page.getByLabel("Cargo por sesión").fill("500");
+  await page.getByLabel("Cargo por sesión", { exact: true }).fill("500");
   await page.getByLabel("El IVA se suma a los precios").check();
   await page.getByLabel("Minutos de gracia").fill("10");
   await page.getByLabel("Penalidad por minuto").fill("50");
@@ -65,7 +65,7 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
   await expect(page.getByTestId("preview-idle")).toHaveText(norm(formatArs(50_000)));
   await expect(page.getByTestId("preview-vat")).toHaveText(norm(formatArs(expected.vatCents)));
   // Nothing typed was lost by the preview.
-  await expect(page.getByLabel("Precio por kWh")).toHaveValue("1.234,56");
+  await expect(page.getByLabel("Precio por kWh", { exact: true })).toHaveValue("1.234,56");
   await expect(page.getByLabel("Nombre de la tarifa")).toHaveValue(name);
 
   await page.getByRole("button", { name: "Crear tarifa" }).click();
@@ -80,8 +80,8 @@ test("create a rate with its price preview, edit it, delete it", async ({ page }
   // Edit: the amounts come back es-AR style; change the price per kWh.
   await row.getByRole("link", { name: `Editar ${name}` }).click();
   await expect(page).toHaveURL(/\/rate\/edit\/[0-9a-f-]{36}$/);
-  await expect(page.getByLabel("Precio por kWh")).toHaveValue("1.234,56");
-  await page.getByLabel("Precio por kWh").fill("999");
+  await expect(page.getByLabel("Precio por kWh", { exact: true })).toHaveValue("1.234,56");
+  await page.getByLabel("Precio por kWh", { exact: true }).fill("999");
   await page.getByLabel("Los precios incluyen IVA").check();
   await refreshPreview(page, info);
   const edited = priceSession(
@@ -126,13 +126,13 @@ test("a rate in use cannot be deleted: the API's message as a toast", async ({ p
 test("bad amounts: Spanish errors on the fields, nothing typed is lost", async ({ page }, info) => {
   await login(page, DEMO.email, DEMO.password, "/rate/new");
   await page.getByLabel("Nombre de la tarifa").fill(uniqueName(info));
-  await page.getByLabel("Precio por kWh").fill("12,345");
-  await page.getByLabel("Cargo por sesión").fill("300");
+  await page.getByLabel("Precio por kWh", { exact: true }).fill("12,345");
+  await page.getByLabel("Cargo por sesión", { exact: true }).fill("300");
   await page.getByRole("button", { name: "Crear tarifa" }).click();
   await expect(page.getByTestId("pricePerKwhCents-error")).toHaveText("Ingresá un importe válido, por ejemplo 1.234,56.");
-  await expect(page.getByLabel("Precio por kWh")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Precio por kWh")).toHaveValue("12,345");
-  await expect(page.getByLabel("Cargo por sesión")).toHaveValue("300");
+  await expect(page.getByLabel("Precio por kWh", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Precio por kWh", { exact: true })).toHaveValue("12,345");
+  await expect(page.getByLabel("Cargo por sesión", { exact: true })).toHaveValue("300");
   await expect(page).toHaveURL(/\/rate\/new$/);
 });
 
