@@ -52,9 +52,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // addresses only; locally and in development (the test eMSP on 127.0.0.1), plain http and
   // private addresses too — the same notion of mode as the payment providers' emulators.
   const partnersLocal = env.ENCHUFA_LOCAL || env.NODE_ENV !== "production";
+  // One key ring for every module that seals or opens secrets (partners' tokens, providers'
+  // credentials, ARCA certificates).
+  const keyRing = createKeyRing(env.ENCRYPTION_KEY ?? []);
   const ocpiBase = {
     db: database.db,
-    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    keyRing,
     publicOrigin: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logger,
     client: { local: partnersLocal },
@@ -89,12 +92,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // Electronic invoices (ADR 0048). The gateway is the one place ARCA comes in: each company's
   // fiscal settings and its ARCA client (ADR 0047); a company without settings is not invoiced.
   const arcaConfig = { wsaaUrl: env.ARCA_WSAA_URL, wsfeUrl: env.ARCA_WSFE_URL };
-  const gateway = createInvoicingGateway({ db: database.db, keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []), config: arcaConfig });
+  const gateway = createInvoicingGateway({ db: database.db, keyRing, config: arcaConfig });
   const invoicing = createInvoicing({ db: database.db, gateway, logger, mailer, appName: env.APP_NAME });
   const driverPayments = createDriverPayments({
     invoicing,
     db: database.db,
-    keyRing: createKeyRing(env.ENCRYPTION_KEY ?? []),
+    keyRing,
     logger,
     mailer,
     appName: env.APP_NAME,
