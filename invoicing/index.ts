@@ -10,7 +10,6 @@ import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import { invoices, type Invoice } from "../db/schema";
 import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
 import type { MailAttachment } from "../infra/mail";
-import type { InvoicingGateway } from "../domain/arca-port";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
@@ -19,12 +18,6 @@ import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToIn
 
 export type { InvoicingDeps } from "./deps";
 export { invoiceLine } from "./mail";
-
-/** Until a company's fiscal settings and ARCA client are wired (server.ts), no company is configured: nothing is invoiced. */
-export const WITHOUT_ARCA: InvoicingGateway = {
-  fiscalSettings: async () => null,
-  arcaFor: async () => null,
-};
 
 export interface Invoicing {
   /** A payment settled: its invoice, asked to ARCA now (queued when ARCA is down). */
