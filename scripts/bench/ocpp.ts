@@ -160,6 +160,49 @@ async function startRemoteCommands(chargerIds: string[], identities: string[]) {
   };
 }
 
+/**
+ * Where the server's PostgreSQL connections are, sampled twice a second during the measurement:
+ * running a statement, waiting for a lock or for the WAL, or "idle in transaction" (holding a
+ * pool connection between the statements of a transaction while the node's event loop gets to
+ * the next one). The average of each is printed: when the event loop falls behind, the last one
+ * grows, and the pool's connections run out before PostgreSQL's CPU does. (This process's own
+ * connections carry the same application name; they run single statements, a handful at most.)
+ */
+async function startActivitySampler() {
+  if (!databaseUrl) return { stop: async () => [] as [string, string][] };
+  const database: Database = await openDatabase({ databaseUrl });
+  const totals = new Map<string, number>();
+  let samples = 0;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void (database.db.execute(sql`
+      select case when state = 'active' and wait_event_type = 'Lock' then 'bloqueo'
+                  when state = 'active' and wait_event in ('WALSync', 'WALWrite', 'WALInsert') then 'WAL'
+                  when state = 'active' then 'activa'
+                  when state like 'idle in transaction%' then 'idle in transaction'
+                  else 'libre' end as what, count(*)::int as n
+      from pg_stat_activity
+      where datname = current_database() and application_name like 'enchufa%' and pid <> pg_backend_pid()
+      group by 1`) as unknown as Promise<{ rows: { what: string; n: number }[] }>)
+      .then(({ rows }) => {
+        samples++;
+        for (const r of rows) totals.set(r.what, (totals.get(r.what) ?? 0) + r.n);
+      })
+      .catch(() => {})
+      .finally(() => (busy = false));
+  }, 500);
+  return {
+    async stop(): Promise<[string, string][]> {
+      clearInterval(timer);
+      await database.close();
+      const avg = (k: string) => ((totals.get(k) ?? 0) / Math.max(1, samples)).toFixed(1);
+      return [["Conexiones del servidor a PostgreSQL (promedio)", `${avg("activa")} activas, ${avg("WAL")} esperando el WAL, ${avg("bloqueo")} esperando un bloqueo, ${avg("idle in transaction")} idle in transaction (${samples} muestras)`]];
+    },
+  };
+}
+
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 /** --gc: the server's processes and the simulated chargers' print their GC and event loop delay. */
@@ -272,6 +315,7 @@ async function main() {
     let maxClientRss = 0;
     let minHeld = Infinity;
     const remote = await startRemoteCommands(chargerIds, identities);
+    const activity = await startActivitySampler();
     while (Date.now() - t0 < DURATION_S * 1000) {
       await new Promise((r) => setTimeout(r, 2000));
       maxRss = Math.max(maxRss, rssMb(pid));
@@ -289,6 +333,7 @@ async function main() {
     const machinePct = ((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100;
     measuring = false;
     const commandLatencies = await remote.stop();
+    const activityRows = await activity.stop();
     process.stdout.write("\n");
     for (const w of workers) w.send({ type: "stop" });
     await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
@@ -326,6 +371,7 @@ async function main() {
       ["RSS máx. por proceso del servidor", `${maxRssEach.map((mb) => `${mb} MB`).join(" + ")} (el primario primero)`],
       ["RSS máx. de los cargadores simulados", `${maxClientRss} MB, ${WORKERS} procesos`],
       ...remote.rows(commandLatencies),
+      ...activityRows,
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n"));
