@@ -564,8 +564,10 @@ export const chargers = pgTable(
     index("chargers_business_name_idx").on(t.businessId, sql`lower(${t.name})`, t.id),
     index("chargers_station_idx").on(t.stationId),
     index("chargers_brand_idx").on(t.brandId),
-    // Stale-connection sweeps look for online chargers with old heartbeats.
-    index("chargers_online_heartbeat_idx").on(t.lastHeartbeatAt).where(sql`${t.online}`),
+    // The silent-charger sweep reads the online chargers. Not on last_heartbeat_at: signs of life
+    // rewrite it every 30–60 s per charger, and an indexed column would make each of those writes
+    // a new entry in every index instead of an update in place (HOT; fillfactor 80, migration 0035).
+    index("chargers_online_idx").on(t.id).where(sql`${t.online}`),
     check("chargers_heartbeat_interval_positive", sql`${t.heartbeatInterval} > 0`),
     check("chargers_ocpp_identity_chars", sql`${t.ocppIdentity} ~ '^[A-Za-z0-9._:-]{1,48}$'`),
     check("chargers_ocpp_protocol_known", sql`${t.ocppProtocol} in ('ocpp1.6', 'ocpp2.0.1')`),

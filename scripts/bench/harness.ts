@@ -13,16 +13,38 @@ import { benchTarget, openBenchDatabase, type BenchDatabaseTarget } from "./db";
 
 const BENCH_PASSWORD = "Bench1234!";
 
+/** Resident memory of one process in kB (0 once it is gone). */
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
 /** Resident memory of the server: the process and its children (the workers, WEB_CONCURRENCY > 1). */
 export function rssMb(pid: number): number {
-  const kb = (p: number) => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      return 0; // gone meanwhile
-    }
-  };
-  return Math.round([pid, ...serverWorkers(pid)].reduce((sum, p) => sum + kb(p), 0) / 1024);
+  return Math.round([pid, ...serverWorkers(pid)].reduce((sum, p) => sum + rssKb(p), 0) / 1024);
+}
+
+/** Resident memory of each process of the server, the primary first, in MB. */
+export function rssPerProcessMb(pid: number): number[] {
+  return [pid, ...serverWorkers(pid)].map((p) => Math.round(rssKb(p) / 1024));
+}
+
+/**
+ * CPU time in clock ticks of one PostgreSQL cluster: its postmaster and every process it forked
+ * (backends, WAL writer, checkpointer, autovacuum). Another cluster on the same machine (the
+ * tests' database, shared by other runs) is not counted, as it would be by command name.
+ */
+export function clusterTicks(postmaster: number): number {
+  return [postmaster, ...serverWorkers(postmaster)].reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0);
+}
+
+/** The postmaster of a local backend (its parent), or undefined when the database is on another machine. */
+export function postmasterOf(backendPid: number): number | undefined {
+  const stat = procStat(backendPid);
+  return stat?.comm === "postgres" ? stat.parent : undefined;
 }
 
 /** CPU time of the server in clock ticks (utime + stime): the process and its workers. */

@@ -8,6 +8,8 @@
 //   (--client ocpp-rpc: the simulated chargers use ocpp-rpc's RPCClient instead of the lean client)
 //   (--gc: each server and simulated-charger process prints its garbage collections and event loop delay every 5 s;
 //   BENCH_SERVER_STDOUT=file keeps the server's stdout, e.g. with BENCH_NODE_FLAGS="... --trace-gc-nvp")
+//   (--commands R: R remote commands a second during the measurement, sent from this process as a
+//   second node over LISTEN/NOTIFY to the node holding the charger; 0 turns them off; default 2)
 //   DATABASE_URL=postgres://root@127.0.0.1:5432/enchufa_bench npm run bench:ocpp -- --chargers 5000
 //
 // Without DATABASE_URL the server uses PGlite in a scratch directory. The bench company
@@ -20,13 +22,14 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { hashOcppPassword } from "#infra/crypto";
-import { openDatabase } from "#db/client";
+import { openDatabase, type Database } from "#db/client";
 import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "#db/schema";
 import { seedCatalogs } from "#db/seed/catalogs";
 import { cuitCheckDigit } from "#domain/cuit";
 import { SERVER_NODE_FLAGS } from "../../server/cluster";
+import { createRouter } from "../../ocpp/outbound/router";
 // The server's CPU and memory: its process and, with WEB_CONCURRENCY > 1, its workers.
-import { cpuTicks, cpuTicksOf, machineTicks, rssMb, serverWorkers } from "./harness";
+import { clusterTicks, cpuTicks, cpuTicksOf, machineTicks, postmasterOf, rssMb, rssPerProcessMb, serverWorkers } from "./harness";
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +44,7 @@ const { values: args } = parseArgs({
     v201: { type: "string", default: "0" },
     gc: { type: "boolean", default: false },
     client: { type: "string", default: "lean" },
+    commands: { type: "string", default: "2" },
   },
 });
 const N = Number(args.chargers);
@@ -84,6 +88,7 @@ async function prepare() {
   const hash = await hashOcppPassword(PASSWORD);
   const hashMs = performance.now() - t;
   const identities: string[] = [];
+  const chargerIds: string[] = [];
   for (let i = 0; i < N; i += 500) {
     const batch = Array.from({ length: Math.min(500, N - i) }, (_, k) => {
       const identity = `BENCH-${String(i + k + 1).padStart(5, "0")}`;
@@ -91,14 +96,111 @@ async function prepare() {
       return { businessId: business.id, stationId: station.id, name: identity, ocppIdentity: identity, ocppPasswordHash: hash, heartbeatInterval: Number(args.heartbeat) };
     });
     const rows = await db.insert(chargers).values(batch).returning({ id: chargers.id });
+    chargerIds.push(...rows.map((r) => r.id));
     await db.insert(connectors).values(rows.map((r) => ({ chargerId: r.id, connectorId: 1, connectorTypeId: type2.id, format: "CABLE" as const, powerType: "AC_3_PHASE" as const, maxPowerKw: 22, rateId: rate.id })));
   }
   // A database in service has planner statistics; a freshly seeded one has none until autovacuum
   // gets to it, and without them the planner reads all 5,000 chargers of the station where an
   // index would read none (seen in the bench of 26-27 November).
   if (databaseUrl) await db.execute(sql`analyze`);
+  // PostgreSQL's CPU is its cluster's processes when it runs on this machine: the postmaster is
+  // this backend's parent.
+  const backend = databaseUrl ? ((await db.execute(sql`select pg_backend_pid() as pid`)) as unknown as { rows: { pid: number }[] }).rows[0].pid : undefined;
   await database.close();
-  return { identities, hashMs };
+  return { identities, chargerIds, hashMs, postmaster: backend === undefined ? undefined : postmasterOf(backend) };
+}
+
+/**
+ * What a second node adds: this process joins as one more node (its own node id, no chargers) and
+ * sends commands to chargers held by the server's processes, the way an API call on one node
+ * reaches a charger on another (ocpp/outbound/router.ts): the charger's row says which node holds
+ * it, the command goes over NOTIFY, that node calls the charger, the answer comes back over NOTIFY.
+ * A TriggerMessage the lean charger answers NotImplemented: the whole round trip, no side effect.
+ */
+async function startRemoteCommands(chargerIds: string[], identities: string[]) {
+  const perSecond = Number(args.commands);
+  if (!databaseUrl || !(perSecond > 0)) return { stop: async () => [] as number[], rows: () => [] as [string, string][] };
+  const quiet = { info() {}, warn() {}, error() {} };
+  const database: Database = await openDatabase({ databaseUrl });
+  const router = await createRouter({ db: database.db, channels: database.channels, logger: quiet, nodeId: `bench-${randomBytes(4).toString("hex")}`, commandTimeoutMs: 8_000, connections: new Map() });
+  const latencies: number[] = [];
+  const outcomes = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const i = Math.floor(Math.random() * chargerIds.length);
+    const t = performance.now();
+    const run = router
+      .deliver({ id: chargerIds[i], ocppIdentity: identities[i] }, () => ({ method: "TriggerMessage", params: { requestedMessage: "Heartbeat" } }))
+      .then((answer) => {
+        // Answered, even with NotImplemented, is a round trip; offline or timeout is not.
+        const kind = answer.kind === "answer" || answer.kind === "rpc-error" ? "answered" : answer.kind;
+        outcomes.set(kind, (outcomes.get(kind) ?? 0) + 1);
+        if (kind === "answered") latencies.push(performance.now() - t);
+      })
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  }, 1000 / perSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      await router.close();
+      await database.close();
+      return latencies.sort((a, b) => a - b);
+    },
+    rows(sorted: number[]): [string, string][] {
+      const other = [...outcomes].filter(([k]) => k !== "answered").map(([k, n]) => `${n} ${k}`);
+      return [
+        [
+          "Comando desde otro nodo (NOTIFY) p50 / p99",
+          `${pct(sorted, 50).toFixed(1)} / ${pct(sorted, 99).toFixed(1)} ms (${sorted.length} respondidos${other.length ? `, ${other.join(", ")}` : ""})`,
+        ],
+      ];
+    },
+  };
+}
+
+/**
+ * Where the server's PostgreSQL connections are, sampled twice a second during the measurement:
+ * running a statement, waiting for a lock or for the WAL, or "idle in transaction" (holding a
+ * pool connection between the statements of a transaction while the node's event loop gets to
+ * the next one). The average of each is printed: when the event loop falls behind, the last one
+ * grows, and the pool's connections run out before PostgreSQL's CPU does. (This process's own
+ * connections carry the same application name; they run single statements, a handful at most.)
+ */
+async function startActivitySampler() {
+  if (!databaseUrl) return { stop: async () => [] as [string, string][] };
+  const database: Database = await openDatabase({ databaseUrl });
+  const totals = new Map<string, number>();
+  let samples = 0;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void (database.db.execute(sql`
+      select case when state = 'active' and wait_event_type = 'Lock' then 'bloqueo'
+                  when state = 'active' and wait_event in ('WALSync', 'WALWrite', 'WALInsert') then 'WAL'
+                  when state = 'active' then 'activa'
+                  when state like 'idle in transaction%' then 'idle in transaction'
+                  else 'libre' end as what, count(*)::int as n
+      from pg_stat_activity
+      where datname = current_database() and application_name like 'enchufa%' and pid <> pg_backend_pid()
+      group by 1`) as unknown as Promise<{ rows: { what: string; n: number }[] }>)
+      .then(({ rows }) => {
+        samples++;
+        for (const r of rows) totals.set(r.what, (totals.get(r.what) ?? 0) + r.n);
+      })
+      .catch(() => {})
+      .finally(() => (busy = false));
+  }, 500);
+  return {
+    async stop(): Promise<[string, string][]> {
+      clearInterval(timer);
+      await database.close();
+      const avg = (k: string) => ((totals.get(k) ?? 0) / Math.max(1, samples)).toFixed(1);
+      return [["Conexiones del servidor a PostgreSQL (promedio)", `${avg("activa")} activas, ${avg("WAL")} esperando el WAL, ${avg("bloqueo")} esperando un bloqueo, ${avg("idle in transaction")} idle in transaction (${samples} muestras)`]];
+    },
+  };
 }
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
@@ -112,7 +214,8 @@ const clientFlags = (process.env.BENCH_CLIENT_FLAGS ?? "").split(" ").filter(Boo
 async function main() {
   if (!existsSync(path.join(buildDir, "server.js"))) throw new Error(`Falta el build en ${buildDir}: corré antes "npm run build".`);
   console.log(`bench:ocpp — ${N} cargadores, ${WORKERS} procesos, ${DURATION_S} s de medición, base ${databaseUrl ? "PostgreSQL" : "PGlite"}`);
-  const { identities, hashMs } = await prepare();
+  const { identities, chargerIds, hashMs, postmaster } = await prepare();
+  const pgTicks = () => (postmaster ? clusterTicks(postmaster) : cpuTicksOf("postgres"));
 
   // As production runs it: the V8 flags, and one process per core with PostgreSQL (WEB_CONCURRENCY to change it).
   const server = spawn(process.execPath, [...serverFlags, ...gcWatch, ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), path.join(buildDir, "server.js")], {
@@ -205,23 +308,32 @@ async function main() {
     // runs on this machine (its processes are named "postgres"). The chargers share the cores
     // with the server, so a busier machine overstates the latencies they measure.
     const clientCpu0 = workers.reduce((sum, w) => sum + cpuTicks(w.pid!), 0);
-    const pgCpu0 = cpuTicksOf("postgres");
+    const pgCpu0 = pgTicks();
     const machine0 = machineTicks();
     let maxRss = 0;
+    let maxRssEach: number[] = [];
+    let maxClientRss = 0;
     let minHeld = Infinity;
+    const remote = await startRemoteCommands(chargerIds, identities);
+    const activity = await startActivitySampler();
     while (Date.now() - t0 < DURATION_S * 1000) {
       await new Promise((r) => setTimeout(r, 2000));
       maxRss = Math.max(maxRss, rssMb(pid));
+      const each = rssPerProcessMb(pid);
+      maxRssEach = each.map((mb, i) => Math.max(mb, maxRssEach[i] ?? 0));
+      maxClientRss = Math.max(maxClientRss, workers.reduce((sum, w) => sum + rssMb(w.pid!), 0));
       minHeld = Math.min(minHeld, held());
       process.stdout.write(`\r  midiendo… ${Math.round((Date.now() - t0) / 1000)}/${DURATION_S} s, ${held()} conectados   `);
     }
     const elapsed = (Date.now() - t0) / 1000;
     const cpuPct = ((cpuTicks(pid) - cpu0) / ticksPerSecond / elapsed) * 100;
     const clientCpuPct = ((workers.reduce((sum, w) => sum + cpuTicks(w.pid!), 0) - clientCpu0) / ticksPerSecond / elapsed) * 100;
-    const pgCpuPct = ((cpuTicksOf("postgres") - pgCpu0) / ticksPerSecond / elapsed) * 100;
+    const pgCpuPct = ((pgTicks() - pgCpu0) / ticksPerSecond / elapsed) * 100;
     const machine1 = machineTicks();
     const machinePct = ((machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)) * 100;
     measuring = false;
+    const commandLatencies = await remote.stop();
+    const activityRows = await activity.stop();
     process.stdout.write("\n");
     for (const w of workers) w.send({ type: "stop" });
     await Promise.all(workers.map((w) => new Promise((r) => w.once("exit", r))));
@@ -256,6 +368,10 @@ async function main() {
       ...(databaseUrl ? ([["CPU de PostgreSQL (procesos locales)", `${pgCpuPct.toFixed(0)} % de un núcleo`]] as [string, string][]) : []),
       ["CPU de la máquina", `${machinePct.toFixed(0)} % de ${os.cpus().length} núcleos`],
       ["RSS del servidor", `${idleRss.toFixed(0)} MB en reposo, ${maxRss.toFixed(0)} MB máx. bajo carga`],
+      ["RSS máx. por proceso del servidor", `${maxRssEach.map((mb) => `${mb} MB`).join(" + ")} (el primario primero)`],
+      ["RSS máx. de los cargadores simulados", `${maxClientRss} MB, ${WORKERS} procesos`],
+      ...remote.rows(commandLatencies),
+      ...activityRows,
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n"));
