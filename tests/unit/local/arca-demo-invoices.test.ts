@@ -11,6 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "#db/client";
 import * as s from "#db/schema";
 import { seedDemoOperator } from "#db/seed/demo";
+import { memoryTicketStore } from "#infra/arca/client";
+import { createInvoicingGateway } from "#infra/arca/gateway";
+import { createKeyRing } from "#infra/crypto";
+import { createInvoicing } from "../../../invoicing";
 import { createArcaEmulator } from "../../../scripts/arca-emulator";
 import { DEMO_POINT_OF_SALE, prepareArcaDemo, type ArcaDemo } from "../../../scripts/local-arca-demo";
 import { testBackends } from "../../setup/db";
@@ -104,5 +108,27 @@ describe.each(testBackends())("the ARCA demo's seeded vouchers ($name)", (backen
     const all = await db.select({ id: s.invoices.id }).from(s.invoices).where(eq(s.invoices.businessId, businessId));
     expect(all).toHaveLength(facturas.length + 2);
     expect(again.vouchers).toEqual(demo.vouchers);
+  });
+
+  it("the demo's next live voucher, asked of the emulator through the real client, takes the number after the seeded ones", async () => {
+    const db = database.db;
+    const seeded = await db.select({ id: s.invoices.id }).from(s.invoices).where(and(eq(s.invoices.businessId, businessId), eq(s.invoices.type, 6)));
+    const arca = createArcaEmulator();
+    arca.registerTaxpayer(demo.cuit, demo.certPem, [DEMO_POINT_OF_SALE]);
+    arca.knowVouchers(demo.vouchers);
+    // The emulator answered in-process, as local mode's ARCA_WSAA_URL / ARCA_WSFE_URL would over HTTP.
+    const emulatorFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const answer = await arca.respond(String(url).endsWith("/wsaa") ? "wsaa" : "wsfe", String(init?.body ?? ""));
+      return new Response(answer.body, { status: answer.status, headers: { "Content-Type": answer.contentType } });
+    }) as typeof fetch;
+    const gateway = createInvoicingGateway({ db, keyRing: createKeyRing([KEY]), config: { wsaaUrl: "http://127.0.0.1:4000/arca/wsaa", wsfeUrl: "http://127.0.0.1:4000/arca/wsfe", fetch: emulatorFetch, tickets: memoryTicketStore() } });
+    const invoicing = createInvoicing({ db, gateway, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+    const [paid] = await db
+      .insert(s.payments)
+      .values({ businessId, provider: "MERCADOPAGO", origin: "QR", step: "FINISHED", status: "PARTIALLY_REFUNDED", amountCents: 500_000, chargedCents: 123_456, refundedCents: 376_544, finishedAt: new Date() })
+      .returning();
+    const live = await invoicing.paymentSettled(paid.id);
+    expect(live).toMatchObject({ status: "AUTHORIZED", type: 6, pointOfSale: DEMO_POINT_OF_SALE, number: seeded.length + 1, totalCents: 123_456 });
+    expect(arca.state().lastNumbers[`${demo.cuit}|3|6`]).toBe(seeded.length + 1);
   });
 });
