@@ -66,6 +66,7 @@ export default [
   // a static segment wins, so a charger cannot be called "pago").
   route("cargar", "routes/cargar/index.tsx"),
   route("cargar/pago/:paymentId", "routes/cargar/payment.tsx"),
+  route("cargar/pago/:paymentId/factura", "routes/cargar/invoice-pdf.ts"),
   route("cargar/:identity/:connector", "routes/cargar/connector.tsx"),
   // A connector's QR (SVG) and the printable sheets of QR stickers (no JavaScript).
   route("charger/qr/:id", "routes/app/charger/qr.ts"),

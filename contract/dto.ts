@@ -911,6 +911,8 @@ export interface Receipt {
   providerPaymentId: string | null;
   /** The fiscal voucher once ARCA authorised it: "Factura B N° 0003-00000042 · CAE 76123456789012"; null before (or without invoicing). */
   invoice: string | null;
+  /** The payment has a fiscal voucher that ARCA has not authorised yet (queued, ARCA down, or rejected until the operator retries). */
+  invoicePending: boolean;
 }
 
 /** What the company's fiscal settings show (GET/PUT /Business/Fiscal); the certificate and key never leave the server. */

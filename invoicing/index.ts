@@ -19,6 +19,13 @@ import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToIn
 export type { InvoicingDeps } from "./deps";
 export { invoiceLine } from "./mail";
 
+export interface ReceiptInvoice {
+  id: string;
+  businessId: string;
+  line: string | null;
+  attachment?: MailAttachment;
+}
+
 export interface Invoicing {
   /** A payment settled: its invoice, asked to ARCA now (queued when ARCA is down). */
   paymentSettled(paymentId: string): Promise<Invoice | undefined>;
@@ -31,8 +38,12 @@ export interface Invoicing {
   pendingCount(businessId: string): Promise<number>;
   /** A company's authorised voucher as a PDF; null when it is not theirs, not authorised, or settings are gone. */
   pdf(businessId: string, invoiceId: string): Promise<{ filename: string; bytes: Buffer } | null>;
-  /** What the driver's receipt says of the payment's invoice ("Factura B N° 0003-00000042 · CAE …"), with its PDF when authorised. */
-  receiptInvoice(paymentId: string, withPdf: boolean): Promise<{ id: string; businessId: string; line: string; attachment?: MailAttachment } | null>;
+  /**
+   * What the driver's receipt says of the payment's invoice: once authorised its line ("Factura B
+   * N° 0003-00000042 · CAE …"), with its PDF when asked; while ARCA has not authorised it (queued,
+   * or rejected until the operator retries) `line` is null. Null when the payment has no invoice.
+   */
+  receiptInvoice(paymentId: string, withPdf: boolean): Promise<ReceiptInvoice | null>;
   /** One pass of the sweep: missing invoices and credit notes, then the vouchers due. */
   tick(): Promise<void>;
 }
@@ -68,8 +79,9 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
       const [inv] = await ctx.db
         .select()
         .from(invoices)
-        .where(and(eq(invoices.paymentId, paymentId), isNull(invoices.creditNoteOf), eq(invoices.status, "AUTHORIZED")));
+        .where(and(eq(invoices.paymentId, paymentId), isNull(invoices.creditNoteOf)));
       if (!inv) return null;
+      if (inv.status !== "AUTHORIZED") return { id: inv.id, businessId: inv.businessId, line: null };
       const attachment = withPdf ? await invoiceAttachment(ctx, inv) : undefined;
       return { id: inv.id, businessId: inv.businessId, line: invoiceLine(inv), ...(attachment ? { attachment } : {}) };
     },

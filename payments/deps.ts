@@ -26,7 +26,7 @@ export interface DriverPaymentsDeps {
   ocpp?: PaymentsOcpp;
   sendPush?: SendPush;
   /** Electronic invoices: a settled payment's voucher, a refund's credit note, the PDF on the receipt. Absent: no invoices. */
-  invoicing?: Pick<Invoicing, "paymentSettled" | "paymentRefunded" | "receiptInvoice">;
+  invoicing?: Pick<Invoicing, "paymentSettled" | "paymentRefunded" | "receiptInvoice" | "pdf">;
   /** Where Mercado Pago and Pagos360 are (MERCADOPAGO_API_URL, PAGOS360_API_URL); unset: the real APIs. */
   mercadoPagoUrl?: string;
   pagos360Url?: string;

@@ -31,7 +31,7 @@ import { paymentsContext, type DriverPaymentsDeps } from "./deps";
 import { dailyReconciliation, reconcile, reconcileAndNotify, type ReconciliationReport } from "./reconciliation";
 import { recordRefund } from "./refunds";
 import { onSessionChange, stop } from "./settlement";
-import { view } from "./status";
+import { invoicePdf, view } from "./status";
 import { tick } from "./sweep";
 import type { ChargePointInfo, CheckoutInput, CheckoutResult, PaymentView, RecordRefundResult, StopResult, WebhookResult } from "./types";
 
@@ -51,6 +51,8 @@ export interface DriverPayments {
   checkout(input: CheckoutInput): Promise<CheckoutResult>;
   /** The driver's status page, by the payment's id and their link's secret; null for anything else. */
   view(paymentId: string, token: string): Promise<PaymentView | null>;
+  /** The PDF of the payment's authorised invoice, for the holder of the link's secret; null for anything else. */
+  invoicePdf(paymentId: string, token: string): Promise<{ filename: string; bytes: Buffer } | null>;
   /** The driver asks the charger to stop. */
   stop(paymentId: string, token: string): Promise<StopResult>;
   mercadoPagoWebhook(businessId: string, notice: MercadoPagoNotice): Promise<WebhookResult<200 | 400 | 401>>;
@@ -82,6 +84,7 @@ export function createDriverPayments(deps: DriverPaymentsDeps): DriverPayments {
     chargePoint: (identity, connectorNumber) => chargePoint(ctx, identity, connectorNumber),
     checkout: (input) => checkout(ctx, input),
     view: (paymentId, token) => view(ctx, paymentId, token),
+    invoicePdf: (paymentId, token) => invoicePdf(ctx, paymentId, token),
     stop: (paymentId, token) => stop(ctx, paymentId, token),
     mercadoPagoWebhook: (businessId, notice) => mercadoPagoWebhook(ctx, businessId, notice),
     pagos360Webhook: (businessId, body) => pagos360Webhook(ctx, businessId, body),

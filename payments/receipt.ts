@@ -11,6 +11,9 @@ import { NO_ID, type PaymentsContext } from "./deps";
 import { pendingRefundLine, PROVIDER_NAMES } from "./labels";
 import type { Receipt } from "./types";
 
+/** The receipt's line while the fiscal voucher waits for ARCA: it follows in an e-mail of its own (invoicing/mail.ts). */
+const INVOICE_PENDING_LINE = "Tu factura está en trámite con ARCA: te la enviamos por correo apenas la autorice.";
+
 /** The receipt of a payment that ended (or waits for a refund by hand); null before that. */
 export async function receiptOf(ctx: PaymentsContext, payment: Payment): Promise<Receipt | null> {
   if (payment.step !== "FINISHED" && payment.step !== "REFUNDED" && payment.step !== "REFUND_PENDING") return null;
@@ -44,8 +47,14 @@ export async function receiptOf(ctx: PaymentsContext, payment: Payment): Promise
     pendingRefundCents: payment.step === "REFUND_PENDING" ? refundOwed(payment) : 0,
     provider: payment.provider,
     providerPaymentId: payment.externalId,
-    invoice: (await ctx.invoicing?.receiptInvoice(payment.id, false))?.line ?? null,
+    ...(await receiptInvoiceState(ctx, payment)),
   };
+}
+
+/** The receipt's word on the fiscal voucher: its line once authorised, or that it waits for ARCA. */
+async function receiptInvoiceState(ctx: PaymentsContext, payment: Payment): Promise<Pick<Receipt, "invoice" | "invoicePending">> {
+  const inv = (payment.chargedCents ?? 0) > 0 ? await ctx.invoicing?.receiptInvoice(payment.id, false) : null;
+  return { invoice: inv?.line ?? null, invoicePending: !!inv && !inv.line };
 }
 
 /**
@@ -99,11 +108,11 @@ function receiptText(r: Receipt): string[] {
     `${r.stationName} · ${r.address}`,
     `${r.chargerName} · conector ${r.connectorNumber}`,
     "",
-    `Energía: ${kwh} kWh`,
+    `Energía cargada: ${kwh} kWh`,
     `Tiempo de carga: ${r.chargingMinutes} min${r.idleMinutes ? ` · tiempo inactivo: ${r.idleMinutes} min` : ""}`,
     ...r.bands.map((b) => `${b.label}: ${(b.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh · ${b.minutes} min · ${formatArs(b.amountCents)}`),
     ...(r.bandsEstimated ? ["Energía por franja estimada entre lecturas"] : []),
-    `Energía ${formatArs(r.breakdown.energyCents)} · Tiempo ${formatArs(r.breakdown.timeCents)} · Cargo fijo ${formatArs(r.breakdown.sessionFeeCents)} · Penalidad ${formatArs(r.breakdown.idleCents)}`,
+    `Cargo por energía ${formatArs(r.breakdown.energyCents)} · Cargo por tiempo ${formatArs(r.breakdown.timeCents)} · Cargo fijo ${formatArs(r.breakdown.sessionFeeCents)} · Penalidad ${formatArs(r.breakdown.idleCents)}`,
     `IVA incluido: ${formatArs(r.breakdown.vatCents)}`,
     "",
     `Pagaste por adelantado: ${formatArs(r.prepaidCents)} con ${PROVIDER_NAMES[r.provider]}${operationSuffix(r.providerPaymentId)}`,
@@ -130,7 +139,8 @@ export async function sendReceipt(ctx: PaymentsContext, payment: Payment): Promi
   const lines = receiptText(r);
   // The fiscal voucher, when ARCA authorised it before the receipt goes out; otherwise it follows in an e-mail of its own.
   const invoice = r.chargedCents > 0 ? await ctx.invoicing?.receiptInvoice(payment.id, true).catch(() => null) : null;
-  if (invoice) lines.push("", invoice.line);
+  if (invoice?.line) lines.push("", invoice.line);
+  else if (invoice) lines.push("", INVOICE_PENDING_LINE);
   const subject =
     r.chargedCents > 0
       ? `Tu carga en ${r.stationName}: ${formatArs(r.chargedCents)}`

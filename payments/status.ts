@@ -43,6 +43,15 @@ async function sessionView(ctx: PaymentsContext, payment: Payment): Promise<Paym
   };
 }
 
+/** The PDF of a QR payment's authorised invoice, found by the payment's id and its link's secret: the driver needs no sign-in, and nobody else gets it. */
+export async function invoicePdf(ctx: PaymentsContext, paymentId: string, token: string): Promise<{ filename: string; bytes: Buffer } | null> {
+  const payment = await byToken(ctx, paymentId, token);
+  if (!payment || !ctx.invoicing) return null;
+  const inv = await ctx.invoicing.receiptInvoice(payment.id, false);
+  if (!inv?.line) return null;
+  return ctx.invoicing.pdf(inv.businessId, inv.id);
+}
+
 export async function view(ctx: PaymentsContext, paymentId: string, token: string): Promise<PaymentView | null> {
   let payment = await byToken(ctx, paymentId, token);
   if (!payment) return null;

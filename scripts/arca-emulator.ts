@@ -10,6 +10,7 @@
 //                                    wrong number 10016, totals 10048, receiver's document 10015…)
 //   Control  POST {base}/_emulator/arca/mode { mode: up|down|slow, delayMs? } (down: HTTP 503)
 //            POST {base}/_emulator/arca/taxpayers { cuit, certificate, pointsOfSale? }
+//            knowVouchers(records): what ARCA authorised before this start (local mode's seed)
 //            GET  {base}/_emulator/arca/state (JSON: taxpayers, last numbers, vouchers, calls)
 //   Panel    the payments emulator's panel (/_emulator) has a section with the switch.
 import { createHash, createVerify, randomBytes, randomInt, X509Certificate } from "node:crypto";
@@ -207,10 +208,24 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
   router.post("/wsaa", serve("wsaa"));
   router.post("/wsfe", serve("wsfe"));
 
+  /**
+   * Vouchers ARCA authorised before this emulator started (it forgets on every start, ARCA does
+   * not): each series' last number becomes the highest of them, so the next voucher asked for
+   * is the one after what the database already holds.
+   */
+  function knowVouchers(records: readonly ArcaVoucherRecord[]) {
+    for (const v of records) {
+      const key = `${v.cuit}|${v.pointOfSale}|${v.type}`;
+      last.set(key, Math.max(last.get(key) ?? 0, v.number));
+      vouchers.push(v);
+    }
+  }
+
   return {
     router,
     respond,
     registerTaxpayer,
+    knowVouchers,
     setMode(next: ArcaMode, delayMs?: number) {
       mode = next;
       if (delayMs !== undefined) slowMs = delayMs;

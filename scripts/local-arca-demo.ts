@@ -7,16 +7,20 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { businessUsers, fiscalSettings } from "../db/schema";
+import { authorizedVouchers, seedDemoInvoices } from "../db/seed/demo-invoices";
 import { readCertificate } from "../infra/arca/certificate";
 import { sealFiscalSecret } from "../infra/arca/gateway";
 import { createKeyRing } from "../infra/crypto";
 import { makeArcaCertificate } from "./arca-test-certificates";
+import type { ArcaVoucherRecord } from "./arca-emulator";
 
 export const DEMO_POINT_OF_SALE = 3;
 
 export interface ArcaDemo {
   cuit: string;
   certPem: string;
+  /** Every voucher the database holds as authorised (the seeded history and any issued live since), for the emulator to know. */
+  vouchers: ArcaVoucherRecord[];
 }
 
 export async function prepareArcaDemo(db: Db, opts: { businessId: string; encryptionKey: string; dataDir: string }): Promise<ArcaDemo | null> {
@@ -50,5 +54,24 @@ export async function prepareArcaDemo(db: Db, opts: { businessId: string; encryp
       certificateFingerprint: info.fingerprint,
     })
     .onConflictDoNothing({ target: fiscalSettings.businessId });
-  return { cuit: company.cuit, certPem };
+  // The seeded history's vouchers, while the operator still invoices as the demo does.
+  const [settings] = await db.select().from(fiscalSettings).where(eq(fiscalSettings.businessId, opts.businessId));
+  if (settings?.taxCondition === "RESPONSABLE_INSCRIPTO") await seedDemoInvoices(db, { businessId: opts.businessId, pointOfSale: settings.pointOfSale });
+  return { cuit: company.cuit, certPem, vouchers: await emulatorVouchers(db, opts.businessId, company.cuit) };
+}
+
+/** The company's authorised vouchers as the emulator records them (total in pesos, CAE due date YYYYMMDD). */
+async function emulatorVouchers(db: Db, businessId: string, cuit: string): Promise<ArcaVoucherRecord[]> {
+  return (await authorizedVouchers(db, businessId))
+    .filter((v) => v.type !== null && v.pointOfSale !== null && v.number !== null)
+    .map((v) => ({
+      cuit,
+      pointOfSale: v.pointOfSale!,
+      type: v.type!,
+      number: v.number!,
+      cae: v.cae ?? "",
+      caeDueDate: (v.caeDueDate ?? "").replace(/-/g, ""),
+      total: (v.totalCents / 100).toFixed(2),
+      at: (v.authorizedAt ?? new Date(0)).toISOString(),
+    }));
 }

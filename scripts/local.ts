@@ -194,7 +194,11 @@ async function start({ secrets, children, stopAll, isStopping, shutdown }: Lifec
   // Pagos360 notifies the webhook URL set in the account (its panel): the demo account's points here.
   payments.setPagos360Webhook(DEMO_PAGOS360_API_KEY, `${publicUrl}/api/Webhook/Pagos360/${businessId}`);
   // ARCA trusts the certificate it issued: the emulator, the demo operator's (point of sale 3).
-  if (arcaDemo) payments.arca.registerTaxpayer(arcaDemo.cuit, arcaDemo.certPem, [DEMO_POINT_OF_SALE]);
+  // …and remembers what it authorised before this start: the demo's vouchers, so the next number follows them.
+  if (arcaDemo) {
+    payments.arca.registerTaxpayer(arcaDemo.cuit, arcaDemo.certPem, [DEMO_POINT_OF_SALE]);
+    payments.arca.knowVouchers(arcaDemo.vouchers);
+  }
 
   const env = {
     ...process.env,

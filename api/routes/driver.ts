@@ -46,6 +46,17 @@ export function driverRoutes(services: ApiServices, payments: DriverPayments) {
     return c.json(view);
   });
 
+  // The driver's voucher, for whoever holds the link's secret (as the status page): no sign-in, no one else's.
+  r.get("/Payment/:id/Invoice/Pdf", async (c) => {
+    const pdf = await payments.invoicePdf(c.req.param("id"), c.req.query("t") ?? "");
+    if (!pdf) throw notFound("La factura autorizada");
+    return c.body(new Uint8Array(pdf.bytes), 200, {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `inline; filename="${pdf.filename}"`,
+      "Cache-Control": "private, no-store",
+    });
+  });
+
   r.post("/Payment/:id/Stop", async (c) => {
     const { token } = await readJson(c, driverTokenSchema);
     const result = await payments.stop(c.req.param("id"), token);

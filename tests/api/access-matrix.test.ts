@@ -37,6 +37,7 @@ const PUBLIC = new Set([
   "GET /api/Driver/Charge/:identity/:connector",
   "POST /api/Driver/Charge/:identity/:connector",
   "GET /api/Driver/Payment/:id",
+  "GET /api/Driver/Payment/:id/Invoice/Pdf",
   "POST /api/Driver/Payment/:id/Stop",
   "POST /api/Webhook/MercadoPago/:businessId",
   "POST /api/Webhook/Pagos360/:businessId",
@@ -47,6 +48,7 @@ const PUBLIC_ANONYMOUS_STATUS: Record<string, number> = {
   "GET /api/Driver/Charge/:identity/:connector": 404,
   "POST /api/Driver/Charge/:identity/:connector": 404,
   "GET /api/Driver/Payment/:id": 404,
+  "GET /api/Driver/Payment/:id/Invoice/Pdf": 404,
   "POST /api/Driver/Payment/:id/Stop": 422,
   // Unsigned: refused, and nothing is read.
   "POST /api/Webhook/MercadoPago/:businessId": 401,

@@ -48,6 +48,7 @@ export function createTestApi(deps: TestApiDeps): Hono<AppEnv> {
       appName: deps.appName ?? "Enchufá",
       ocpp: deps.ocpp,
       sendPush: deps.sendPush,
+      invoicing: deps.invoicing,
       now: deps.now,
     });
   return createApi({ ...deps, driverPayments });

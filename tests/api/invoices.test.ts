@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, businessMembers, invoices, payments } from "#db/schema";
 import { createInvoicing, type Invoicing } from "../../invoicing";
 import { fakeGateway } from "../mocks/arca-fake";
+import { sha256 } from "../../payments/link";
 import { createTenant, expectProblem, expectStatus, mintToken, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
 describe.each(testBackends())("invoices API ($name)", (backend) => {
@@ -85,6 +86,30 @@ describe.each(testBackends())("invoices API ($name)", (backend) => {
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(2000);
     await expectProblem(await h.call("GET", `/Business/Invoice/${ids.pending}/Pdf`, { token: t.token }), 404);
+  });
+
+  it("the driver's link opens their authorised invoice's PDF and nobody else's; a voucher waiting for ARCA is said on the receipt", async () => {
+    const token = "secreto-del-enlace-del-conductor";
+    const [inv] = await h.db.select().from(invoices).where(eq(invoices.id, ids.b));
+    await h.db.update(payments).set({ accessTokenHash: sha256(token) }).where(eq(payments.id, inv.paymentId!));
+    const res = await h.call("GET", `/Driver/Payment/${inv.paymentId}/Invoice/Pdf?t=${token}`, { token: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toContain('filename="Factura-B-0003-00000001.pdf"');
+    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    // Another secret, none, or a payment id that is not one: nothing.
+    await expectProblem(await h.call("GET", `/Driver/Payment/${inv.paymentId}/Invoice/Pdf?t=otro-secreto`, { token: null }), 404);
+    await expectProblem(await h.call("GET", `/Driver/Payment/${inv.paymentId}/Invoice/Pdf`, { token: null }), 404);
+    await expectProblem(await h.call("GET", `/Driver/Payment/not-an-id/Invoice/Pdf?t=${token}`, { token: null }), 404);
+    const view = await expectStatus(await h.call("GET", `/Driver/Payment/${inv.paymentId}?t=${token}`, { token: null }), 200);
+    expect(view.receipt).toMatchObject({ invoice: expect.stringMatching(/^Factura B N° 0003-00000001 · CAE \d{14}$/), invoicePending: false });
+
+    // The voucher ARCA has not authorised: the receipt says it is on its way, and there is no PDF yet.
+    const [pending] = await h.db.select().from(invoices).where(eq(invoices.id, ids.pending));
+    await h.db.update(payments).set({ accessTokenHash: sha256(token) }).where(eq(payments.id, pending.paymentId!));
+    const waiting = await expectStatus(await h.call("GET", `/Driver/Payment/${pending.paymentId}?t=${token}`, { token: null }), 200);
+    expect(waiting.receipt).toMatchObject({ invoice: null, invoicePending: true });
+    await expectProblem(await h.call("GET", `/Driver/Payment/${pending.paymentId}/Invoice/Pdf?t=${token}`, { token: null }), 404);
   });
 
   it("the Libro IVA Ventas of the month lists exactly the authorised vouchers, amounts adding up", async () => {

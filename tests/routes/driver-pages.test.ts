@@ -6,6 +6,7 @@ import { http, HttpResponse } from "msw";
 import { BLOCKED_DRIVER_MESSAGE } from "../../payments/blocked-drivers";
 import * as connector from "~/routes/cargar/connector";
 import * as payment from "~/routes/cargar/payment";
+import * as invoicePdf from "~/routes/cargar/invoice-pdf";
 import * as typeCode from "~/routes/cargar/index";
 import type { ChargePointInfo, PaymentView } from "#contract/dto";
 import { APP, run, args, type Loose } from "./auth-helpers";
@@ -188,6 +189,28 @@ describe("the payment page (/cargar/pago/{id}?t=…)", () => {
     const res = await run<Loose>(() => payment.loader(args(page(`/cargar/pago/${PID}?t=otro`), chargerContext(), { paymentId: PID })));
     expect(res.status).toBe(404);
     expect(res.data.message).toBe("No encontramos ese pago.");
+  });
+
+  it("the receipt's invoice link hands over the PDF for the link's secret, no sign-in; another secret is a 404", async () => {
+    let token: string | null = null;
+    server.use(
+      http.get(apiUrl("/Driver/Payment/:id/Invoice/Pdf"), ({ request }) => {
+        token = new URL(request.url).searchParams.get("t");
+        if (token !== "secreto") return HttpResponse.json({ title: "La factura autorizada no existe." }, { status: 404 });
+        return new HttpResponse("%PDF-1.3 factura", { headers: { "Content-Type": "application/pdf", "Content-Disposition": 'inline; filename="Factura-B-0003-00000042.pdf"' } });
+      }),
+    );
+    const seen = recordRequests();
+    const res = (await invoicePdf.loader(args(page(`/cargar/pago/${PID}/factura?t=secreto`), chargerContext(), { paymentId: PID }))) as Response;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe('inline; filename="Factura-B-0003-00000042.pdf"');
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(await res.text()).toBe("%PDF-1.3 factura");
+    expect(seen[0].authorization).toBeNull();
+    const other = await run<Loose>(() => invoicePdf.loader(args(page(`/cargar/pago/${PID}/factura?t=otro`), chargerContext(), { paymentId: PID })));
+    expect(other.status).toBe(404);
+    expect(other.data.message).toBe("No encontramos esa factura.");
   });
 
   it("'Detener carga' posts the secret and comes back with a toast; a refusal says why", async () => {

@@ -2,10 +2,11 @@
 // pending → approved → starting → charging → finished (refund, receipt): without JavaScript it
 // reloads itself (a meta refresh inside <noscript>), with it the loader is revalidated every few
 // seconds. "Detener carga" is a plain form authorised by the link's secret.
-import { Fragment, useEffect } from "react";
+import { useEffect } from "react";
 import { Form, isRouteErrorResponse, useNavigation, useRevalidator } from "react-router";
 import { formatArs } from "#domain/money";
 import { loadPayment, stopAction, type PaymentView } from "~/lib/driver.server";
+import { ReceiptView, kwh } from "~/components/driver/Receipt";
 import { DriverShell } from "~/components/driver/DriverShell";
 import type { Route } from "./+types/payment";
 
@@ -46,85 +47,6 @@ function pendingRefundText(p: PaymentView): { title: string; text: string } {
     title: started ? "Carga terminada: la estación te debe una devolución" : "La carga no pudo iniciar: la estación te debe el total",
     text: `Pagos360 no hace devoluciones automáticas: la estación te devuelve ${owed} por Pagos360 en unos días hábiles. Te avisamos por correo cuando lo haga.`,
   };
-}
-
-const kwh = (wh: number) => `${(wh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh`;
-const when = (iso: string) => new Date(iso).toLocaleString("es-AR", { timeZone: "America/Argentina/Buenos_Aires", dateStyle: "short", timeStyle: "short" });
-
-function ReceiptView({ p }: { p: PaymentView }) {
-  const r = p.receipt!;
-  return (
-    <section className="driver-card" aria-labelledby="receipt" data-testid="receipt">
-      <h2 id="receipt">Comprobante</h2>
-      <p>
-        <strong>{r.companyName}</strong>
-        {/* A CUIT never breaks at its hyphens. */}
-        {r.cuit ? (
-          <>
-            {" · "}
-            <span className="driver-nowrap" data-testid="receipt-cuit">
-              CUIT {r.cuit}
-            </span>
-          </>
-        ) : null}
-      </p>
-      <p className="driver-muted">
-        {r.stationName} · {r.address}
-        <br />
-        {r.chargerName} · conector {r.connectorNumber} · {when(r.startedAt)}
-      </p>
-      <dl className="driver-figures">
-        <dt>Energía</dt>
-        <dd>{kwh(r.energyWh)}</dd>
-        <dt>Tiempo de carga</dt>
-        <dd>{r.chargingMinutes} min</dd>
-        {r.idleMinutes ? (
-          <>
-            <dt>Tiempo inactivo</dt>
-            <dd>{r.idleMinutes} min</dd>
-          </>
-        ) : null}
-        {r.bands.map((b) => (
-          <Fragment key={b.label}>
-            <dt>{b.label}</dt>
-            <dd>
-              {kwh(b.energyWh)} · {b.minutes} min · {formatArs(b.amountCents)}
-            </dd>
-          </Fragment>
-        ))}
-        <dt>Energía</dt>
-        <dd>{formatArs(r.breakdown.energyCents)}</dd>
-        <dt>Tiempo</dt>
-        <dd>{formatArs(r.breakdown.timeCents)}</dd>
-        <dt>Cargo por carga</dt>
-        <dd>{formatArs(r.breakdown.sessionFeeCents)}</dd>
-        <dt>Penalidad por inactividad</dt>
-        <dd>{formatArs(r.breakdown.idleCents)}</dd>
-        <dt>IVA</dt>
-        <dd>{formatArs(r.breakdown.vatCents)}</dd>
-        <dt>Pagaste</dt>
-        <dd>{formatArs(r.prepaidCents)}</dd>
-        <dt>Cobrado</dt>
-        <dd data-testid="charged">{formatArs(r.chargedCents)}</dd>
-        <dt>Devuelto</dt>
-        <dd data-testid="refunded">{formatArs(r.refundedCents)}</dd>
-        {r.pendingRefundCents > 0 ? (
-          <>
-            <dt>A devolver</dt>
-            <dd data-testid="pending-refund">{formatArs(r.pendingRefundCents)} — la estación te lo devuelve por Pagos360</dd>
-          </>
-        ) : null}
-      </dl>
-      {r.bandsEstimated ? <p className="driver-muted">Energía por franja estimada entre lecturas.</p> : null}
-      {r.invoice ? (
-        <p data-testid="receipt-invoice">
-          <strong>{r.invoice}</strong>
-          <br />
-          <span className="driver-muted">Te enviamos la factura en PDF por correo.</span>
-        </p>
-      ) : null}
-    </section>
-  );
 }
 
 export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
@@ -191,7 +113,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
           ) : null}
         </section>
       ) : null}
-      {p.receipt ? <ReceiptView p={p} /> : null}
+      {p.receipt ? <ReceiptView p={p} token={token} /> : null}
       {final ? null : <p className="driver-muted">Esta página se actualiza sola.</p>}
     </DriverShell>
   );
