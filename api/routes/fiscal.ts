@@ -87,7 +87,7 @@ export function fiscalRoutes(services: ApiServices) {
     const b = tenant(c);
     const row = await current(b.id);
     if (!row?.certificateEncrypted || !row.keyEncrypted || !b.cuit) throw conflict("Primero guardá la configuración con el certificado y la clave.");
-    const client = arcaClientFor(row, b.cuit, { keyRing, config: services.arca });
+    const client = arcaClientFor(row, b.cuit, { db, keyRing, config: services.arca });
     const result: FiscalTestDto = await testConnection({
       client: client!,
       certPem: openFiscalSecret(keyRing, row.certificateEncrypted, { businessId: b.id, what: "certificate" }),
