@@ -12,6 +12,7 @@ import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../d
 import type { MailAttachment } from "../infra/mail";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
+import { completeMissingCaes } from "./recover";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
 import { invoicePdf, invoicePdfData } from "./pdf";
 import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToInvoice } from "./sales";
@@ -40,8 +41,11 @@ export interface Invoicing {
 export function createInvoicing(deps: InvoicingDeps): Invoicing {
   const ctx = invoicingContext(deps);
   const issueAndMail = async (id: string) => {
-    const inv = await issue(ctx, id);
+    const recovered: Invoice[] = [];
+    const inv = await issue(ctx, id, (r) => recovered.push(r));
     if (inv?.status === "AUTHORIZED") await sendInvoiceMail(ctx, inv);
+    // A voucher whose lost answer this attempt recovered reaches its driver too, now that it has its CAE.
+    for (const r of recovered) await sendInvoiceMail(ctx, r);
     return inv;
   };
   return {
@@ -56,7 +60,10 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     issue: issueAndMail,
     retry: (businessId, invoiceId) => retry(ctx, businessId, invoiceId),
     pendingCount: (businessId) => pendingCount(ctx, businessId),
-    tick: () => tick(ctx, issueAndMail),
+    tick: async () => {
+      await tick(ctx, issueAndMail);
+      await completeMissingCaes(ctx, (inv) => sendInvoiceMail(ctx, inv));
+    },
     async pdf(businessId, invoiceId) {
       const settings = await ctx.gateway.fiscalSettings(businessId);
       const data = settings ? await invoicePdfData(ctx.db, businessId, invoiceId, settings.taxCondition) : undefined;

@@ -224,6 +224,65 @@ export function parseVoucher(xml: string): AuthorizedVoucher | null {
   };
 }
 
+/**
+ * The access ticket for one key: the stored one while it is good, else a new one by the one login
+ * the store lets through (concurrent calls of this process share it).
+ */
+function ticketKeeper(o: { tickets: TicketStore; key: string; now: () => Date; timeoutMs: number; loginNow: () => Promise<AccessTicket> }): () => Promise<AccessTicket> {
+  const { tickets, key, now, timeoutMs, loginNow } = o;
+  async function login(): Promise<AccessTicket> {
+    const cached = await tickets.get(key);
+    if (cached && cached.expiresAt.getTime() - RENEW_BEFORE_MS > now().getTime()) return cached;
+    let pending = loginsInFlight.get(key);
+    if (!pending) {
+      pending = renew(cached).finally(() => loginsInFlight.delete(key));
+      loginsInFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * A new ticket, by the one login the store lets through. WSAA refuses a second ticket while its
+   * last is valid: a ticket we still hold is used to its end; one we lost (a restart before it was
+   * stored, another program with the same certificate) is waited out, and nobody asks meanwhile.
+   */
+  async function renew(cached: AccessTicket | null): Promise<AccessTicket> {
+    const usable = cached && cached.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime() ? cached : null;
+    const claim = await tickets.claimLogin(key, now(), timeoutMs + 10_000);
+    if (!claim.claimed) {
+      if (usable) return usable;
+      if (claim.waitUntil) throw ticketHeldElsewhere(claim.waitUntil);
+      return ticketOfOtherLogin();
+    }
+    try {
+      return await loginNow();
+    } catch (error) {
+      if (!(error instanceof ArcaLoginError && error.code === ALREADY_AUTHENTICATED)) {
+        await tickets.endLogin(key, null);
+        throw error;
+      }
+      // The ticket WSAA holds lasts 12 h from the login that got it: ours when we asked for one lately.
+      const previous = claim.previousLoginAt?.getTime() ?? 0;
+      const until = usable ? usable.expiresAt : new Date(previous + TICKET_LIFETIME_MS > now().getTime() ? previous + TICKET_LIFETIME_MS + EXPIRY_MARGIN_MS : now().getTime() + UNKNOWN_TICKET_WAIT_MS);
+      await tickets.endLogin(key, until);
+      if (usable) return usable;
+      throw ticketHeldElsewhere(until);
+    }
+  }
+
+  /** Another process is logging in: its ticket, once stored, or "unavailable" when it takes too long. */
+  async function ticketOfOtherLogin(): Promise<AccessTicket> {
+    const giveUpAt = Date.now() + timeoutMs;
+    while (Date.now() < giveUpAt) {
+      await new Promise((r) => setTimeout(r, OTHER_LOGIN_POLL_MS));
+      const stored = await tickets.get(key);
+      if (stored && stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime()) return stored;
+    }
+    throw new ArcaUnavailableError("Otro proceso está pidiendo el acceso a ARCA y todavía no lo obtuvo: reintentamos en unos minutos.");
+  }
+  return login;
+}
+
 export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -275,56 +334,7 @@ export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
     return ticket;
   }
 
-  async function login(): Promise<AccessTicket> {
-    const cached = await tickets.get(ticketKey);
-    if (cached && cached.expiresAt.getTime() - RENEW_BEFORE_MS > now().getTime()) return cached;
-    let pending = loginsInFlight.get(ticketKey);
-    if (!pending) {
-      pending = renew(cached).finally(() => loginsInFlight.delete(ticketKey));
-      loginsInFlight.set(ticketKey, pending);
-    }
-    return pending;
-  }
-
-  /**
-   * A new ticket, by the one login the store lets through. WSAA refuses a second ticket while its
-   * last is valid: a ticket we still hold is used to its end; one we lost (a restart before it was
-   * stored, another program with the same certificate) is waited out, and nobody asks meanwhile.
-   */
-  async function renew(cached: AccessTicket | null): Promise<AccessTicket> {
-    const usable = cached && cached.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime() ? cached : null;
-    const claim = await tickets.claimLogin(ticketKey, now(), timeoutMs + 10_000);
-    if (!claim.claimed) {
-      if (usable) return usable;
-      if (claim.waitUntil) throw ticketHeldElsewhere(claim.waitUntil);
-      return ticketOfOtherLogin();
-    }
-    try {
-      return await loginNow();
-    } catch (error) {
-      if (!(error instanceof ArcaLoginError && error.code === ALREADY_AUTHENTICATED)) {
-        await tickets.endLogin(ticketKey, null);
-        throw error;
-      }
-      // The ticket WSAA holds lasts 12 h from the login that got it: ours when we asked for one lately.
-      const previous = claim.previousLoginAt?.getTime() ?? 0;
-      const until = usable ? usable.expiresAt : new Date(previous + TICKET_LIFETIME_MS > now().getTime() ? previous + TICKET_LIFETIME_MS + EXPIRY_MARGIN_MS : now().getTime() + UNKNOWN_TICKET_WAIT_MS);
-      await tickets.endLogin(ticketKey, until);
-      if (usable) return usable;
-      throw ticketHeldElsewhere(until);
-    }
-  }
-
-  /** Another process is logging in: its ticket, once stored, or "unavailable" when it takes too long. */
-  async function ticketOfOtherLogin(): Promise<AccessTicket> {
-    const giveUpAt = Date.now() + timeoutMs;
-    while (Date.now() < giveUpAt) {
-      await new Promise((r) => setTimeout(r, OTHER_LOGIN_POLL_MS));
-      const stored = await tickets.get(ticketKey);
-      if (stored && stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime()) return stored;
-    }
-    throw new ArcaUnavailableError("Otro proceso está pidiendo el acceso a ARCA y todavía no lo obtuvo: reintentamos en unos minutos.");
-  }
+  const login = ticketKeeper({ tickets, key: ticketKey, now, timeoutMs, loginNow });
 
   /** One WSFEv1 operation with the access ticket; an answer whose errors are about the ticket drops it. */
   async function wsfe(operation: string, inner: Record<string, unknown>, withAuth = true): Promise<string> {
