@@ -12,6 +12,7 @@ import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../d
 import type { MailAttachment } from "../infra/mail";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
+import { warnExpiringCertificates } from "./certificates";
 import { completeMissingCaes } from "./recover";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
 import { invoicePdf, invoicePdfData } from "./pdf";
@@ -34,7 +35,7 @@ export interface Invoicing {
   pdf(businessId: string, invoiceId: string): Promise<{ filename: string; bytes: Buffer } | null>;
   /** What the driver's receipt says of the payment's invoice ("Factura B N° 0003-00000042 · CAE …"), with its PDF when authorised. */
   receiptInvoice(paymentId: string, withPdf: boolean): Promise<{ id: string; businessId: string; line: string; attachment?: MailAttachment } | null>;
-  /** One pass of the sweep: missing invoices and credit notes, then the vouchers due. */
+  /** One pass of the sweep: missing invoices and credit notes, the vouchers due, CAEs still missing, certificates about to expire. */
   tick(): Promise<void>;
 }
 
@@ -63,6 +64,7 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     tick: async () => {
       await tick(ctx, issueAndMail);
       await completeMissingCaes(ctx, (inv) => sendInvoiceMail(ctx, inv));
+      await warnExpiringCertificates(ctx);
     },
     async pdf(businessId, invoiceId) {
       const settings = await ctx.gateway.fiscalSettings(businessId);

@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { fiscalSettings, type FiscalSettingsRow } from "#db/schema";
+import { CERTIFICATE_WARNING_DAYS } from "#domain/fiscal-certificate";
 import { readCertificate } from "#infra/arca/certificate";
 import { certificateProblem, testConnection } from "#infra/arca/connection-test";
 import { arcaClientFor, openFiscalSecret, sealFiscalSecret } from "#infra/arca/gateway";
@@ -13,9 +14,6 @@ import type { FiscalSettingsDto, FiscalTestDto } from "#contract/dto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readJson } from "../http";
 import { conflict, fieldError } from "../problem";
-
-/** The certificate is warned about this long before it expires (screen and notification). */
-export const CERTIFICATE_WARNING_DAYS = 30;
 
 export function toFiscalDto(row: FiscalSettingsRow | undefined, companyCuit: string | null, now: Date): FiscalSettingsDto {
   if (!row) return { configured: false, companyCuit, taxCondition: null, pointOfSale: null, environment: "HOMOLOGACION", certificate: null, lastTest: null, updatedAt: null };
