@@ -93,7 +93,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   // fiscal settings and its ARCA client (ADR 0047); a company without settings is not invoiced.
   const arcaConfig = { wsaaUrl: env.ARCA_WSAA_URL, wsfeUrl: env.ARCA_WSFE_URL };
   const gateway = createInvoicingGateway({ db: database.db, keyRing, config: arcaConfig });
-  const invoicing = createInvoicing({ db: database.db, gateway, logger, mailer, appName: env.APP_NAME });
+  const invoicing = createInvoicing({ db: database.db, gateway, logger, mailer, appName: env.APP_NAME, sendPush, live: ocpp.live });
   const driverPayments = createDriverPayments({
     invoicing,
     db: database.db,

@@ -1710,3 +1710,24 @@ export const invoiceSeries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.businessId, t.pointOfSale, t.type] })],
 );
+
+/**
+ * WSAA access tickets, shared by restarts and nodes (ADR 0047): per WSAA, CUIT, certificate and
+ * service, the sealed token and sign, and who may log in (a claim) or until when nobody may
+ * (WSAA refused a second ticket while its last is valid).
+ */
+export const arcaAccessTickets = pgTable(
+  "arca_access_tickets",
+  {
+    key: text("key").primaryKey(),
+    /** `{ token, sign }` sealed with the key ring, bound to the key (AAD). */
+    ticketSealed: text("ticket_sealed"),
+    expiresAt: tstz("expires_at"),
+    /** When the last login was claimed: WSAA's ticket from it lasts 12 h. */
+    loginStartedAt: tstz("login_started_at"),
+    loginUntil: tstz("login_until"),
+    waitUntil: tstz("wait_until"),
+    ...timestamps,
+  },
+  (t) => [check("arca_access_tickets_sealed_with_expiry", sql`(${t.ticketSealed} is null) = (${t.expiresAt} is null)`)],
+);

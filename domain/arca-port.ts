@@ -48,6 +48,22 @@ export type CaeResult =
   | { kind: "authorized"; cae: string; caeDueDate: string; observations: ArcaMessage[] }
   | { kind: "rejected"; errors: ArcaMessage[]; observations: ArcaMessage[] };
 
+/** What ARCA holds of an authorised voucher (FECompConsultar), amounts in centavos. */
+export interface AuthorizedVoucher {
+  pointOfSale: number;
+  type: VoucherType;
+  number: number;
+  cae: string;
+  caeDueDate: string; // YYYY-MM-DD
+  issueDate: string; // YYYY-MM-DD
+  receiverDocType: number;
+  receiverDocNumber: string;
+  totalCents: number;
+  netCents: number;
+  exemptCents: number;
+  vatCents: number;
+}
+
 /** ARCA could not be reached or answered with a server fault: retry later, nothing was decided. */
 export class ArcaUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -65,6 +81,8 @@ export interface ArcaClient {
   lastAuthorized(pointOfSale: number, type: VoucherType): Promise<number>;
   /** FECAESolicitar for one voucher. */
   requestCae(request: CaeRequest): Promise<CaeResult>;
+  /** FECompConsultar: the voucher ARCA authorised with this number, or null when it has none. */
+  voucher(pointOfSale: number, type: VoucherType, number: number): Promise<AuthorizedVoucher | null>;
 }
 
 /** What invoicing needs from the rest of the product, per company. */

@@ -1,5 +1,6 @@
 // The fiscal rules of an electronic invoice (ARCA WSFEv1): which voucher a sale takes, how its
 // total splits into net and VAT to the centavo, its printed number and the fiscal QR (RG 4892).
+import { formatArs } from "./money";
 import { vatCents } from "./pricing";
 
 /** ARCA's voucher codes: Factura A/B/C and the credit note of each. */
@@ -150,4 +151,28 @@ export const TRANSPARENCY_LEGEND = "Régimen de Transparencia Fiscal al Consumid
 /** The legend and the VAT it contains go on class B vouchers, the ones to final consumers. */
 export function showsTransparency(type: InvoiceType): boolean {
   return invoiceLetter(type) === "B";
+}
+
+/** What a voucher says of its amounts and receiver: ours as we asked for it, or ARCA's as it keeps it. */
+export interface VoucherFacts {
+  totalCents: number;
+  netCents: number;
+  vatCents: number;
+  receiverDocType: number;
+  receiverDocNumber: string;
+}
+
+/**
+ * How ARCA's voucher differs from ours, in Spanish (empty when they agree): the amounts and the
+ * receiver's document. A voucher that differs is not ours to take, whatever its number.
+ */
+export function voucherDisagreement(ours: VoucherFacts, arca: VoucherFacts): string[] {
+  const out: string[] = [];
+  const money = (label: string, a: number, b: number) => a !== b && out.push(`${label}: ${formatArs(b)} en ARCA, ${formatArs(a)} acá`);
+  money("total", ours.totalCents, arca.totalCents);
+  money("neto", ours.netCents, arca.netCents);
+  money("IVA", ours.vatCents, arca.vatCents);
+  const doc = (d: { receiverDocType: number; receiverDocNumber: string }) => (d.receiverDocType === 99 ? "consumidor final" : `documento ${d.receiverDocType} N° ${d.receiverDocNumber.replace(/^0+(?=\d)/, "")}`);
+  if (doc(ours) !== doc(arca)) out.push(`receptor: ${doc(arca)} en ARCA, ${doc(ours)} acá`);
+  return out;
 }

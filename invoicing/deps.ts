@@ -3,6 +3,8 @@
 import type { Db } from "../db/client";
 import type { Logger } from "../infra/logger";
 import type { Mailer } from "../infra/mail";
+import type { SendPush } from "../infra/push";
+import type { LiveEvents } from "../ocpp/live";
 import type { InvoicingGateway } from "../domain/arca-port";
 
 export interface InvoicingDeps {
@@ -12,6 +14,9 @@ export interface InvoicingDeps {
   /** The driver's invoice e-mail; absent: no e-mail (the invoice is still on the receipt page). */
   mailer?: Mailer;
   appName?: string;
+  /** The operator's notifications (the certificate's expiry) reach their browsers and open screens with these. */
+  sendPush?: SendPush;
+  live?: Pick<LiveEvents, "publish">;
   now?: () => Date;
   /** How long a series' lease lasts (ms): longer than any ARCA call may take. */
   leaseMs?: number;

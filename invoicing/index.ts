@@ -12,6 +12,8 @@ import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../d
 import type { MailAttachment } from "../infra/mail";
 import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./deps";
 import { issue, pendingCount } from "./issue";
+import { warnExpiringCertificates } from "./certificates";
+import { completeMissingCaes } from "./recover";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
 import { invoicePdf, invoicePdfData } from "./pdf";
 import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToInvoice } from "./sales";
@@ -44,15 +46,18 @@ export interface Invoicing {
    * or rejected until the operator retries) `line` is null. Null when the payment has no invoice.
    */
   receiptInvoice(paymentId: string, withPdf: boolean): Promise<ReceiptInvoice | null>;
-  /** One pass of the sweep: missing invoices and credit notes, then the vouchers due. */
+  /** One pass of the sweep: missing invoices and credit notes, the vouchers due, CAEs still missing, certificates about to expire. */
   tick(): Promise<void>;
 }
 
 export function createInvoicing(deps: InvoicingDeps): Invoicing {
   const ctx = invoicingContext(deps);
   const issueAndMail = async (id: string) => {
-    const inv = await issue(ctx, id);
+    const recovered: Invoice[] = [];
+    const inv = await issue(ctx, id, (r) => recovered.push(r));
     if (inv?.status === "AUTHORIZED") await sendInvoiceMail(ctx, inv);
+    // A voucher whose lost answer this attempt recovered reaches its driver too, now that it has its CAE.
+    for (const r of recovered) await sendInvoiceMail(ctx, r);
     return inv;
   };
   return {
@@ -67,7 +72,11 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     issue: issueAndMail,
     retry: (businessId, invoiceId) => retry(ctx, businessId, invoiceId),
     pendingCount: (businessId) => pendingCount(ctx, businessId),
-    tick: () => tick(ctx, issueAndMail),
+    tick: async () => {
+      await tick(ctx, issueAndMail);
+      await completeMissingCaes(ctx, (inv) => sendInvoiceMail(ctx, inv));
+      await warnExpiringCertificates(ctx);
+    },
     async pdf(businessId, invoiceId) {
       const settings = await ctx.gateway.fiscalSettings(businessId);
       const data = settings ? await invoicePdfData(ctx.db, businessId, invoiceId, settings.taxCondition) : undefined;

@@ -7,12 +7,14 @@
 // series row and commits, then asks FECAESolicitar for N. If the answer is lost (the process
 // dies, ARCA's connection drops after it authorised), the note stays: the next holder asks
 // FECompUltimoAutorizado again, and a last number at or past N means ARCA authorised N for
-// invoice X, which is recorded as such instead of asking a new number for it.
+// invoice X, which is recorded as such, with the CAE FECompConsultar reads (recover.ts), instead
+// of asking a new number for it.
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { invoices, invoiceSeries, type Invoice } from "../db/schema";
 import { invoiceAmounts, invoiceTypeFor, type InvoiceType } from "../domain/invoice";
 import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type FiscalSettings, type VoucherType } from "../domain/arca-port";
 import { argentineDate, backoffMs, type InvoicingContext } from "./deps";
+import { settleLostAnswer } from "./recover";
 
 /** Another holder has the series: try again this soon (ms), without counting an attempt. */
 const BUSY_RETRY_MS = 5_000;
@@ -20,8 +22,11 @@ const BUSY_RETRY_MS = 5_000;
 type Series = { businessId: string; pointOfSale: number; type: InvoiceType };
 type SeriesRow = typeof invoiceSeries.$inferSelect;
 
-/** One attempt at an invoice's CAE; answers the invoice as it is afterwards. */
-export async function issue(ctx: InvoicingContext, invoiceId: string): Promise<Invoice | undefined> {
+/**
+ * One attempt at an invoice's CAE; answers the invoice as it is afterwards. Another invoice of the
+ * series whose lost answer this attempt settles with its CAE is handed to `recovered`.
+ */
+export async function issue(ctx: InvoicingContext, invoiceId: string, recovered: (inv: Invoice) => void = () => {}): Promise<Invoice | undefined> {
   const [inv] = await ctx.db.select().from(invoices).where(eq(invoices.id, invoiceId));
   if (!inv || inv.status !== "PENDING") return inv;
   let settings: FiscalSettings | null;
@@ -39,7 +44,8 @@ export async function issue(ctx: InvoicingContext, invoiceId: string): Promise<I
   if (!lease) return postpone(ctx, inv, inv.lastError, BUSY_RETRY_MS);
   try {
     if (lease.pendingInvoiceId && lease.pendingNumber) {
-      await settleLostAnswer(ctx, client, series, lease.pendingInvoiceId, lease.pendingNumber);
+      const settled = await settleLostAnswer(ctx, client, series, lease.pendingInvoiceId, lease.pendingNumber);
+      if (settled?.cae && settled.id !== inv.id) recovered(settled);
       const [again] = await ctx.db.select().from(invoices).where(eq(invoices.id, inv.id));
       if (again?.status !== "PENDING") return again;
     }
@@ -97,34 +103,6 @@ async function acquire(ctx: InvoicingContext, series: Series, holder: string): P
 
 function seriesKey(s: Series) {
   return and(eq(invoiceSeries.businessId, s.businessId), eq(invoiceSeries.pointOfSale, s.pointOfSale), eq(invoiceSeries.type, s.type));
-}
-
-/**
- * A number was asked for `invoiceId` and its answer never stored. ARCA numbers strictly in
- * sequence, so its last number at or past the one asked means that one was authorised: the
- * invoice takes it (its CAE did not reach us and FECompConsultar is not asked, so the operator
- * is told to read it in ARCA). A last number below it means it was not: the invoice asks again.
- */
-async function settleLostAnswer(ctx: InvoicingContext, client: ArcaClient, series: Series, invoiceId: string, number: number): Promise<void> {
-  const last = await client.lastAuthorized(series.pointOfSale, series.type as VoucherType);
-  await ctx.db.transaction(async (tx) => {
-    if (last >= number) {
-      await tx
-        .update(invoices)
-        .set({
-          status: "AUTHORIZED",
-          number,
-          type: series.type,
-          pointOfSale: series.pointOfSale,
-          authorizedAt: ctx.now(),
-          nextAttemptAt: null,
-          lastError: `ARCA autorizó este comprobante pero su respuesta no llegó: consultá su CAE en ARCA («Comprobantes en línea»).`,
-        })
-        .where(and(eq(invoices.id, invoiceId), eq(invoices.status, "PENDING")));
-      ctx.logger.warn({ invoiceId, number }, "factura: ARCA había autorizado el número, se registra sin CAE");
-    }
-    await tx.update(invoiceSeries).set({ pendingInvoiceId: null, pendingNumber: null }).where(seriesKey(series));
-  });
 }
 
 /** The voucher's type: a credit note keeps the letter it was given; an invoice takes it from the tax condition and the receiver. */

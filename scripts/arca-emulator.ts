@@ -3,11 +3,14 @@
 // calls, mounted beside the payments emulator (same process and port):
 //
 //   WSAA     POST {base}/arca/wsaa   LoginCms: the CMS is verified against the certificate
-//                                    registered for the CUIT of its signer; answers token + sign (12 h)
+//                                    registered for the CUIT of its signer; answers token + sign (12 h),
+//                                    and, as WSAA does, refuses another while that one is valid
+//                                    (coe.alreadyAuthenticated, per certificate and service)
 //   WSFEv1   POST {base}/arca/wsfe   FEDummy · FEParamGetPtosVenta · FECompUltimoAutorizado ·
 //                                    FECAESolicitar (numbers strictly last + 1 per CUIT, point of
 //                                    sale and type; 14-digit CAE due in 10 days; ARCA's codes for a
-//                                    wrong number 10016, totals 10048, receiver's document 10015…)
+//                                    wrong number 10016, totals 10048, receiver's document 10015…) ·
+//                                    FECompConsultar (an authorised voucher; 602 for none)
 //   Control  POST {base}/_emulator/arca/mode { mode: up|down|slow, delayMs? } (down: HTTP 503)
 //            POST {base}/_emulator/arca/taxpayers { cuit, certificate, pointsOfSale? }
 //            knowVouchers(records): what ARCA authorised before this start (local mode's seed)
@@ -37,6 +40,8 @@ export interface ArcaVoucherRecord {
   caeDueDate: string;
   total: string;
   at: string;
+  /** As FECAESolicitar sent them, for FECompConsultar. */
+  detail: { concept: string; docType: number; docNumber: string; issueDate: string; totConc: string; net: string; exempt: string; trib: string; vat: string };
 }
 
 const TICKET_MS = 12 * 3_600_000;
@@ -95,6 +100,8 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
   const now = opts.now ?? (() => new Date());
   const taxpayers = new Map<string, Taxpayer>();
   const tickets = new Map<string, { cuit: string; sign: string; expiresAt: number }>();
+  /** The expiry of the last ticket given per certificate fingerprint and service: none other before it. */
+  const issued = new Map<string, number>();
   const last = new Map<string, number>();
   const vouchers: ArcaVoucherRecord[] = [];
   const calls: Record<string, number> = {};
@@ -112,10 +119,13 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
     if (text(tra, "service") !== "wsfe") throw new Fault("ns1:coe.notAuthorized", "Computador no autorizado a acceder al servicio");
     const expiration = Date.parse(text(tra, "expirationTime") ?? "");
     if (!(expiration > now().getTime())) throw new Fault("ns1:xml.expirationTime.invalid", "El TRA expiró");
+    const held = `${taxpayers.get(cuit)!.fingerprint}|wsfe`;
+    if ((issued.get(held) ?? 0) > now().getTime()) throw new Fault("ns1:coe.alreadyAuthenticated", "El CEE ya posee un TA valido para el acceso al WSN solicitado");
     const token = randomBytes(48).toString("base64");
     const sign = randomBytes(24).toString("base64");
     const expiresAt = now().getTime() + TICKET_MS;
     tickets.set(token, { cuit, sign, expiresAt });
+    issued.set(held, expiresAt);
     const ticket =
       `<?xml version="1.0" encoding="UTF-8"?><loginTicketResponse version="1.0"><header><source>CN=wsaahomo, O=AFIP, C=AR</source>` +
       `<destination>SERIALNUMBER=CUIT ${cuit}</destination><uniqueId>${randomInt(1e9)}</uniqueId><generationTime>${now().toISOString()}</generationTime>` +
@@ -164,12 +174,32 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
     last.set(key, number);
     const cae = `7${String(randomInt(1e6)).padStart(6, "0")}${String(randomInt(1e7)).padStart(7, "0")}`;
     const caeDueDate = ymd(new Date(now().getTime() + 10 * 86_400_000));
-    vouchers.push({ cuit: payer.cuit, pointOfSale, type, number, cae, caeDueDate, total: text(det, "ImpTotal") ?? "", at: now().toISOString() });
+    const detail = { concept: text(det, "Concepto") ?? "", docType, docNumber: doc, issueDate: text(det, "CbteFch") ?? "", totConc: text(det, "ImpTotConc") ?? "0", net: text(det, "ImpNeto") ?? "0", exempt: text(det, "ImpOpEx") ?? "0", trib: text(det, "ImpTrib") ?? "0", vat: text(det, "ImpIVA") ?? "0" };
+    vouchers.push({ cuit: payer.cuit, pointOfSale, type, number, cae, caeDueDate, total: text(det, "ImpTotal") ?? "", at: now().toISOString(), detail });
     return wrap("FECAESolicitar", toXml({ FeCabResp: cab, FeDetResp: { FECAEDetResponse: { ...common, Resultado: "A", CAE: cae, CAEFchVto: caeDueDate } } }));
   }
 
+  /** FECompConsultar: the voucher as ARCA keeps it, or error 602 when it has none with that number. */
+  function compConsultar(payer: Taxpayer, body: string): string {
+    const req = element(body, "FeCompConsReq") ?? "";
+    const [pointOfSale, type, number] = ["PtoVta", "CbteTipo", "CbteNro"].map((k) => Number(text(req, k)));
+    const v = vouchers.find((x) => x.cuit === payer.cuit && x.pointOfSale === pointOfSale && x.type === type && x.number === number);
+    if (!v) return wrap("FECompConsultar", toXml({ Errors: { Err: [{ Code: 602, Msg: "No existen datos en nuestros registros para los parametros ingresados." }] } }));
+    const d = v.detail;
+    return wrap(
+      "FECompConsultar",
+      toXml({
+        ResultGet: {
+          Concepto: d.concept, DocTipo: d.docType, DocNro: d.docNumber, CbteDesde: number, CbteHasta: number, CbteFch: d.issueDate,
+          ImpTotal: v.total, ImpTotConc: d.totConc, ImpNeto: d.net, ImpOpEx: d.exempt, ImpTrib: d.trib, ImpIVA: d.vat, MonId: "PES", MonCotiz: 1,
+          Resultado: "A", CodAutorizacion: v.cae, EmisionTipo: "CAE", FchVto: v.caeDueDate, FchProceso: v.at.slice(0, 10).replace(/-/g, ""), PtoVta: pointOfSale, CbteTipo: type,
+        },
+      }),
+    );
+  }
+
   function wsfe(body: string): string {
-    const operation = ["FEDummy", "FEParamGetPtosVenta", "FECompUltimoAutorizado", "FECAESolicitar"].find((op) => element(body, op) !== undefined);
+    const operation = ["FEDummy", "FEParamGetPtosVenta", "FECompUltimoAutorizado", "FECAESolicitar", "FECompConsultar"].find((op) => element(body, op) !== undefined);
     if (!operation) throw new Fault("soap:Client", "Operación no soportada por el emulador");
     calls[operation] = (calls[operation] ?? 0) + 1;
     if (operation === "FEDummy") return wrap(operation, toXml({ AppServer: "OK", DbServer: "OK", AuthServer: "OK" }));
@@ -184,6 +214,7 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
       const type = Number(text(body, "CbteTipo"));
       return wrap(operation, toXml({ PtoVta: pointOfSale, CbteTipo: type, CbteNro: last.get(`${payer.cuit}|${pointOfSale}|${type}`) ?? 0 }));
     }
+    if (operation === "FECompConsultar") return compConsultar(payer, body);
     return caeSolicitar(payer, body);
   }
 
@@ -192,6 +223,7 @@ export function createArcaEmulator(opts: { now?: () => Date } = {}) {
     if (mode === "down") return { status: 503, contentType: "text/plain", body: "Servicio no disponible (emulador de ARCA apagado)" };
     if (mode === "slow") await new Promise((r) => setTimeout(r, slowMs));
     try {
+      if (service === "wsaa") calls.LoginCms = (calls.LoginCms ?? 0) + 1;
       return { status: 200, contentType: "text/xml", body: service === "wsaa" ? loginCms(body) : wsfe(body) };
     } catch (error) {
       const fault = error instanceof Fault ? error : new Fault("soap:Server", "Error interno del emulador");

@@ -60,7 +60,10 @@ export async function prepareArcaDemo(db: Db, opts: { businessId: string; encryp
   return { cuit: company.cuit, certPem, vouchers: await emulatorVouchers(db, opts.businessId, company.cuit) };
 }
 
-/** The company's authorised vouchers as the emulator records them (total in pesos, CAE due date YYYYMMDD). */
+/**
+ * The company's authorised vouchers as the emulator records them (amounts in pesos, dates YYYYMMDD),
+ * with the detail FECompConsultar answers, so a recovered voucher agrees with the stored one.
+ */
 async function emulatorVouchers(db: Db, businessId: string, cuit: string): Promise<ArcaVoucherRecord[]> {
   return (await authorizedVouchers(db, businessId))
     .filter((v) => v.type !== null && v.pointOfSale !== null && v.number !== null)
@@ -71,7 +74,22 @@ async function emulatorVouchers(db: Db, businessId: string, cuit: string): Promi
       number: v.number!,
       cae: v.cae ?? "",
       caeDueDate: (v.caeDueDate ?? "").replace(/-/g, ""),
-      total: (v.totalCents / 100).toFixed(2),
+      total: pesos(v.totalCents),
       at: (v.authorizedAt ?? new Date(0)).toISOString(),
+      detail: {
+        concept: "2",
+        docType: v.receiverDocType,
+        docNumber: v.receiverDocNumber,
+        issueDate: v.issueDate.replace(/-/g, ""),
+        totConc: "0",
+        net: pesos(v.netCents),
+        exempt: pesos(v.exemptCents),
+        trib: "0",
+        vat: pesos(v.vatCents),
+      },
     }));
+}
+
+function pesos(cents: number): string {
+  return (cents / 100).toFixed(2);
 }

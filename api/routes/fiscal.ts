@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { fiscalSettings, type FiscalSettingsRow } from "#db/schema";
+import { CERTIFICATE_WARNING_DAYS } from "#domain/fiscal-certificate";
 import { readCertificate } from "#infra/arca/certificate";
 import { certificateProblem, testConnection } from "#infra/arca/connection-test";
 import { arcaClientFor, openFiscalSecret, sealFiscalSecret } from "#infra/arca/gateway";
@@ -13,9 +14,6 @@ import type { FiscalSettingsDto, FiscalTestDto } from "#contract/dto";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { readJson } from "../http";
 import { conflict, fieldError } from "../problem";
-
-/** The certificate is warned about this long before it expires (screen and notification). */
-export const CERTIFICATE_WARNING_DAYS = 30;
 
 export function toFiscalDto(row: FiscalSettingsRow | undefined, companyCuit: string | null, now: Date): FiscalSettingsDto {
   if (!row) return { configured: false, companyCuit, taxCondition: null, pointOfSale: null, environment: "HOMOLOGACION", certificate: null, lastTest: null, updatedAt: null };
@@ -87,7 +85,7 @@ export function fiscalRoutes(services: ApiServices) {
     const b = tenant(c);
     const row = await current(b.id);
     if (!row?.certificateEncrypted || !row.keyEncrypted || !b.cuit) throw conflict("Primero guardá la configuración con el certificado y la clave.");
-    const client = arcaClientFor(row, b.cuit, { keyRing, config: services.arca });
+    const client = arcaClientFor(row, b.cuit, { db, keyRing, config: services.arca });
     const result: FiscalTestDto = await testConnection({
       client: client!,
       certPem: openFiscalSecret(keyRing, row.certificateEncrypted, { businessId: b.id, what: "certificate" }),

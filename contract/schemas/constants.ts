@@ -103,6 +103,8 @@ export type PaymentOrigin = (typeof PAYMENT_ORIGINS)[number];
  * (late, paid twice) went back. PAYMENT_DISPUTED / PAYMENT_CHARGED_BACK / PAYMENT_DISPUTE_WON: a
  * payer's dispute opened, lost, won. PAYMENT_REFUNDED_OUTSIDE: refunded in the provider's panel.
  * PAYMENT_RECONCILIATION: payments that do not match the provider's record (told once each).
+ * FISCAL_CERTIFICATE_EXPIRING / FISCAL_CERTIFICATE_EXPIRED: the ARCA certificate expires within
+ * 30 days, or has expired (vouchers wait until a new one is uploaded).
  */
 export const NOTIFICATION_TYPES = [
   "BUSINESS_APPROVED",
@@ -125,6 +127,8 @@ export const NOTIFICATION_TYPES = [
   "PAYMENT_REFUNDED_OUTSIDE",
   "PAYMENT_ACCOUNT_ERROR",
   "PAYMENT_RECONCILIATION",
+  "FISCAL_CERTIFICATE_EXPIRING",
+  "FISCAL_CERTIFICATE_EXPIRED",
   "SYSTEM",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

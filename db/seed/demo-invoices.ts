@@ -124,9 +124,13 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
 }
 
 /** The company's authorised vouchers as ARCA holds them (series, number, CAE, total in pesos), for the emulator to know at start. */
-export async function authorizedVouchers(db: Db, businessId: string): Promise<Pick<Invoice, "type" | "pointOfSale" | "number" | "cae" | "caeDueDate" | "totalCents" | "authorizedAt">[]> {
+export async function authorizedVouchers(db: Db, businessId: string): Promise<Pick<Invoice, "type" | "pointOfSale" | "number" | "cae" | "caeDueDate" | "totalCents" | "netCents" | "vatCents" | "exemptCents" | "receiverDocType" | "receiverDocNumber" | "issueDate" | "authorizedAt">[]> {
   return db
-    .select({ type: invoices.type, pointOfSale: invoices.pointOfSale, number: invoices.number, cae: invoices.cae, caeDueDate: invoices.caeDueDate, totalCents: invoices.totalCents, authorizedAt: invoices.authorizedAt })
+    .select({
+      type: invoices.type, pointOfSale: invoices.pointOfSale, number: invoices.number, cae: invoices.cae, caeDueDate: invoices.caeDueDate,
+      totalCents: invoices.totalCents, netCents: invoices.netCents, vatCents: invoices.vatCents, exemptCents: invoices.exemptCents,
+      receiverDocType: invoices.receiverDocType, receiverDocNumber: invoices.receiverDocNumber, issueDate: invoices.issueDate, authorizedAt: invoices.authorizedAt,
+    })
     .from(invoices)
     .where(and(eq(invoices.businessId, businessId), eq(invoices.status, "AUTHORIZED")))
     .orderBy(asc(invoices.type), asc(invoices.number));

@@ -8,7 +8,7 @@
 // ArcaLoginError (also "unavailable" for invoicing, with the reason for the settings screen);
 // a voucher ARCA rejects is a CaeResult of kind "rejected" with its reasons in Spanish.
 import { createHash } from "node:crypto";
-import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type CaeResult, type VoucherType } from "../../domain/arca-port";
+import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type AuthorizedVoucher, type CaeRequest, type CaeResult, type VoucherType } from "../../domain/arca-port";
 import { loginTicketRequest, signLoginTicket } from "./certificate";
 import { loginRefusalMessage, plainMessage } from "./messages";
 import { element, elements, soapEnvelope, soapFault, text, toXml, unescapeXml } from "./xml";
@@ -20,7 +20,7 @@ export const ARCA_URLS = {
 
 const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
 const WSAA_NS = "http://wsaa.view.sua.dvadac.desein.afip.gov";
-/** A ticket is renewed this long before it expires, so no call goes out with one about to lapse. */
+/** A ticket is renewed from this long before it expires (WSAA may refuse: then it is used to its end). */
 const RENEW_BEFORE_MS = 10 * 60_000;
 /** ARCA answers within seconds when it is well; past this it is treated as down. */
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -55,23 +55,74 @@ export interface AccessTicket {
   expiresAt: Date;
 }
 
-/** Where access tickets are kept between calls (per certificate and WSAA; the default: this process's memory). */
+/** The outcome of asking for the one WSAA login of a ticket key. */
+export type LoginClaim = { claimed: true; previousLoginAt: Date | null } | { claimed: false; waitUntil: Date | null };
+
+/**
+ * Where access tickets are kept between calls, per WSAA, CUIT, certificate and service. WSAA gives
+ * one ticket at a time per certificate and service and refuses another while it is valid, so the
+ * store is also where the processes agree who logs in: one claim at a time, and after a refusal
+ * nobody asks again before the old ticket expires. The default keeps them in this process's
+ * memory; infra/arca/ticket-store.ts keeps them sealed in the database, for restarts and nodes.
+ */
 export interface TicketStore {
   get(key: string): Promise<AccessTicket | null>;
+  /** Keeps (or, with null, drops) the ticket; keeping one ends the login claim and any wait. */
   set(key: string, ticket: AccessTicket | null): Promise<void>;
+  /** Claims the login for `leaseMs`; not while another claim is live or a refusal's wait runs. */
+  claimLogin(key: string, now: Date, leaseMs: number): Promise<LoginClaim>;
+  /** The claimed login ended without a ticket: no login before `waitUntil` (null: at once). */
+  endLogin(key: string, waitUntil: Date | null): Promise<void>;
 }
 
 export function memoryTicketStore(): TicketStore {
-  const map = new Map<string, AccessTicket>();
+  const map = new Map<string, { ticket: AccessTicket | null; loginAt: Date | null; loginUntil: Date | null; waitUntil: Date | null }>();
+  const entry = (key: string) => {
+    let e = map.get(key);
+    if (!e) map.set(key, (e = { ticket: null, loginAt: null, loginUntil: null, waitUntil: null }));
+    return e;
+  };
   return {
-    get: async (key) => map.get(key) ?? null,
-    set: async (key, ticket) => void (ticket ? map.set(key, ticket) : map.delete(key)),
+    get: async (key) => map.get(key)?.ticket ?? null,
+    set: async (key, ticket) => void Object.assign(entry(key), { ticket, loginUntil: null, waitUntil: null }),
+    async claimLogin(key, now, leaseMs) {
+      const e = entry(key);
+      if (e.waitUntil && e.waitUntil > now) return { claimed: false, waitUntil: e.waitUntil };
+      if (e.loginUntil && e.loginUntil > now) return { claimed: false, waitUntil: null };
+      const previousLoginAt = e.loginAt;
+      Object.assign(e, { loginAt: now, loginUntil: new Date(now.getTime() + leaseMs), waitUntil: null });
+      return { claimed: true, previousLoginAt };
+    },
+    endLogin: async (key, waitUntil) => void Object.assign(entry(key), { loginUntil: null, waitUntil }),
   };
 }
 
 const processTickets = memoryTicketStore();
-/** Logins under way, per ticket key: concurrent calls share one (WSAA refuses a second while the first is valid). */
+/** Logins under way in this process, per ticket key: concurrent calls share one. */
 const loginsInFlight = new Map<string, Promise<AccessTicket>>();
+
+/** How long WSAA's tickets last: a refused login waits at most this long after the previous one. */
+export const TICKET_LIFETIME_MS = 12 * 3_600_000;
+/** WSAA refused and no login of ours explains the ticket it holds (another program, a lost store): ask again after this. */
+const UNKNOWN_TICKET_WAIT_MS = 3_600_000;
+/** A ticket this close to its expiry is not used: a call may take this long to reach WSFE. */
+const EXPIRY_MARGIN_MS = 60_000;
+/** While another process logs in, its ticket is looked for this often. */
+const OTHER_LOGIN_POLL_MS = 250;
+
+/** WSAA's refusal of a second ticket while one it gave is valid («El CEE ya posee un TA valido…»). */
+const ALREADY_AUTHENTICATED = "coe.alreadyAuthenticated";
+
+const argentineTime = (at: Date) =>
+  at.toLocaleString("es-AR", { timeZone: "America/Argentina/Buenos_Aires", day: "2-digit", month: "2-digit", hour: "2-digit", minute: "2-digit", hour12: false });
+
+/** The login error while WSAA's previous ticket, which we do not have, is still valid. */
+function ticketHeldElsewhere(until: Date): ArcaLoginError {
+  return new ArcaLoginError(
+    ALREADY_AUTHENTICATED,
+    `ARCA ya entregó un acceso vigente para este certificado (a otro programa, o antes de un reinicio sin que llegara a guardarse) y no da otro hasta que venza: volvemos a pedirlo el ${argentineTime(until)}. Mientras tanto los comprobantes esperan en la cola.`,
+  );
+}
 
 export interface ArcaClientOptions {
   cuit: string;
@@ -147,13 +198,100 @@ export function parseCaeResult(xml: string): CaeResult {
   return { kind: "rejected", errors, observations };
 }
 
+/** FECompConsultar's answer: the voucher ARCA holds, or null when it has none with that number (error 602). */
+export function parseVoucher(xml: string): AuthorizedVoucher | null {
+  const result = element(xml, "FECompConsultarResult") ?? "";
+  const errors = messagesOf(result, "Errors", "Err");
+  const got = element(result, "ResultGet");
+  if (errors.some((e) => e.code === 602) || (got === undefined && errors.length === 0)) return null;
+  if (errors.length > 0 || got === undefined) throw new ArcaUnavailableError(errors.map((e) => e.message).join(" "));
+  const cae = text(got, "CodAutorizacion") ?? "";
+  if (text(got, "Resultado") !== "A" || !/^\d{14}$/.test(cae)) return null;
+  const amount = (name: string) => Math.round(Number(text(got, name) ?? "0") * 100);
+  return {
+    pointOfSale: Number(text(got, "PtoVta")),
+    type: Number(text(got, "CbteTipo")) as VoucherType,
+    number: Number(text(got, "CbteDesde")),
+    cae,
+    caeDueDate: isoDate(text(got, "FchVto")),
+    issueDate: isoDate(text(got, "CbteFch")),
+    receiverDocType: Number(text(got, "DocTipo")),
+    receiverDocNumber: text(got, "DocNro") ?? "",
+    totalCents: amount("ImpTotal"),
+    netCents: amount("ImpNeto"),
+    exemptCents: amount("ImpOpEx"),
+    vatCents: amount("ImpIVA"),
+  };
+}
+
+/**
+ * The access ticket for one key: the stored one while it is good, else a new one by the one login
+ * the store lets through (concurrent calls of this process share it).
+ */
+function ticketKeeper(o: { tickets: TicketStore; key: string; now: () => Date; timeoutMs: number; loginNow: () => Promise<AccessTicket> }): () => Promise<AccessTicket> {
+  const { tickets, key, now, timeoutMs, loginNow } = o;
+  async function login(): Promise<AccessTicket> {
+    const cached = await tickets.get(key);
+    if (cached && cached.expiresAt.getTime() - RENEW_BEFORE_MS > now().getTime()) return cached;
+    let pending = loginsInFlight.get(key);
+    if (!pending) {
+      pending = renew(cached).finally(() => loginsInFlight.delete(key));
+      loginsInFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * A new ticket, by the one login the store lets through. WSAA refuses a second ticket while its
+   * last is valid: a ticket we still hold is used to its end; one we lost (a restart before it was
+   * stored, another program with the same certificate) is waited out, and nobody asks meanwhile.
+   */
+  async function renew(cached: AccessTicket | null): Promise<AccessTicket> {
+    const usable = cached && cached.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime() ? cached : null;
+    const claim = await tickets.claimLogin(key, now(), timeoutMs + 10_000);
+    if (!claim.claimed) {
+      if (usable) return usable;
+      if (claim.waitUntil) throw ticketHeldElsewhere(claim.waitUntil);
+      return ticketOfOtherLogin();
+    }
+    try {
+      return await loginNow();
+    } catch (error) {
+      if (!(error instanceof ArcaLoginError && error.code === ALREADY_AUTHENTICATED)) {
+        await tickets.endLogin(key, null);
+        throw error;
+      }
+      // The ticket WSAA holds lasts 12 h from the login that got it: ours when we asked for one lately.
+      const previous = claim.previousLoginAt?.getTime() ?? 0;
+      const until = usable ? usable.expiresAt : new Date(previous + TICKET_LIFETIME_MS > now().getTime() ? previous + TICKET_LIFETIME_MS + EXPIRY_MARGIN_MS : now().getTime() + UNKNOWN_TICKET_WAIT_MS);
+      await tickets.endLogin(key, until);
+      if (usable) return usable;
+      throw ticketHeldElsewhere(until);
+    }
+  }
+
+  /** Another process is logging in: its ticket, once stored, or "unavailable" when it takes too long. */
+  async function ticketOfOtherLogin(): Promise<AccessTicket> {
+    const giveUpAt = Date.now() + timeoutMs;
+    while (Date.now() < giveUpAt) {
+      await new Promise((r) => setTimeout(r, OTHER_LOGIN_POLL_MS));
+      const stored = await tickets.get(key);
+      if (stored && stored.expiresAt.getTime() - EXPIRY_MARGIN_MS > now().getTime()) return stored;
+    }
+    throw new ArcaUnavailableError("Otro proceso está pidiendo el acceso a ARCA y todavía no lo obtuvo: reintentamos en unos minutos.");
+  }
+  return login;
+}
+
 export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const now = options.now ?? (() => new Date());
   const tickets = options.tickets ?? processTickets;
   const certHash = createHash("sha256").update(options.certPem).digest("hex").slice(0, 16);
-  const ticketKey = `${options.wsaaUrl}|${options.cuit}|${certHash}`;
+  // WSAA gives one ticket per certificate and service, and the WSAA (homologation, production, an
+  // emulator) tells which ARCA gave it.
+  const ticketKey = `${options.wsaaUrl}|${options.cuit}|${certHash}|wsfe`;
 
   async function post(url: string, action: string, body: string): Promise<string> {
     let response: Response;
@@ -196,16 +334,7 @@ export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
     return ticket;
   }
 
-  async function login(): Promise<AccessTicket> {
-    const cached = await tickets.get(ticketKey);
-    if (cached && cached.expiresAt.getTime() - RENEW_BEFORE_MS > now().getTime()) return cached;
-    let pending = loginsInFlight.get(ticketKey);
-    if (!pending) {
-      pending = loginNow().finally(() => loginsInFlight.delete(ticketKey));
-      loginsInFlight.set(ticketKey, pending);
-    }
-    return pending;
-  }
+  const login = ticketKeeper({ tickets, key: ticketKey, now, timeoutMs, loginNow });
 
   /** One WSFEv1 operation with the access ticket; an answer whose errors are about the ticket drops it. */
   async function wsfe(operation: string, inner: Record<string, unknown>, withAuth = true): Promise<string> {
@@ -254,6 +383,10 @@ export function createArcaClient(options: ArcaClientOptions): ArcaSoapClient {
         FeCAEReq: { FeCabReq: { CantReg: 1, PtoVta: request.pointOfSale, CbteTipo: request.type }, FeDetReq: { FECAEDetRequest: caeDetail(request) } },
       });
       return parseCaeResult(xml);
+    },
+    async voucher(pointOfSale: number, type: VoucherType, number: number) {
+      const xml = await wsfe("FECompConsultar", { FeCompConsReq: { CbteTipo: type, CbteNro: number, PtoVta: pointOfSale } });
+      return parseVoucher(xml);
     },
   };
 }

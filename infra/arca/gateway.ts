@@ -8,12 +8,14 @@ import { businessUsers, fiscalSettings, type FiscalSettingsRow } from "../../db/
 import type { ArcaEnvironment, FiscalSettings, InvoicingGateway } from "../../domain/arca-port";
 import type { KeyRing } from "../crypto";
 import { ARCA_URLS, createArcaClient, type ArcaSoapClient, type TicketStore } from "./client";
+import { dbTicketStore } from "./ticket-store";
 
 export interface ArcaConfig {
   wsaaUrl?: string;
   wsfeUrl?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** Where WSAA tickets are kept; by default the database (sealed), shared by restarts and nodes. */
   tickets?: TicketStore;
 }
 
@@ -32,7 +34,7 @@ export function openFiscalSecret(ring: KeyRing, sealed: string, ctx: { businessI
 }
 
 /** The ARCA client for a settings row with its certificate and the company's CUIT, or null without a certificate. */
-export function arcaClientFor(row: FiscalSettingsRow, cuit: string, deps: { keyRing: KeyRing; config: ArcaConfig }): ArcaSoapClient | null {
+export function arcaClientFor(row: FiscalSettingsRow, cuit: string, deps: { db: Db; keyRing: KeyRing; config: ArcaConfig }): ArcaSoapClient | null {
   if (!row.certificateEncrypted || !row.keyEncrypted) return null;
   const urls = arcaUrls(deps.config, row.environment);
   return createArcaClient({
@@ -43,7 +45,7 @@ export function arcaClientFor(row: FiscalSettingsRow, cuit: string, deps: { keyR
     wsfeUrl: urls.wsfe,
     fetch: deps.config.fetch,
     timeoutMs: deps.config.timeoutMs,
-    tickets: deps.config.tickets,
+    tickets: deps.config.tickets ?? dbTicketStore(deps.db, deps.keyRing),
   });
 }
 

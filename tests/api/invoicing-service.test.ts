@@ -123,12 +123,56 @@ describe.each(testBackends())("invoicing service ($name)", (backend) => {
     // The next voucher of the series first settles the lost one: 2 is the lost voucher's, the new one is 3.
     const next = await invoicing.paymentSettled(await settledPayment());
     expect(next).toMatchObject({ status: "AUTHORIZED", number: 3 });
+    // Its CAE and due date come from ARCA (FECompConsultar): the voucher is complete, with its PDF and e-mail.
     const [recovered] = await database.db.select().from(invoices).where(eq(invoices.id, lost!.id));
-    expect(recovered).toMatchObject({ status: "AUTHORIZED", number: 2, cae: null });
-    expect(recovered.lastError).toMatch(/consultá su CAE en ARCA/);
+    expect(recovered).toMatchObject({ status: "AUTHORIZED", number: 2, cae: arca.authorized[1].cae, caeDueDate: arca.authorized[1].caeDueDate, lastError: null });
+    expect(recovered.cae).toMatch(/^\d{14}$/);
     expect(await numbersOf(businessId)).toEqual([1, 2, 3]);
     expect(arca.authorized.map((v) => v.number)).toEqual([1, 2, 3]);
     expect(arca.requests.map((r) => r.number)).toEqual([1, 2, 3]);
+    expect((await invoicing.pdf(businessId, lost!.id))?.filename).toBe("Factura-B-0003-00000002.pdf");
+    const mails = inbox.messages.filter((m) => m.kind === "invoice").map((m) => m.text);
+    expect(mails.some((t) => t.includes(`Factura B N° 0003-00000002 · CAE ${recovered.cae}`))).toBe(true);
+  });
+
+  it("an answer lost, and ARCA's voucher with that number is not the one asked for (another amount): not taken as ours, the operator is told why", async () => {
+    const arca = gateway.arca(businessId);
+    arca.loseNextAnswer = true;
+    const lost = await invoicing.paymentSettled(await settledPayment());
+    expect(lost).toMatchObject({ status: "PENDING", number: null });
+    // ARCA keeps number 1 with another total: someone else's voucher on this point of sale.
+    arca.authorized[0].totalCents = 99_900;
+    const next = await invoicing.paymentSettled(await settledPayment());
+    expect(next).toMatchObject({ status: "AUTHORIZED", number: 2 });
+    const [kept] = await database.db.select().from(invoices).where(eq(invoices.id, lost!.id));
+    expect(kept).toMatchObject({ status: "REJECTED", number: null, cae: null });
+    expect(kept.lastError).toMatch(/^ARCA tiene autorizada la Factura B N° 0003-00000001, pero no coincide con este comprobante \(total: \$\s999,00 en ARCA, \$\s3\.123,45 acá\)/);
+    expect(kept.lastError).toMatch(/al reintentar se pide un número nuevo/);
+    // The operator's retry gives it a number of its own.
+    await invoicing.retry(businessId, lost!.id);
+    expect(await invoicing.issue(lost!.id)).toMatchObject({ status: "AUTHORIZED", number: 3 });
+  });
+
+  it("a voucher recognised without its CAE (FECompConsultar had nothing then) gets it from the sweep, and its e-mail", async () => {
+    const arca = gateway.arca(businessId);
+    arca.loseNextAnswer = true;
+    const lost = await invoicing.paymentSettled(await settledPayment());
+    const voucher = arca.voucher.bind(arca);
+    arca.voucher = async () => null;
+    await invoicing.paymentSettled(await settledPayment());
+    const [waiting] = await database.db.select().from(invoices).where(eq(invoices.id, lost!.id));
+    expect(waiting).toMatchObject({ status: "AUTHORIZED", number: 1, cae: null });
+    expect(waiting.lastError).toMatch(/todavía no pudimos leer su CAE/);
+    arca.voucher = voucher;
+    // Not before its next attempt; then the sweep reads it.
+    await invoicing.tick();
+    expect((await database.db.select().from(invoices).where(eq(invoices.id, lost!.id)))[0].cae).toBeNull();
+    clock = new Date(clock.getTime() + 60_000);
+    inbox.messages.length = 0;
+    await invoicing.tick();
+    const [done] = await database.db.select().from(invoices).where(eq(invoices.id, lost!.id));
+    expect(done).toMatchObject({ status: "AUTHORIZED", number: 1, cae: arca.authorized[0].cae, lastError: null, nextAttemptAt: null });
+    expect(inbox.messages.filter((m) => m.kind === "invoice").map((m) => m.text).join()).toContain(`Factura B N° 0003-00000001 · CAE ${done.cae}`);
   });
 
   it("a process that died holding the series: nobody numbers until its lease runs out, then its voucher is recognised", async () => {
@@ -147,7 +191,7 @@ describe.each(testBackends())("invoicing service ($name)", (backend) => {
     clock = new Date(clock.getTime() + 61_000);
     await invoicing.tick();
     const rows = await database.db.select().from(invoices).where(eq(invoices.businessId, businessId));
-    expect(rows.find((r) => r.id === dead.id)).toMatchObject({ status: "AUTHORIZED", number: 1 });
+    expect(rows.find((r) => r.id === dead.id)).toMatchObject({ status: "AUTHORIZED", number: 1, cae: arca.authorized[0].cae });
     expect(rows.find((r) => r.id === waiting!.id)).toMatchObject({ status: "AUTHORIZED", number: 2 });
     expect(await numbersOf(businessId)).toEqual([1, 2]);
   });

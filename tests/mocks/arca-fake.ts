@@ -1,12 +1,13 @@
 // An in-memory ARCA for invoicing tests: numbers each point of sale and voucher type strictly in
 // sequence (a request for any other number is refused, as FECAESolicitar refuses it), answers
 // 14-digit CAEs, and can be told to reject, to be down, or to lose its answer after authorising
-// (the process "dies" between the request and the answer).
-import { ArcaUnavailableError, type ArcaClient, type CaeRequest, type CaeResult, type FiscalSettings, type InvoicingGateway, type VoucherType } from "../../domain/arca-port";
+// (the process "dies" between the request and the answer). FECompConsultar answers from what it
+// authorised (a test may change a voucher there to make ARCA's record disagree with ours).
+import { ArcaUnavailableError, type ArcaClient, type AuthorizedVoucher, type CaeRequest, type CaeResult, type FiscalSettings, type InvoicingGateway, type VoucherType } from "../../domain/arca-port";
 
 export interface FakeArca extends ArcaClient {
   /** Every voucher authorised, in order. */
-  authorized: (CaeRequest & { cae: string })[];
+  authorized: (CaeRequest & { cae: string; caeDueDate: string })[];
   /** Every FECAESolicitar received. */
   requests: CaeRequest[];
   down: boolean;
@@ -51,12 +52,20 @@ export function fakeArca(): FakeArca {
       if (req.totalCents !== req.netCents + req.vatCents + req.exemptCents) return { kind: "rejected", errors: [{ code: 10048, message: "El importe total no coincide con la suma de sus componentes." }], observations: [] };
       last.set(key(req.pointOfSale, req.type), req.number);
       const cae = String(76_000_000_000_000 + ++caeSeq);
-      fake.authorized.push({ ...req, cae });
+      const caeDueDate = addDays(req.issueDate, 10);
+      fake.authorized.push({ ...req, cae, caeDueDate });
       if (fake.loseNextAnswer) {
         fake.loseNextAnswer = false;
         throw new Error("socket hang up");
       }
-      return { kind: "authorized", cae, caeDueDate: addDays(req.issueDate, 10), observations: [] };
+      return { kind: "authorized", cae, caeDueDate, observations: [] };
+    },
+    async voucher(pointOfSale: number, type: VoucherType, number: number): Promise<AuthorizedVoucher | null> {
+      if (fake.down) throw new ArcaUnavailableError("ARCA no responde (simulado).");
+      const v = fake.authorized.find((a) => a.pointOfSale === pointOfSale && a.type === type && a.number === number);
+      if (!v) return null;
+      const { cae, caeDueDate, issueDate, receiverDocType, receiverDocNumber, totalCents, netCents, exemptCents, vatCents } = v;
+      return { pointOfSale, type, number, cae, caeDueDate, issueDate, receiverDocType, receiverDocNumber, totalCents, netCents, exemptCents, vatCents };
     },
   };
   return fake;

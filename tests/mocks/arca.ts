@@ -13,15 +13,16 @@ export const ARCA_TEST_URLS = { wsaa: "https://wsaa.arca.test/ws/services/LoginC
 
 interface ArcaFake {
   emulator: ArcaEmulator;
-  reset(): void;
+  /** A fresh ARCA; `now` is its clock (by default the real one). */
+  reset(opts?: { now?: () => Date }): void;
   handlers: ReturnType<typeof http.post>[];
 }
 
 function createArcaFake(): ArcaFake {
   const fake: ArcaFake = {
     emulator: createArcaEmulator(),
-    reset() {
-      fake.emulator = createArcaEmulator();
+    reset(opts) {
+      fake.emulator = createArcaEmulator(opts);
     },
     handlers: [
       http.post(ARCA_TEST_URLS.wsaa, async ({ request }) => reply(await fake.emulator.respond("wsaa", await request.text()))),

@@ -46,16 +46,24 @@ const facturaB = (number: number, over: Partial<CaeRequest> = {}): CaeRequest =>
 });
 
 describe("ARCA client", () => {
-  it("logs in once and reuses the access ticket until it is about to expire, then renews it", async () => {
-    arca.emulator.registerTaxpayer(CUIT, cert.certPem, [3]);
+  it("logs in once and reuses the access ticket; near its expiry WSAA refuses a second (coe.alreadyAuthenticated), so it is used to its end, then renewed", async () => {
     let now = new Date();
+    arca.reset({ now: () => now });
+    arca.emulator.registerTaxpayer(CUIT, cert.certPem, [3]);
     const c = client({ now: () => now });
     const first = await c.login();
     expect(await c.pointsOfSale()).toEqual([3]);
     expect((await c.login()).token).toBe(first.token);
     now = new Date(first.expiresAt.getTime() - 5 * 60_000);
+    expect((await c.login()).token).toBe(first.token);
+    expect(await c.pointsOfSale()).toEqual([3]);
+    // The refusal is remembered: no other login is asked while the ticket lasts.
+    expect((await c.login()).token).toBe(first.token);
+    expect(arca.emulator.state().calls.LoginCms).toBe(2);
+    now = new Date(first.expiresAt.getTime() + 1_000);
     const renewed = await c.login();
     expect(renewed.token).not.toBe(first.token);
+    expect(arca.emulator.state().calls.LoginCms).toBe(3);
   });
 
   it("shares one login among concurrent calls", async () => {
@@ -127,6 +135,19 @@ describe("ARCA client", () => {
     const a = await c.requestCae(facturaB(1, { type: VOUCHER_TYPES.FACTURA_A, receiverDocType: 80, receiverDocNumber: "30712345670", receiverVatConditionId: 1 }));
     expect(a.kind === "rejected" && a.observations.map((o) => o.code)).toContain(10015);
     expect(a.kind === "rejected" && a.observations[0].message).toMatch(/CUIT válido/);
+  });
+
+  it("reads back an authorised voucher with FECompConsultar (CAE, due date, amounts, receiver); none for a number ARCA has not given", async () => {
+    arca.emulator.registerTaxpayer(CUIT, cert.certPem, [3]);
+    const c = client();
+    const result = await c.requestCae(facturaB(1));
+    if (result.kind !== "authorized") throw new Error("not authorised");
+    expect(await c.voucher(3, VOUCHER_TYPES.FACTURA_B, 1)).toEqual({
+      pointOfSale: 3, type: 6, number: 1, cae: result.cae, caeDueDate: result.caeDueDate, issueDate: "2026-11-28",
+      receiverDocType: 99, receiverDocNumber: "0", totalCents: 12_100, netCents: 10_000, exemptCents: 0, vatCents: 2_100,
+    });
+    expect(await c.voucher(3, VOUCHER_TYPES.FACTURA_B, 2)).toBeNull();
+    expect(await c.voucher(3, VOUCHER_TYPES.FACTURA_A, 1)).toBeNull();
   });
 
   it("sends a Factura C with its whole amount as net and no VAT", async () => {
