@@ -187,7 +187,10 @@ export const AUDITED_TABLES: Record<string, AuditedTable> = {
       updatedAt: ENTRY_FIELDS.updatedAt,
     },
   }),
-  accessGroups: audited("access_group", accessGroups, { recorded: { rateId: "rate" }, notRecorded: { ...ENTRY_FIELDS } }),
+  accessGroups: audited("access_group", accessGroups, {
+    recorded: { rateId: "rate" },
+    notRecorded: { ...ENTRY_FIELDS, billingSince: "follows from switching monthly invoicing on, which billingMonthly records" },
+  }),
   paymentAccounts: audited("payment_account", paymentAccounts, {
     recorded: { credentialsLast4: "last4" },
     notRecorded: { ...ENTRY_FIELDS, credentialsEncrypted: "a secret", lastError: "the provider's last answer, not a change someone made" },

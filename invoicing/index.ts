@@ -14,6 +14,7 @@ import { invoicingContext, type InvoicingContext, type InvoicingDeps } from "./d
 import { issue, pendingCount } from "./issue";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
 import { invoicePdf, invoicePdfData } from "./pdf";
+import { closeMonth } from "./monthly";
 import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToInvoice } from "./sales";
 
 export type { InvoicingDeps } from "./deps";
@@ -33,9 +34,14 @@ export interface Invoicing {
   pdf(businessId: string, invoiceId: string): Promise<{ filename: string; bytes: Buffer } | null>;
   /** What the driver's receipt says of the payment's invoice ("Factura B N° 0003-00000042 · CAE …"), with its PDF when authorised. */
   receiptInvoice(paymentId: string, withPdf: boolean): Promise<{ id: string; businessId: string; line: string; attachment?: MailAttachment } | null>;
-  /** One pass of the sweep: missing invoices and credit notes, then the vouchers due. */
+  /** The monthly close of the access groups that invoice monthly (ADR 0050): last month's invoices, asked to ARCA now. */
+  closeMonth(): Promise<Invoice[]>;
+  /** One pass of the sweep: missing invoices and credit notes, the monthly close now and then, then the vouchers due. */
   tick(): Promise<void>;
 }
+
+/** How often a process tries the monthly close: groups whose month had nothing to invoice are looked at again this often. */
+const MONTHLY_CLOSE_EVERY_MS = 15 * 60_000;
 
 export function createInvoicing(deps: InvoicingDeps): Invoicing {
   const ctx = invoicingContext(deps);
@@ -43,6 +49,18 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     const inv = await issue(ctx, id);
     if (inv?.status === "AUTHORIZED") await sendInvoiceMail(ctx, inv);
     return inv;
+  };
+  const closeAndIssue = async () => {
+    const created = await closeMonth(ctx);
+    const issued: Invoice[] = [];
+    for (const inv of created) issued.push((await issueAndMail(inv.id)) ?? inv);
+    return issued;
+  };
+  let nextCloseAt = 0;
+  const closeNowAndThen = async () => {
+    if (ctx.now().getTime() < nextCloseAt) return;
+    nextCloseAt = ctx.now().getTime() + MONTHLY_CLOSE_EVERY_MS;
+    await closeMonth(ctx);
   };
   return {
     async paymentSettled(paymentId) {
@@ -56,7 +74,8 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     issue: issueAndMail,
     retry: (businessId, invoiceId) => retry(ctx, businessId, invoiceId),
     pendingCount: (businessId) => pendingCount(ctx, businessId),
-    tick: () => tick(ctx, issueAndMail),
+    closeMonth: closeAndIssue,
+    tick: () => tick(ctx, issueAndMail, closeNowAndThen),
     async pdf(businessId, invoiceId) {
       const settings = await ctx.gateway.fiscalSettings(businessId);
       const data = settings ? await invoicePdfData(ctx.db, businessId, invoiceId, settings.taxCondition) : undefined;
@@ -85,9 +104,11 @@ async function retry(ctx: InvoicingContext, businessId: string, invoiceId: strin
   return row ?? null;
 }
 
-async function tick(ctx: InvoicingContext, issueOne: (id: string) => Promise<unknown>): Promise<void> {
+async function tick(ctx: InvoicingContext, issueOne: (id: string) => Promise<unknown>, close: () => Promise<void>): Promise<void> {
   for (const paymentId of await paymentsToInvoice(ctx)) await invoiceForPayment(ctx, paymentId);
   for (const paymentId of await paymentsToCredit(ctx)) await creditNoteForPayment(ctx, paymentId);
+  // The invoices the close creates are due now: the pass below asks ARCA for them.
+  await close();
   const due = await ctx.db
     .select({ id: invoices.id })
     .from(invoices)

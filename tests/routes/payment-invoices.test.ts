@@ -38,6 +38,8 @@ const invoice = (over: Partial<InvoiceDto> = {}): InvoiceDto => ({
   receiver: { docType: 99, docNumber: "0", name: null },
   paymentId: "9b0e2a4c-1d1f-4c55-9a8e-0c2f1e3d4a5b",
   sessionIds: null,
+  accessGroup: null,
+  billingMonth: null,
   creditNoteOf: null,
   issueDate: "2026-11-28",
   serviceFrom: "2026-11-28",
