@@ -44,7 +44,7 @@ import { formatArs } from "../domain/money";
 import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
 import type { ApiServices, Ctx } from "./env";
 import type { AuditSpec } from "#contract/endpoints";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, RECEIVER_TAX_CONDITION_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
 
 export type { AuditResource };
 
@@ -187,7 +187,10 @@ export const AUDITED_TABLES: Record<string, AuditedTable> = {
       updatedAt: ENTRY_FIELDS.updatedAt,
     },
   }),
-  accessGroups: audited("access_group", accessGroups, { recorded: { rateId: "rate" }, notRecorded: { ...ENTRY_FIELDS } }),
+  accessGroups: audited("access_group", accessGroups, {
+    recorded: { rateId: "rate" },
+    notRecorded: { ...ENTRY_FIELDS, billingSince: "follows from switching monthly invoicing on, which billingMonthly records" },
+  }),
   paymentAccounts: audited("payment_account", paymentAccounts, {
     recorded: { credentialsLast4: "last4" },
     notRecorded: { ...ENTRY_FIELDS, credentialsEncrypted: "a secret", lastError: "the provider's last answer, not a change someone made" },
@@ -321,7 +324,17 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         .innerJoin(stations, eq(stations.id, accessGroupStations.stationId))
         .where(eq(accessGroupStations.groupId, id))
         .orderBy(asc(stations.name));
-      return { name: row.group.name, allStations: row.group.allStations, stations: list.map((x) => x.name), rate: row.rate ?? null };
+      const g = row.group;
+      return {
+        name: g.name,
+        allStations: g.allStations,
+        stations: list.map((x) => x.name),
+        rate: row.rate ?? null,
+        billingCuit: g.billingCuit,
+        billingName: g.billingName,
+        billingTaxCondition: g.billingTaxCondition ? RECEIVER_TAX_CONDITION_LABELS[g.billingTaxCondition] : null,
+        billingMonthly: g.billingMonthly,
+      };
     },
     label: (s) => (s.name as string) ?? null,
   },

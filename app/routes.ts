@@ -40,6 +40,8 @@ export default [
     route("payment/reconciliation", "routes/app/payment/reconciliation.tsx"),
     // The electronic vouchers (ARCA) of the sales: Comprobantes.
     route("payment/invoice", "routes/app/payment/invoice.tsx"),
+    // One voucher; a monthly invoice with the sessions it covers.
+    route("payment/invoice/:id", "routes/app/payment/invoice-detail.tsx"),
     // The team and the audit log.
     route("team", "routes/app/team.tsx"),
     route("audit", "routes/app/audit.tsx"),

@@ -8,7 +8,7 @@ import type { BandedPrice, RateRow, RateSnapshot, SessionBands, SessionPrice } f
 import type { RateChanges, RateValues } from "../domain/rate-schedule";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
+import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, ReceiverTaxCondition, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { DifferenceKind } from "../domain/reconciliation";
@@ -534,6 +534,9 @@ export interface InvoiceDto {
   /** The QR payment it invoices, or the sessions of a monthly invoice. */
   paymentId: string | null;
   sessionIds: string[] | null;
+  /** A monthly invoice: the access group it invoices (null name once the group was deleted) and its month ("2026-10-01"). */
+  accessGroup: { id: string | null; name: string | null } | null;
+  billingMonth: string | null;
   /** A credit note: the invoice it corrects. */
   creditNoteOf: string | null;
   issueDate: string;
@@ -544,6 +547,25 @@ export interface InvoiceDto {
   /** Why it is not authorised yet, or ARCA's rejection, in Spanish. */
   lastError: string | null;
   createdAt: string;
+}
+
+/** One session a monthly invoice covers, as it was charged. */
+export interface InvoiceSessionDto {
+  id: string;
+  transactionId: number;
+  idTag: string;
+  stationName: string | null;
+  startedAt: string;
+  stoppedAt: string | null;
+  energyWh: number;
+  /** What the session was charged (VAT included) and the VAT rate it was priced at. */
+  totalCents: number;
+  vatRateBp: number;
+}
+
+/** GET /Business/Invoice/{id}: the voucher and, for a monthly invoice, the sessions it covers. */
+export interface InvoiceDetailDto extends InvoiceDto {
+  sessions: InvoiceSessionDto[];
 }
 
 /** GET /Business/Invoice: a page of vouchers and how many of the company's wait for ARCA. */
@@ -638,6 +660,11 @@ export interface AccessGroupDto {
   rateId: string | null;
   rateName: string | null;
   tagCount: number;
+  /** Who pays for the group's tags (all null: nobody), and whether it gets one invoice a month for their sessions. */
+  billingCuit: string | null;
+  billingName: string | null;
+  billingTaxCondition: ReceiverTaxCondition | null;
+  billingMonthly: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -41,6 +41,7 @@ import type { MeterFault } from "../domain/metering";
 import type { SessionBands } from "../domain/pricing";
 import type { TariffBand } from "../domain/tariff-bands";
 import type { AuthorizationPolicy } from "../domain/authorization";
+import type { ReceiverTaxCondition } from "../domain/invoice";
 import { DEFAULT_QR_MAX_CENTS, DEFAULT_QR_MIN_CENTS, DRIVER_STEPS, type DriverStep } from "../domain/driver-payment";
 
 // ---------------------------------------------------------------------------------------------
@@ -454,11 +455,27 @@ export const accessGroups = pgTable(
     allStations: boolean("all_stations").notNull().default(true),
     /** Overrides the connector's rate for the group's tags; null: the connector's rate. */
     rateId: uuid("rate_id").references(() => rates.id, { onDelete: "set null" }),
+    // Who pays for the group's tags, for its monthly invoice (ADR 0050).
+    billingCuit: varchar("billing_cuit", { length: 11 }),
+    billingName: text("billing_name"),
+    billingTaxCondition: text("billing_tax_condition").$type<ReceiverTaxCondition>(),
+    /** «Facturar mensualmente»: the monthly close invoices the group's tags' sessions. */
+    billingMonthly: boolean("billing_monthly").notNull().default(false),
+    /** When monthly invoicing was last switched on: sessions that ended before are not invoiced. */
+    billingSince: tstz("billing_since"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("access_groups_business_name_key").on(t.businessId, sql`lower(${t.name})`),
     index("access_groups_rate_idx").on(t.rateId),
+    check(
+      "access_groups_billing_complete",
+      sql`not ${t.billingMonthly} or (${t.billingCuit} is not null and ${t.billingName} is not null and ${t.billingTaxCondition} is not null and ${t.billingSince} is not null)`,
+    ),
+    check(
+      "access_groups_billing_tax_condition_known",
+      sql`${t.billingTaxCondition} is null or ${t.billingTaxCondition} in ('RESPONSABLE_INSCRIPTO', 'MONOTRIBUTO', 'EXENTO', 'CONSUMIDOR_FINAL')`,
+    ),
   ],
 );
 
@@ -1648,7 +1665,8 @@ export const invoices = pgTable(
     netCents: integer("net_cents").notNull(),
     vatCents: integer("vat_cents").notNull(),
     exemptCents: integer("exempt_cents").notNull().default(0),
-    vatRateBp: integer("vat_rate_bp").notNull(),
+    /** Null on a monthly invoice whose sessions were priced at several rates (invoice_sessions has each one's). */
+    vatRateBp: integer("vat_rate_bp"),
     /** 80 CUIT, 96 DNI, 99 consumidor final. */
     receiverDocType: smallint("receiver_doc_type").notNull().default(99),
     receiverDocNumber: varchar("receiver_doc_number", { length: 11 }).notNull().default("0"),
@@ -1657,8 +1675,9 @@ export const invoices = pgTable(
     receiverVatCondition: smallint("receiver_vat_condition").notNull().default(5),
     /** The QR payment it invoices (the credit notes of that invoice carry it too). */
     paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
-    /** A monthly invoice's sessions. */
-    sessionIds: uuid("session_ids").array(),
+    /** A monthly invoice: the access group it invoices and the month (its first day); its sessions are in invoice_sessions. */
+    accessGroupId: uuid("access_group_id").references(() => accessGroups.id, { onDelete: "set null" }),
+    billingMonth: date("billing_month", { mode: "string" }),
     /** A credit note: the invoice it corrects. */
     creditNoteOf: uuid("credit_note_of").references((): AnyPgColumn => invoices.id, { onDelete: "restrict" }),
     attempts: integer("attempts").notNull().default(0),
@@ -1685,9 +1704,31 @@ export const invoices = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
     index("invoices_credit_note_of_idx").on(t.creditNoteOf),
+    // One monthly invoice per group and month, whichever node closes the month first.
+    uniqueIndex("invoices_group_month_key")
+      .on(t.accessGroupId, t.billingMonth)
+      .where(sql`${t.creditNoteOf} is null and ${t.billingMonth} is not null`),
   ],
 );
 export type Invoice = typeof invoices.$inferSelect;
+
+/** The sessions a monthly invoice covers, each with what it was priced (each session is invoiced once). */
+export const invoiceSessions = pgTable(
+  "invoice_sessions",
+  {
+    sessionId: uuid("session_id")
+      .primaryKey()
+      .references(() => chargingSessions.id, { onDelete: "cascade" }),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    /** The session's stored total (VAT included), as it was priced. */
+    totalCents: integer("total_cents").notNull(),
+    /** The VAT rate of the session's rate snapshot. */
+    vatRateBp: integer("vat_rate_bp").notNull(),
+  },
+  (t) => [index("invoice_sessions_invoice_idx").on(t.invoiceId), check("invoice_sessions_total_positive", sql`${t.totalCents} > 0`)],
+);
 
 /**
  * One row per company, point of sale and voucher type: whoever holds its lease is the only one

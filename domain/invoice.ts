@@ -2,6 +2,7 @@
 // total splits into net and VAT to the centavo, its printed number and the fiscal QR (RG 4892).
 import { formatArs } from "./money";
 import { vatCents } from "./pricing";
+import { RECEIVER_TAX_CONDITIONS, type ReceiverTaxCondition } from "./receiver-tax-condition";
 
 /** ARCA's voucher codes: Factura A/B/C and the credit note of each. */
 export const INVOICE_TYPES = { FACTURA_A: 1, NOTA_CREDITO_A: 3, FACTURA_B: 6, NOTA_CREDITO_B: 8, FACTURA_C: 11, NOTA_CREDITO_C: 13 } as const;
@@ -25,16 +26,33 @@ export function invoiceLetter(type: InvoiceType): "A" | "B" | "C" {
   return type === 1 || type === 3 ? "A" : type === 6 || type === 8 ? "B" : "C";
 }
 
-/** Who receives the voucher: a final consumer, or a company that gave its CUIT. */
-export type Receiver = { kind: "CONSUMIDOR_FINAL" } | { kind: "CUIT"; cuit: string; name: string };
+export { RECEIVER_TAX_CONDITIONS, type ReceiverTaxCondition };
+
+/** ARCA's CondicionIVAReceptorId of each receiver condition. */
+const RECEIVER_CONDITION_IDS: Record<ReceiverTaxCondition, number> = { RESPONSABLE_INSCRIPTO: 1, MONOTRIBUTO: 6, EXENTO: 4, CONSUMIDOR_FINAL: 5 };
+
+/** The receiver condition of ARCA's id (an unknown id: a final consumer). */
+export function receiverConditionOf(vatConditionId: number): ReceiverTaxCondition {
+  const found = RECEIVER_TAX_CONDITIONS.find((c) => RECEIVER_CONDITION_IDS[c] === vatConditionId);
+  return found ?? "CONSUMIDOR_FINAL";
+}
 
 /**
- * A Responsable Inscripto issues Factura A to a buyer who gives a CUIT and Factura B to a final
- * consumer; a Monotributista or an exempt taxpayer issues Factura C to anyone.
+ * Who receives the voucher: a final consumer, or a customer who gave its CUIT (a driver asking for
+ * a Factura A is taken as a Responsable Inscripto; an access group says its condition).
+ */
+export type Receiver = { kind: "CONSUMIDOR_FINAL" } | { kind: "CUIT"; cuit: string; name: string; condition?: ReceiverTaxCondition };
+
+/**
+ * A Responsable Inscripto issues Factura A to a Responsable Inscripto or a Monotributista who
+ * gives its CUIT (RG 5003) and Factura B to an exempt buyer or a final consumer; a Monotributista
+ * or an exempt taxpayer issues Factura C to anyone.
  */
 export function invoiceTypeFor(issuer: IssuerTaxCondition, receiver: Receiver): InvoiceType {
   if (issuer !== "RESPONSABLE_INSCRIPTO") return INVOICE_TYPES.FACTURA_C;
-  return receiver.kind === "CUIT" ? INVOICE_TYPES.FACTURA_A : INVOICE_TYPES.FACTURA_B;
+  if (receiver.kind !== "CUIT") return INVOICE_TYPES.FACTURA_B;
+  const condition = receiver.condition ?? "RESPONSABLE_INSCRIPTO";
+  return condition === "RESPONSABLE_INSCRIPTO" || condition === "MONOTRIBUTO" ? INVOICE_TYPES.FACTURA_A : INVOICE_TYPES.FACTURA_B;
 }
 
 /** The credit note that corrects an invoice of `type` (the same letter). */
@@ -47,10 +65,11 @@ export function isCreditNote(type: InvoiceType): boolean {
   return type === 3 || type === 8 || type === 13;
 }
 
-/** The receiver's document as ARCA codes it: 80 CUIT with its number, 99 consumidor final with "0". */
+/** The receiver's document as ARCA codes it: 80 CUIT with its number and condition, 99 consumidor final with "0". */
 export function receiverDocument(receiver: Receiver): { docType: 80 | 99; docNumber: string; vatConditionId: number } {
-  // A buyer asking for a Factura A is a Responsable Inscripto (1); a final consumer is 5.
-  return receiver.kind === "CUIT" ? { docType: 80, docNumber: receiver.cuit, vatConditionId: 1 } : { docType: 99, docNumber: "0", vatConditionId: 5 };
+  return receiver.kind === "CUIT"
+    ? { docType: 80, docNumber: receiver.cuit, vatConditionId: RECEIVER_CONDITION_IDS[receiver.condition ?? "RESPONSABLE_INSCRIPTO"] }
+    : { docType: 99, docNumber: "0", vatConditionId: RECEIVER_CONDITION_IDS.CONSUMIDOR_FINAL };
 }
 
 /** ARCA's VAT rate ids (Alícuotas): 3 = 0 %, 9 = 2,5 %, 8 = 5 %, 4 = 10,5 %, 5 = 21 %, 6 = 27 %. */
@@ -82,6 +101,66 @@ export function invoiceAmounts(totalCents: number, vatRateBp: number, type: Invo
   const vat = vatCents(totalCents, vatRateBp, true);
   const net = totalCents - vat;
   return { totalCents, netCents: net, vatCents: vat, exemptCents: 0, vat: [{ id, baseCents: net, amountCents: vat }] };
+}
+
+/** One sale of a voucher that covers several: its total (VAT included) and the VAT rate it was priced at. */
+export interface SaleLine {
+  totalCents: number;
+  vatRateBp: number;
+}
+
+/**
+ * The split of several sales priced at possibly different VAT rates (a monthly invoice's
+ * sessions): per rate, the VAT contained in the sum of its sales, rounded to the centavo once (as
+ * ARCA checks each rate's base against its VAT), the net the rest; the voucher's total is the sum
+ * of the sales exactly. A class C voucher is all net.
+ */
+export function invoiceAmountsByRate(lines: readonly SaleLine[], type: InvoiceType): InvoiceAmounts {
+  const byRate = new Map<number, number>();
+  for (const l of lines) {
+    if (!Number.isSafeInteger(l.totalCents) || l.totalCents <= 0) throw new RangeError(`Cada importe del comprobante debe ser un entero positivo (recibido ${l.totalCents})`);
+    byRate.set(l.vatRateBp, (byRate.get(l.vatRateBp) ?? 0) + l.totalCents);
+  }
+  const totalCents = [...byRate.values()].reduce((a, b) => a + b, 0);
+  if (totalCents <= 0) throw new RangeError("El comprobante no tiene importes");
+  if (invoiceLetter(type) === "C") return { totalCents, netCents: totalCents, vatCents: 0, exemptCents: 0, vat: [] };
+  const vat = [...byRate.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([rate, cents]) => invoiceAmounts(cents, rate, type).vat[0]);
+  const vatTotal = vat.reduce((sum, v) => sum + v.amountCents, 0);
+  return { totalCents, netCents: totalCents - vatTotal, vatCents: vatTotal, exemptCents: 0, vat };
+}
+
+/** A calendar month in Argentina (UTC−3 all year, no DST since 2009): its first day, the instants it spans, its last day. */
+export interface BillingMonth {
+  /** "2026-10-01". */
+  month: string;
+  /** Its first instant (00:00 in Argentina) and the first instant of the next month. */
+  start: Date;
+  end: Date;
+  /** "2026-10-31". */
+  lastDay: string;
+}
+
+const ARGENTINA_OFFSET_MS = 3 * 3_600_000;
+
+/** The Argentine calendar month that starts on `month` ("YYYY-MM-01"). */
+export function billingMonth(month: string): BillingMonth {
+  const m = /^(\d{4})-(\d{2})-01$/.exec(month);
+  if (!m) throw new RangeError(`Un mes se escribe AAAA-MM-01 (recibido ${month})`);
+  const y = Number(m[1]);
+  const mo = Number(m[2]) - 1;
+  const start = new Date(Date.UTC(y, mo, 1) + ARGENTINA_OFFSET_MS);
+  const end = new Date(Date.UTC(y, mo + 1, 1) + ARGENTINA_OFFSET_MS);
+  const lastDay = new Date(Date.UTC(y, mo + 1, 0)).toISOString().slice(0, 10);
+  return { month, start, end, lastDay };
+}
+
+/** The Argentine month before the one `now` falls in: the one the monthly close invoices. */
+export function previousBillingMonth(now: Date): BillingMonth {
+  const local = new Date(now.getTime() - ARGENTINA_OFFSET_MS);
+  const first = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() - 1, 1));
+  return billingMonth(first.toISOString().slice(0, 10));
 }
 
 /**

@@ -16,6 +16,7 @@ import { warnExpiringCertificates } from "./certificates";
 import { completeMissingCaes } from "./recover";
 import { invoiceAttachment, invoiceLine, sendInvoiceMail } from "./mail";
 import { invoicePdf, invoicePdfData } from "./pdf";
+import { closeMonth } from "./monthly";
 import { creditNoteForPayment, invoiceForPayment, paymentsToCredit, paymentsToInvoice } from "./sales";
 
 export type { InvoicingDeps } from "./deps";
@@ -46,9 +47,14 @@ export interface Invoicing {
    * or rejected until the operator retries) `line` is null. Null when the payment has no invoice.
    */
   receiptInvoice(paymentId: string, withPdf: boolean): Promise<ReceiptInvoice | null>;
-  /** One pass of the sweep: missing invoices and credit notes, the vouchers due, CAEs still missing, certificates about to expire. */
+  /** The monthly close of the access groups that invoice monthly (ADR 0050): last month's invoices, asked to ARCA now. */
+  closeMonth(): Promise<Invoice[]>;
+  /** One pass of the sweep: missing invoices and credit notes, the monthly close now and then, the vouchers due, CAEs still missing, certificates about to expire. */
   tick(): Promise<void>;
 }
+
+/** How often a process tries the monthly close: groups whose month had nothing to invoice are looked at again this often. */
+const MONTHLY_CLOSE_EVERY_MS = 15 * 60_000;
 
 export function createInvoicing(deps: InvoicingDeps): Invoicing {
   const ctx = invoicingContext(deps);
@@ -59,6 +65,18 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     // A voucher whose lost answer this attempt recovered reaches its driver too, now that it has its CAE.
     for (const r of recovered) await sendInvoiceMail(ctx, r);
     return inv;
+  };
+  const closeAndIssue = async () => {
+    const created = await closeMonth(ctx);
+    const issued: Invoice[] = [];
+    for (const inv of created) issued.push((await issueAndMail(inv.id)) ?? inv);
+    return issued;
+  };
+  let nextCloseAt = 0;
+  const closeNowAndThen = async () => {
+    if (ctx.now().getTime() < nextCloseAt) return;
+    nextCloseAt = ctx.now().getTime() + MONTHLY_CLOSE_EVERY_MS;
+    await closeMonth(ctx);
   };
   return {
     async paymentSettled(paymentId) {
@@ -72,8 +90,9 @@ export function createInvoicing(deps: InvoicingDeps): Invoicing {
     issue: issueAndMail,
     retry: (businessId, invoiceId) => retry(ctx, businessId, invoiceId),
     pendingCount: (businessId) => pendingCount(ctx, businessId),
+    closeMonth: closeAndIssue,
     tick: async () => {
-      await tick(ctx, issueAndMail);
+      await tick(ctx, issueAndMail, closeNowAndThen);
       await completeMissingCaes(ctx, (inv) => sendInvoiceMail(ctx, inv));
       await warnExpiringCertificates(ctx);
     },
@@ -106,9 +125,11 @@ async function retry(ctx: InvoicingContext, businessId: string, invoiceId: strin
   return row ?? null;
 }
 
-async function tick(ctx: InvoicingContext, issueOne: (id: string) => Promise<unknown>): Promise<void> {
+async function tick(ctx: InvoicingContext, issueOne: (id: string) => Promise<unknown>, close: () => Promise<void>): Promise<void> {
   for (const paymentId of await paymentsToInvoice(ctx)) await invoiceForPayment(ctx, paymentId);
   for (const paymentId of await paymentsToCredit(ctx)) await creditNoteForPayment(ctx, paymentId);
+  // The invoices the close creates are due now: the pass below asks ARCA for them.
+  await close();
   const due = await ctx.db
     .select({ id: invoices.id })
     .from(invoices)

@@ -10,8 +10,9 @@
 // invoice X, which is recorded as such, with the CAE FECompConsultar reads (recover.ts), instead
 // of asking a new number for it.
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { invoices, invoiceSeries, type Invoice } from "../db/schema";
-import { invoiceAmounts, invoiceTypeFor, type InvoiceType } from "../domain/invoice";
+import { invoices, invoiceSeries, invoiceSessions, type Invoice } from "../db/schema";
+import { invoiceAmounts, invoiceAmountsByRate, invoiceTypeFor, receiverConditionOf, type InvoiceAmounts, type InvoiceType } from "../domain/invoice";
+import { DEFAULT_VAT_RATE_BP } from "../domain/pricing";
 import { ArcaUnavailableError, type ArcaClient, type ArcaMessage, type CaeRequest, type FiscalSettings, type VoucherType } from "../domain/arca-port";
 import { argentineDate, backoffMs, type InvoicingContext } from "./deps";
 import { settleLostAnswer } from "./recover";
@@ -108,12 +109,22 @@ function seriesKey(s: Series) {
 /** The voucher's type: a credit note keeps the letter it was given; an invoice takes it from the tax condition and the receiver. */
 async function voucherType(ctx: InvoicingContext, inv: Invoice, settings: FiscalSettings): Promise<InvoiceType> {
   if (inv.creditNoteOf && inv.type) return inv.type as InvoiceType;
-  return invoiceTypeFor(settings.taxCondition, inv.receiverDocType === 80 ? { kind: "CUIT", cuit: inv.receiverDocNumber, name: inv.receiverName ?? "" } : { kind: "CONSUMIDOR_FINAL" });
+  return invoiceTypeFor(
+    settings.taxCondition,
+    inv.receiverDocType === 80 ? { kind: "CUIT", cuit: inv.receiverDocNumber, name: inv.receiverName ?? "", condition: receiverConditionOf(inv.receiverVatCondition) } : { kind: "CONSUMIDOR_FINAL" },
+  );
+}
+
+/** The voucher's net and VAT for its type: a monthly invoice from each session's total and rate, any other from its one total and rate. */
+async function amountsOf(ctx: InvoicingContext, inv: Invoice, type: InvoiceType): Promise<InvoiceAmounts> {
+  if (!inv.billingMonth) return invoiceAmounts(inv.totalCents, inv.vatRateBp ?? DEFAULT_VAT_RATE_BP, type);
+  const lines = await ctx.db.select({ totalCents: invoiceSessions.totalCents, vatRateBp: invoiceSessions.vatRateBp }).from(invoiceSessions).where(eq(invoiceSessions.invoiceId, inv.id));
+  return invoiceAmountsByRate(lines, type);
 }
 
 /** Fixes the voucher's type, point of sale, amounts and date on the row, and builds FECAESolicitar's detail. */
 async function caeRequest(ctx: InvoicingContext, inv: Invoice, series: Series, number: number, settings: FiscalSettings): Promise<CaeRequest> {
-  const amounts = invoiceAmounts(inv.totalCents, inv.vatRateBp, series.type);
+  const amounts = await amountsOf(ctx, inv, series.type);
   // Issued today: ARCA refuses a date before the series' last voucher, and a holder numbers in order.
   const issueDate = argentineDate(ctx.now());
   await ctx.db

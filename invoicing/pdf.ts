@@ -5,9 +5,10 @@
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import { and, eq } from "drizzle-orm";
-import { businessUsers, chargingSessions, invoices, payments, stations, type Invoice } from "../db/schema";
+import { accessGroups, businessUsers, chargingSessions, invoices, invoiceSessions, payments, stations, type Invoice } from "../db/schema";
 import { formatCuit } from "../domain/cuit";
-import { fiscalQrUrl, formatInvoiceNumber, INVOICE_TYPE_LABELS, invoiceLetter, isCreditNote, showsTransparency, TRANSPARENCY_LEGEND, type InvoiceType } from "../domain/invoice";
+import { fiscalQrUrl, formatInvoiceNumber, invoiceAmounts, INVOICE_TYPE_LABELS, invoiceLetter, isCreditNote, showsTransparency, TRANSPARENCY_LEGEND, type InvoiceType } from "../domain/invoice";
+import { DEFAULT_VAT_RATE_BP } from "../domain/pricing";
 import { formatArs } from "../domain/money";
 import type { Db } from "../db/client";
 import type { TaxCondition } from "../domain/arca-port";
@@ -32,14 +33,51 @@ export interface InvoicePdfData {
   description: string;
   /** The invoice a credit note corrects, as printed. */
   corrects: string | null;
+  /** A monthly invoice: one line per session it covers, as each was charged (VAT included). */
+  sessions?: PdfSessionLine[];
+  /** The VAT per rate (a monthly invoice may have several). */
+  vatByRate: { rateBp: number; cents: number }[];
 }
+
+export interface PdfSessionLine {
+  /** "2026-10-14": the day it ended, in Argentina. */
+  date: string;
+  station: string | null;
+  idTag: string;
+  energyWh: number;
+  totalCents: number;
+}
+
+const kwhText = (wh: number) => `${(wh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh`;
+const MONTHS = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
+
+/** A monthly invoice's sessions and VAT per rate, in the order they ended. */
+async function monthlyLines(db: Db, inv: Invoice): Promise<{ sessions: PdfSessionLine[]; vatByRate: { rateBp: number; cents: number }[] }> {
+  const rows = await db
+    .select({ stoppedAt: chargingSessions.stoppedAt, station: stations.name, idTag: chargingSessions.idTag, energyWh: chargingSessions.energyWh, totalCents: invoiceSessions.totalCents, vatRateBp: invoiceSessions.vatRateBp })
+    .from(invoiceSessions)
+    .innerJoin(chargingSessions, eq(chargingSessions.id, invoiceSessions.sessionId))
+    .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+    .where(eq(invoiceSessions.invoiceId, inv.id))
+    .orderBy(chargingSessions.stoppedAt, chargingSessions.id);
+  const byRate = new Map<number, number>();
+  for (const r of rows) byRate.set(r.vatRateBp, (byRate.get(r.vatRateBp) ?? 0) + r.totalCents);
+  const type = inv.type as InvoiceType;
+  return {
+    sessions: rows.map((r) => ({ date: argDay(r.stoppedAt), station: r.station, idTag: r.idTag, energyWh: r.energyWh, totalCents: r.totalCents })),
+    vatByRate: [...byRate.entries()].sort(([a], [b]) => a - b).map(([rateBp, cents]) => ({ rateBp, cents: invoiceAmounts(cents, rateBp, type).vatCents })),
+  };
+}
+
+const argDay = (at: Date | null) => (at ? new Date(at.getTime() - 3 * 3_600_000).toISOString().slice(0, 10) : "");
 
 /** What the PDF of a company's invoice shows; undefined when it is not theirs or not authorised. */
 export async function invoicePdfData(db: Db, businessId: string, invoiceId: string, taxCondition: TaxCondition): Promise<InvoicePdfData | undefined> {
   const [row] = await db
-    .select({ invoice: invoices, business: businessUsers, stationName: stations.name, energyWh: chargingSessions.energyWh })
+    .select({ invoice: invoices, business: businessUsers, stationName: stations.name, energyWh: chargingSessions.energyWh, groupName: accessGroups.name })
     .from(invoices)
     .innerJoin(businessUsers, eq(businessUsers.id, invoices.businessId))
+    .leftJoin(accessGroups, eq(accessGroups.id, invoices.accessGroupId))
     .leftJoin(payments, eq(payments.id, invoices.paymentId))
     .leftJoin(stations, eq(stations.id, payments.stationId))
     .leftJoin(chargingSessions, eq(chargingSessions.id, payments.sessionId))
@@ -51,14 +89,45 @@ export async function invoicePdfData(db: Db, businessId: string, invoiceId: stri
     const [orig] = await db.select().from(invoices).where(eq(invoices.id, inv.creditNoteOf));
     if (orig?.type && orig.pointOfSale && orig.number) corrects = `${INVOICE_TYPE_LABELS[orig.type as InvoiceType]} N° ${formatInvoiceNumber(orig.pointOfSale, orig.number)}`;
   }
-  const kwh = row.energyWh ? ` · ${(row.energyWh / 1000).toLocaleString("es-AR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} kWh` : "";
-  const what = inv.sessionIds?.length ? `Servicio de carga de vehículos eléctricos: ${inv.sessionIds.length} cargas del período` : `Servicio de carga de vehículo eléctrico${row.stationName ? ` en ${row.stationName}` : ""}${kwh}`;
+  const monthly = inv.billingMonth ? await monthlyLines(db, inv) : undefined;
+  const kwh = row.energyWh ? ` · ${kwhText(row.energyWh)}` : "";
+  const what = monthly
+    ? `Servicio de carga de vehículos eléctricos de ${MONTHS[Number(inv.billingMonth!.slice(5, 7)) - 1]} de ${inv.billingMonth!.slice(0, 4)}${row.groupName ? ` (grupo «${row.groupName}»)` : ""}: ${monthly.sessions.length} ${monthly.sessions.length === 1 ? "carga" : "cargas"}`
+    : `Servicio de carga de vehículo eléctrico${row.stationName ? ` en ${row.stationName}` : ""}${kwh}`;
   return {
     invoice: inv,
     issuer: { name: row.business.businessName, cuit: row.business.cuit, address: row.business.businessAddress, taxCondition },
     description: isCreditNote(inv.type as InvoiceType) ? `Devolución: ${what}` : what,
     corrects,
+    ...(monthly ? { sessions: monthly.sessions } : {}),
+    vatByRate: monthly?.vatByRate ?? [{ rateBp: inv.vatRateBp ?? DEFAULT_VAT_RATE_BP, cents: inv.vatCents }],
   };
+}
+
+/**
+ * A monthly invoice's sessions, one line each with what it was charged (VAT included, so the
+ * lines add up to the voucher's total), continuing on new pages; answers where the table ends.
+ */
+function sessionTable(doc: PDFKit.PDFDocument, sessions: PdfSessionLine[], from: number): number {
+  let y = from;
+  const head = () => {
+    doc.font("Helvetica-Bold").fontSize(8);
+    doc.text("Fecha", 40, y).text("Estación", 95, y, { width: 200 }).text("Tarjeta", 300, y, { width: 90 }).text("Energía", 390, y, { width: 60, align: "right" }).text("Importe (IVA incl.)", 455, y, { width: 100, align: "right" });
+    y += 13;
+    doc.font("Helvetica");
+  };
+  head();
+  for (const s of sessions) {
+    if (y > 780) {
+      doc.addPage();
+      y = 40;
+      head();
+    }
+    doc.text(dmy(s.date), 40, y).text(s.station ?? "—", 95, y, { width: 200, lineBreak: false, ellipsis: true }).text(s.idTag, 300, y, { width: 90, lineBreak: false, ellipsis: true }).text(kwhText(s.energyWh), 390, y, { width: 60, align: "right" }).text(formatArs(s.totalCents), 455, y, { width: 100, align: "right" });
+    y += 12;
+  }
+  doc.fontSize(10);
+  return y + 12;
 }
 
 /** The voucher as a PDF (A4, Spanish). */
@@ -104,7 +173,11 @@ export async function invoicePdf(d: InvoicePdfData): Promise<Buffer> {
   doc.text(formatArs(linePrice), 455, top + 18, { width: 100, align: "right" });
 
   // Totals.
-  let y = top + 60;
+  let y = d.sessions ? sessionTable(doc, d.sessions, doc.y + 12) : top + 60;
+  if (y > 600) {
+    doc.addPage();
+    y = 40;
+  }
   const total = (label: string, cents: number, bold = false) => {
     doc.font(bold ? "Helvetica-Bold" : "Helvetica").text(label, 300, y, { width: 150, align: "right" });
     doc.text(formatArs(cents), 455, y, { width: 100, align: "right" });
@@ -112,7 +185,7 @@ export async function invoicePdf(d: InvoicePdfData): Promise<Buffer> {
   };
   if (letter === "A") {
     total("Importe neto gravado", inv.netCents);
-    total(`IVA ${(inv.vatRateBp / 100).toLocaleString("es-AR")} %`, inv.vatCents);
+    for (const v of d.vatByRate) total(`IVA ${(v.rateBp / 100).toLocaleString("es-AR")} %`, v.cents);
   }
   total("Importe total", inv.totalCents, true);
   if (showsTransparency(type)) {

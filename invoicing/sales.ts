@@ -90,7 +90,7 @@ export async function creditNoteForPayment(ctx: InvoicingContext, paymentId: str
     const owed = creditOwed({ amountCents: p.amountCents, chargedCents: p.chargedCents ?? 0, refundedCents: p.refundedCents, chargedBack: p.status === "CHARGED_BACK" }, inv.totalCents, credited?.cents ?? 0);
     if (owed <= 0) return undefined;
     const type = creditNoteType(inv.type as InvoiceType);
-    const amounts = invoiceAmounts(owed, inv.vatRateBp, type);
+    const amounts = invoiceAmounts(owed, inv.vatRateBp ?? DEFAULT_VAT_RATE_BP, type);
     const today = argentineDate(ctx.now());
     const [note] = await tx
       .insert(invoices)

@@ -1,23 +1,61 @@
 // The company's electronic vouchers (ARCA): the list with how many wait for ARCA, one voucher,
 // its PDF, the sales book ("Libro IVA Ventas") as CSV, and the operator's retry of a rejected or
 // waiting one. Every query is scoped to the company; issuing is the invoicing service's.
-import { and, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
-import { invoices, type Invoice } from "#db/schema";
+import type { Db } from "#db/client";
+import { accessGroups, chargingSessions, invoices, invoiceSessions, stations, type Invoice } from "#db/schema";
 import { csvDocument } from "#domain/csv";
 import { formatCuit } from "#domain/cuit";
 import { formatInvoiceNumber, INVOICE_TYPE_LABELS, isCreditNote, type InvoiceType } from "#domain/invoice";
 import { invoiceExportQuery, invoiceListQuery } from "#contract/schemas/queries";
-import type { InvoiceDto, InvoicePage } from "#contract/dto";
+import type { InvoiceDetailDto, InvoiceDto, InvoicePage, InvoiceSessionDto } from "#contract/dto";
 import { afterCommit } from "#db/ambient";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, iso, pageOffset, readQuery } from "../http";
 import { ApiError, notFound } from "../problem";
 import { EXPORT_MAX_ROWS } from "./activity";
 
-const CSV_HEADER = ["Fecha", "Tipo", "Punto de venta", "Número", "Receptor", "Documento del receptor", "Neto gravado", "IVA", "Exento", "Total", "CAE", "Vencimiento del CAE"] as const;
+const CSV_HEADER = ["Fecha", "Tipo", "Punto de venta", "Número", "Receptor", "Documento del receptor", "Neto gravado", "IVA", "Exento", "Total", "CAE", "Vencimiento del CAE", "Cargas"] as const;
 
-export function toInvoiceDto(i: Invoice): InvoiceDto {
+/** What a voucher's DTO needs beside its row: a monthly invoice's sessions and group name. */
+interface Covered {
+  sessionIds: Map<string, string[]>;
+  groupNames: Map<string, string>;
+}
+
+/** The sessions and group names of the monthly invoices among `rows`, in two queries. */
+async function covered(db: Db, businessId: string, rows: Invoice[]): Promise<Covered> {
+  const monthly = rows.filter((i) => i.billingMonth);
+  const sessionIds = new Map<string, string[]>();
+  const groupNames = new Map<string, string>();
+  if (monthly.length === 0) return { sessionIds, groupNames };
+  const groupIds = [...new Set(monthly.map((i) => i.accessGroupId).filter((g): g is string => !!g))];
+  const [links, groups] = await Promise.all([
+    db
+      .select({ invoiceId: invoiceSessions.invoiceId, sessionId: invoiceSessions.sessionId })
+      .from(invoiceSessions)
+      .innerJoin(chargingSessions, eq(chargingSessions.id, invoiceSessions.sessionId))
+      .where(
+        inArray(
+          invoiceSessions.invoiceId,
+          monthly.map((i) => i.id),
+        ),
+      )
+      .orderBy(asc(chargingSessions.stoppedAt), asc(chargingSessions.id)),
+    groupIds.length
+      ? db
+          .select({ id: accessGroups.id, name: accessGroups.name })
+          .from(accessGroups)
+          .where(and(eq(accessGroups.businessId, businessId), inArray(accessGroups.id, groupIds)))
+      : Promise.resolve([] as { id: string; name: string }[]),
+  ]);
+  for (const l of links) sessionIds.set(l.invoiceId, [...(sessionIds.get(l.invoiceId) ?? []), l.sessionId]);
+  for (const g of groups) groupNames.set(g.id, g.name);
+  return { sessionIds, groupNames };
+}
+
+export function toInvoiceDto(i: Invoice, c: Covered = { sessionIds: new Map(), groupNames: new Map() }): InvoiceDto {
   const type = i.type as InvoiceType | null;
   return {
     id: i.id,
@@ -35,7 +73,9 @@ export function toInvoiceDto(i: Invoice): InvoiceDto {
     exemptCents: i.exemptCents,
     receiver: { docType: i.receiverDocType, docNumber: i.receiverDocNumber, name: i.receiverName },
     paymentId: i.paymentId,
-    sessionIds: i.sessionIds,
+    sessionIds: i.billingMonth ? (c.sessionIds.get(i.id) ?? []) : null,
+    accessGroup: i.billingMonth ? { id: i.accessGroupId, name: i.accessGroupId ? (c.groupNames.get(i.accessGroupId) ?? null) : null } : null,
+    billingMonth: i.billingMonth,
     creditNoteOf: i.creditNoteOf,
     issueDate: i.issueDate,
     serviceFrom: i.serviceFrom,
@@ -64,13 +104,50 @@ function filters(businessId: string, q: { type?: number; status?: Invoice["statu
   return where;
 }
 
+/** The sessions a monthly invoice covers, as the detail lists them. */
+async function invoiceSessionDtos(db: Db, invoiceId: string): Promise<InvoiceSessionDto[]> {
+  const rows = await db
+    .select({ s: chargingSessions, stationName: stations.name, totalCents: invoiceSessions.totalCents, vatRateBp: invoiceSessions.vatRateBp })
+    .from(invoiceSessions)
+    .innerJoin(chargingSessions, eq(chargingSessions.id, invoiceSessions.sessionId))
+    .leftJoin(stations, eq(stations.id, chargingSessions.stationId))
+    .where(eq(invoiceSessions.invoiceId, invoiceId))
+    .orderBy(asc(chargingSessions.stoppedAt), asc(chargingSessions.id));
+  return rows.map((r) => ({
+    id: r.s.id,
+    transactionId: r.s.transactionId,
+    idTag: r.s.idTag,
+    stationName: r.stationName,
+    startedAt: r.s.startedAt.toISOString(),
+    stoppedAt: iso(r.s.stoppedAt),
+    energyWh: r.s.energyWh,
+    totalCents: r.totalCents,
+    vatRateBp: r.vatRateBp,
+  }));
+}
+
+/** A monthly invoice's sessions in the sales book: their transaction numbers, the ones the activity screen shows. */
+async function csvSessions(db: Db, rows: Invoice[]): Promise<Map<string, string>> {
+  const ids = rows.filter((i) => i.billingMonth).map((i) => i.id);
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const links = await db
+    .select({ invoiceId: invoiceSessions.invoiceId, tx: chargingSessions.transactionId })
+    .from(invoiceSessions)
+    .innerJoin(chargingSessions, eq(chargingSessions.id, invoiceSessions.sessionId))
+    .where(inArray(invoiceSessions.invoiceId, ids))
+    .orderBy(asc(chargingSessions.stoppedAt), asc(chargingSessions.id));
+  for (const l of links) out.set(l.invoiceId, out.has(l.invoiceId) ? `${out.get(l.invoiceId)} ${l.tx}` : String(l.tx));
+  return out;
+}
+
 /** A sales-book row: credit notes subtract, so the book's columns add up to the period's net sales. */
-function csvRow(i: Invoice): (string | number | null)[] {
+function csvRow(i: Invoice, sessions: string): (string | number | null)[] {
   const sign = isCreditNote(i.type as InvoiceType) ? -1 : 1;
   const pesos = (cents: number) => ((sign * cents) / 100).toFixed(2).replace(".", ",");
   const receiver = i.receiverDocType === 80 ? (i.receiverName ?? "") : "Consumidor Final";
   const doc = i.receiverDocType === 80 ? `CUIT ${formatCuit(i.receiverDocNumber)}` : "";
-  return [i.issueDate, INVOICE_TYPE_LABELS[i.type as InvoiceType], i.pointOfSale, i.number, receiver, doc, pesos(i.netCents), pesos(i.vatCents), pesos(i.exemptCents), pesos(i.totalCents), i.cae ?? "", i.caeDueDate ?? ""];
+  return [i.issueDate, INVOICE_TYPE_LABELS[i.type as InvoiceType], i.pointOfSale, i.number, receiver, doc, pesos(i.netCents), pesos(i.vatCents), pesos(i.exemptCents), pesos(i.totalCents), i.cae ?? "", i.caeDueDate ?? "", sessions];
 }
 
 /** /Business/Invoice… */
@@ -92,7 +169,8 @@ export function invoiceRoutes({ db, invoicing, logger }: ApiServices) {
       db.select({ total: count() }).from(invoices).where(where),
       invoicing.pendingCount(b.id),
     ]);
-    const body: InvoicePage = { items: rows.map(toInvoiceDto), total, page: q.page, pageSize: q.pageSize, pendingCount };
+    const cov = await covered(db, b.id, rows);
+    const body: InvoicePage = { items: rows.map((i) => toInvoiceDto(i, cov)), total, page: q.page, pageSize: q.pageSize, pendingCount };
     return c.json(body);
   });
 
@@ -107,8 +185,10 @@ export function invoiceRoutes({ db, invoicing, logger }: ApiServices) {
       .orderBy(invoices.issueDate, invoices.type, invoices.pointOfSale, invoices.number)
       .limit(EXPORT_MAX_ROWS + 1);
     const truncated = rows.length > EXPORT_MAX_ROWS;
+    const book = rows.slice(0, EXPORT_MAX_ROWS);
+    const sessions = await csvSessions(db, book);
     const period = [q.from ? argDate(q.from) : null, q.to ? argDate(new Date(q.to.getTime() - 1)) : null].map((d) => d?.replace(/-/g, "")).filter(Boolean).join("-");
-    return c.body(csvDocument(CSV_HEADER, rows.slice(0, EXPORT_MAX_ROWS).map(csvRow)), 200, {
+    return c.body(csvDocument(CSV_HEADER, book.map((i) => csvRow(i, sessions.get(i.id) ?? ""))), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="libro-iva-ventas${period ? `-${period}` : ""}.csv"`,
       "X-Export-Rows": String(Math.min(rows.length, EXPORT_MAX_ROWS)),
@@ -123,7 +203,8 @@ export function invoiceRoutes({ db, invoicing, logger }: ApiServices) {
       .from(invoices)
       .where(and(eq(invoices.id, id), eq(invoices.businessId, tenant(c).id)));
     if (!row) throw notFound("El comprobante");
-    return c.json(toInvoiceDto(row));
+    const body: InvoiceDetailDto = { ...toInvoiceDto(row, await covered(db, tenant(c).id, [row])), sessions: row.billingMonth ? await invoiceSessionDtos(db, row.id) : [] };
+    return c.json(body);
   });
 
   r.get("/:id/Pdf", async (c) => {

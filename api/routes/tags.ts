@@ -285,6 +285,10 @@ async function groupDtos(db: Db, businessId: string, rows: AccessGroup[]): Promi
     rateId: g.rateId ?? null,
     rateName: g.rateId ? (rateName.get(g.rateId) ?? null) : null,
     tagCount: counts.get(g.id) ?? 0,
+    billingCuit: g.billingCuit,
+    billingName: g.billingName,
+    billingTaxCondition: g.billingTaxCondition,
+    billingMonthly: g.billingMonthly,
     createdAt: g.createdAt.toISOString(),
     updatedAt: g.updatedAt.toISOString(),
   }));
@@ -332,7 +336,22 @@ async function checkGroupInput(c: Ctx, db: Db, businessId: string, input: { name
 
 const GROUP_SORT_COLUMNS = { name: sql`lower(${accessGroups.name})`, createdAt: accessGroups.createdAt } as const;
 
-export function accessGroupRoutes({ db }: ApiServices) {
+/**
+ * The group's billing columns from the input. Monthly invoicing covers sessions that end after it
+ * is switched on (billing_since), so switching it on never invoices history.
+ */
+function billingColumns(input: { billingCuit: string | null; billingName: string | null; billingTaxCondition: AccessGroup["billingTaxCondition"]; billingMonthly: boolean }, at: Date, current?: AccessGroup) {
+  const switchedOn = input.billingMonthly && !current?.billingMonthly;
+  return {
+    billingCuit: input.billingCuit,
+    billingName: input.billingName,
+    billingTaxCondition: input.billingTaxCondition,
+    billingMonthly: input.billingMonthly,
+    billingSince: switchedOn ? at : (current?.billingSince ?? null),
+  };
+}
+
+export function accessGroupRoutes({ db, now }: ApiServices) {
   const r = new Hono<AppEnv>();
 
   r.get("/", async (c) => {
@@ -372,7 +391,7 @@ export function accessGroupRoutes({ db }: ApiServices) {
     const row = await db.transaction(async (tx) => {
       const [group] = await tx
         .insert(accessGroups)
-        .values({ businessId: b.id, name: input.name, allStations: input.allStations, rateId: input.rateId })
+        .values({ businessId: b.id, name: input.name, allStations: input.allStations, rateId: input.rateId, ...billingColumns(input, now()) })
         .returning();
       if (input.stationIds.length) await tx.insert(accessGroupStations).values(input.stationIds.map((stationId) => ({ groupId: group.id, stationId })));
       return group;
@@ -388,7 +407,7 @@ export function accessGroupRoutes({ db }: ApiServices) {
     const row = await db.transaction(async (tx) => {
       const [group] = await tx
         .update(accessGroups)
-        .set({ name: input.name, allStations: input.allStations, rateId: input.rateId })
+        .set({ name: input.name, allStations: input.allStations, rateId: input.rateId, ...billingColumns(input, now(), current) })
         .where(and(eq(accessGroups.id, current.id), eq(accessGroups.businessId, b.id)))
         .returning();
       await tx.delete(accessGroupStations).where(eq(accessGroupStations.groupId, current.id));

@@ -63,6 +63,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/payment/reconciliation/export.csv", read: "payment.read" },
   { pattern: "/payment/invoice", read: "invoice.read", write: { retry: "invoice.retry" } },
   { pattern: "/payment/invoice/export.csv", read: "invoice.read" },
+  { pattern: "/payment/invoice/:id", read: "invoice.read" },
   { pattern: "/payment/invoice/:id/pdf", read: "invoice.read" },
   { pattern: "/team", read: "member.read", write: { transfer: "member.transfer", "*": "member.write" } },
   { pattern: "/audit", read: "audit.read" },

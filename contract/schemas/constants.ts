@@ -3,6 +3,7 @@
 // pull in zod (JS budget, docs/benchmarks.md). The zod schemas re-export them.
 
 import type { LifecycleStatus } from "#domain/payment-lifecycle";
+import type { ReceiverTaxCondition } from "#domain/receiver-tax-condition";
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -86,6 +87,15 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   CHARGED_BACK: "Contracargo",
 };
 /** An electronic invoice's state at ARCA: waiting for its CAE (queued or ARCA down), authorised, or rejected with ARCA's reasons. */
+export { RECEIVER_TAX_CONDITIONS } from "#domain/receiver-tax-condition";
+export type { ReceiverTaxCondition };
+/** How an access group's billing form and its invoice name the receiver's condition before VAT. */
+export const RECEIVER_TAX_CONDITION_LABELS: Record<ReceiverTaxCondition, string> = {
+  RESPONSABLE_INSCRIPTO: "IVA Responsable Inscripto",
+  MONOTRIBUTO: "Responsable Monotributo",
+  EXENTO: "IVA Sujeto Exento",
+  CONSUMIDOR_FINAL: "Consumidor Final",
+};
 export const INVOICE_STATUSES = ["PENDING", "AUTHORIZED", "REJECTED"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {

@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { ID_TAG_MAX } from "#domain/authorization";
 import { TAG_MESSAGES } from "#domain/tag-csv";
-import { optionalText, text } from "./common";
-import { UUID_RE } from "./constants";
+import { parseCuit } from "#domain/cuit";
+import { CUIT_MESSAGES, optionalText, text } from "./common";
+import { RECEIVER_TAX_CONDITIONS, UUID_RE } from "./constants";
 import { MSG } from "./messages";
 
 export { TAG_MESSAGES };
@@ -37,6 +38,29 @@ export const tagInputSchema = z.object({
 export type TagInput = z.input<typeof tagInputSchema>;
 
 export const STATIONS_REQUIRED_MESSAGE = "Elegí al menos una estación, o marcá «Todas las estaciones».";
+export const BILLING_MESSAGES = {
+  cuit: "Ingresá el CUIT al que se factura cada mes.",
+  name: "Ingresá la razón social a la que se factura cada mes.",
+  taxCondition: "Elegí la condición frente al IVA del cliente.",
+} as const;
+
+/** An optional CUIT: empty is none; anything else must be a CUIT with a valid check digit (11 digits out). */
+const optionalCuit = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+  z
+    .string({ error: MSG.invalid })
+    .trim()
+    .transform((value, ctx) => {
+      const parsed = parseCuit(value);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", message: CUIT_MESSAGES[parsed.problem] });
+        return z.NEVER;
+      }
+      return parsed.cuit;
+    })
+    .nullable()
+    .default(null),
+);
 
 export const accessGroupInputSchema = z
   .object({
@@ -48,9 +72,19 @@ export const accessGroupInputSchema = z
       .default([])
       .transform((ids) => [...new Set(ids)]),
     rateId: z.preprocess((v) => (v === "" ? null : v), uuid("Elegí una tarifa de la lista.").nullable().default(null)),
+    // Who pays for the group's tags; with «Facturar mensualmente» its sessions get one invoice a month.
+    billingCuit: optionalCuit,
+    billingName: optionalText(120).transform((v) => v ?? null),
+    billingTaxCondition: z.preprocess((v) => (v === "" ? null : v), z.enum(RECEIVER_TAX_CONDITIONS, { error: BILLING_MESSAGES.taxCondition }).nullable().default(null)),
+    billingMonthly: z.boolean({ error: MSG.invalid }).default(false),
   })
   .superRefine((g, ctx) => {
     if (!g.allStations && g.stationIds.length === 0) ctx.addIssue({ code: "custom", path: ["stationIds"], message: STATIONS_REQUIRED_MESSAGE });
+    if (g.billingMonthly) {
+      if (!g.billingCuit) ctx.addIssue({ code: "custom", path: ["billingCuit"], message: BILLING_MESSAGES.cuit });
+      if (!g.billingName) ctx.addIssue({ code: "custom", path: ["billingName"], message: BILLING_MESSAGES.name });
+      if (!g.billingTaxCondition) ctx.addIssue({ code: "custom", path: ["billingTaxCondition"], message: BILLING_MESSAGES.taxCondition });
+    }
   })
   .transform((g) => (g.allStations ? { ...g, stationIds: [] } : g));
 export type AccessGroupInput = z.input<typeof accessGroupInputSchema>;

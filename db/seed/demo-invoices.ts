@@ -44,7 +44,7 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
   rows.sort((a, b) => settledAt(a.payment) - settledAt(b.payment));
   const consumer = receiverDocument({ kind: "CONSUMIDOR_FINAL" });
   const planned: (typeof invoices.$inferInsert)[] = [];
-  const notes: { invoice: typeof invoices.$inferInsert; at: Date; cents: number }[] = [];
+  const notes: { invoice: typeof invoices.$inferInsert; vatRateBp: number; at: Date; cents: number }[] = [];
   for (const { payment: p, startedAt, stoppedAt, rate } of rows) {
     // What was charged: a QR payment's charge (the rest went back as its unused balance), a session payment's amount.
     const charged = p.origin === "QR" ? (p.chargedCents ?? 0) : p.amountCents;
@@ -81,13 +81,13 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
     };
     planned.push(invoice);
     const back = creditOwed({ amountCents: p.amountCents, chargedCents: charged, refundedCents: p.refundedCents, chargedBack: p.status === "CHARGED_BACK" }, amounts.totalCents, 0);
-    if (back > 0) notes.push({ invoice, at: p.updatedAt, cents: back });
+    if (back > 0) notes.push({ invoice, vatRateBp, at: p.updatedAt, cents: back });
   }
   // Credit notes are their own series, numbered in the order the money went back.
   notes.sort((a, b) => a.at.getTime() - b.at.getTime());
-  const creditNotes = notes.map(({ invoice, at, cents }, i) => {
+  const creditNotes = notes.map(({ invoice, vatRateBp, at, cents }, i) => {
     const type = creditNoteType(invoice.type as InvoiceType);
-    const amounts = invoiceAmounts(cents, invoice.vatRateBp, type);
+    const amounts = invoiceAmounts(cents, vatRateBp, type);
     const number = i + 1;
     const issueDate = argentineDate(at);
     return {

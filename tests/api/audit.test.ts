@@ -160,7 +160,7 @@ describe.each(testBackends())("audit log ($name)", (backend) => {
     const station = await expectStatus(await h.call("POST", "/Business/ChargingStation", { token: owner.token, body: stationInput({ name: "Audit Cobertura" }) }), 201);
     const rate = await expectStatus(await h.call("POST", "/Business/Fees", { token: owner.token, body: rateInput({ name: "Audit Cobertura" }) }), 201);
     const charger = await expectStatus(await h.call("POST", "/Business/Charger", { token: owner.token, body: chargerInput({ name: "Audit Cobertura", stationId: station.id }) }), 201);
-    const group = await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: owner.token, body: { name: "Audit Cobertura", allStations: true, rateId: rate.id } }), 201);
+    const group = await expectStatus(await h.call("POST", "/Business/AccessGroup", { token: owner.token, body: { name: "Audit Cobertura", allStations: true, rateId: rate.id, billingCuit: "30500010912", billingName: "Cobertura SA", billingTaxCondition: "EXENTO", billingMonthly: true } }), 201);
     const tag = await expectStatus(await h.call("POST", "/Business/Tag", { token: owner.token, body: { idTag: "COBERTURA", holderName: "Ana", groupId: group.id } }), 201);
     // Connectors as the charger's form names them, not their stored codes.
     const chargerSnapshot = await auditSnapshot(h.db, owner.businessId, "charger", charger.id);

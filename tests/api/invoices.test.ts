@@ -120,7 +120,7 @@ describe.each(testBackends())("invoices API ($name)", (backend) => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const text = (await res.text()).replace(/^\uFEFF/, "");
     const lines = text.trim().split(/\r?\n/);
-    expect(lines[0]).toBe("Fecha;Tipo;Punto de venta;Número;Receptor;Documento del receptor;Neto gravado;IVA;Exento;Total;CAE;Vencimiento del CAE");
+    expect(lines[0]).toBe("Fecha;Tipo;Punto de venta;Número;Receptor;Documento del receptor;Neto gravado;IVA;Exento;Total;CAE;Vencimiento del CAE;Cargas");
     const authorised = (await h.db.select().from(invoices).where(eq(invoices.businessId, t.businessId))).filter((i) => i.status === "AUTHORIZED");
     expect(lines).toHaveLength(1 + authorised.length);
     expect(lines, text).toContainEqual(expect.stringContaining(';Factura B;3;1;Consumidor Final;;"1000,00";"210,00";"0,00";"1210,00";'));

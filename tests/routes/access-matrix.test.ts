@@ -72,6 +72,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/payment/payments/pagos360", providerScreen("pagos360")],
   ["/payment/reconciliation", () => import("~/routes/app/payment/reconciliation")],
   ["/payment/invoice", () => import("~/routes/app/payment/invoice")],
+  ["/payment/invoice/:invoice", () => import("~/routes/app/payment/invoice-detail")],
   ["/team", () => import("~/routes/app/team")],
   ["/audit", () => import("~/routes/app/audit")],
   ["/roaming", () => import("~/routes/app/roaming")],

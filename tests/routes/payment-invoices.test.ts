@@ -6,7 +6,8 @@ import { http, HttpResponse } from "msw";
 import * as screen from "~/routes/app/payment/invoice";
 import * as pdf from "~/routes/app/payment/invoice-pdf";
 import * as csv from "~/routes/app/payment/invoice-export";
-import type { InvoiceDto, InvoicePage } from "#contract/dto";
+import * as detail from "~/routes/app/payment/invoice-detail";
+import type { InvoiceDetailDto, InvoiceDto, InvoicePage } from "#contract/dto";
 import { API_TEST_BASE_URL, apiUrl, problemResponse, server } from "../mocks/server";
 import { args, get, makeContext, post, run, signedInCookie, type Loose } from "./auth-helpers";
 
@@ -38,6 +39,8 @@ const invoice = (over: Partial<InvoiceDto> = {}): InvoiceDto => ({
   receiver: { docType: 99, docNumber: "0", name: null },
   paymentId: "9b0e2a4c-1d1f-4c55-9a8e-0c2f1e3d4a5b",
   sessionIds: null,
+  accessGroup: null,
+  billingMonth: null,
   creditNoteOf: null,
   issueDate: "2026-11-28",
   serviceFrom: "2026-11-28",
@@ -139,5 +142,29 @@ describe("Comprobantes", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(String(res.data)).toContain("2026-11-28;Factura B");
+  });
+});
+
+describe("Comprobante: detail", () => {
+  const SESSION = "7c0e2a4c-1d1f-4c55-9a8e-0c2f1e3d4a5b";
+  const monthly: InvoiceDetailDto = {
+    ...invoice({ type: 1, typeLabel: "Factura A", paymentId: null, sessionIds: [SESSION], accessGroup: { id: "8d0e2a4c-1d1f-4c55-9a8e-0c2f1e3d4a5b", name: "Flota Sur" }, billingMonth: "2026-10-01", receiver: { docType: 80, docNumber: "30500010912", name: "Flota Sur SA" } }),
+    sessions: [{ id: SESSION, transactionId: 4012, idTag: "FS-01", stationName: "Estación Centro", startedAt: "2026-10-14T12:00:00.000Z", stoppedAt: "2026-10-14T13:00:00.000Z", energyWh: 12_500, totalCents: 121_000, vatRateBp: 2100 }],
+  };
+
+  it("a monthly invoice comes with its group, month and the sessions it covers", async () => {
+    const { cookie } = await signedIn();
+    server.use(http.get(apiUrl(`/Business/Invoice/${ID}`), () => HttpResponse.json(monthly)));
+    const res = await run<Loose>(() => detail.loader(args(get(`/payment/invoice/${ID}`, cookie), ctx(), { id: ID })));
+    expect(res.data.invoice).toMatchObject({ billingMonth: "2026-10-01", accessGroup: { name: "Flota Sur" }, sessions: [{ id: SESSION, transactionId: 4012 }] });
+  });
+
+  it("an unknown or foreign voucher, or a malformed id, is a 404 page", async () => {
+    const { cookie } = await signedIn();
+    server.use(http.get(apiUrl(`/Business/Invoice/${ID}`), () => problemResponse(404, "El comprobante no existe.")));
+    const gone = await run<Loose>(() => detail.loader(args(get(`/payment/invoice/${ID}`, cookie), ctx(), { id: ID })));
+    expect(gone.status).toBe(404);
+    const bad = await run<Loose>(() => detail.loader(args(get("/payment/invoice/nope", cookie), ctx(), { id: "nope" })));
+    expect(bad.status).toBe(404);
   });
 });

@@ -172,6 +172,31 @@ describe("Nuevo grupo", () => {
     const res = await run(() => groupNew.action(args(req, ctx())));
     expect(res.status).toBe(302);
     expect(res.location).toBe("/group");
-    expect(bodies).toEqual([{ name: "Flota", allStations: false, stationIds: ["6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f"], rateId: null }]);
+    expect(bodies).toEqual([{ name: "Flota", allStations: false, stationIds: ["6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f"], rateId: null, billingCuit: null, billingName: null, billingTaxCondition: null, billingMonthly: false }]);
+  });
+
+  it("without JavaScript: «Facturar mensualmente» ticked posts the billing data, the CUIT as its 11 digits", async () => {
+    const bodies: unknown[] = [];
+    server.use(http.post(apiUrl("/Business/AccessGroup"), async ({ request }) => (bodies.push(await request.json()), HttpResponse.json({ id: GROUP_ID, name: "Flota" }, { status: 201 }))));
+    const { cookie } = await signedIn();
+    const form = new URLSearchParams({ name: "Flota", allStations: "all", rateId: "", billingCuit: "30-50001091-2", billingName: " Flota Sur SA ", billingTaxCondition: "MONOTRIBUTO", billingMonthly: "on" });
+    const req = new Request(`${APP}/group/new`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    const res = await run(() => groupNew.action(args(req, ctx())));
+    expect(res.status).toBe(302);
+    expect(bodies).toEqual([{ name: "Flota", allStations: true, stationIds: [], rateId: null, billingCuit: "30500010912", billingName: "Flota Sur SA", billingTaxCondition: "MONOTRIBUTO", billingMonthly: true }]);
+  });
+
+  it("«Facturar mensualmente» without CUIT, name or condition, or a CUIT with a wrong check digit: Spanish messages on the fields, no API call", async () => {
+    const { cookie } = await signedIn();
+    const missing = await run<Loose>(() => groupNew.action(args(post("/group/new", { name: "Flota", allStations: "all", billingMonthly: "on" }, cookie), ctx())));
+    expect(missing.status).toBe(400);
+    expect(missing.data.result.error).toEqual({
+      billingCuit: ["Ingresá el CUIT al que se factura cada mes."],
+      billingName: ["Ingresá la razón social a la que se factura cada mes."],
+      billingTaxCondition: ["Elegí la condición frente al IVA del cliente."],
+    });
+    const bad = await run<Loose>(() => groupNew.action(args(post("/group/new", { name: "Flota", allStations: "all", billingCuit: "30-50001091-3" }, cookie), ctx())));
+    expect(bad.status).toBe(400);
+    expect(bad.data.result.error).toEqual({ billingCuit: ["El dígito verificador del CUIT no es válido."] });
   });
 });

@@ -1,11 +1,13 @@
-// One voucher in Comprobantes: its type and number, receiver, amounts, state (with ARCA's reason
+// One voucher in Comprobantes: its type and number (a link to its detail), receiver (and the
+// access group and month of a monthly invoice), amounts, state (with ARCA's reason
 // for a rejection or why it waits), the PDF once authorised, and «Reintentar» (a POST form).
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Badge, Button, Flex, Text } from "@radix-ui/themes";
 import * as Table from "~/components/table";
 import type { InvoiceDto } from "#contract/dto";
 import { INVOICE_STATUS_LABELS, type InvoiceStatus } from "#contract/schemas/constants";
 import { formatArs, formatDateTime } from "~/components/charts/format";
+import { monthName, sessionsLabel } from "./month";
 
 const STATUS_COLORS: Record<InvoiceStatus, "green" | "amber" | "red"> = { AUTHORIZED: "green", PENDING: "amber", REJECTED: "red" };
 
@@ -16,7 +18,9 @@ export function InvoiceRow({ invoice: i, canRetry, busy }: { invoice: InvoiceDto
   return (
     <Table.Row data-testid="invoice-row">
       <Table.RowHeaderCell className="nowrap">
-        {i.typeLabel ?? "Comprobante"} {i.formattedNumber ? `N° ${i.formattedNumber}` : ""}
+        <Link to={`/payment/invoice/${i.id}`} data-testid="invoice-link">
+          {i.typeLabel ?? "Comprobante"} {i.formattedNumber ? `N° ${i.formattedNumber}` : ""}
+        </Link>
         <Text as="div" size="1" color="gray">
           {i.status === "AUTHORIZED" ? `Emitido el ${dmy(i.issueDate)}` : `Creado ${formatDateTime(i.createdAt)}`}
         </Text>
@@ -27,9 +31,12 @@ export function InvoiceRow({ invoice: i, canRetry, busy }: { invoice: InvoiceDto
           <Text as="div" size="1" color="gray">
             Pago con QR
           </Text>
-        ) : i.sessionIds?.length ? (
-          <Text as="div" size="1" color="gray">
-            {i.sessionIds.length} cargas del mes
+        ) : i.billingMonth ? (
+          <Text as="div" size="1" color="gray" data-testid="invoice-group">
+            {i.accessGroup?.name ? `Grupo «${i.accessGroup.name}» · ` : ""}
+            <Link to={`/payment/invoice/${i.id}`}>
+              {sessionsLabel(i.sessionIds?.length ?? 0)} de {monthName(i.billingMonth)}
+            </Link>
           </Text>
         ) : null}
       </Table.Cell>

@@ -1,24 +1,40 @@
 // The form of 'Nuevo grupo' and 'Editar grupo': its name, the stations its tags may use (all, or
-// the ones ticked) and an optional rate. Native inputs only, so it posts without JavaScript.
+// the ones ticked), an optional rate, and who pays for its tags with «Facturar mensualmente» (one
+// electronic invoice a month for their sessions). Native inputs only, so it posts without JavaScript.
 import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiSave } from "~/icons";
 import { FormToken } from "~/components/FormToken";
-import { Field, FieldError, VALIDATE_ON } from "~/components/form";
+import { CheckboxField, Field, FieldError, VALIDATE_ON } from "~/components/form";
 import { FormError } from "~/components/messages";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { RadioGroupField, SelectField } from "~/components/rate/fields";
 import type { AccessGroupDto } from "#contract/dto";
+import { RECEIVER_TAX_CONDITION_LABELS, RECEIVER_TAX_CONDITIONS } from "#contract/schemas/constants";
+import { formatCuit } from "#domain/cuit";
 
-export type GroupFormValues = { name: string; allStations: "all" | "some"; stationIds: string[]; rateId: string };
+export type GroupFormValues = {
+  name: string;
+  allStations: "all" | "some";
+  stationIds: string[];
+  rateId: string;
+  billingCuit: string;
+  billingName: string;
+  billingTaxCondition: string;
+  billingMonthly: boolean;
+};
 
 export const groupToValues = (g?: AccessGroupDto): GroupFormValues => ({
   name: g?.name ?? "",
   allStations: !g || g.allStations ? "all" : "some",
   stationIds: g?.stations.map((s) => s.id) ?? [],
   rateId: g?.rateId ?? "",
+  billingCuit: g?.billingCuit ? formatCuit(g.billingCuit) : "",
+  billingName: g?.billingName ?? "",
+  billingTaxCondition: g?.billingTaxCondition ?? "",
+  billingMonthly: g?.billingMonthly ?? false,
 });
 
 export function GroupForm({
@@ -132,6 +148,27 @@ export function GroupForm({
                 </fieldset>
               )}
               <FieldError meta={fields.stationIds} />
+            </Flex>
+          </section>
+        </Card>
+        <Card size="3" asChild>
+          <section aria-labelledby={`${formId}-billing`}>
+            <Heading as="h2" size="4" mb="1" id={`${formId}-billing`}>
+              Facturación mensual
+            </Heading>
+            <Text as="p" size="2" color="gray" mb="4">
+              Opcional: si una empresa paga las cargas de estas tarjetas, recibe una factura electrónica por mes con las cargas del mes anterior (las pagadas con QR ya tienen la suya).
+            </Text>
+            <Flex direction="column" gap="4">
+              <Field meta={fields.billingCuit} label="CUIT" placeholder="30-12345678-9" inputMode="numeric" autoComplete="off" />
+              <Field meta={fields.billingName} label="Razón social" autoComplete="off" />
+              <SelectField
+                meta={fields.billingTaxCondition}
+                label="Condición frente al IVA del cliente"
+                hint="Decide la letra: un Responsable Inscripto o un Monotributista recibe factura A; un exento o un consumidor final, B (si sos monotributista, siempre C)."
+                options={[{ value: "", label: "Elegí una condición" }, ...RECEIVER_TAX_CONDITIONS.map((c) => ({ value: c, label: RECEIVER_TAX_CONDITION_LABELS[c] }))]}
+              />
+              <CheckboxField meta={fields.billingMonthly}>Facturar mensualmente: una factura el primer día de cada mes con las cargas del mes anterior</CheckboxField>
             </Flex>
           </section>
         </Card>

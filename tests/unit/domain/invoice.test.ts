@@ -6,8 +6,13 @@ import {
   fiscalQrUrl,
   formatInvoiceNumber,
   INVOICE_TYPES,
+  billingMonth,
   invoiceAmounts,
+  invoiceAmountsByRate,
   invoiceTypeFor,
+  previousBillingMonth,
+  RECEIVER_TAX_CONDITIONS,
+  receiverConditionOf,
   receiverDocument,
   showsTransparency,
 } from "#domain/invoice";
@@ -111,5 +116,67 @@ describe("the payment page's Factura A fields", () => {
     expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["buyerCuit", "Revisá el CUIT: tiene que tener 11 dígitos y un dígito verificador válido."]]);
     const noName = driverCheckoutSchema.safeParse({ ...base, buyerCuit: "30500010912" });
     expect(noName.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["buyerName", "Ingresá la razón social para la factura A."]]);
+  });
+});
+
+describe("monthly invoices of access groups", () => {
+  const cuit = { kind: "CUIT" as const, cuit: "30500010912", name: "Flota SA" };
+  it("a Responsable Inscripto issues A to an RI or a Monotributista customer and B to an exempt one or a final consumer with a CUIT", () => {
+    expect(invoiceTypeFor("RESPONSABLE_INSCRIPTO", { ...cuit, condition: "RESPONSABLE_INSCRIPTO" })).toBe(1);
+    expect(invoiceTypeFor("RESPONSABLE_INSCRIPTO", { ...cuit, condition: "MONOTRIBUTO" })).toBe(1);
+    expect(invoiceTypeFor("RESPONSABLE_INSCRIPTO", { ...cuit, condition: "EXENTO" })).toBe(6);
+    expect(invoiceTypeFor("RESPONSABLE_INSCRIPTO", { ...cuit, condition: "CONSUMIDOR_FINAL" })).toBe(6);
+    expect(invoiceTypeFor("MONOTRIBUTO", { ...cuit, condition: "RESPONSABLE_INSCRIPTO" })).toBe(11);
+  });
+  it("the receiver's condition goes to ARCA as its id, and comes back from it", () => {
+    expect(receiverDocument({ ...cuit, condition: "MONOTRIBUTO" })).toEqual({ docType: 80, docNumber: "30500010912", vatConditionId: 6 });
+    expect(receiverDocument({ ...cuit, condition: "EXENTO" }).vatConditionId).toBe(4);
+    expect(receiverDocument(cuit).vatConditionId).toBe(1);
+    for (const c of RECEIVER_TAX_CONDITIONS) expect(receiverConditionOf(receiverDocument({ ...cuit, condition: c }).vatConditionId)).toBe(c);
+  });
+
+  it("sessions at several VAT rates: VAT per rate on the rate's sum, lines add up to the total exactly", () => {
+    const lines = [
+      { totalCents: 1_001, vatRateBp: 2100 },
+      { totalCents: 2_003, vatRateBp: 2100 },
+      { totalCents: 999, vatRateBp: 1050 },
+      { totalCents: 12_345, vatRateBp: 2100 },
+    ];
+    const a = invoiceAmountsByRate(lines, 1);
+    expect(a.totalCents).toBe(16_348);
+    // 15 349 × 21/121 = 2 663.90 → 2 664; 999 × 10.5/110.5 = 94.93 → 95.
+    expect(a.vat).toEqual([
+      { id: 4, baseCents: 904, amountCents: 95 },
+      { id: 5, baseCents: 12_685, amountCents: 2_664 },
+    ]);
+    expect(a.vatCents).toBe(2_759);
+    expect(a.netCents + a.vatCents + a.exemptCents).toBe(a.totalCents);
+    expect(a.vat.reduce((s, v) => s + v.baseCents + v.amountCents, 0)).toBe(a.totalCents);
+    // One rate: the same split as a single sale of the sum.
+    expect(invoiceAmountsByRate([{ totalCents: 200_000, vatRateBp: 2100 }, { totalCents: 112_345, vatRateBp: 2100 }], 6)).toEqual(invoiceAmounts(312_345, 2100, 6));
+  });
+  it("a class C monthly invoice is all net; an empty or non-positive line, or a rate ARCA has not, is refused", () => {
+    expect(invoiceAmountsByRate([{ totalCents: 500, vatRateBp: 2100 }, { totalCents: 700, vatRateBp: 1050 }], 11)).toEqual({ totalCents: 1_200, netCents: 1_200, vatCents: 0, exemptCents: 0, vat: [] });
+    expect(() => invoiceAmountsByRate([], 6)).toThrow(RangeError);
+    expect(() => invoiceAmountsByRate([{ totalCents: 0, vatRateBp: 2100 }], 6)).toThrow(RangeError);
+    expect(() => invoiceAmountsByRate([{ totalCents: 100, vatRateBp: 1000 }], 6)).toThrow(/alícuota/);
+  });
+
+  it("a month runs from 00:00 in Argentina (03:00 UTC) on its first day to the same instant of the next", () => {
+    const oct = billingMonth("2026-10-01");
+    expect(oct.start.toISOString()).toBe("2026-10-01T03:00:00.000Z");
+    expect(oct.end.toISOString()).toBe("2026-11-01T03:00:00.000Z");
+    expect(oct.lastDay).toBe("2026-10-31");
+    expect(billingMonth("2028-02-01").lastDay).toBe("2028-02-29");
+    const dec = billingMonth("2026-12-01");
+    expect(dec.end.toISOString()).toBe("2027-01-01T03:00:00.000Z");
+    expect(() => billingMonth("2026-10-15")).toThrow(RangeError);
+  });
+  it("the month to close is the one before now in Argentina: at 02:59 UTC on the 1st it is still the month before", () => {
+    expect(previousBillingMonth(new Date("2026-12-01T02:59:59Z")).month).toBe("2026-10-01");
+    expect(previousBillingMonth(new Date("2026-12-01T03:00:00Z")).month).toBe("2026-11-01");
+    expect(previousBillingMonth(new Date("2027-01-15T12:00:00Z")).month).toBe("2026-12-01");
+    expect(previousBillingMonth(new Date("2027-01-01T03:00:00Z")).month).toBe("2026-12-01");
+    expect(previousBillingMonth(billingMonth("2026-03-01").start).month).toBe("2026-02-01");
   });
 });

@@ -15,5 +15,5 @@ export const GROUPS: Resource<AccessGroupDto> = {
   gone: "El grupo ya no existe.",
   saveFailed: "No pudimos guardar el grupo. Revisá los datos e intentá de nuevo.",
   deleteFailed: "No pudimos eliminar el grupo. Probá de nuevo en unos minutos.",
-  fields: new Set(["name", "allStations", "stationIds", "rateId"]),
+  fields: new Set(["name", "allStations", "stationIds", "rateId", "billingCuit", "billingName", "billingTaxCondition", "billingMonthly"]),
 };
