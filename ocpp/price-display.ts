@@ -206,6 +206,7 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
     },
 
     async refresh(filter) {
+      if (filter.chargerId) settings.delete(filter.chargerId);
       const rows = await db
         .selectDistinct({ id: chargers.id, businessId: chargers.businessId, name: chargers.name, ocppIdentity: chargers.ocppIdentity })
         .from(chargers)
