@@ -141,7 +141,7 @@ export interface StationDto {
 
 // ---- Chargers ----------------------------------------------------------------------------------
 
-export type { ConnectorFormat, PowerType };
+export type { ConnectorFormat, PowerType, PriceDisplayMode };
 
 export interface ConnectorDto {
   id: string;
