@@ -22,7 +22,8 @@ import type { Logger } from "../infra/logger";
 import { finalCostText, ocppAmount, priceNow, priceText, runningCostCents, runningCostText, type PriceNow } from "../domain/charger-price";
 import { isArgentineHoliday } from "../domain/holidays.server";
 import { DEFAULT_TIME_ZONE, rateSnapshotFromRow, type RateSnapshot } from "../domain/pricing";
-import { showsPrice } from "../contract/schemas/charger-constants";
+import { showsPrice, type PriceDisplayMode } from "../contract/schemas/charger-constants";
+import type { OcppProtocol } from "../domain/ocpp-protocol";
 import type { ChargerAnswer } from "./commands";
 import type { Deliver } from "./outbound/router";
 import type { ChargerRef } from "./store";
@@ -69,25 +70,34 @@ interface SessionRow {
   timeZone: string | null;
 }
 
-export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver; now: () => Date }): PriceDisplay {
-  const { db, logger, deliver, now } = o;
-  const settings = new Map<string, { on: boolean; at: number }>();
+type Options = { db: Db; logger: Logger; deliver: Deliver; now: () => Date };
+
+export function createPriceDisplay(o: Options): PriceDisplay {
+  const core = createCore(o);
+  const v201 = displayMessages201(core, o);
+  return { ...v201, ...californiaPricing16(core, o) };
+}
+
+type Core = ReturnType<typeof createCore>;
+
+/** What both protocols share: the charger's setting, reading its answers, the session and its running cost. */
+function createCore({ db, logger, now }: Options) {
+  const settings = new Map<string, { mode: PriceDisplayMode; refused: boolean; at: number }>();
   const lastPush = new Map<string, number>();
-  const noCostUpdated = new Set<string>();
-  const pendingFinal = new Map<string, Set<number>>();
-  const timers = new Map<string, NodeJS.Timeout>();
   const clockOf = (timeZone: string | null) => ({ timeZone: timeZone ?? DEFAULT_TIME_ZONE, isHoliday: isArgentineHoliday });
 
-  async function enabled(ref: ChargerRef): Promise<boolean> {
-    const cached = settings.get(ref.id);
-    if (cached && Date.now() - cached.at < SETTING_TTL_MS) return cached.on;
-    const [row] = await db
-      .select({ mode: chargers.priceDisplay, protocol: chargers.ocppProtocol, refused: chargers.priceDisplayRefused })
-      .from(chargers)
-      .where(eq(chargers.id, ref.id));
-    const on = Boolean(row) && showsPrice(row.mode, row.protocol) && !row.refused;
-    settings.set(ref.id, { on, at: Date.now() });
-    return on;
+  /**
+   * Whether the charger shows the price, read with the protocol of the socket it speaks on (the
+   * row's protocol may not be written yet when a fresh connection boots).
+   */
+  async function enabled(ref: ChargerRef, protocol: OcppProtocol): Promise<boolean> {
+    let setting = settings.get(ref.id);
+    if (!setting || Date.now() - setting.at >= SETTING_TTL_MS) {
+      const [row] = await db.select({ mode: chargers.priceDisplay, refused: chargers.priceDisplayRefused }).from(chargers).where(eq(chargers.id, ref.id));
+      setting = { mode: row?.mode ?? "OFF", refused: row?.refused ?? true, at: Date.now() };
+      settings.set(ref.id, setting);
+    }
+    return showsPrice(setting.mode, protocol) && !setting.refused;
   }
 
   /** Reads what came back: a refusal marks the charger so it is not asked again. */
@@ -98,7 +108,7 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
       logger.info({ identity: ref.ocppIdentity, what, answer: answer.kind }, "OCPP: el cargador no recibió el precio; se reintenta en la próxima ocasión");
       return;
     }
-    settings.set(ref.id, { on: false, at: Date.now() });
+    settings.set(ref.id, { mode: "OFF", refused: true, at: Date.now() });
     await db.update(chargers).set({ priceDisplayRefused: true }).where(eq(chargers.id, ref.id));
     logger.info({ identity: ref.ocppIdentity, what, status: word }, "OCPP: el cargador no puede mostrar el precio; no se le envía más hasta que se guarde la opción");
   }
@@ -120,37 +130,6 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
       .where(eq(connectors.chargerId, chargerId))
       .orderBy(connectors.connectorId);
     return rows.map((r) => ({ connectorId: r.connectorId, rate: rateSnapshotFromRow(withChanges(r.rate, r.due)), timeZone: r.timeZone }));
-  }
-
-  /** SetDisplayMessage of the price in force: one message for the charger, or one per EVSE when their prices differ. */
-  async function showPrice201(ref: ChargerRef) {
-    if (!(await enabled(ref))) return;
-    const at = now();
-    const list = (await connectorRates(ref.id)).map((c) => ({ ...c, text: priceText(c.rate, at, clockOf(c.timeZone)), price: priceNow(c.rate, at, clockOf(c.timeZone)) }));
-    if (list.length === 0) return;
-    const same = list.every((c) => c.text === list[0].text);
-    const messages = same ? [{ ...list[0], connectorId: 0 }] : list;
-    let nextChange: Date | null = null;
-    for (const m of messages) {
-      const ends = m.price.next?.at ?? null;
-      if (ends && (!nextChange || ends < nextChange)) nextChange = ends;
-      const answer = await deliver(ref, () => ({ method: "SetDisplayMessage", params: { message: displayMessage(m.connectorId, m.text, ends) } }));
-      await heard(ref, "SetDisplayMessage", answer);
-      if (!(answer.kind === "answer" && answer.status === "Accepted")) return;
-    }
-    scheduleRefresh(ref, nextChange);
-  }
-
-  /** At the next band edge the message above ends: the new price is sent then, while the charger stays on this node. */
-  function scheduleRefresh(ref: ChargerRef, at: Date | null) {
-    clearTimeout(timers.get(ref.id));
-    timers.delete(ref.id);
-    if (!at) return;
-    const wait = at.getTime() - now().getTime() + 1_000;
-    if (wait <= 0 || wait > REFRESH_WITHIN_MS) return;
-    const timer = setTimeout(() => later(ref, "SetDisplayMessage", () => showPrice201(ref)), wait);
-    timer.unref();
-    timers.set(ref.id, timer);
   }
 
   async function sessionOf(ref: ChargerRef, key: { transactionId: number } | { ocppTransactionId: string }): Promise<SessionRow | undefined> {
@@ -178,26 +157,60 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
     return row;
   }
 
-  const running = (s: SessionRow) => (s.rateSnapshot ? runningCostCents(s.rateSnapshot, s, now(), clockOf(s.timeZone)) : 0);
-  const pushDue = (ref: ChargerRef) => {
-    const t = Date.now();
-    if (t - (lastPush.get(ref.id) ?? 0) < RUNNING_COST_EVERY_MS) return false;
-    lastPush.set(ref.id, t);
-    return true;
+  return {
+    clockOf,
+    enabled,
+    heard,
+    later,
+    connectorRates,
+    sessionOf,
+    forget: (chargerId: string) => settings.delete(chargerId),
+    running: (s: SessionRow) => (s.rateSnapshot ? runningCostCents(s.rateSnapshot, s, now(), clockOf(s.timeZone)) : 0),
+    /** A running cost pushed on its own is due for this charger (at most once a minute). */
+    pushDue(ref: ChargerRef) {
+      const t = Date.now();
+      if (t - (lastPush.get(ref.id) ?? 0) < RUNNING_COST_EVERY_MS) return false;
+      lastPush.set(ref.id, t);
+      return true;
+    },
   };
+}
 
-  /** California Pricing: one DataTransfer of the cost message vendor, its data a JSON string. */
-  async function costMessage(ref: ChargerRef, messageId: string, data: Record<string, unknown>) {
-    const answer = await deliver(ref, () => ({ method: "DataTransfer", params: { vendorId: COST_VENDOR_ID, messageId, data: JSON.stringify(data) } }));
-    await heard(ref, messageId, answer);
+/** OCPP 2.0.1: display messages, the TransactionEvent answers and CostUpdated. */
+function displayMessages201(core: Core, { db, logger, deliver, now }: Options): Pick<PriceDisplay, "booted" | "refresh" | "transactionAnswer" | "close"> {
+  const { enabled, heard, later, clockOf } = core;
+  const noCostUpdated = new Set<string>();
+  const timers = new Map<string, NodeJS.Timeout>();
+
+  /** SetDisplayMessage of the price in force: one message for the charger, or one per EVSE when their prices differ. */
+  async function showPrice201(ref: ChargerRef) {
+    if (!(await enabled(ref, "ocpp2.0.1"))) return;
+    const at = now();
+    const list = (await core.connectorRates(ref.id)).map((c) => ({ ...c, text: priceText(c.rate, at, clockOf(c.timeZone)), price: priceNow(c.rate, at, clockOf(c.timeZone)) }));
+    if (list.length === 0) return;
+    const same = list.every((c) => c.text === list[0].text);
+    const messages = same ? [{ ...list[0], connectorId: 0 }] : list;
+    let nextChange: Date | null = null;
+    for (const m of messages) {
+      const ends = m.price.next?.at ?? null;
+      if (ends && (!nextChange || ends < nextChange)) nextChange = ends;
+      const answer = await deliver(ref, () => ({ method: "SetDisplayMessage", params: { message: displayMessage(m.connectorId, m.text, ends) } }));
+      await heard(ref, "SetDisplayMessage", answer);
+      if (!(answer.kind === "answer" && answer.status === "Accepted")) return;
+    }
+    scheduleRefresh(ref, nextChange);
   }
 
-  async function finalCost16(ref: ChargerRef, transactionId: number) {
-    const s = await sessionOf(ref, { transactionId });
-    if (!s || s.status === "ACTIVE" || s.status === "IDLE") return; // priced at the unplug: asked again then
-    pendingFinal.get(ref.id)?.delete(transactionId);
-    if (s.status !== "COMPLETED") return;
-    await costMessage(ref, "FinalCost", { transactionId, cost: ocppAmount(s.totalCents), priceText: finalCostText(s.totalCents, s.energyWh) });
+  /** At the next band edge the message above ends: the new price is sent then, while the charger stays on this node. */
+  function scheduleRefresh(ref: ChargerRef, at: Date | null) {
+    clearTimeout(timers.get(ref.id));
+    timers.delete(ref.id);
+    if (!at) return;
+    const wait = at.getTime() - now().getTime() + 1_000;
+    if (wait <= 0 || wait > REFRESH_WITHIN_MS) return;
+    const timer = setTimeout(() => later(ref, "SetDisplayMessage", () => showPrice201(ref)), wait);
+    timer.unref();
+    timers.set(ref.id, timer);
   }
 
   return {
@@ -206,7 +219,7 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
     },
 
     async refresh(filter) {
-      if (filter.chargerId) settings.delete(filter.chargerId);
+      if (filter.chargerId) core.forget(filter.chargerId);
       const rows = await db
         .selectDistinct({ id: chargers.id, businessId: chargers.businessId, name: chargers.name, ocppIdentity: chargers.ocppIdentity })
         .from(chargers)
@@ -220,20 +233,20 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
           ),
         );
       for (const ref of rows) {
-        settings.delete(ref.id);
+        core.forget(ref.id);
         await showPrice201(ref).catch((err) => logger.warn({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudo enviar el precio al cargador"));
       }
     },
 
     async transactionAnswer(ref, event) {
-      if (!(await enabled(ref))) return {};
-      const s = await sessionOf(ref, { ocppTransactionId: event.transactionId });
+      if (!(await enabled(ref, "ocpp2.0.1"))) return {};
+      const s = await core.sessionOf(ref, { ocppTransactionId: event.transactionId });
       if (!s?.rateSnapshot) return {};
       if (event.eventType === "Started") return { updatedPersonalMessage: content(priceText(s.rateSnapshot, now(), clockOf(s.timeZone))) };
       if (s.status === "COMPLETED") return { totalCost: ocppAmount(s.totalCents), updatedPersonalMessage: content(finalCostText(s.totalCents, s.energyWh)) };
       if (s.status !== "ACTIVE" && s.status !== "IDLE") return {};
-      const cost = running(s);
-      if (event.eventType === "Updated" && !noCostUpdated.has(ref.id) && pushDue(ref)) {
+      const cost = core.running(s);
+      if (event.eventType === "Updated" && !noCostUpdated.has(ref.id) && core.pushDue(ref)) {
         later(ref, "CostUpdated", async () => {
           const answer = await deliver(ref, () => ({ method: "CostUpdated", params: { totalCost: ocppAmount(cost), transactionId: event.transactionId } }));
           // CostUpdated is optional in the protocol: a charger without it still gets the running cost in the answers.
@@ -243,10 +256,37 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
       return { updatedPersonalMessage: content(runningCostText(cost, s.energyWh)) };
     },
 
+    close() {
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/** OCPP 1.6: the Open Charge Alliance's California Pricing DataTransfer messages. */
+function californiaPricing16(core: Core, { deliver, now }: Options): Pick<PriceDisplay, "authorized16" | "metered16" | "stopped16"> {
+  const { enabled, heard, later, clockOf } = core;
+  const pendingFinal = new Map<string, Set<number>>();
+
+  /** One DataTransfer of the cost message vendor, its data a JSON string. */
+  async function costMessage(ref: ChargerRef, messageId: string, data: Record<string, unknown>) {
+    const answer = await deliver(ref, () => ({ method: "DataTransfer", params: { vendorId: COST_VENDOR_ID, messageId, data: JSON.stringify(data) } }));
+    await heard(ref, messageId, answer);
+  }
+
+  async function finalCost(ref: ChargerRef, transactionId: number) {
+    const s = await core.sessionOf(ref, { transactionId });
+    if (!s || s.status === "ACTIVE" || s.status === "IDLE") return; // priced at the unplug: asked again then
+    pendingFinal.get(ref.id)?.delete(transactionId);
+    if (s.status !== "COMPLETED") return;
+    await costMessage(ref, "FinalCost", { transactionId, cost: ocppAmount(s.totalCents), priceText: finalCostText(s.totalCents, s.energyWh) });
+  }
+
+  return {
     authorized16(ref, idTag) {
       later(ref, "SetUserPrice", async () => {
-        if (!(await enabled(ref))) return;
-        const [first] = await connectorRates(ref.id);
+        if (!(await enabled(ref, "ocpp1.6"))) return;
+        const [first] = await core.connectorRates(ref.id);
         if (!first) return;
         await costMessage(ref, "SetUserPrice", { idToken: idTag, priceText: priceText(first.rate, now(), clockOf(first.timeZone)) });
       });
@@ -254,18 +294,17 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
 
     metered16(ref, transactionId) {
       later(ref, "RunningCost", async () => {
-        if (!(await enabled(ref))) return;
-        const s = await sessionOf(ref, { transactionId });
-        if (!s?.rateSnapshot || (s.status !== "ACTIVE" && s.status !== "IDLE") || !pushDue(ref)) return;
+        if (!(await enabled(ref, "ocpp1.6"))) return;
+        const s = await core.sessionOf(ref, { transactionId });
+        if (!s?.rateSnapshot || (s.status !== "ACTIVE" && s.status !== "IDLE") || !core.pushDue(ref)) return;
         const at = now();
-        const price = priceNow(s.rateSnapshot, at, clockOf(s.timeZone));
         await costMessage(ref, "RunningCost", {
           transactionId,
           timestamp: at.toISOString(),
           meterValue: s.meterStartWh + s.energyWh,
-          cost: ocppAmount(running(s)),
+          cost: ocppAmount(core.running(s)),
           state: s.status === "ACTIVE" ? "Charging" : "Idle",
-          ...californiaPrices(price),
+          ...californiaPrices(priceNow(s.rateSnapshot, at, clockOf(s.timeZone))),
         });
       });
     },
@@ -275,17 +314,12 @@ export function createPriceDisplay(o: { db: Db; logger: Logger; deliver: Deliver
       const pending = [...(pendingFinal.get(ref.id) ?? [])];
       if (pending.length === 0) return;
       later(ref, "FinalCost", async () => {
-        if (!(await enabled(ref))) {
+        if (!(await enabled(ref, "ocpp1.6"))) {
           pendingFinal.delete(ref.id);
           return;
         }
-        for (const id of pending) await finalCost16(ref, id);
+        for (const id of pending) await finalCost(ref, id);
       });
-    },
-
-    close() {
-      for (const t of timers.values()) clearTimeout(t);
-      timers.clear();
     },
   };
 }

@@ -19,7 +19,7 @@ const COST_VENDOR = "org.openchargealliance.costmsg";
 type Received = { method: string; params: Record<string, unknown> }[];
 
 /** A charger that records the calls it gets and answers them as told. */
-function listening(cli: RPCClient, answers: Record<string, () => unknown>): Received {
+function listening(cli: RPCClient, answers: Record<string, () => Record<string, unknown>>): Received {
   const got: Received = [];
   for (const [method, answer] of Object.entries(answers)) {
     cli.handle(method, async ({ params }) => {
