@@ -96,6 +96,24 @@ describe.each(testBackends())("the price on the charger's screen ($name)", (back
       }
     });
 
+    it("a change of the rate reaches the screen of the connected charger at once", async () => {
+      const f = await createFixture(h, `price-201-rate-${backend.name}`, { sessionFeeCents: 0, idlePricePerMinuteCents: 0, idleMaxCents: null });
+      const cli = chargerClient(h, f, { protocols: ["ocpp2.0.1"] });
+      const got = listening(cli, { SetDisplayMessage: () => ({ status: "Accepted" }) });
+      await cli.connect();
+      try {
+        await cli.call("BootNotification", { reason: "PowerUp", chargingStation: { vendorName: "Wallbox", model: "Commander 2" } });
+        await eventually(async () => got.length, (n) => n === 1);
+        expect((got[0].params.message as { message: { content: string } }).message.content).toBe("$ 350,00/kWh");
+        const { connectorCount: _n, id: _id, createdAt: _c, updatedAt: _u, ...rate } = await expectStatus(await h.call("GET", `/Business/Fees/${f.rateId}`, { token: f.tenant.token }), 200);
+        await expectStatus(await h.call("PUT", `/Business/Fees/${f.rateId}`, { token: f.tenant.token, body: { ...rate, pricePerKwhCents: 123_456 } }), 200);
+        await eventually(async () => got.length, (n) => n === 2);
+        expect((got[1].params.message as { message: { content: string } }).message.content).toBe("$ 1.234,56/kWh");
+      } finally {
+        await cli.close();
+      }
+    });
+
     it("a charger that cannot show it is not asked again, and its session goes on; OFF sends nothing", async () => {
       const f = await createFixture(h, `price-201-refused-${backend.name}`);
       const cli = chargerClient(h, f, { protocols: ["ocpp2.0.1"] });
