@@ -119,7 +119,8 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };
   const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
   // Scheduled rate changes are written into their rates when due (sessions take them at start anyway; ADR 0043).
-  const stopRateScheduleSweep = startRateScheduleSweep(database.db, logger, 30_000);
+  // A scheduled price that took effect reaches the screens of the chargers that show it.
+  const stopRateScheduleSweep = startRateScheduleSweep(database.db, logger, 30_000, (rateIds) => void ocpp.refreshPrices({ rateIds }).catch(() => {}));
   const api = createApi({
     driverPayments,
     invoicing,

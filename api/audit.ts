@@ -44,7 +44,7 @@ import { formatArs } from "../domain/money";
 import { formatInvoiceNumber, INVOICE_TYPE_LABELS, type InvoiceType } from "../domain/invoice";
 import type { ApiServices, Ctx } from "./env";
 import type { AuditSpec } from "#contract/endpoints";
-import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, RECEIVER_TAX_CONDITION_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
+import { CONNECTOR_FORMAT_LABELS, POWER_TYPE_LABELS, PRICE_DISPLAY_LABELS, RECEIVER_TAX_CONDITION_LABELS, type PaymentProviderCode } from "#contract/schemas/constants";
 
 export type { AuditResource };
 
@@ -169,6 +169,7 @@ export const AUDITED_TABLES: Record<string, AuditedTable> = {
       localListVersion: "sending the local list is its own entry (charger.local_list)",
       localListAt: "sending the local list is its own entry (charger.local_list)",
       smartCharging: REPORTED_BY_CHARGER,
+      priceDisplayRefused: REPORTED_BY_CHARGER,
     },
   }),
   connectors: audited("charger", connectors, {
@@ -274,6 +275,7 @@ const RESOURCES: Record<AuditResource, ResourceAudit> = {
         ocppIdentity: c.ocppIdentity,
         enabled: c.enabled,
         heartbeatInterval: c.heartbeatInterval,
+        priceDisplay: PRICE_DISPLAY_LABELS[c.priceDisplay],
         // As the charger's form names them (Toma, AC trifásica, 7,4 kW).
         connectors: list.map(
           (k) =>

@@ -30,6 +30,8 @@ export interface OcppGateway {
   callCharger?(charger: { id: string; ocppIdentity: string }, build: (protocol: CommandProtocol) => OcppCallSpec): Promise<ChargerAnswer>;
   /** Shares a station's grid capacity among its charging connectors now (load balancing, ADR 0018). */
   rebalanceStation?(stationId: string): Promise<void>;
+  /** The price on the screens of connected chargers that show it, sent again after an operator's change (ocpp/price-display.ts). */
+  refreshPrices?(filter: { rateIds?: string[]; chargerId?: string }): Promise<void>;
   // publish: an operator's write that changes what live screens show (closing a stuck session).
   live: Pick<LiveEvents, "subscribe" | "publish">;
 }

@@ -8,7 +8,7 @@ import type { BandedPrice, RateRow, RateSnapshot, SessionBands, SessionPrice } f
 import type { RateChanges, RateValues } from "../domain/rate-schedule";
 import type { ProvinceCode } from "../domain/provinces";
 import type { BusinessStatus } from "./schemas/business";
-import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, ReceiverTaxCondition, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
+import type { ArcaEnvironmentCode, ConnectorFormat, InvoiceStatus, ReceiverTaxCondition, NotificationType, ParkingType, PaymentAccountStatus, PaymentOrigin, PaymentProviderCode, PaymentStatus, PowerType, PriceDisplayMode, SessionPaymentStatus, SessionStatus, TaxConditionCode } from "./schemas/constants";
 import type { Role } from "../domain/permissions";
 import type { DriverStep } from "../domain/driver-payment";
 import type { DifferenceKind } from "../domain/reconciliation";
@@ -141,7 +141,7 @@ export interface StationDto {
 
 // ---- Chargers ----------------------------------------------------------------------------------
 
-export type { ConnectorFormat, PowerType };
+export type { ConnectorFormat, PowerType, PriceDisplayMode };
 
 export interface ConnectorDto {
   id: string;
@@ -186,6 +186,12 @@ export interface ChargerDto {
   passwordPending: boolean;
   enabled: boolean;
   heartbeatInterval: number;
+  /** «Mostrar precio en el cargador»: AUTO, ON or OFF. */
+  priceDisplay: PriceDisplayMode;
+  /** Whether the price is shown on this charger now: the mode read with the protocol it speaks. */
+  showsPrice: boolean;
+  /** The charger refused the price messages (not supported): they are not sent again until the setting is saved. */
+  priceDisplayRefused: boolean;
   vendor: string | null;
   bootModel: string | null;
   firmwareVersion: string | null;

@@ -34,7 +34,7 @@ import { DEFAULT_TIME_ZONE, DEFAULT_VAT_RATE_BP, type RateSnapshot } from "../do
 import type { RateChanges } from "../domain/rate-schedule";
 import { ROLES } from "../domain/permissions";
 import type { ReservationStatus } from "../domain/reservation-status";
-import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type InvoiceStatus, type NotificationType, type PaymentOrigin } from "../contract/schemas/constants";
+import { BUSINESS_STATUSES, CONNECTOR_FORMATS, PARKING_TYPES, PAYMENT_ACCOUNT_STATUSES, PAYMENT_PROVIDERS, PAYMENT_STATUSES, POWER_TYPES, SESSION_PAYMENT_STATUSES, SESSION_STATUSES, type InvoiceStatus, type NotificationType, type PaymentOrigin, type PriceDisplayMode } from "../contract/schemas/constants";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 export { NOTIFICATION_TYPES, type NotificationType } from "../contract/schemas/constants";
 import type { MeterFault } from "../domain/metering";
@@ -575,6 +575,10 @@ export const chargers = pgTable(
     localListAt: tstz("local_list_at"),
     /** What the charger's last SetChargingProfile answer said: true accepted, false not supported; null not asked yet. */
     smartCharging: boolean("smart_charging"),
+    /** «Mostrar precio en el cargador» (contract PRICE_DISPLAY_MODES): AUTO shows it on OCPP 2.0.1 chargers only. */
+    priceDisplay: text("price_display").$type<PriceDisplayMode>().notNull().default("AUTO"),
+    /** The charger refused the price messages: not sent again until the operator saves the setting. */
+    priceDisplayRefused: boolean("price_display_refused").notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -588,6 +592,7 @@ export const chargers = pgTable(
     check("chargers_heartbeat_interval_positive", sql`${t.heartbeatInterval} > 0`),
     check("chargers_ocpp_identity_chars", sql`${t.ocppIdentity} ~ '^[A-Za-z0-9._:-]{1,48}$'`),
     check("chargers_ocpp_protocol_known", sql`${t.ocppProtocol} in ('ocpp1.6', 'ocpp2.0.1')`),
+    check("chargers_price_display_known", sql`${t.priceDisplay} in ('AUTO', 'ON', 'OFF')`),
   ],
 );
 

@@ -128,6 +128,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   ocppIdentity: "Identidad OCPP",
   enabled: "Habilitado",
   heartbeatInterval: "Intervalo de latido (s)",
+  priceDisplay: "Mostrar precio en el cargador",
   connectors: "Conectores",
   currency: "Moneda",
   pricePerKwhCents: "Precio por kWh",

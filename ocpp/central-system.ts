@@ -20,6 +20,7 @@ import { DEFAULT_CALL_LIMIT, DEFAULT_CONNECTION_LIMIT, type CallLimit, type Conn
 import { createLiveEvents, type LiveEvents } from "./live";
 import type { MaintenanceReply, MaintenanceRequest } from "./maintenance";
 import { createMessageLog } from "./message-log";
+import { createPriceDisplay, type PriceDisplay } from "./price-display";
 import { createRouter } from "./outbound/router";
 import { createCommandSender } from "./outbound/send";
 import type { RoamingAuthorizer } from "./roaming";
@@ -103,6 +104,12 @@ export interface CentralSystem {
    * capacity changes.
    */
   rebalanceStation(stationId: string): Promise<void>;
+  /**
+   * The operator changed prices: connected chargers that show them and use these rates (or this
+   * charger) get the price in force again (ocpp/price-display.ts). Chargers on other nodes get it
+   * at their next boot or band change.
+   */
+  refreshPrices: PriceDisplay["refresh"];
   /** Sockets held by this node. */
   connectionCount(): number;
   /** Runs the offline / idle sweep now (tests; the timer runs it every sweepIntervalMs). */
@@ -131,7 +138,8 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
   const connections = new Map<string, Client>();
   const router = await createRouter({ db, channels, logger, nodeId, commandTimeoutMs, connections });
   const balancer = createBalancer({ db, logger, deliver: router.deliver, now });
-  const ctx = createHandlerContext({ db, telemetry, logger, now, live, events, balancer, sendPush: options.sendPush, roaming: options.roaming });
+  const prices = createPriceDisplay({ db, logger, deliver: router.deliver, now });
+  const ctx = createHandlerContext({ db, telemetry, logger, now, live, events, balancer, prices, sendPush: options.sendPush, roaming: options.roaming });
   const sockets = createSockets({
     db,
     telemetry,
@@ -175,6 +183,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
     ...commands,
     callCharger: router.deliver,
     rebalanceStation: balancer.rebalance,
+    refreshPrices: prices.refresh,
     connectionCount: () => connections.size,
     sweep,
     flushSignsOfLife: sockets.flushSignsOfLife,
@@ -183,6 +192,7 @@ export async function createCentralSystem(options: CentralSystemOptions): Promis
       if (sockets.isClosing()) return;
       sockets.shuttingDown();
       clearInterval(timer);
+      prices.close();
       await rpc.close().catch(() => {});
       clearInterval(flushTimer);
       clearInterval(messageLogTimer);

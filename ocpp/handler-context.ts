@@ -6,6 +6,7 @@ import { pushNotification, type SendPush } from "../infra/push";
 import type { Logger } from "../infra/logger";
 import type { Handle, Session } from "./connection/client";
 import type { LiveEvents, LiveKind } from "./live";
+import type { PriceDisplay } from "./price-display";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import type { SessionEvents } from "./session-events";
 import type { Balancer } from "./smart-charging";
@@ -21,6 +22,8 @@ export interface HandlerContext {
   live: LiveEvents;
   roaming?: RoamingAuthorizer;
   balancer: Balancer;
+  /** The price on the charger's screen (ocpp/price-display.ts): each call goes out after the charger's answer. */
+  prices: PriceDisplay;
   /** After a commit: push its notifications, tell the dashboards, and on a session or connector change tell the session's followers. */
   announce(businessId: string, kind: LiveKind, chargerId: string | undefined, created?: Created): void;
   /** A reading attached to a session: the dashboards and the session's followers hear of it. */
@@ -49,6 +52,7 @@ export function createHandlerContext(o: {
   live: LiveEvents;
   events: SessionEvents;
   balancer: Balancer;
+  prices: PriceDisplay;
   sendPush?: SendPush;
   roaming?: RoamingAuthorizer;
 }): HandlerContext {
@@ -69,6 +73,7 @@ export function createHandlerContext(o: {
     live,
     roaming: o.roaming,
     balancer: o.balancer,
+    prices: o.prices,
     announce,
     sessionRead(ref) {
       live.publish(ref.businessId, { kind: "session", chargerId: ref.id });

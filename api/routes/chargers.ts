@@ -1,6 +1,7 @@
 // /Business/Charger — OCPP charge points with their connectors.
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { Hono } from "hono";
+import { afterCommit } from "#db/ambient";
 import type { Db } from "#db/client";
 import {
   chargerBrands,
@@ -21,6 +22,7 @@ import { tenant, type ApiServices, type AppEnv, type Ctx } from "../env";
 import { idParam, iso, likePattern, pageOffset, pageTotal, parseSort, readJson, readQuery } from "../http";
 import { ApiError, conflict, notFound, pgError, type FieldErrors } from "../problem";
 import { assignChargersSchema, chargerInputSchema } from "#contract/schemas/charger";
+import { showsPrice } from "#contract/schemas/charger-constants";
 import { chargerEventQuery, chargerListQuery, chargerOptionsQuery } from "#contract/schemas/queries";
 import { bucketCase, emptyBuckets } from "#infra/sql";
 import { RateLimiter, rateLimitMessage } from "#infra/rate-limit";
@@ -138,6 +140,9 @@ export async function chargerDtos(db: Db, publicOrigin: string | undefined, rows
       passwordPending: !!c.ocppPasswordHash && !!c.ocppPreviousPasswordHash,
       enabled: c.enabled,
       heartbeatInterval: c.heartbeatInterval,
+      priceDisplay: c.priceDisplay,
+      showsPrice: showsPrice(c.priceDisplay, c.ocppProtocol) && !c.priceDisplayRefused,
+      priceDisplayRefused: c.priceDisplayRefused,
       vendor: c.vendor ?? null,
       bootModel: c.bootModel ?? null,
       firmwareVersion: c.firmwareVersion ?? null,
@@ -430,7 +435,8 @@ function chargerReadRoutes(r: Hono<AppEnv>, { db, publicOrigin, companyCache }: 
 }
 
 /** Creating a charger (its OCPP password shown once) and updating it with its connectors. */
-function chargerWriteRoutes(r: Hono<AppEnv>, { db, publicOrigin }: ApiServices) {
+function chargerWriteRoutes(r: Hono<AppEnv>, services: ApiServices) {
+  const { db, publicOrigin } = services;
   r.post("/", async (c) => {
     const b = tenant(c);
     const input = await readJson(c, chargerInputSchema);
@@ -479,7 +485,8 @@ function chargerWriteRoutes(r: Hono<AppEnv>, { db, publicOrigin }: ApiServices) 
       await db.transaction(async (tx) => {
         await tx
           .update(chargers)
-          .set({ ...fields, model: fields.model ?? null, serialNumber: fields.serialNumber ?? null })
+          // Saving the price setting asks a charger that refused the price once more (a new firmware may show it).
+          .set({ ...fields, model: fields.model ?? null, serialNumber: fields.serialNumber ?? null, ...(fields.priceDisplay !== current.priceDisplay ? { priceDisplayRefused: false } : {}) })
           .where(and(eq(chargers.id, current.id), eq(chargers.businessId, b.id)));
         const keep = connectorInputs.map((k) => k.connectorId);
         // Connectors no longer listed go away (their sessions stay, see the schema).
@@ -503,6 +510,8 @@ function chargerWriteRoutes(r: Hono<AppEnv>, { db, publicOrigin }: ApiServices) 
       await identityConflict(err, b, input.ocppIdentity);
       throw err;
     }
+    // Its rates or its price setting may have changed: the charger's screen gets the price again.
+    await afterCommit(() => void services.ocpp?.refreshPrices?.({ chargerId: current.id }).catch(() => {}));
     const [dto] = await chargerDtos(db, publicOrigin, [await findCharger(db, b.id, current.id)]);
     return c.json(dto);
   });

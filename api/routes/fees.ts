@@ -5,6 +5,7 @@ import type { Db } from "#db/client";
 import { chargers, connectors, rates, type Rate } from "#db/schema";
 import { isArgentineHoliday } from "#domain/holidays.server";
 import { billableIdleMinutes, priceNoShow, priceSessionByBand, type RateSnapshot } from "#domain/pricing";
+import { afterCommit } from "#db/ambient";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";
@@ -143,6 +144,8 @@ export function feeRoutes(services: ApiServices) {
       .set(input)
       .where(and(eq(rates.id, current.id), eq(rates.businessId, b.id)))
       .returning();
+    // The chargers that show this rate's price get the new one once it is committed.
+    await afterCommit(() => void services.ocpp?.refreshPrices?.({ rateIds: [row.id] }).catch(() => {}));
     const used = await usage(db, b.id, [row.id]);
     return c.json(toDto(row, used.get(row.id) ?? 0));
   });

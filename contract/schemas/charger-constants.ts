@@ -16,3 +16,21 @@ export const POWER_TYPE_LABELS: Record<PowerType, string> = {
   AC_3_PHASE: "AC trifásica",
   DC: "DC",
 };
+
+/**
+ * «Mostrar precio en el cargador»: AUTO shows it on chargers that speak OCPP 2.0.1 (display
+ * messages are part of the protocol) and not on 1.6 ones (California Pricing is a vendor
+ * extension few 1.6 chargers have); ON and OFF decide for the charger whatever it speaks.
+ */
+export const PRICE_DISPLAY_MODES = ["AUTO", "ON", "OFF"] as const;
+export type PriceDisplayMode = (typeof PRICE_DISPLAY_MODES)[number];
+export const PRICE_DISPLAY_LABELS: Record<PriceDisplayMode, string> = {
+  AUTO: "Según el protocolo (sí en OCPP 2.0.1, no en 1.6)",
+  ON: "Sí",
+  OFF: "No",
+};
+
+/** Whether a charger in this mode, speaking this protocol, is sent the price. */
+export function showsPrice(mode: PriceDisplayMode, protocol: string): boolean {
+  return mode === "ON" || (mode === "AUTO" && protocol === "ocpp2.0.1");
+}

@@ -1,10 +1,10 @@
 // Chargers (OCPP charge points) with their connectors. Pure: shared with the forms.
 import { z } from "zod";
 import { id, optionalText, text } from "./common";
-import { CONNECTOR_FORMATS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES } from "./constants";
+import { CONNECTOR_FORMATS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES, PRICE_DISPLAY_MODES } from "./constants";
 import { MSG, numberError } from "./messages";
 
-export { CONNECTOR_FORMATS, CONNECTOR_FORMAT_LABELS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES, POWER_TYPE_LABELS } from "./constants";
+export { CONNECTOR_FORMATS, CONNECTOR_FORMAT_LABELS, MAX_CONNECTORS, OCPP_IDENTITY_MESSAGE, OCPP_IDENTITY_RE, POWER_TYPES, POWER_TYPE_LABELS, PRICE_DISPLAY_LABELS, PRICE_DISPLAY_MODES } from "./constants";
 
 
 export const ocppIdentity = z.string({ error: MSG.required }).trim().min(1, { error: MSG.required, abort: true }).regex(OCPP_IDENTITY_RE, { error: OCPP_IDENTITY_MESSAGE });
@@ -33,6 +33,8 @@ export const chargerInputSchema = z.object({
   ocppIdentity,
   enabled: z.boolean({ error: MSG.invalid }).default(true),
   heartbeatInterval: z.number({ error: numberError }).int({ error: MSG.integer }).min(30, { error: MSG.min(30) }).max(86_400, { error: MSG.max(86_400) }).default(300),
+  /** «Mostrar precio en el cargador» (PRICE_DISPLAY_MODES). */
+  priceDisplay: z.enum(PRICE_DISPLAY_MODES, { error: MSG.invalidOption }).default("AUTO"),
   connectors: z
     .array(connectorInputSchema, { error: MSG.invalid })
     .min(1, { error: "Agregá al menos un conector." })

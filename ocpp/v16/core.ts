@@ -22,6 +22,8 @@ export function registerCore(ctx: HandlerContext, { ref, session, handle, seen }
     const created = await recordStatus(db, ref, params as StatusPayload, now());
     await seen();
     ctx.announce(ref.businessId, "connector", ref.id, created);
+    // The unplug that prices a stopped session: its final cost, when one is waiting.
+    ctx.prices.stopped16(ref);
     return {};
   });
 

@@ -9,7 +9,11 @@ export function registerTransactions(ctx: HandlerContext, { ref, handle, seen }:
 
   handle("Authorize", async ({ params }) => {
     await seen();
-    return { idTagInfo: { status: await authorizationStatus(db, ref, (params as { idTag?: string }).idTag, now(), roaming) } };
+    const idTag = (params as { idTag?: string }).idTag;
+    const status = await authorizationStatus(db, ref, idTag, now(), roaming);
+    // California Pricing: the driver's price, before the session starts.
+    if (status === "Accepted" && idTag) ctx.prices.authorized16(ref, idTag);
+    return { idTagInfo: { status } };
   });
 
   handle("StartTransaction", async ({ params }) => {
@@ -25,11 +29,13 @@ export function registerTransactions(ctx: HandlerContext, { ref, handle, seen }:
   });
 
   handle("MeterValues", async ({ params }) => {
-    const attached = await recordMeterValues(telemetry, ref, params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] }, now());
+    const p = params as { connectorId: number; transactionId?: number; meterValue: MeterValue[] };
+    const attached = await recordMeterValues(telemetry, ref, p, now());
     await seen();
     if (attached) {
       ctx.sessionRead(ref);
       balancer.balanceAfter(ref, "power");
+      if (p.transactionId !== undefined) ctx.prices.metered16(ref, p.transactionId);
     }
     return {};
   });
@@ -39,7 +45,10 @@ export function registerTransactions(ctx: HandlerContext, { ref, handle, seen }:
     const { found, created } = await stopTransaction(db, ref, p, now());
     await seen();
     if (!found) ctx.logger.warn({ identity: ref.ocppIdentity, transactionId: p.transactionId }, "OCPP: StopTransaction de una transacción desconocida");
-    else balancer.balanceAfter(ref, "session");
+    else {
+      balancer.balanceAfter(ref, "session");
+      ctx.prices.stopped16(ref, p.transactionId);
+    }
     ctx.announce(ref.businessId, "session", ref.id, created);
     // The same answer for a first and a repeated stop.
     return p.idTag ? { idTagInfo: { status: "Accepted" } } : {};

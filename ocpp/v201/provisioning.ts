@@ -12,6 +12,8 @@ export function registerProvisioning(ctx: HandlerContext, { ref, session, handle
     const { accepted, interval } = await recordBoot(db, ref, bootPayload(params as Boot201), now());
     session.lastTouch = now().getTime();
     live.publish(ref.businessId, { kind: "charger", chargerId: ref.id });
+    // The screen's price may be gone after a restart: it gets the price in force again.
+    if (accepted) ctx.prices.booted(ref);
     return { status: accepted ? "Accepted" : "Rejected", currentTime: now().toISOString(), interval };
   });
 

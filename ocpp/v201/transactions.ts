@@ -32,7 +32,13 @@ export function registerTransactions(ctx: HandlerContext, { ref, handle, seen }:
       live.publish(ref.businessId, { kind: "connector", chargerId: ref.id });
     }
     ctx.announce(ref.businessId, "session", ref.id, created);
-    return p.idToken ? { idTokenInfo: { status: result.tokenStatus } } : {};
+    // The price, running cost or final cost on the charger's screen (a repeated event gets it
+    // again, as its first answer may have been lost); a failure to work it out never holds the answer back.
+    const price = await ctx.prices.transactionAnswer(ref, { eventType: p.eventType, transactionId: p.transactionInfo.transactionId }).catch((err: unknown) => {
+      logger.warn({ identity: ref.ocppIdentity, err: String(err) }, "OCPP: no se pudo calcular el costo para el cargador");
+      return {};
+    });
+    return p.idToken ? { idTokenInfo: { status: result.tokenStatus }, ...price } : price;
   });
 
   handle("MeterValues", async ({ params }) => {

@@ -39,6 +39,7 @@ describe("edit charger loader", () => {
       serialNumber: "WB-000123",
       ocppIdentity: "AR-BUE-0001",
       heartbeatInterval: "300",
+      priceDisplay: "AUTO",
       connectors: [{ connectorId: "1", standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: "22", rateId: IDS.rate }],
     });
     expect(res.data.options.rates).toHaveLength(1);
@@ -97,6 +98,18 @@ describe("edit charger action: save", () => {
     const put = seen.find((r) => r.method === "PUT")!;
     expect(put.path).toBe(`/Business/Charger/${IDS.charger}`);
     expect(await put.body).toMatchObject({ name: "Wallbox Sur", stationId: IDS.station, enabled: false, connectors: [{ connectorId: 1 }, { connectorId: 2, maxPowerKw: 7.4 }] });
+  });
+
+  it("«Mostrar precio en el cargador» is posted as chosen (a plain select: the same without JavaScript); an unknown choice is a field error", async () => {
+    const cookie = await operatorCookie();
+    const seen = recordRequests();
+    const res = await run(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, validChargerForm({ priceDisplay: "ON" }), cookie), chargerContext())));
+    expect(res.status).toBe(302);
+    expect(await seen.find((r) => r.method === "PUT")!.body).toMatchObject({ priceDisplay: "ON" });
+
+    const bad = await run<Loose>(() => route.action(argsFor(postForm(`/charger/edit/${IDS.charger}`, validChargerForm({ priceDisplay: "SIEMPRE" }), cookie), chargerContext())));
+    expect(bad.status).toBe(400);
+    expect(bad.data.result.error.priceDisplay).toEqual(["Elegí una opción válida."]);
   });
 
   it("invalid input comes back with the errors and nothing is saved", async () => {

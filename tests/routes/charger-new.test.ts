@@ -81,6 +81,8 @@ describe("new charger action", () => {
       serialNumber: "WB-9",
       ocppIdentity: "AR-BUE-0099",
       heartbeatInterval: 300,
+      // Not in the posted form: «Según el protocolo».
+      priceDisplay: "AUTO",
       enabled: true,
       connectors: [
         { connectorId: 1, standard: "IEC_62196_T2", format: "SOCKET", powerType: "AC_3_PHASE", maxPowerKw: 22, rateId: null },

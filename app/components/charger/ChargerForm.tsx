@@ -19,6 +19,8 @@ import {
   OCPP_IDENTITY_RE,
   POWER_TYPES,
   POWER_TYPE_LABELS,
+  PRICE_DISPLAY_LABELS,
+  PRICE_DISPLAY_MODES,
 } from "#contract/schemas/charger-constants";
 import type { ChargerDto } from "#contract/dto";
 import { SelectField, TextInput, type Option } from "./inputs";
@@ -35,6 +37,7 @@ export interface ChargerFormOptions {
 
 const FORMAT_OPTIONS: Option[] = CONNECTOR_FORMATS.map((v) => ({ value: v, label: CONNECTOR_FORMAT_LABELS[v] }));
 const POWER_OPTIONS: Option[] = POWER_TYPES.map((v) => ({ value: v, label: POWER_TYPE_LABELS[v] }));
+const PRICE_DISPLAY_OPTIONS: Option[] = PRICE_DISPLAY_MODES.map((v) => ({ value: v, label: PRICE_DISPLAY_LABELS[v] }));
 
 export function ChargerForm({
   id,
@@ -219,6 +222,7 @@ function OcppCard({ fields, charger, url, validIdentity, now, password }: { fiel
             suffix="s"
             hint="Cada cuántos segundos el cargador avisa que sigue conectado (de 30 a 86.400)."
           />
+          <SelectField meta={fields.priceDisplay} label="Mostrar precio en el cargador" options={PRICE_DISPLAY_OPTIONS} hint={priceDisplayHint(charger)} />
         </Grid>
         <ConnectionUrl url={url} pending={!validIdentity} />
         {charger ? (
@@ -232,6 +236,16 @@ function OcppCard({ fields, charger, url, validIdentity, now, password }: { fiel
       </Flex>
     </TitledCard>
   );
+}
+
+/**
+ * What the price setting does for this charger: OCPP 2.0.1 shows it with display messages, 1.6
+ * only with the Open Charge Alliance's California Pricing messages, which few chargers have.
+ */
+function priceDisplayHint(charger?: ChargerDto): string {
+  const how = "Antes de cargar, el precio vigente; durante la carga, lo que lleva gastado; al final, el total. En OCPP 1.6 requiere que el cargador admita los mensajes «California Pricing».";
+  if (charger?.priceDisplayRefused) return `El cargador respondió que no puede mostrarlo: no se le envía más. Guardá esta opción para volver a intentarlo. ${how}`;
+  return how;
 }
 
 /** A stored charger's password: whether one is assigned or pending, the new one shown once after a rotation, and the rotation itself. */

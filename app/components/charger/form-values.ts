@@ -1,6 +1,6 @@
 // The charger form's starting values, without zod: what the pages bundle (the zod schema in
 // ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
-import type { ChargerDto, ConnectorFormat, PowerType } from "#contract/dto";
+import type { ChargerDto, ConnectorFormat, PowerType, PriceDisplayMode } from "#contract/dto";
 
 export type ConnectorFormValue = {
   connectorId?: string;
@@ -19,6 +19,7 @@ export type ChargerFormValue = {
   serialNumber?: string;
   ocppIdentity?: string;
   heartbeatInterval?: string;
+  priceDisplay?: PriceDisplayMode;
   connectors: ConnectorFormValue[];
 };
 
@@ -39,6 +40,7 @@ export function chargerFormValue(c: ChargerDto): ChargerFormValue {
     serialNumber: c.serialNumber ?? "",
     ocppIdentity: c.ocppIdentity,
     heartbeatInterval: String(c.heartbeatInterval),
+    priceDisplay: c.priceDisplay,
     connectors: c.connectors.map((k) => ({
       connectorId: String(k.connectorId),
       standard: k.standard,

@@ -28,6 +28,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const defaultValue: ChargerFormValue = {
     stationId: station?.value ?? "",
     heartbeatInterval: "300",
+    priceDisplay: "AUTO",
     connectors: [newConnector([])],
   };
   return {
