@@ -20,6 +20,7 @@ import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, 
 import { endpointUrl, PartnerError } from "./client";
 import { chargingPeriodsOf, sessionToCdr, type CdrPlace } from "./cdr";
 import { priceSession, usageFromSession } from "../domain/pricing";
+import { isArgentineHoliday } from "../domain/holidays.server";
 import { ocpiDateTime } from "./envelope";
 import { pushLocationChanges } from "./locations-push";
 import { callPartner, OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
@@ -255,10 +256,11 @@ export function sessionObject(
   const end = s.unpluggedAt ?? s.stoppedAt ?? s.chargingEndedAt;
   const asOf = ended ? (end ?? s.updatedAt) : s.updatedAt;
   const rate = s.rateSnapshot ?? null;
-  const { periods } = chargingPeriodsOf({ ...s, rateSnapshot: rate }, asOf);
+  const { periods } = chargingPeriodsOf({ ...s, rateSnapshot: rate }, asOf, place.station.timeZone);
   let cost = { totalCents: s.totalCents, vatCents: s.vatCents };
   if (!ended) {
-    const usage = usageFromSession({ ...s, stoppedAt: s.stoppedAt ?? asOf });
+    // A rate with bands prices by the station's local hours and the holiday calendar, as the closed session will be.
+    const usage = { ...usageFromSession({ ...s, stoppedAt: s.stoppedAt ?? asOf, timeZone: place.station.timeZone }), isHoliday: isArgentineHoliday };
     cost = rate ? priceSession(rate, usage) : { totalCents: 0, vatCents: 0 };
   }
   return {
