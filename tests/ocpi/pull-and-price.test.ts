@@ -61,7 +61,7 @@ const SHAPES: Shape[] = [
     idleSeconds: 1_234.3,
   },
   {
-    // The issue's session: resto (the rate's own prices) until 18:00 and pico from 18:00, 6 kWh read at 18:00.
+    // A weekday session across two bands: resto (the rate's own prices) until 18:00 and pico from 18:00, 6 kWh read at 18:00.
     name: "time-of-use bands: a weekday 17:30 → 18:45, resto until 18:00 and pico from 18:00",
     rate: {
       ...NOTHING,
@@ -277,7 +277,7 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
     },
   );
 
-  it("the issue's session (weekday 17:30 → 18:45, resto until 18:00, pico from 18:00): the CDR has a charging period per band, and the pulled tariff prices it to our total", async () => {
+  it("a weekday session 17:30 → 18:45 (resto until 18:00, pico from 18:00): the CDR has a charging period per band, and the pulled tariff prices it to our total", async () => {
     const i = SHAPES.findIndex((s) => s.name.startsWith("time-of-use bands: a weekday"));
     const tariffs = new Map<string, Tariff>((await pullAll(emsp, await emsp.cpoEndpoint("tariffs"), tariffSchema)).map((t) => [t.id, t]));
     const cdr = (await pullAll(emsp, await emsp.cpoEndpoint("cdrs"), cdrSchema)).find((c) => c.id === sessionIds[i]) as Cdr;
