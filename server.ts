@@ -19,7 +19,7 @@ import { createApi } from "./api/app";
 import { createOcpiApp, ocpiServices } from "./ocpi/app";
 import { createChargerAuthorizer } from "./ocpi/charger-authorization";
 import { followPartnerSessions } from "./ocpp/session-events";
-import { startPushLoop } from "./ocpi/push";
+import { pushToPartners, startPushLoop } from "./ocpi/push";
 import { createKeyRing } from "./infra/crypto";
 import { disabledMailer, fileInbox, httpMailer, type Inbox, type Mailer } from "./infra/mail";
 import { createCentralSystem } from "./ocpp/central-system";
@@ -119,8 +119,12 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
   const imageLimits = { maxCount: env.IMAGES_PER_COMPANY, maxBytes: env.IMAGES_MB_PER_COMPANY * 1024 * 1024, graceMs: env.UNREFERENCED_IMAGE_HOURS * 3_600_000 };
   const stopImageSweep = startImageSweep(database.db, logger, imageLimits.graceMs);
   // Scheduled rate changes are written into their rates when due (sessions take them at start anyway; ADR 0043).
-  // A scheduled price that took effect reaches the screens of the chargers that show it.
-  const stopRateScheduleSweep = startRateScheduleSweep(database.db, logger, 30_000, (rateIds) => void ocpp.refreshPrices({ rateIds }).catch(() => {}));
+  // A scheduled price that took effect reaches the screens of the chargers that show it, and is
+  // pushed to roaming partners at once, not on the next 5 s pass (ocpi/tariffs-push.ts).
+  const stopRateScheduleSweep = startRateScheduleSweep(database.db, logger, 30_000, (rateIds) => {
+    void ocpp.refreshPrices({ rateIds }).catch(() => {});
+    pushToPartners(ocpiSvc).catch((err) => logger.error({ err: err instanceof Error ? err.message : String(err) }, "ocpi: no se pudieron enviar las tarifas cambiadas"));
+  });
   const api = createApi({
     driverPayments,
     invoicing,

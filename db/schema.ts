@@ -1253,6 +1253,28 @@ export const ocpiLocationPushes = pgTable(
   (t) => [primaryKey({ columns: [t.partnerId, t.stationId] })],
 );
 
+/**
+ * The Tariffs each partner holds (ocpi/tariffs-push.ts): a pass PUTs the current Tariffs that
+ * differ from these copies and DELETEs the ones held that are gone.
+ */
+export const ocpiTariffPushes = pgTable(
+  "ocpi_tariff_pushes",
+  {
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => ocpiPartners.id, { onDelete: "cascade" }),
+    /** The Tariff's id: a rate's, or a scheduled change's for a later version. */
+    tariffId: varchar("tariff_id", { length: 36 }).notNull(),
+    businessId: uuid("business_id")
+      .notNull()
+      .references(() => businessUsers.id, { onDelete: "cascade" }),
+    /** The Tariff object as the partner accepted it. */
+    tariff: jsonb("tariff").$type<Record<string, unknown>>().notNull(),
+    pushedAt: tstz("pushed_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.tariffId] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Electronic invoices: the company's fiscal settings for ARCA (ADR 0047)
 

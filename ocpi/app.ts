@@ -11,12 +11,12 @@ import type { KeyRing } from "../infra/crypto";
 import type { Logger } from "../infra/logger";
 import { OcpiClient, routingHeaders, SUPPORTED_VERSION, type OcpiClientOptions } from "./client";
 import { envelope, isStrictOcpiDateTime, OCPI_STATUS, OcpiError, parseOcpiDateTime, withoutNulls } from "./envelope";
-import { rateToTariff, stationToLocation, type Party } from "./mapping";
+import { rateTariffs, stationToLocation, type Party } from "./mapping";
 import { acceptRegistration, acceptUnregister, ocpiBaseUrl, OCPI_COUNTRY_CODE, ourCredentials, updateRegistration, type OcpiServices } from "./registration";
 import { credentials as credentialsSchema, dateTime as dateTimeSchema } from "./schemas";
 import { receiveCommand, type CommandGateway } from "./commands";
 import { getToken, putToken } from "./tokens-module";
-import { getLocation, listLocations, listPartnerSessions, listTariffs, findPartnerByTokenHashes, type PageQuery } from "./store";
+import { getLocation, listLocations, listPartnerSessions, roamingRates, findPartnerByTokenHashes, type PageQuery } from "./store";
 import { sessionToCdr } from "./cdr";
 import { sessionObject } from "./push";
 import type { CdrToken } from "./schemas";
@@ -245,10 +245,16 @@ function senderModuleRoutes(app: Hono<OcpiEnv>, svc: OcpiServices, versionBase: 
     return ok(c, connector);
   });
 
+  // mod_tariffs §Sender interface: every version of every roaming rate (rateTariffs), date_from and
+  // date_to bounding each one's last_updated.
   app.get(`/${SUPPORTED_VERSION}/tariffs`, async (c) => {
     const q = pageQuery(c, svc);
-    const { total, items } = await listTariffs(svc.db, c.get("business").id, q);
-    return page(c, "tariffs", q, total, items.map((r) => rateToTariff(party(c), r)));
+    const all = (await roamingRates(svc.db, c.get("business").id)).flatMap(({ rate, pending }) => rateTariffs(party(c), rate, pending));
+    const inWindow = all.filter((t) => {
+      const at = Date.parse(t.last_updated);
+      return (!q.dateFrom || at >= q.dateFrom.getTime()) && (!q.dateTo || at < q.dateTo.getTime());
+    });
+    return page(c, "tariffs", q, inWindow.length, inWindow.slice(q.offset, q.offset + q.limit));
   });
 
   // mod_sessions.asciidoc §Sender interface and mod_cdrs.asciidoc §Sender interface: the partner's

@@ -15,7 +15,10 @@
 // are the billed seconds (domain/pricing billedSeconds, the tariff's step_size 1), and each
 // cost's excl_vat is its billed volume × the tariff's price excl. VAT (mod_tariffs §PriceComponent)
 // rounded to the cent, its incl_vat what the driver was billed.
-import { billedSeconds, roundCents, type RateSnapshot } from "../domain/pricing";
+import { billedSeconds, roundCents, type BandLine, type RateSnapshot, type SessionBands } from "../domain/pricing";
+import { isArgentineHoliday } from "../domain/holidays.server";
+import { bandSegments } from "../domain/tariff-bands";
+import { DEFAULT_TIME_ZONE } from "../domain/time-zone";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { ocpiDateTime } from "./envelope";
 import type { Cdr, CdrToken } from "./schemas";
@@ -38,10 +41,12 @@ export interface SessionForCdr {
   totalCents: number;
   updatedAt: Date;
   stopReason?: string | null;
+  /** The energy and minutes per time-of-use band the session was priced with (charging_sessions.price_bands). */
+  priceBands?: SessionBands | null;
 }
 
 export interface CdrPlace {
-  station: { id: string; name: string; address: string; city: string; postalCode: string | null; country: string; latitude: number; longitude: number };
+  station: { id: string; name: string; address: string; city: string; postalCode: string | null; country: string; latitude: number; longitude: number; timeZone?: string };
   chargerId: string;
   connector: { connectorId: number; standard: string; format: ConnectorFormat; powerType: PowerType };
 }
@@ -80,19 +85,65 @@ export function dimensionCost(cents: number, volume: number, unitCents: number, 
 }
 
 /**
+ * The charging periods of a session priced by time-of-use bands (ADR 0045, amendment of
+ * 2026-11-29): one per stretch of one band, cut where the Tariff's band elements change
+ * (domain/tariff-bands bandSegments, in the station's time zone, holidays as Sundays as the
+ * session was priced), so an eMSP evaluating the restrictions at each period's start picks the
+ * band the session was priced by. Each period carries that stretch's billed seconds and its band's
+ * energy (a band used in two stretches has its energy split by their time, in whole Wh, the last
+ * stretch taking the rest). Null when the session has no band lines to split by.
+ */
+function bandPeriods(
+  session: Pick<SessionForCdr, "startedAt" | "rateSnapshot" | "priceBands">,
+  chargingSeconds: number,
+  timeZone: string,
+  tariffId: string | undefined,
+): Cdr["charging_periods"] | null {
+  const bands = session.rateSnapshot?.bands ?? [];
+  const lines = session.priceBands?.lines ?? [];
+  if (bands.length === 0 || lines.length === 0) return null;
+  const start = session.startedAt.getTime();
+  const segments = bandSegments(bands, start, start + chargingSeconds * 1000, { timeZone, isHoliday: isArgentineHoliday, localHolidays: session.rateSnapshot?.localHolidays });
+  if (segments.length === 0 || segments.some((seg) => !lines.some((l) => l.band === seg.band))) return null;
+  const energyLeft = new Map(lines.map((l) => [l.band, l.energyWh]));
+  const timeLeft = new Map<number, number>();
+  for (const seg of segments) timeLeft.set(seg.band, (timeLeft.get(seg.band) ?? 0) + (seg.end - seg.start));
+  return segments.map((seg) => {
+    const line = lines.find((l) => l.band === seg.band) as BandLine;
+    const ms = seg.end - seg.start;
+    const remainingMs = timeLeft.get(seg.band) ?? ms;
+    const remainingWh = energyLeft.get(seg.band) ?? 0;
+    const wh = ms >= remainingMs ? remainingWh : Math.round((line.energyWh * ms) / (line.minutes * 60_000 || ms));
+    timeLeft.set(seg.band, remainingMs - ms);
+    energyLeft.set(seg.band, remainingWh - wh);
+    return {
+      start_date_time: ocpiDateTime(new Date(seg.start)),
+      dimensions: [
+        { type: "ENERGY" as const, volume: round(wh / 1000, 3) },
+        { type: "TIME" as const, volume: hoursOf(ms / 1000) },
+      ],
+      ...(tariffId ? { tariff_id: tariffId } : {}),
+    };
+  });
+}
+
+/**
  * The charging periods of a session up to `end` (its end, or the instant a running session was
- * last updated): charging with its energy and time, then the grace and the billed idle time as
- * PARKING_TIME (see the top of this file). Also the billed seconds the costs are priced on.
+ * last updated): charging with its energy and time — one period per band stretch when it was
+ * priced by bands — then the grace and the billed idle time as PARKING_TIME (see the top of this
+ * file). Also the billed seconds the costs are priced on.
  */
 export function chargingPeriodsOf(
-  session: Pick<SessionForCdr, "startedAt" | "chargingEndedAt" | "energyWh" | "rateId" | "rateSnapshot">,
+  session: Pick<SessionForCdr, "startedAt" | "chargingEndedAt" | "energyWh" | "rateId" | "rateSnapshot" | "priceBands">,
   end: Date,
-): { periods: Cdr["charging_periods"]; chargingEnd: Date; chargingSeconds: number; billedIdleSeconds: number } {
+  timeZone: string = DEFAULT_TIME_ZONE,
+): { periods: Cdr["charging_periods"]; banded: boolean; chargingEnd: Date; chargingSeconds: number; billedIdleSeconds: number } {
   const rate = session.rateSnapshot;
   const chargingEnd = session.chargingEndedAt && session.chargingEndedAt < end ? session.chargingEndedAt : end;
   const tariffId = session.rateId ?? undefined;
   const chargingSeconds = billedSeconds(session.startedAt, chargingEnd);
-  const periods: Cdr["charging_periods"] = [
+  const byBand = bandPeriods(session, chargingSeconds, timeZone, tariffId);
+  const periods: Cdr["charging_periods"] = byBand ?? [
     {
       start_date_time: ocpiDateTime(session.startedAt),
       dimensions: [
@@ -115,7 +166,31 @@ export function chargingPeriodsOf(
       });
     }
   }
-  return { periods, chargingEnd, chargingSeconds, billedIdleSeconds };
+  return { periods, banded: byBand !== null, chargingEnd, chargingSeconds, billedIdleSeconds };
+}
+
+/**
+ * The energy or time cost of a session priced by bands, as the Tariff's band elements price it:
+ * excl_vat is Σ band volume × the band's price excl. VAT, rounded to the cent once (an eMSP adds
+ * up a dimension before rounding); incl_vat is what the driver was billed (VAT included) or that
+ * net with the VAT on top. When a band's billed amount is not its volume × its price (energy
+ * interpolated to a fraction of a Wh, a prepaid session cut to what was paid), the billed amount
+ * is split as it stands. Null without band lines.
+ */
+function bandedCost(kind: "energy" | "time", cents: number, lines: readonly BandLine[], rate: RateSnapshot | null): { excl_vat: number; incl_vat: number } | null {
+  if (!rate || lines.length === 0) return null;
+  const parts = lines.map((l) =>
+    kind === "energy"
+      ? { volume: Math.round(l.energyWh) / 1000, unit: l.pricePerKwhCents, billed: l.energyCents }
+      : { volume: (l.minutes * 60) / 3600, unit: l.pricePerMinuteCents * 60, billed: l.timeCents },
+  );
+  const exact = parts.every((p) => roundCents(p.unit * p.volume) === p.billed) && parts.reduce((a, p) => a + p.billed, 0) === cents;
+  if (!exact) return priceOf(cents, rate);
+  const net = parts.reduce((a, p) => a + p.volume * netPrice(rate, p.unit), 0);
+  return {
+    excl_vat: roundCents(net * 100) / 100,
+    incl_vat: rate.vatIncluded ? cents / 100 : roundCents((net * (10_000 + rate.vatRateBp)) / 100) / 100,
+  };
 }
 
 export function sessionToCdr(
@@ -127,10 +202,11 @@ export function sessionToCdr(
 ): Cdr {
   const rate = session.rateSnapshot;
   const end = session.unpluggedAt ?? session.stoppedAt ?? session.chargingEndedAt ?? session.startedAt;
-  const { periods, chargingEnd, chargingSeconds, billedIdleSeconds } = chargingPeriodsOf(session, end);
+  const { periods, banded, chargingEnd, chargingSeconds, billedIdleSeconds } = chargingPeriodsOf(session, end, place.station.timeZone);
+  const lines = banded ? (session.priceBands?.lines ?? []) : [];
   const costs = {
-    energy: dimensionCost(session.energyCents, session.energyWh / 1000, rate?.pricePerKwhCents ?? 0, rate),
-    time: dimensionCost(session.timeCents, chargingSeconds / 3600, (rate?.pricePerMinuteCents ?? 0) * 60, rate),
+    energy: bandedCost("energy", session.energyCents, lines, rate) ?? dimensionCost(session.energyCents, session.energyWh / 1000, rate?.pricePerKwhCents ?? 0, rate),
+    time: bandedCost("time", session.timeCents, lines, rate) ?? dimensionCost(session.timeCents, chargingSeconds / 3600, (rate?.pricePerMinuteCents ?? 0) * 60, rate),
     fixed: dimensionCost(session.sessionFeeCents, 1, rate?.sessionFeeCents ?? 0, rate),
     parking: dimensionCost(session.idleCents, billedIdleSeconds / 3600, (rate?.idlePricePerMinuteCents ?? 0) * 60, rate),
   };

@@ -34,7 +34,7 @@ const CLOCK_MARGIN_MS = 30_000;
 const STATIONS_PER_PASS = 100;
 
 /** JSON with every object's keys sorted: the stored copy comes back from jsonb in another key order. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

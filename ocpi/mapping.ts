@@ -3,6 +3,8 @@
 // PARKING_TIME. Pure functions: the /ocpi modules and the pushes use them alike.
 import type { ChargePointStatus } from "../domain/ocpp-status";
 import type { RateRow } from "../domain/pricing";
+import type { RateChanges } from "../domain/rate-schedule";
+import type { BandDays } from "../domain/tariff-bands";
 import type { OpeningHours } from "../db/schema";
 import type { ConnectorFormat, PowerType } from "../contract/dto";
 import { ocpiDateTime } from "./envelope";
@@ -48,6 +50,8 @@ export interface ConnectorForOcpi {
   powerType: PowerType;
   maxPowerKw: number;
   rateId: string | null;
+  /** The ids of the rate's scheduled versions not yet in force (rateTariffs), listed after the rate's. */
+  pendingTariffIds?: string[];
   status: ChargePointStatus;
   updatedAt: Date;
 }
@@ -106,7 +110,7 @@ export function connectorToOcpi(c: ConnectorForOcpi): Connector {
     max_voltage: voltage,
     max_amperage: Math.ceil(watts / (voltage * phases)),
     max_electric_power: watts,
-    ...(c.rateId ? { tariff_ids: [c.rateId] } : {}),
+    ...(c.rateId ? { tariff_ids: [c.rateId, ...(c.pendingTariffIds ?? [])] } : {}),
     last_updated: ocpiDateTime(c.updatedAt),
   };
 }
@@ -180,12 +184,52 @@ export function netPrice(rate: Pick<RateForOcpi, "vatIncluded" | "vatRateBp">, c
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 
+/** mod_tariffs §DayOfWeek of each of our day types. Holidays are not a day of the week (see bandElements). */
+const OCPI_DAYS: Record<BandDays, NonNullable<NonNullable<TariffElement["restrictions"]>["day_of_week"]>> = {
+  WEEKDAY: ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY"],
+  SATURDAY: ["SATURDAY"],
+  SUNDAY_HOLIDAY: ["SUNDAY"],
+};
+
+/**
+ * The time-of-use bands as TariffElements (mod_tariffs §TariffRestrictions), before the rate's own
+ * prices: a partner takes, per dimension, the first element whose restrictions hold, so inside a
+ * band its element prices ENERGY and TIME, and outside every band the unrestricted element does.
+ * Each band element carries both ENERGY and TIME (a price of 0 included), so a band never falls
+ * through to the rate's own prices for one of them. `start_time`/`end_time` are the band's hours
+ * in the Location's time zone; a band that ends at 24:00 has `end_time` 00:00 ("to stop at end of
+ * the day use 00:00"). Sundays and holidays are published as SUNDAY: OCPI 2.2.1 has no holiday
+ * restriction, so a holiday on another day is published as that weekday's prices and the CDR,
+ * priced by the holiday, stays what is billed (ADR 0045, amendment of 2026-11-29).
+ */
+function bandElements(rate: RateForOcpi, vat: number): TariffElement[] {
+  return (rate.bands ?? []).map((b) => ({
+    price_components: [
+      { type: "ENERGY", price: netPrice(rate, b.pricePerKwhCents), vat, step_size: 1 },
+      { type: "TIME", price: netPrice(rate, b.pricePerMinuteCents * 60), vat, step_size: 1 },
+    ],
+    restrictions: {
+      ...(b.from === "00:00" && b.to === "24:00" ? {} : { start_time: b.from, end_time: b.to === "24:00" ? "00:00" : b.to }),
+      day_of_week: OCPI_DAYS[b.days],
+    },
+  }));
+}
+
+/** A version of a rate's Tariff: its own id and the span it is valid in (mod_tariffs §Tariff start_date_time, end_date_time). */
+export interface TariffVersion {
+  id: string;
+  startDateTime?: Date;
+  endDateTime?: Date;
+  lastUpdated?: Date;
+}
+
 /**
  * A rate as a Tariff (ADR 0020, 0045):
- * - element 1: ENERGY per kWh (step 1 Wh), TIME per hour of charging (step 1 s: a started second
- *   is billed whole, domain/pricing billedSeconds), FLAT for the session fee; a free rate is
- *   ENERGY at 0 (price_components is 1..*).
- * - element 2, only with an idle penalty: PARKING_TIME at the idle price per hour (step 1 s) —
+ * - first, one element per time-of-use band, with its hours and days as restrictions (bandElements);
+ * - then the rate's own prices, without restrictions: ENERGY per kWh (step 1 Wh), TIME per hour of
+ *   charging (step 1 s: a started second is billed whole, domain/pricing billedSeconds), FLAT for
+ *   the session fee; a free rate is ENERGY at 0 (price_components is 1..*).
+ * - last, only with an idle penalty: PARKING_TIME at the idle price per hour (step 1 s) —
  *   never at the charging-time price. PARKING_TIME is "time not charging"
  *   (§TariffDimensionType), which is our idle time. The grace after charging is not a
  *   restriction: `min_duration` counts the whole session (§TariffRestrictions), and OCPI has no
@@ -196,15 +240,17 @@ const money = (cents: number) => (cents / 100).toFixed(2);
  *   so outside its restrictions parking is free.
  * - the idle cap (our rates.idle_max_cents) has no OCPI field per dimension: it is stated in
  *   tariff_alt_text, with the grace, in Spanish and English.
+ * `version` names a scheduled version (its own id and span, ratesToTariffs); by default the
+ * rate's id, valid without bounds.
  */
-export function rateToTariff(party: Party, rate: RateForOcpi): Tariff {
+export function rateToTariff(party: Party, rate: RateForOcpi, version?: TariffVersion): Tariff {
   const vat = rate.vatRateBp / 100;
   const base: PriceComponent[] = [];
   if (rate.pricePerKwhCents > 0) base.push({ type: "ENERGY", price: netPrice(rate, rate.pricePerKwhCents), vat, step_size: 1 });
   if (rate.pricePerMinuteCents > 0) base.push({ type: "TIME", price: netPrice(rate, rate.pricePerMinuteCents * 60), vat, step_size: 1 });
   if (rate.sessionFeeCents > 0) base.push({ type: "FLAT", price: netPrice(rate, rate.sessionFeeCents), vat, step_size: 1 });
   if (base.length === 0) base.push({ type: "ENERGY", price: 0, vat, step_size: 1 });
-  const elements: TariffElement[] = [{ price_components: base }];
+  const elements: TariffElement[] = [...bandElements(rate, vat), { price_components: base }];
   const altText: { language: string; text: string }[] = [];
   if (rate.idlePricePerMinuteCents > 0) {
     const restrictions: TariffElement["restrictions"] = {};
@@ -231,15 +277,55 @@ export function rateToTariff(party: Party, rate: RateForOcpi): Tariff {
       },
     );
   }
+  if (rate.bands?.some((b) => b.days === "SUNDAY_HOLIDAY")) {
+    altText.push(
+      { language: "es", text: "Los precios de los domingos rigen también los feriados nacionales y los feriados locales de la tarifa." },
+      { language: "en", text: "Sunday prices also apply on Argentine national holidays and on the rate's local holidays." },
+    );
+  }
   return {
     country_code: party.countryCode,
     party_id: party.partyId,
-    id: rate.id,
+    id: version?.id ?? rate.id,
     currency: rate.currency,
     ...(altText.length ? { tariff_alt_text: altText } : {}),
     elements,
-    last_updated: ocpiDateTime(rate.updatedAt),
+    ...(version?.startDateTime ? { start_date_time: ocpiDateTime(version.startDateTime) } : {}),
+    ...(version?.endDateTime ? { end_date_time: ocpiDateTime(version.endDateTime) } : {}),
+    last_updated: ocpiDateTime(version?.lastUpdated ?? rate.updatedAt),
   };
+}
+
+/** A change of a rate scheduled and not yet written into it (rate_schedules, ADR 0043). */
+export interface PendingVersion {
+  id: string;
+  effectiveFrom: Date;
+  changes: RateChanges;
+  updatedAt: Date;
+}
+
+/**
+ * A rate and its pending scheduled changes as Tariffs, one per version (mod_tariffs §Tariff
+ * start_date_time/end_date_time; mod_locations §Connector tariff_ids: tariffs of the same type
+ * are allowed together when their spans do not overlap, and a connector lists the old and the new
+ * ids so the new one "automatically replaces" the old). The rate's own id carries the prices in
+ * force now, ending where the first change starts; each change is a Tariff with the change's id,
+ * the rate as it will be then (every earlier change laid over it), from its instant to the next
+ * change's. When the sweep writes a change into the rate, the rate's id carries its prices and
+ * the change's id is gone (the push DELETEs it). `last_updated` is the latest edit of the rate
+ * or of a change that bounds the version.
+ */
+export function rateTariffs(party: Party, rate: RateForOcpi, pending: readonly PendingVersion[]): Tariff[] {
+  const sorted = [...pending].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime());
+  const latest = (...ds: (Date | undefined)[]) => new Date(Math.max(...ds.filter((d): d is Date => !!d).map((d) => d.getTime())));
+  const out: Tariff[] = [rateToTariff(party, rate, { id: rate.id, endDateTime: sorted[0]?.effectiveFrom, lastUpdated: latest(rate.updatedAt, sorted[0]?.updatedAt) })];
+  let asOf: RateForOcpi = rate;
+  sorted.forEach((v, i) => {
+    asOf = { ...asOf, ...v.changes, id: rate.id, updatedAt: rate.updatedAt };
+    const next = sorted[i + 1];
+    out.push(rateToTariff(party, asOf, { id: v.id, startDateTime: v.effectiveFrom, endDateTime: next?.effectiveFrom, lastUpdated: latest(rate.updatedAt, v.updatedAt, next?.updatedAt) }));
+  });
+  return out;
 }
 
 /** eMI3 EVSE ID (mod_cdrs §CdrLocation.evse_id): country*party*E + the charger's id without dashes. */

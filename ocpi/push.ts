@@ -1,7 +1,7 @@
 // What partners are sent (ADR 0020, 0021): the sessions and CDRs of their drivers
 // (mod_sessions.asciidoc §Receiver interface PUT {url}/{country_code}/{party_id}/{session_id};
-// mod_cdrs.asciidoc §Receiver interface POST {url}) and the changes of the stations published
-// to them (ocpi/locations-push.ts). A sync pass, not a queue: each pass links the sessions
+// mod_cdrs.asciidoc §Receiver interface POST {url}), the changes of the stations published
+// to them (ocpi/locations-push.ts) and of the tariffs of those stations (ocpi/tariffs-push.ts). A sync pass, not a queue: each pass links the sessions
 // partners started by command, then, partner by partner, PUTs every linked session changed since
 // its last push, POSTs the CDR of every completed one not yet accepted, and pushes location
 // changes. A failed push is retried by a later pass and counted on the partner (failures, last
@@ -20,8 +20,10 @@ import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, 
 import { endpointUrl, PartnerError } from "./client";
 import { chargingPeriodsOf, sessionToCdr, type CdrPlace } from "./cdr";
 import { priceSession, usageFromSession } from "../domain/pricing";
+import { isArgentineHoliday } from "../domain/holidays.server";
 import { ocpiDateTime } from "./envelope";
 import { pushLocationChanges } from "./locations-push";
+import { pushTariffChanges } from "./tariffs-push";
 import { callPartner, OCPI_COUNTRY_CODE, partnerToken, type OcpiServices } from "./registration";
 import type { CdrToken, OcpiSession } from "./schemas";
 import type { Party } from "./mapping";
@@ -61,6 +63,8 @@ export interface PushReport {
   cdrs: number;
   /** Requests to partners' Locations receivers (PUT of a location, PATCH of an EVSE or a location). */
   locations: number;
+  /** Requests to partners' Tariffs receivers (PUT or DELETE of a tariff). */
+  tariffs: number;
   failures: number;
 }
 
@@ -101,7 +105,7 @@ export async function pushToPartners(svc: OcpiServices): Promise<PushReport> {
   await linkStartedSessions(svc);
   const claim = randomUUID();
   const partners = await claimPartners(svc, claim);
-  const report: PushReport = { sessions: 0, cdrs: 0, locations: 0, failures: 0 };
+  const report: PushReport = { sessions: 0, cdrs: 0, locations: 0, tariffs: 0, failures: 0 };
   for (const partner of partners) {
     let renewedAt = Date.now();
     const stillMine = async () => {
@@ -119,6 +123,15 @@ export async function pushToPartners(svc: OcpiServices): Promise<PushReport> {
       const failuresBefore = report.failures;
       await pushSessions(svc, partner, party, stillMine, report);
       if (report.failures - failuresBefore >= FAILURES_PER_PASS) continue;
+      // Tariffs before Locations: a connector's tariff_ids then name Tariffs the partner has.
+      try {
+        const sent = await pushTariffChanges(svc, partner, party, stillMine);
+        report.tariffs += sent;
+        if (sent > 0) await markSynced(svc, partner);
+      } catch (err) {
+        report.failures++;
+        await recordFailure(svc, partner, err);
+      }
       try {
         const sent = await pushLocationChanges(svc, partner, party, stillMine);
         report.locations += sent;
@@ -255,10 +268,11 @@ export function sessionObject(
   const end = s.unpluggedAt ?? s.stoppedAt ?? s.chargingEndedAt;
   const asOf = ended ? (end ?? s.updatedAt) : s.updatedAt;
   const rate = s.rateSnapshot ?? null;
-  const { periods } = chargingPeriodsOf({ ...s, rateSnapshot: rate }, asOf);
+  const { periods } = chargingPeriodsOf({ ...s, rateSnapshot: rate }, asOf, place.station.timeZone);
   let cost = { totalCents: s.totalCents, vatCents: s.vatCents };
   if (!ended) {
-    const usage = usageFromSession({ ...s, stoppedAt: s.stoppedAt ?? asOf });
+    // A rate with bands prices by the station's local hours and the holiday calendar, as the closed session will be.
+    const usage = { ...usageFromSession({ ...s, stoppedAt: s.stoppedAt ?? asOf, timeZone: place.station.timeZone }), isHoliday: isArgentineHoliday };
     cost = rate ? priceSession(rate, usage) : { totalCents: 0, vatCents: 0 };
   }
   return {

@@ -1,10 +1,10 @@
 // Database reads of the /ocpi sender modules. Every query is scoped to the company of the partner
 // that asks (the partner's token names it): a partner of one operator sees nothing of another's.
-import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiRemovedEvses, ocpiSessions, rates, services, stationServices, stations, type OcpiPartner } from "../db/schema";
+import { businessUsers, chargers, chargingSessions, connectors, connectorTypes, ocpiPartners, ocpiRemovedEvses, ocpiSessions, rates, rateSchedules, services, stationServices, stations, type OcpiPartner } from "../db/schema";
 import type { CdrPlace } from "./cdr";
-import type { ChargerForOcpi, ConnectorForOcpi, RateForOcpi, RemovedEvse, StationForOcpi } from "./mapping";
+import type { ChargerForOcpi, ConnectorForOcpi, PendingVersion, RateForOcpi, RemovedEvse, StationForOcpi } from "./mapping";
 
 /** Days a charger that left a station is still pulled as a REMOVED EVSE (ADR 0044; the trigger of migration 0027 prunes older rows). */
 export const REMOVED_EVSE_DAYS = 30;
@@ -106,6 +106,8 @@ async function withChargers(db: Db, rows: { station: typeof stations.$inferSelec
     .from(stationServices)
     .innerJoin(services, eq(services.id, stationServices.serviceId))
     .where(and(inArray(stationServices.stationId, ids), eq(services.ocpi, true)));
+  const rateIds = [...new Set(connectorRows.map((r) => r.connector.rateId).filter((id): id is string => !!id))];
+  const versions = await pendingVersions(db, rateIds);
   const byCharger = new Map<string, ChargerForOcpi>();
   for (const c of chargerRows) byCharger.set(c.id, { id: c.id, enabled: c.enabled, online: c.online, updatedAt: c.updatedAt, connectors: [] });
   for (const { connector: k, standard } of connectorRows) {
@@ -116,6 +118,7 @@ async function withChargers(db: Db, rows: { station: typeof stations.$inferSelec
       powerType: k.powerType,
       maxPowerKw: k.maxPowerKw,
       rateId: k.rateId,
+      pendingTariffIds: k.rateId ? (versions.get(k.rateId) ?? []).map((v) => v.id) : [],
       status: k.status,
       updatedAt: k.updatedAt,
     });
@@ -178,11 +181,41 @@ async function withRemovedEvses(db: Db, items: StationForOcpi[]): Promise<Statio
 const rateInRoaming = sql`exists (select 1 from ${connectors} k join ${chargers} c on c.id = k.charger_id join ${stations} s on s.id = c.station_id
     where k.rate_id = ${rates.id} and s.roaming_published and s.business_id = ${rates.businessId})`;
 
-export async function listTariffs(db: Db, businessId: string, q: PageQuery): Promise<{ total: number; items: RateForOcpi[] }> {
-  const where = and(eq(rates.businessId, businessId), rateInRoaming, ...dateFilters(rates.updatedAt, q));
-  const [{ total }] = await db.select({ total: count() }).from(rates).where(where);
-  const items = await db.select().from(rates).where(where).orderBy(asc(rates.createdAt), asc(rates.id)).offset(q.offset).limit(q.limit);
-  return { total, items };
+/** A rate partners see, with its scheduled changes not yet written into it (its later Tariff versions). */
+export interface RateWithVersions {
+  rate: RateForOcpi;
+  pending: PendingVersion[];
+}
+
+/** The pending scheduled changes of these rates (applied_at null: due ones the sweep has not written yet included), oldest first. */
+async function pendingVersions(db: Db, rateIds: string[]): Promise<Map<string, PendingVersion[]>> {
+  const byRate = new Map<string, PendingVersion[]>();
+  if (rateIds.length === 0) return byRate;
+  const rows = await db
+    .select({ id: rateSchedules.id, rateId: rateSchedules.rateId, effectiveFrom: rateSchedules.effectiveFrom, changes: rateSchedules.changes, updatedAt: rateSchedules.updatedAt })
+    .from(rateSchedules)
+    .where(and(inArray(rateSchedules.rateId, rateIds), isNull(rateSchedules.appliedAt)))
+    .orderBy(asc(rateSchedules.effectiveFrom));
+  for (const { rateId, ...v } of rows) byRate.set(rateId, [...(byRate.get(rateId) ?? []), v]);
+  return byRate;
+}
+
+/**
+ * Every rate of the company used by a connector of a station published to roaming, with its
+ * pending versions, oldest rate first: the Tariffs partners pull and are pushed. A company has
+ * tens of rates, so the whole set is read and the Tariffs are paged in memory.
+ */
+export async function roamingRates(db: Db, businessId: string): Promise<RateWithVersions[]> {
+  const rows = await db
+    .select()
+    .from(rates)
+    .where(and(eq(rates.businessId, businessId), rateInRoaming))
+    .orderBy(asc(rates.createdAt), asc(rates.id));
+  const pending = await pendingVersions(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((rate) => ({ rate, pending: pending.get(rate.id) ?? [] }));
 }
 
 /** A session of the partner's drivers with where it happened, as the Sessions and CDRs modules show it. */

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { z } from "zod";
-import { credentials, envelope, location, versionDetails, versionList, type Credentials } from "../../ocpi/schemas";
+import { credentials, envelope, location, tariff, versionDetails, versionList, type Credentials, type Tariff } from "../../ocpi/schemas";
 
 export interface Received {
   method: string;
@@ -62,12 +62,16 @@ export class TestEmsp {
   extra?: (req: Received) => { status?: number; body: unknown } | undefined | Promise<{ status?: number; body: unknown } | undefined>;
   /** What the CPO pushed to our Locations receiver (with `locationsReceiver`), in order. */
   readonly locationPushes: Received[] = [];
+  /** What the CPO pushed to our Tariffs receiver (with `tariffsReceiver`), in order. */
+  readonly tariffPushes: Received[] = [];
+  /** The Tariffs we hold from the pushes, by id (mod_tariffs §Receiver interface: PUT replaces, DELETE removes). */
+  readonly tariffsHeld = new Map<string, Tariff>();
 
   constructor(
     readonly partyId = "EMS",
     readonly countryCode = "NL",
     /** locationsReceiver: our version details list a Locations receiver (mod_locations §Receiver interface). */
-    readonly options: { locationsReceiver?: boolean } = {},
+    readonly options: { locationsReceiver?: boolean; tariffsReceiver?: boolean } = {},
   ) {}
 
   async start(): Promise<this> {
@@ -157,6 +161,7 @@ export class TestEmsp {
           { identifier: "cdrs", role: "RECEIVER", url: `${this.base}/2.2.1/cdrs` },
           { identifier: "tokens", role: "SENDER", url: `${this.base}/2.2.1/tokens` },
           ...(this.options.locationsReceiver ? [{ identifier: "locations", role: "RECEIVER", url: `${this.base}/2.2.1/locations` }] : []),
+          ...(this.options.tariffsReceiver ? [{ identifier: "tariffs", role: "RECEIVER", url: `${this.base}/2.2.1/tariffs` }] : []),
         ],
       });
     }
@@ -166,6 +171,14 @@ export class TestEmsp {
       if (received.method === "PUT" && parts.length === 3) location.parse(received.body);
       if (received.method === "PATCH") z.object({ last_updated: z.string() }).passthrough().parse(received.body);
       this.locationPushes.push(received);
+      return ok();
+    }
+    // mod_tariffs §Receiver interface: PUT a Tariff whole (validated), DELETE one by id.
+    if (this.options.tariffsReceiver && received.path.startsWith("/ocpi/2.2.1/tariffs/") && (received.method === "PUT" || received.method === "DELETE")) {
+      const id = received.path.split("/")[6];
+      if (received.method === "PUT") this.tariffsHeld.set(id, tariff.parse(received.body));
+      else this.tariffsHeld.delete(id);
+      this.tariffPushes.push(received);
       return ok();
     }
     if (received.path === "/ocpi/2.2.1/credentials") {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { businessUsers, chargingSessions, ocpiPartners, ocpiSessions, rates, stations, type BusinessUser } from "#db/schema";
-import { priceSession, rateSnapshotFromRow, usageFromSession } from "#domain/pricing";
+import { isArgentineHoliday } from "#domain/holidays.server";
+import { priceSessionByBand, rateSnapshotFromRow, sessionBands, usageFromSession } from "#domain/pricing";
 import { createKeyRing } from "#infra/crypto";
 import { createOcpiApp, ocpiServices } from "../../ocpi/app";
 import { createInvitation, type OcpiServices } from "../../ocpi/registration";
@@ -29,6 +30,10 @@ interface Shape {
   energyWh: number;
   chargingSeconds: number;
   idleSeconds: number;
+  /** When the session starts, for shapes whose price depends on the local hour (else a day after the previous shape). */
+  startedAt?: string;
+  /** Meter readings during charging: minutes after the start, energy so far (Wh). */
+  readings?: [number, number][];
 }
 
 const SHAPES: Shape[] = [
@@ -54,6 +59,39 @@ const SHAPES: Shape[] = [
     energyWh: 17_777,
     chargingSeconds: 4_321.7,
     idleSeconds: 1_234.3,
+  },
+  {
+    // A weekday session across two bands: resto (the rate's own prices) until 18:00 and pico from 18:00, 6 kWh read at 18:00.
+    name: "time-of-use bands: a weekday 17:30 → 18:45, resto until 18:00 and pico from 18:00",
+    rate: {
+      ...NOTHING,
+      pricePerKwhCents: 30_000,
+      pricePerMinuteCents: 100,
+      bands: [{ name: "Pico", days: "WEEKDAY", from: "18:00", to: "23:00", pricePerKwhCents: 42_000, pricePerMinuteCents: 200 }],
+    },
+    energyWh: 15_000,
+    chargingSeconds: 75 * 60,
+    idleSeconds: 0,
+    startedAt: "2026-12-02T17:30:00-03:00",
+    readings: [[30, 6_000]],
+  },
+  {
+    // A Saturday band to 24:00 (end_time 00:00, "the end of the day") and a Sunday one from 00:00, VAT on top.
+    name: "time-of-use bands across midnight: Saturday 22:30 → Sunday 00:30, VAT on top",
+    rate: {
+      ...NOTHING,
+      pricePerKwhCents: 25_000,
+      vatIncluded: false,
+      bands: [
+        { name: "Sábado noche", days: "SATURDAY", from: "20:00", to: "24:00", pricePerKwhCents: 20_000, pricePerMinuteCents: 0 },
+        { name: "Valle", days: "SUNDAY_HOLIDAY", from: "00:00", to: "06:00", pricePerKwhCents: 10_000, pricePerMinuteCents: 50 },
+      ],
+    },
+    energyWh: 10_000,
+    chargingSeconds: 120 * 60,
+    idleSeconds: 0,
+    startedAt: "2026-12-05T22:30:00-03:00",
+    readings: [[90, 5_000]],
   },
 ];
 
@@ -96,11 +134,14 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
       );
       const [row] = await h.db.select().from(rates).where(eq(rates.id, rate.id));
       const snapshot = rateSnapshotFromRow(row);
-      const startedAt = new Date(t0 + i * 86_400_000);
+      const startedAt = new Date(shape.startedAt ?? t0 + i * 86_400_000);
       const chargingEndedAt = new Date(startedAt.getTime() + shape.chargingSeconds * 1000);
       const unpluggedAt = new Date(chargingEndedAt.getTime() + shape.idleSeconds * 1000);
       const usage = usageFromSession({ energyWh: shape.energyWh, startedAt, chargingEndedAt, unpluggedAt, stoppedAt: unpluggedAt });
-      const price = priceSession(snapshot, usage);
+      // Priced as the central system prices it: by band in the station's zone, energy split by the readings.
+      const readings = (shape.readings ?? []).map(([minute, energyWh]) => ({ at: new Date(startedAt.getTime() + minute * 60_000), energyWh }));
+      const banded = priceSessionByBand(snapshot, { ...usage, readings, isHoliday: isArgentineHoliday });
+      const { bands: _lines, bandsEstimated: _estimated, ...price } = banded;
       const [s] = await h.db
         .insert(chargingSessions)
         .values({
@@ -120,6 +161,7 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
           rateId: rate.id,
           rateSnapshot: snapshot,
           ...price,
+          priceBands: sessionBands(banded),
           updatedAt: unpluggedAt,
         })
         .returning();
@@ -234,6 +276,25 @@ describe.each(testBackends())("OCPI pulls: sessions, CDRs, and CDRs priced from 
       expect(priceCdr(cdr, tariffs)).toEqual(cdrCosts(cdr));
     },
   );
+
+  it("a weekday session 17:30 → 18:45 (resto until 18:00, pico from 18:00): the CDR has a charging period per band, and the pulled tariff prices it to our total", async () => {
+    const i = SHAPES.findIndex((s) => s.name.startsWith("time-of-use bands: a weekday"));
+    const tariffs = new Map<string, Tariff>((await pullAll(emsp, await emsp.cpoEndpoint("tariffs"), tariffSchema)).map((t) => [t.id, t]));
+    const cdr = (await pullAll(emsp, await emsp.cpoEndpoint("cdrs"), cdrSchema)).find((c) => c.id === sessionIds[i]) as Cdr;
+    const [session] = await h.db.select().from(chargingSessions).where(eq(chargingSessions.id, sessionIds[i]));
+    const tariff = tariffs.get(session.rateId!)!;
+    // mod_tariffs §TariffElement: the band first, restricted to its hours and days; then the rate's own prices.
+    expect(tariff.elements[0].restrictions).toEqual({ start_time: "18:00", end_time: "23:00", day_of_week: ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY"] });
+    expect(tariff.elements[1].restrictions).toBeUndefined();
+    // 6 kWh and 30 min in resto ($300/kWh, $1/min), 9 kWh and 45 min in pico ($420/kWh, $2/min), VAT included.
+    expect(cdr.charging_periods).toEqual([
+      { start_date_time: "2026-12-02T20:30:00Z", dimensions: [{ type: "ENERGY", volume: 6 }, { type: "TIME", volume: 0.5 }], tariff_id: session.rateId },
+      { start_date_time: "2026-12-02T21:00:00Z", dimensions: [{ type: "ENERGY", volume: 9 }, { type: "TIME", volume: 0.75 }], tariff_id: session.rateId },
+    ]);
+    expect(session.totalCents).toBe(180_000 + 378_000 + 3_000 + 9_000);
+    expect(priceCdr(cdr, tariffs).total.incl_vat).toBe(5_700);
+    expect(cdr.total_cost.incl_vat).toBe(5_700);
+  });
 
   it("mod_sessions §Receiver interface: a running session is PATCHed with kwh, charging_periods and total_cost as it moves, at most once a minute; PUT whole when it ends", async () => {
     const seen: Received[] = [];

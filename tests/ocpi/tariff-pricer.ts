@@ -11,8 +11,11 @@
 // - price is excl. VAT per kWh, per hour or per session, and vat the percentage on top;
 // - each dimension's cost is rounded to the cent, and the total is their sum.
 //
-// Restrictions it does not know make it throw, so a new tariff shape (time-of-use bands) is added
-// to the table of shapes together with the restriction it needs.
+// - restrictions (time of day, day of the week, dates) are read at each period's start in the
+//   Location's time zone, and a period outside its Tariff's start_date_time/end_date_time throws.
+//
+// Restrictions it does not know make it throw, so a new tariff shape is added to the table of
+// shapes together with the restriction it needs.
 import type { Cdr, PriceComponent, Tariff, TariffElement } from "../../ocpi/schemas";
 
 type Priced = "ENERGY" | "TIME" | "PARKING_TIME" | "FLAT";
@@ -27,19 +30,48 @@ export interface Costs {
 /** Round half up to the cent, after dropping binary noise. */
 const cents = (amount: number) => Math.round(Number((amount * 100).toPrecision(12))) / 100;
 
-/** Whether an element's restrictions hold for a period; any restriction this eMSP cannot evaluate throws. */
-function applies(element: TariffElement): boolean {
-  const r = element.restrictions;
-  if (!r) return true;
-  const known = Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined);
-  if (known.length > 0) throw new Error(`restricción sin evaluar en el eMSP de prueba: ${known.join(", ")}`);
-  return true;
+/** Restrictions this eMSP evaluates (mod_tariffs §TariffRestrictions), at the start of each charging period. */
+const EVALUATED = new Set(["start_time", "end_time", "day_of_week", "start_date", "end_date"]);
+
+/** The local date, day of the week and minute of the day of an instant, in the Location's time zone. */
+function localTime(at: string, timeZone: string): { date: string; day: string; minute: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", weekday: "long", hour: "2-digit", minute: "2-digit" })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, day: parts.weekday.toUpperCase(), minute: Number(parts.hour) * 60 + Number(parts.minute) };
 }
 
-function componentFor(tariff: Tariff, type: Priced): PriceComponent | undefined {
+const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * Whether an element's restrictions hold at a period's start: the day of the week; the time of
+ * day from start_time (inclusive) to end_time (exclusive), wrapping past midnight when end_time
+ * is not after start_time (00:00 is the end of the day); the local date from start_date
+ * (inclusive) to end_date (exclusive). Any other restriction throws: this eMSP cannot evaluate it.
+ */
+function applies(element: TariffElement, periodStart: string, timeZone: string): boolean {
+  const r = element.restrictions;
+  if (!r) return true;
+  const unknown = Object.keys(r).filter((k) => (r as Record<string, unknown>)[k] !== undefined && !EVALUATED.has(k));
+  if (unknown.length > 0) throw new Error(`restricción sin evaluar en el eMSP de prueba: ${unknown.join(", ")}`);
+  const local = localTime(periodStart, timeZone);
+  if (r.day_of_week && !r.day_of_week.includes(local.day as (typeof r.day_of_week)[number])) return false;
+  if (r.start_date && local.date < r.start_date) return false;
+  if (r.end_date && local.date >= r.end_date) return false;
+  const from = r.start_time ? minuteOf(r.start_time) : 0;
+  if (r.end_time) {
+    const to = minuteOf(r.end_time);
+    return to > from ? local.minute >= from && local.minute < to : local.minute >= from || local.minute < to;
+  }
+  return local.minute >= from;
+}
+
+function componentFor(tariff: Tariff, type: Priced, periodStart: string, timeZone: string): PriceComponent | undefined {
   for (const element of tariff.elements) {
     const component = element.price_components.find((p) => p.type === type);
-    if (component && applies(element)) return component;
+    if (component && applies(element, periodStart, timeZone)) return component;
   }
   return undefined;
 }
@@ -51,7 +83,11 @@ function units(type: Priced, volume: number): number {
   return Number(raw.toFixed(6));
 }
 
-export function priceCdr(cdr: Cdr, tariffs: Map<string, Tariff>): Costs {
+/**
+ * The CDR's costs from the Tariffs the eMSP holds, restrictions read in `timeZone` (the
+ * Location's time_zone). A period must fall within its Tariff's start_date_time/end_date_time.
+ */
+export function priceCdr(cdr: Cdr, tariffs: Map<string, Tariff>, timeZone = "America/Argentina/Buenos_Aires"): Costs {
   const used = new Map<PriceComponent, { type: Priced; units: number }>();
   let flat: PriceComponent | undefined;
   for (const period of cdr.charging_periods) {
@@ -59,15 +95,19 @@ export function priceCdr(cdr: Cdr, tariffs: Map<string, Tariff>): Costs {
     const tariff = tariffs.get(period.tariff_id);
     if (!tariff) throw new Error(`tarifa ${period.tariff_id} no publicada`);
     if (tariff.currency !== cdr.currency) throw new Error("moneda distinta");
+    const at = Date.parse(period.start_date_time);
+    if ((tariff.start_date_time && at < Date.parse(tariff.start_date_time)) || (tariff.end_date_time && at >= Date.parse(tariff.end_date_time))) {
+      throw new Error(`tarifa ${period.tariff_id} fuera de vigencia en ${period.start_date_time}`);
+    }
     for (const d of period.dimensions) {
       if (d.type !== "ENERGY" && d.type !== "TIME" && d.type !== "PARKING_TIME") continue;
-      const component = componentFor(tariff, d.type);
+      const component = componentFor(tariff, d.type, period.start_date_time, timeZone);
       if (!component) continue;
       const u = used.get(component) ?? { type: d.type, units: 0 };
       u.units += units(d.type, d.volume);
       used.set(component, u);
     }
-    flat ??= componentFor(tariff, "FLAT");
+    flat ??= componentFor(tariff, "FLAT", period.start_date_time, timeZone);
   }
   const zero = () => ({ excl: 0, incl: 0 });
   const sums: Record<Priced, { excl: number; incl: number }> = { ENERGY: zero(), TIME: zero(), PARKING_TIME: zero(), FLAT: zero() };
