@@ -9,11 +9,12 @@ import {
   parseHhmm,
   priceNoShow,
   priceSessionByBand,
+  pricesNow,
   type BandedPrice,
   type RateSnapshot,
   type SessionUsage,
 } from "#domain/pricing";
-import { BAND_DAYS, bandLabel, bandNow, bandProblems, type BandDays, type TariffBand } from "#domain/tariff-bands";
+import { BAND_DAYS, bandProblems, type BandDays, type TariffBand } from "#domain/tariff-bands";
 import { DEFAULT_SCENARIO, SCENARIO } from "./form-values";
 
 export interface Scenario {
@@ -135,12 +136,12 @@ export function readBands(values: Record<string, unknown>): { bands: TariffBand[
 
 /** The band in force now and the next change ("Desde las 18:00: $ 420/kWh"); null without bands. */
 export function bandsNowOf(rate: RateSnapshot, clock: PreviewClock | undefined): BandsNow | null {
-  const bands = rate.bands ?? [];
-  if (!clock || bands.length === 0) return null;
+  if (!clock) return null;
   const holidays = new Set(clock.holidays);
-  const at = bandNow(bands, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d), localHolidays: rate.localHolidays });
-  const priced = (i: number) => ({ label: bandLabel(bands[i]), pricePerKwhCents: bands[i]?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: bands[i]?.pricePerMinuteCents ?? rate.pricePerMinuteCents });
-  return { ...priced(at.band), next: at.next ? { at: at.next.at.toISOString(), ...priced(at.next.band) } : null };
+  const now = pricesNow(rate, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d) });
+  if (!now) return null;
+  const { label, pricePerKwhCents, pricePerMinuteCents } = now;
+  return { label, pricePerKwhCents, pricePerMinuteCents, next: now.next ? { at: now.next.at.toISOString(), label: now.next.label, pricePerKwhCents: now.next.pricePerKwhCents, pricePerMinuteCents: now.next.pricePerMinuteCents } : null };
 }
 
 /** Price the scenario with the rate as typed so far. */
