@@ -91,9 +91,8 @@ export function rateSnapshotFromRow(row: RateRow, companyHolidays: readonly stri
   };
 }
 
-/** One price of a rate at a moment: its band (-1: the rate's own prices) and what it costs. */
+/** One price of a rate at a moment: its band's name and label (or the rate's own prices) and what it costs. */
 export interface PriceInForce {
-  band: number;
   /** The band's name for drivers ("Pico"), or null (unnamed band, or the rate's own prices). */
   name: string | null;
   /** The band's label for operators: its name with its days and hours, or "Fuera de franja". */
@@ -116,8 +115,8 @@ export function pricesNow(
   if (bands.length === 0) return null;
   const at = bandNow(bands, now, { ...o, localHolidays: rate.localHolidays });
   const priced = (i: number): PriceInForce => {
-    const b = i >= 0 ? bands[i] : undefined;
-    return { band: b ? i : -1, name: b?.name ?? null, label: bandLabel(b), pricePerKwhCents: b?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: b?.pricePerMinuteCents ?? rate.pricePerMinuteCents };
+    const b = bands[i];
+    return { name: b?.name ?? null, label: bandLabel(b), pricePerKwhCents: b?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: b?.pricePerMinuteCents ?? rate.pricePerMinuteCents };
   };
   return { ...priced(at.band), next: at.next ? { ...priced(at.next.band), at: at.next.at } : null };
 }

@@ -37,16 +37,16 @@ test("«Feriados locales»: add, refuse a repeated and an impossible date on the
   await expect(page.getByText("La empresa no tiene feriados locales")).toBeVisible();
 
   await page.getByRole("button", { name: "Agregar feriado" }).click();
-  await page.getByLabel("Feriado 1").fill("07/10/2027");
+  await page.getByLabel("Feriado 1", { exact: true }).fill("07/10/2027");
   await page.getByRole("button", { name: "Agregar feriado" }).click();
   // Without JavaScript the row was added by the server: what was typed in the first one is kept.
-  await expect(page.getByLabel("Feriado 1")).toHaveValue("07/10/2027");
-  await page.getByLabel("Feriado 2").fill("7/10/2027");
+  await expect(page.getByLabel("Feriado 1", { exact: true })).toHaveValue("07/10/2027");
+  await page.getByLabel("Feriado 2", { exact: true }).fill("7/10/2027");
   await page.getByRole("button", { name: "Agregar feriado" }).click();
-  await page.getByLabel("Feriado 3").fill("30/02/2027");
+  await page.getByLabel("Feriado 3", { exact: true }).fill("30/02/2027");
   await page.getByRole("button", { name: "Guardar feriados" }).click();
   await expect(row(page, 2)).toContainText("«30/02/2027» no es una fecha válida");
-  await page.getByLabel("Feriado 3").fill("15/03/2027");
+  await page.getByLabel("Feriado 3", { exact: true }).fill("15/03/2027");
   await page.getByRole("button", { name: "Guardar feriados" }).click();
   await expect(row(page, 1)).toContainText("El 07/10/2027 ya está en la lista.");
   if (javaScriptEnabled) {
@@ -59,15 +59,15 @@ test("«Feriados locales»: add, refuse a repeated and an impossible date on the
   await page.getByRole("button", { name: "Guardar feriados" }).click();
   await expect(page.getByText("Guardamos 2 feriados locales.")).toBeVisible();
   // Saved in order: the March date first.
-  await expect(page.getByLabel("Feriado 1")).toHaveValue("15/03/2027");
-  await expect(page.getByLabel("Feriado 2")).toHaveValue("07/10/2027");
+  await expect(page.getByLabel("Feriado 1", { exact: true })).toHaveValue("15/03/2027");
+  await expect(page.getByLabel("Feriado 2", { exact: true })).toHaveValue("07/10/2027");
   await shots(page, info, "holidays");
 
   await page.getByRole("button", { name: "Quitar el feriado 1" }).click();
   await page.getByRole("button", { name: "Guardar feriados" }).click();
   await expect(page.getByText("Guardamos 1 feriado local.")).toBeVisible();
   await expect(page.getByTestId("holiday-row")).toHaveCount(1);
-  await expect(page.getByLabel("Feriado 1")).toHaveValue("07/10/2027");
+  await expect(page.getByLabel("Feriado 1", { exact: true })).toHaveValue("07/10/2027");
 
   // The rates list leads there.
   await page.goto("/rate");

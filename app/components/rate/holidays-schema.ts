@@ -15,9 +15,6 @@ export function isoDate(text: string): string | null {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(iso) ? iso : null;
 }
 
-/** 'YYYY-MM-DD' as people read it: 15/03/2027. */
-export const dmy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
 const dateRow = z
   .string()
   .optional()

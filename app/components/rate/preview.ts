@@ -27,15 +27,10 @@ export interface Scenario {
   day: BandDays;
 }
 
-/** The band in force at the moment the page was drawn and the next change, for the preview. */
-export interface BandsNow {
-  label: string;
-  pricePerKwhCents: number;
-  pricePerMinuteCents: number;
-  next: { at: string; label: string; pricePerKwhCents: number; pricePerMinuteCents: number } | null;
-}
+/** The band in force now and the next change: domain/pricing's `pricesNow`, as the QR page has it too. */
+export type BandsNow = NonNullable<ReturnType<typeof pricesNow>>;
 
-/** What the page knows of today: the moment and the national holidays of the coming days. */
+/** What the page knows of today: the moment and the holidays of the coming days (national and the company's). */
 export interface PreviewClock {
   now: string;
   holidays: string[];
@@ -138,10 +133,7 @@ export function readBands(values: Record<string, unknown>): { bands: TariffBand[
 export function bandsNowOf(rate: RateSnapshot, clock: PreviewClock | undefined): BandsNow | null {
   if (!clock) return null;
   const holidays = new Set(clock.holidays);
-  const now = pricesNow(rate, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d) });
-  if (!now) return null;
-  const { label, pricePerKwhCents, pricePerMinuteCents } = now;
-  return { label, pricePerKwhCents, pricePerMinuteCents, next: now.next ? { at: now.next.at.toISOString(), label: now.next.label, pricePerKwhCents: now.next.pricePerKwhCents, pricePerMinuteCents: now.next.pricePerMinuteCents } : null };
+  return pricesNow(rate, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d) });
 }
 
 /** Price the scenario with the rate as typed so far. */

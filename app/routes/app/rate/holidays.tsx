@@ -3,7 +3,7 @@
 // One row per date; «Agregar feriado» and «Quitar» are conform intent buttons, plain submits the
 // action answers with the list one row longer or shorter, so the screen works without JavaScript.
 import { data, Form, Link, useNavigation } from "react-router";
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Button, Card, Flex, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "~/icons";
@@ -11,7 +11,7 @@ import { PageHeader } from "~/components/Page";
 import { VALIDATE_ON } from "~/components/form";
 import { FormError } from "~/components/messages";
 import { TextInputField } from "~/components/rate/fields";
-import { dmy, holidaysFormSchema } from "~/components/rate/holidays-schema";
+import { holidaysFormSchema } from "~/components/rate/holidays-schema";
 import { endpoints } from "#contract/endpoints";
 import { MAX_COMPANY_HOLIDAYS } from "#domain/tariff-bands";
 import { apiFor, ensureLoaded, toastStatus } from "~/lib/resource.server";
@@ -25,9 +25,15 @@ export const meta = pageMeta("Feriados locales");
 
 const HERE = "/rate/holidays";
 
+// 'YYYY-MM-DD' as people read it (15/03/2027). The rate form has the same one-liner; importing it
+// from there would make Rollup split the rate form's values into a chunk of their own and push the
+// rate screen past its first-load budget.
+const dmy = (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3/$2/$1");
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const api = await apiFor(request, context);
-  return ensureLoaded(await api.call(endpoints.companyHolidaysGet));
+  // The limit comes with the data, so the screen does not load the pricing rules to know it.
+  return { ...ensureLoaded(await api.call(endpoints.companyHolidaysGet)), max: MAX_COMPANY_HOLIDAYS };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -43,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return dataWithError(context, { result: reply }, message, { status: toastStatus(context, status) });
 }
 
-function HolidaysForm({ dates, lastResult }: { dates: string[]; lastResult: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined }) {
+function HolidaysForm({ dates, max, lastResult }: { dates: string[]; max: number; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({ id: "holidays", defaultValue: { dates: dates.map(dmy) }, lastResult, ...VALIDATE_ON, shouldValidate: "onSubmit" });
   const rows = fields.dates.getFieldList();
   return (
@@ -67,7 +73,7 @@ function HolidaysForm({ dates, lastResult }: { dates: string[]; lastResult: Rout
         ))}
       </Flex>
       <Flex gap="3" mt="4" wrap="wrap">
-        {rows.length < MAX_COMPANY_HOLIDAYS ? (
+        {rows.length < max ? (
           <Button {...form.insert.getButtonProps({ name: fields.dates.name, defaultValue: "" })} variant="soft" size="3">
             <BiPlus aria-hidden="true" /> Agregar feriado
           </Button>
@@ -84,7 +90,7 @@ function HolidaysForm({ dates, lastResult }: { dates: string[]; lastResult: Rout
 }
 
 export default function Holidays({ loaderData, actionData }: Route.ComponentProps) {
-  const { dates, national } = loaderData;
+  const { dates, national, max } = loaderData;
   const canWrite = useAccess().can("rate.write");
   const idle = useNavigation().state === "idle";
   return (
@@ -100,7 +106,7 @@ export default function Holidays({ loaderData, actionData }: Route.ComponentProp
           </Heading>
           {canWrite ? (
             // Remounted after a save, so the rows are the saved list (in order).
-            <HolidaysForm key={dates.join()} dates={dates} lastResult={idle ? actionData?.result : undefined} />
+            <HolidaysForm key={dates.join()} dates={dates} max={max} lastResult={idle ? actionData?.result : undefined} />
           ) : (
             <Text as="p" size="2" data-testid="holiday-list">
               {dates.length ? dates.map(dmy).join(", ") : "La empresa no tiene feriados locales: solo rigen los nacionales."}
