@@ -36,7 +36,7 @@ describe("Feriados locales", () => {
     expect(anonymous.location).toBe("/auth/login?redirectTo=%2Frate%2Fholidays");
     const { cookie } = await signedIn();
     const res = await run(() => holidays.loader(args(get("/rate/holidays", cookie), ctx())));
-    expect(res.data).toEqual({ dates: ["2027-03-15"], national: ["2026-12-08", "2026-12-25"] });
+    expect(res.data).toEqual({ dates: ["2027-03-15"], national: ["2026-12-08", "2026-12-25"], max: 60 });
   });
 
   it("sends DD/MM/AAAA as AAAA-MM-DD and comes back with a toast", async () => {
