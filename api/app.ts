@@ -22,6 +22,7 @@ import { chargerRoutes } from "./routes/chargers";
 import { chargerMaintenanceRoutes, chargerUploadRoutes } from "./routes/charger-maintenance";
 import { dashboardRoutes, graphicRoutes } from "./routes/dashboard";
 import { feeRoutes } from "./routes/fees";
+import { holidayRoutes } from "./routes/holidays";
 import { imageRoutes, publicImageRoutes } from "./routes/images";
 import { notificationRoutes } from "./routes/notifications";
 import { paymentAccountRoutes, paymentRoutes } from "./routes/payments";
@@ -188,6 +189,7 @@ function mountCompany(app: Hono<AppEnv>, services: ApiServices, driverPayments: 
     ["/Business/ChargerBrand", chargerBrandRoutes(services)],
     ["/Driver/ConnectorType", connectorTypeRoutes(services)],
     ["/Business/Fees", feeRoutes(services)],
+    ["/Business/Holidays", holidayRoutes(services)],
     ["/Business/Tag", tagRoutes(services)],
     ["/Business/AccessGroup", accessGroupRoutes(services)],
     ["/Business/Reservation", reservationRoutes(services)],

@@ -19,6 +19,7 @@ export default [
     route("rate", "routes/app/rate/index.tsx"),
     route("rate/new", "routes/app/rate/new.tsx"),
     route("rate/reprice", "routes/app/rate/reprice.tsx"),
+    route("rate/holidays", "routes/app/rate/holidays.tsx"),
     route("rate/edit/:id", "routes/app/rate/edit.tsx"),
     // RFID tags and access groups.
     route("tag", "routes/app/tag/index.tsx"),

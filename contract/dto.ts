@@ -251,6 +251,14 @@ export interface ChargerWithPasswordDto extends ChargerDto {
 // ---- Rates -------------------------------------------------------------------------------------
 
 /** A rate as the API returns it: the priced columns (domain/pricing RateRow) plus usage. */
+/** The company's local holidays (GET/PUT /Business/Holidays), and the national ones of the coming year beside them. */
+export interface CompanyHolidaysDto {
+  /** 'YYYY-MM-DD', in order: priced as "domingos y feriados" by every rate of the company. */
+  dates: string[];
+  /** The national holidays of the next twelve months ('YYYY-MM-DD'), already priced as Sundays. */
+  national: string[];
+}
+
 export interface RateDto extends RateRow {
   bands: TariffBand[];
   localHolidays: string[];
@@ -881,6 +889,16 @@ export interface ChargePointInfo {
   minCents: number;
   maxCents: number;
   presets: number[];
+  /**
+   * With time-of-use bands: the price in force now (its band's name for drivers, or null) and the
+   * next change of it — today, tomorrow or later in the week; null when the rate has one price all day.
+   */
+  bandNow: {
+    name: string | null;
+    pricePerKwhCents: number;
+    pricePerMinuteCents: number;
+    next: { at: string; day: "TODAY" | "TOMORROW" | "LATER"; name: string | null; pricePerKwhCents: number; pricePerMinuteCents: number } | null;
+  } | null;
   /** The rate's next scheduled change when it is within 24 h: from when (today or tomorrow, Argentine time) and the prices then. */
   upcoming: { effectiveFrom: string; day: "TODAY" | "TOMORROW"; pricePerKwhCents: number; pricePerMinuteCents: number; sessionFeeCents: number } | null;
   /** Why charging cannot start now (Spanish), or null when the driver may pay. */

@@ -25,3 +25,11 @@ export function nextRateChange(rateId: AnyPgColumn | SQL, at: Date, withinMs: nu
       and rs.effective_from <= ${new Date(at.getTime() + withinMs).toISOString()}::timestamptz
     order by rs.effective_from limit 1)`.mapWith((v: unknown) => (typeof v === "string" ? JSON.parse(v) : (v ?? null)) as { effectiveFrom: string; changes: RateChanges } | null);
 }
+
+/**
+ * A column to select beside a rate: its company's local holidays ('YYYY-MM-DD'), which every
+ * rate of the company prices as Sundays; read in the same statement, given to rateSnapshotFromRow.
+ */
+export function companyHolidays(businessId: AnyPgColumn | SQL): SQL<string[]> {
+  return sql<string[]>`(select bu.local_holidays from business_users bu where bu.id = ${businessId})`.mapWith((v: unknown) => (typeof v === "string" ? (JSON.parse(v) as string[]) : ((v ?? []) as string[])));
+}

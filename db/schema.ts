@@ -111,10 +111,13 @@ export const businessUsers = pgTable(
     status: businessStatus("status").notNull().default("PENDING"),
     /** OCPI party id: 3 characters, with country AR; set on the Roaming screen. */
     ocpiPartyId: varchar("ocpi_party_id", { length: 3 }),
+    /** Local holidays ('YYYY-MM-DD') every rate of the company prices as Sundays (ADR 0042). */
+    localHolidays: jsonb("local_holidays").$type<string[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [
     index("business_users_email_idx").on(t.email),
+    check("business_users_local_holidays_array", sql`jsonb_typeof(${t.localHolidays}) = 'array'`),
     check("business_users_ocpi_party_id_chars", sql`${t.ocpiPartyId} ~ '^[A-Z0-9]{3}$'`),
     index("business_users_status_idx").on(t.status, t.createdAt),
     check("business_users_cuit_digits", sql`${t.cuit} ~ '^[0-9]{11}$'`),

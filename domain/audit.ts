@@ -63,6 +63,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "profile.create": "Registró la empresa",
   "profile.update": "Modificó el perfil de la empresa",
   "profile.photo": "Cambió la foto de la empresa",
+  "profile.holidays": "Cambió los feriados locales de la empresa",
   "member.join": "Se unió al equipo",
   "member.update": "Cambió el rol del miembro",
   "member.remove": "Quitó al miembro",

@@ -6,7 +6,7 @@
 // Money is integer centavos. Each component is rounded to centavos once (half away from
 // zero); VAT is computed on the sum of the rounded components.
 
-import { bandLabel, splitByBands, type EnergyReading, type HolidayCheck, type TariffBand } from "./tariff-bands";
+import { bandLabel, bandNow, mergeHolidays, splitByBands, type EnergyReading, type HolidayCheck, type TariffBand } from "./tariff-bands";
 import { DEFAULT_TIME_ZONE } from "./time-zone";
 
 export { DEFAULT_TIME_ZONE };
@@ -37,7 +37,10 @@ export interface RateSnapshot {
   noShowFeeCents: number;
   /** Time-of-use bands (domain/tariff-bands); absent or empty: one price all day. */
   bands?: TariffBand[];
-  /** The rate's own holidays ('YYYY-MM-DD'), priced as Sundays besides the national ones. */
+  /**
+   * Local holidays ('YYYY-MM-DD') priced as Sundays besides the national ones: the rate's own and
+   * its company's, merged when the snapshot is taken.
+   */
   localHolidays?: string[];
 }
 
@@ -62,7 +65,12 @@ export interface RateRow {
   localHolidays?: string[];
 }
 
-export function rateSnapshotFromRow(row: RateRow): RateSnapshot {
+/**
+ * The snapshot a session keeps of its rate. `companyHolidays` are the company's local holidays
+ * (business_users.local_holidays): they join the rate's own, so the session is priced with the
+ * calendar in force when it started.
+ */
+export function rateSnapshotFromRow(row: RateRow, companyHolidays: readonly string[] | null = []): RateSnapshot {
   return {
     rateId: row.id,
     name: row.name,
@@ -79,8 +87,38 @@ export function rateSnapshotFromRow(row: RateRow): RateSnapshot {
     idleActiveTo: row.idleActiveTo,
     noShowFeeCents: row.noShowFeeCents,
     bands: row.bands ?? [],
-    localHolidays: row.localHolidays ?? [],
+    localHolidays: mergeHolidays(row.localHolidays, companyHolidays),
   };
+}
+
+/** One price of a rate at a moment: its band's name and label (or the rate's own prices) and what it costs. */
+export interface PriceInForce {
+  /** The band's name for drivers ("Pico"), or null (unnamed band, or the rate's own prices). */
+  name: string | null;
+  /** The band's label for operators: its name with its days and hours, or "Fuera de franja". */
+  label: string;
+  pricePerKwhCents: number;
+  pricePerMinuteCents: number;
+}
+
+/**
+ * The price in force at `now` and the next change of it (within a week), from the rate's bands:
+ * «Ahora: $ 350,00/kWh (Resto) · Desde las 18:00: $ 420,00/kWh». Null when the rate has no bands
+ * (one price all day). The rate preview and the QR page both show this.
+ */
+export function pricesNow(
+  rate: Pick<RateSnapshot, "pricePerKwhCents" | "pricePerMinuteCents" | "bands" | "localHolidays">,
+  now: Date,
+  o: { timeZone: string; isHoliday: HolidayCheck },
+): (PriceInForce & { next: (PriceInForce & { at: Date }) | null }) | null {
+  const bands = rate.bands ?? [];
+  if (bands.length === 0) return null;
+  const at = bandNow(bands, now, { ...o, localHolidays: rate.localHolidays });
+  const priced = (i: number): PriceInForce => {
+    const b = bands[i];
+    return { name: b?.name ?? null, label: bandLabel(b), pricePerKwhCents: b?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: b?.pricePerMinuteCents ?? rate.pricePerMinuteCents };
+  };
+  return { ...priced(at.band), next: at.next ? { ...priced(at.next.band), at: at.next.at } : null };
 }
 
 export interface SessionUsage {

@@ -21,6 +21,13 @@ export const BAND_DAYS_LABELS: Record<BandDays, string> = {
 export const MAX_BANDS = 24;
 /** At most this many local holidays per rate. */
 export const MAX_LOCAL_HOLIDAYS = 60;
+/** At most this many local holidays per company: a few years of a province's and a town's own. */
+export const MAX_COMPANY_HOLIDAYS = 60;
+
+/** Holiday lists ('YYYY-MM-DD') as one: each date once, in order. A rate prices its own and its company's. */
+export function mergeHolidays(...lists: (readonly string[] | null | undefined)[]): string[] {
+  return [...new Set(lists.flatMap((l) => l ?? []))].sort();
+}
 
 export interface TariffBand {
   /** Optional label shown to drivers ("Pico", "Valle"); null shows the hours. */

@@ -17,7 +17,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { chargers, chargingSessions, connectors, rates, stations } from "../db/schema";
-import { dueRateChanges, withChanges } from "../db/rate-schedules";
+import { companyHolidays, dueRateChanges, withChanges } from "../db/rate-schedules";
 import type { Logger } from "../infra/logger";
 import { finalCostText, ocppAmount, priceNow, priceText, runningCostCents, runningCostText, type PriceNow } from "../domain/charger-price";
 import { isArgentineHoliday } from "../domain/holidays.server";
@@ -118,18 +118,18 @@ function createCore({ db, logger, now }: Options) {
     setTimeout(() => run().catch((err) => logger.warn({ identity: ref.ocppIdentity, what, err: String(err) }, "OCPP: no se pudo enviar el precio al cargador")), 0);
   }
 
-  /** The rate in force now per connector of the charger, scheduled changes due included. */
+  /** The rate in force now per connector of the charger, scheduled changes due and the company's local holidays included (as a session's snapshot takes them). */
   async function connectorRates(chargerId: string) {
     const at = now();
     const rows = await db
-      .select({ connectorId: connectors.connectorId, rate: rates, due: dueRateChanges(rates.id, at), timeZone: stations.timeZone })
+      .select({ connectorId: connectors.connectorId, rate: rates, due: dueRateChanges(rates.id, at), holidays: companyHolidays(rates.businessId), timeZone: stations.timeZone })
       .from(connectors)
       .innerJoin(chargers, eq(chargers.id, connectors.chargerId))
       .innerJoin(rates, and(eq(rates.id, connectors.rateId), eq(rates.businessId, chargers.businessId)))
       .leftJoin(stations, eq(stations.id, chargers.stationId))
       .where(eq(connectors.chargerId, chargerId))
       .orderBy(connectors.connectorId);
-    return rows.map((r) => ({ connectorId: r.connectorId, rate: rateSnapshotFromRow(withChanges(r.rate, r.due)), timeZone: r.timeZone }));
+    return rows.map((r) => ({ connectorId: r.connectorId, rate: rateSnapshotFromRow(withChanges(r.rate, r.due), r.holidays), timeZone: r.timeZone }));
   }
 
   async function sessionOf(ref: ChargerRef, key: { transactionId: number } | { ocppTransactionId: string }): Promise<SessionRow | undefined> {

@@ -32,7 +32,7 @@ import { energyFromReadings, meterFaultNotice } from "../domain/metering";
 import type { RoamingAuthorizer, RoamingGrant } from "./roaming";
 import type { OcppProtocol } from "../domain/ocpp-protocol";
 import { isArgentineHoliday } from "../domain/holidays.server";
-import { dueRateChanges, withChanges } from "../db/rate-schedules";
+import { companyHolidays, dueRateChanges, withChanges } from "../db/rate-schedules";
 import { chargedPrice, DEFAULT_TIME_ZONE, priceSessionByBand, rateSnapshotFromRow, sessionBands, usageFromSession, type SessionBands, type SessionPrice } from "../domain/pricing";
 
 export type { OcppProtocol };
@@ -501,6 +501,8 @@ export async function startTransaction(
       rate: rates,
       // The rate's scheduled changes due when the session starts: it is priced as in force then.
       due: dueRateChanges(rates.id, at),
+      // The company's local holidays, which the snapshot keeps beside the rate's own.
+      holidays: companyHolidays(chargers.businessId),
       // A StartTransaction repeated because its answer was lost gets the same transaction.
       again: sql<number | null>`(select s.transaction_id from charging_sessions s
         where s.charger_id = ${ref.id} and s.connector_number = ${p.connectorId}
@@ -538,7 +540,7 @@ export async function startTransaction(
         meterStartWh: p.meterStart,
         status: status === "Accepted" ? "ACTIVE" : "INVALID",
         rateId: rate?.id ?? null,
-        rateSnapshot: rate ? rateSnapshotFromRow(rate) : null,
+        rateSnapshot: rate ? rateSnapshotFromRow(rate, found?.holidays) : null,
         paymentStatus: status === "Accepted" ? "PENDING" : "NOT_REQUIRED",
         ...(status === "Accepted" ? {} : { stoppedAt: at, stopReason: "DeAuthorized" }),
       })

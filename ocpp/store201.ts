@@ -12,7 +12,7 @@ import type { Db } from "../db/client";
 import { chargerEvents, chargingSessions, connectors, rates, type ChargingSession } from "../db/schema";
 import { OCCUPIED_STATUSES, type ChargePointStatus } from "../domain/ocpp-status";
 import { rateSnapshotFromRow } from "../domain/pricing";
-import { dueRateChanges, withChanges } from "../db/rate-schedules";
+import { companyHolidays, dueRateChanges, withChanges } from "../db/rate-schedules";
 import { energyFromReadings } from "../domain/metering";
 import {
   finalizeSession,
@@ -553,10 +553,10 @@ async function energyFromLog(tx: Db, session: ChargingSession, log: LogEntry[]) 
  */
 async function lateTokenRate(tx: Db, ref: ChargerRef, session: ChargingSession, p: TransactionEvent201, decision: TagDecision): Promise<ChargingSession> {
   if (!p.idToken || session.idTag || !decision.groupRateId || session.status !== "ACTIVE") return session;
-  const [found] = await tx.select({ rate: rates, due: dueRateChanges(rates.id, session.startedAt) }).from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
+  const [found] = await tx.select({ rate: rates, due: dueRateChanges(rates.id, session.startedAt), holidays: companyHolidays(rates.businessId) }).from(rates).where(and(eq(rates.id, decision.groupRateId), eq(rates.businessId, ref.businessId)));
   if (!found) return session;
   const groupRate = withChanges(found.rate, found.due);
-  const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate) };
+  const rateColumns = { rateId: groupRate.id, rateSnapshot: rateSnapshotFromRow(groupRate, found.holidays) };
   await tx.update(chargingSessions).set(rateColumns).where(eq(chargingSessions.id, session.id));
   return { ...session, ...rateColumns };
 }
@@ -607,12 +607,12 @@ async function settleSession(
  */
 async function attachEvse(tx: Db, ref: ChargerRef, session: ChargingSession, evseId: number, o: { at: Date; out: Created }): Promise<ChargingSession> {
   const [conn] = await tx
-    .select({ id: connectors.id, rate: rates, due: dueRateChanges(rates.id, session.startedAt) })
+    .select({ id: connectors.id, rate: rates, due: dueRateChanges(rates.id, session.startedAt), holidays: companyHolidays(rates.businessId) })
     .from(connectors)
     .leftJoin(rates, and(sql`${rates.id} = coalesce(${session.rateId}::uuid, ${connectors.rateId})`, eq(rates.businessId, ref.businessId)))
     .where(and(eq(connectors.chargerId, ref.id), eq(connectors.connectorId, evseId)));
   const columns: Partial<ChargingSession> = conn
-    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(withChanges(conn.rate, conn.due)) : null }) }
+    ? { connectorId: conn.id, connectorNumber: evseId, ...(session.rateSnapshot ? {} : { rateId: conn.rate?.id ?? null, rateSnapshot: conn.rate ? rateSnapshotFromRow(withChanges(conn.rate, conn.due), conn.holidays) : null }) }
     : { connectorNumber: evseId, status: "INVALID", paymentStatus: "NOT_REQUIRED", stoppedAt: o.at, stopReason: "DeAuthorized" };
   await tx.update(chargingSessions).set(columns).where(eq(chargingSessions.id, session.id));
   if (!conn) await notifyUnconfiguredConnector(tx, o.out, ref, evseId, "EVSE", o.at);
@@ -658,6 +658,7 @@ async function createSession(
             rate: rates,
             // The rate's scheduled changes due when the session starts: it is priced as in force then.
             due: dueRateChanges(rates.id, o.at),
+            holidays: companyHolidays(rates.businessId),
             stale: sql<boolean>`exists (select 1 from charging_sessions s where s.connector_id = ${connectors.id} and s.status in ('ACTIVE', 'IDLE'))`.mapWith(Boolean),
             reserved: holdsReservation(ref.id),
           })
@@ -673,7 +674,7 @@ async function createSession(
   const accepted = o.status === "Accepted" && !unconfigured;
   // Before its EVSE is known, a grouped token's rate is the session's already (attachEvse keeps it).
   const [group] =
-    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select({ rate: rates, due: dueRateChanges(rates.id, o.at) }).from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
+    o.connectorNumber === 0 && o.groupRateId && accepted ? await tx.select({ rate: rates, due: dueRateChanges(rates.id, o.at), holidays: companyHolidays(rates.businessId) }).from(rates).where(and(eq(rates.id, o.groupRateId), eq(rates.businessId, ref.businessId))) : [];
   const rate = conn?.rate ? withChanges(conn.rate, conn.due) : group ? withChanges(group.rate, group.due) : null;
   const [row] = await tx
     .insert(chargingSessions)
@@ -690,7 +691,7 @@ async function createSession(
       meterStartWh: 0,
       status: accepted ? "ACTIVE" : "INVALID",
       rateId: rate?.id ?? null,
-      rateSnapshot: rate ? rateSnapshotFromRow(rate) : null,
+      rateSnapshot: rate ? rateSnapshotFromRow(rate, conn?.rate ? conn.holidays : group?.holidays) : null,
       paymentStatus: accepted ? "PENDING" : "NOT_REQUIRED",
       ...(accepted ? {} : { stoppedAt: o.at, stopReason: "DeAuthorized" }),
     })

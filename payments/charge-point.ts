@@ -3,7 +3,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { businessUsers, chargers, connectorTypes, connectors, rates, stations } from "../db/schema";
 import { presetAmounts } from "../domain/driver-payment";
 import type { ChargePointStatus } from "../domain/ocpp-status";
-import { rateSnapshotFromRow, type RateSnapshot } from "../domain/pricing";
+import { DEFAULT_TIME_ZONE, pricesNow, rateSnapshotFromRow, type RateSnapshot } from "../domain/pricing";
+import { isArgentineHoliday } from "../domain/holidays.server";
+import { localMoment } from "../domain/tariff-bands";
 import { dueRateChanges, nextRateChange, withChanges } from "../db/rate-schedules";
 import type { PaymentsContext } from "./deps";
 import { CONNECTOR_STATE_LABELS } from "./labels";
@@ -16,6 +18,7 @@ export async function locateConnector(ctx: PaymentsContext, identity: string, co
     .select({
       businessId: chargers.businessId,
       businessStatus: businessUsers.status,
+      companyHolidays: businessUsers.localHolidays,
       chargerId: chargers.id,
       chargerName: chargers.name,
       ocppIdentity: chargers.ocppIdentity,
@@ -61,6 +64,24 @@ function upcomingChange(row: LocatedConnector, now: Date): ChargePointInfo["upco
   };
 }
 
+/** The band in force now and the next change of price, in the station's time zone (the rate preview's rule). */
+function bandNowOf(rate: RateSnapshot | null, timeZone: string, now: Date): ChargePointInfo["bandNow"] {
+  const p = rate ? pricesNow(rate, now, { timeZone, isHoliday: isArgentineHoliday }) : null;
+  if (!p) return null;
+  const today = localMoment(now.getTime(), timeZone).date;
+  const tomorrow = localMoment(now.getTime() + 86_400_000, timeZone).date;
+  const next = p.next;
+  const day = next ? localMoment(next.at.getTime(), timeZone).date : null;
+  return {
+    name: p.name,
+    pricePerKwhCents: p.pricePerKwhCents,
+    pricePerMinuteCents: p.pricePerMinuteCents,
+    next: next
+      ? { at: next.at.toISOString(), day: day === today ? "TODAY" : day === tomorrow ? "TOMORROW" : "LATER", name: next.name, pricePerKwhCents: next.pricePerKwhCents, pricePerMinuteCents: next.pricePerMinuteCents }
+      : null,
+  };
+}
+
 /** The calendar day of an instant in Argentina (UTC−3, no DST). */
 function argentineDay(t: Date): string {
   return new Date(t.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
@@ -97,7 +118,7 @@ export async function chargePoint(ctx: PaymentsContext, identity: string, connec
   if (!row || row.businessStatus !== "ACTIVE" || !row.station.published) return null;
   const providers = await connectedProviders(ctx, row.businessId);
   const state = connectorState(row);
-  const snapshot = row.rate ? rateSnapshotFromRow(row.rate) : null;
+  const snapshot = row.rate ? rateSnapshotFromRow(row.rate, row.companyHolidays) : null;
   return {
     stationName: row.station.name,
     address: row.station.address,
@@ -124,6 +145,7 @@ export async function chargePoint(ctx: PaymentsContext, identity: string, connec
     minCents: row.station.qrMinCents,
     maxCents: row.station.qrMaxCents,
     presets: presetAmounts(row.station.qrMinCents, row.station.qrMaxCents),
+    bandNow: bandNowOf(snapshot, row.station.timeZone || DEFAULT_TIME_ZONE, ctx.now()),
     upcoming: upcomingChange(row, ctx.now()),
     unavailable: unavailableReason(row, snapshot, providers, state),
   };

@@ -6,6 +6,7 @@ import { chargers, connectors, rates, type Rate } from "#db/schema";
 import { isArgentineHoliday } from "#domain/holidays.server";
 import { billableIdleMinutes, priceNoShow, priceSessionByBand, type RateSnapshot } from "#domain/pricing";
 import { afterCommit } from "#db/ambient";
+import { mergeHolidays } from "#domain/tariff-bands";
 import { tenant, type ApiServices, type AppEnv } from "../env";
 import { idParam, likePattern, pageOffset, parseSort, readJson, readQuery } from "../http";
 import { conflict, notFound } from "../problem";
@@ -98,7 +99,8 @@ export function feeRoutes(services: ApiServices) {
   // Before /:id so "Preview" is not taken for an id.
   r.post("/Preview", async (c) => {
     const { rate, usage: u } = await readJson(c, ratePreviewSchema);
-    const snapshot: RateSnapshot = { rateId: null, ...rate };
+    // Priced as a session would be: the company's local holidays join the rate's own.
+    const snapshot: RateSnapshot = { rateId: null, ...rate, localHolidays: mergeHolidays(rate.localHolidays, tenant(c).localHolidays) };
     const startedAt = u.startedAt ? new Date(u.startedAt) : now();
     const usageInput = {
       energyWh: u.energyWh,

@@ -41,6 +41,7 @@ export const SCREEN_RULES: ScreenRule[] = [
   { pattern: "/rate", read: "rate.read", write: "rate.write" },
   { pattern: "/rate/new", read: "rate.write", write: "rate.write" },
   { pattern: "/rate/reprice", read: "rate.write", write: "rate.write" },
+  { pattern: "/rate/holidays", read: "rate.read", write: "rate.write" },
   { pattern: "/rate/edit/:id", read: "rate.read", write: { preview: "rate.read", "*": "rate.write" } },
   { pattern: "/tag", read: "tag.read", write: "tag.write" },
   { pattern: "/tag/new", read: "tag.write", write: "tag.write" },

@@ -22,10 +22,11 @@ export const bandSchema = z.object({
 });
 
 const LOCAL_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const localHoliday = z
+/** A local holiday: a real calendar date 'YYYY-MM-DD'. */
+export const localHoliday = z
   .string({ error: MSG.date })
   .trim()
-  .regex(LOCAL_DATE, { error: "Ingresá el feriado como fecha (AAAA-MM-DD)." })
+  .regex(LOCAL_DATE, { error: "Ingresá el feriado como fecha (AAAA-MM-DD).", abort: true })
   .refine((v) => !Number.isNaN(Date.parse(`${v}T12:00:00Z`)) && new Date(`${v}T12:00:00Z`).toISOString().startsWith(v), { error: "Esa fecha no existe." });
 
 export const rateFields = z.object({

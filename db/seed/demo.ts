@@ -330,6 +330,7 @@ export async function seedDemoOperator(db: Db, opts: SeedDemoOptions): Promise<D
         businessAddress: "Av. Corrientes 1234, Piso 8, C1043AAZ, Ciudad Autónoma de Buenos Aires",
         phoneNumber: "+54 11 4567-8900",
         status: "ACTIVE",
+        localHolidays: plan.localHolidays,
         createdAt: new Date(dayStart.getTime() - 120 * DAY),
         updatedAt: new Date(dayStart.getTime() - 119 * DAY),
       })
@@ -433,6 +434,8 @@ interface PlannedConnector extends Omit<NewConnector, "connectorTypeId"> {
 
 interface Plan {
   businessId: string;
+  /** The company's local holidays: none in the demo (it is in the city of Buenos Aires), but its sessions are priced with them like real ones. */
+  localHolidays: string[];
   stations: (NewStation & { id: string })[];
   stationServices: { stationId: string; code: string; createdAt: Date }[];
   rates: (NewRate & { id: string })[];
@@ -473,6 +476,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
 
   const plan: Plan = {
     businessId,
+    localHolidays: [],
     stations: [],
     stationServices: [],
     rates: [],
@@ -513,7 +517,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     rateRows.set(key, row);
     plan.rates.push(row);
   }
-  const snapshots = new Map<RateKey, RateSnapshot>([...rateRows].map(([k, r]) => [k, rateSnapshotFromRow(r)]));
+  const snapshots = new Map<RateKey, RateSnapshot>([...rateRows].map(([k, r]) => [k, rateSnapshotFromRow(r, plan.localHolidays)]));
 
   // Stations, chargers, connectors
   const lanes: Lane[] = [];

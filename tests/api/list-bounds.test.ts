@@ -69,6 +69,8 @@ const SINGLE = [
   // One rate's prices now and its pending changes: at most SCHEDULE_MAX_PENDING.
   "/api/Business/Fees/:id/Schedule",
   "/api/Business/Tag/:id",
+  // The company's local holidays: at most MAX_COMPANY_HOLIDAYS, and a year of national ones.
+  "/api/Business/Holidays",
   "/api/Business/AccessGroup/:id",
   "/api/Business/Reservation/:id",
   "/api/Business/Graphic",

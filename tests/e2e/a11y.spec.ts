@@ -35,6 +35,7 @@ const APP_ROUTES = [
   "/rate",
   "/rate/new",
   "/rate/reprice",
+  "/rate/holidays",
   "/notification",
   "/user",
   "/payment",
@@ -162,6 +163,14 @@ async function firstEditHref(page: Page, list: string, prefix: string) {
   return href!;
 }
 
+/** The edit screen of the demo's rate with time-of-use bands (Pico and Valle): the band editor with rows. */
+async function bandedRateHref(page: Page) {
+  await page.goto("/rate?q=Carga%20r%C3%A1pida%20DC");
+  const href = await page.getByRole("link", { name: "Carga rápida DC", exact: true }).first().getAttribute("href");
+  expect(href, "the demo has its rate with bands").toMatch(/^\/rate\/edit\//);
+  return href!;
+}
+
 const axeTest = test.extend<{ auditor: Auditor }>({
   auditor: async ({ browser, javaScriptEnabled }, provide) => {
     const auditor = new Auditor(browser, javaScriptEnabled);
@@ -198,6 +207,8 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
         await firstEditHref(page, "/station", "/station/edit/"),
         await firstEditHref(page, "/charger", "/charger/edit/"),
         await firstEditHref(page, "/rate", "/rate/edit/"),
+        // The band editor with rows: the demo's rate with time-of-use bands.
+        await bandedRateHref(page),
       ];
       await page.goto("/activity");
       const session = await page.getByTestId("session-row").first().getByRole("link").getAttribute("href");
@@ -237,7 +248,9 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
     axeTest.skip(!javaScriptEnabled, SAME_HTML);
     const base = `http://127.0.0.1:${E2E_PORT}`;
     const tag = `A11Y-${testInfo.project.name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
-    const op = await qrOperator(base, { tag, prefix: "a11y-qr", rate: { sessionFeeCents: 50_000, pricePerKwhCents: 20_000 }, qr: { enabled: true } });
+    // A rate with time-of-use bands, so the page says the band in force now and the next change.
+    const bands = (["WEEKDAY", "SATURDAY", "SUNDAY_HOLIDAY"] as const).map((days) => ({ name: "Pico", days, from: "18:00", to: "23:00", pricePerKwhCents: 42_000, pricePerMinuteCents: 0 }));
+    const op = await qrOperator(base, { tag, prefix: "a11y-qr", rate: { sessionFeeCents: 50_000, pricePerKwhCents: 20_000, bands }, qr: { enabled: true } });
     await apiCall(base, op.token, "PUT", "/MercadoPago/BusinessUser", { publicKey: "TEST-a11y-public-key-0001", accessToken: `TEST-a11y-access-${tag}`, webhookSecret: EMULATOR_WEBHOOK_SECRET });
     const connector = `/cargar/${encodeURIComponent(op.identity)}/1`;
     const offline = await auditor.routes(page, ["/cargar", "/cargar?codigo=no-es-un-codigo", connector, "/cargar/pago/00000000-0000-4000-8000-000000000000?t=x"]);
@@ -289,8 +302,11 @@ axeTest.describe("axe: WCAG 2.2 A/AA", () => {
       ["/station/new", "Crear estación"],
       ["/charger/new", "Crear cargador"],
       ["/rate/new", "Crear tarifa"],
+      ["/rate/holidays", "Guardar feriados"],
     ] as const) {
       await page.goto(route);
+      // «Feriados locales» with a row left blank: the error sits on the row (nothing is saved).
+      if (route === "/rate/holidays") await page.getByRole("button", { name: "Agregar feriado" }).click();
       await page.getByRole("button", { name: button }).click();
       await expect(page.locator('[aria-invalid="true"]').first()).toBeVisible();
       found.push(...(await auditor.audit(page, "1280")));

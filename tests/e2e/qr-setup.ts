@@ -27,7 +27,7 @@ export async function apiCall<T = Record<string, unknown>>(base: string, token: 
   return (await res.json()) as T;
 }
 
-export async function qrOperator(base: string, opts: { tag: string; prefix: string; rate: { sessionFeeCents: number; pricePerKwhCents: number }; qr?: { enabled: boolean } }): Promise<QrOperator> {
+export async function qrOperator(base: string, opts: { tag: string; prefix: string; rate: { sessionFeeCents: number; pricePerKwhCents: number; bands?: unknown[] }; qr?: { enabled: boolean } }): Promise<QrOperator> {
   const password = "Clave-Segura-1";
   const { email, token } = await activeOperator(base, { prefix: opts.prefix, password, businessName: `Cargas con QR ${opts.tag} S.A.` });
   const rate = await apiCall<{ id: string }>(base, token, "POST", "/Business/Fees", { name: `QR ${opts.tag}`, vatIncluded: true, ...opts.rate });

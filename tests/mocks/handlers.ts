@@ -91,6 +91,8 @@ export const handlers = [
 
   // Rates
   http.get(apiUrl("/Business/Fees"), () => HttpResponse.json(fixtures.rates)),
+  http.get(apiUrl("/Business/Holidays"), () => HttpResponse.json({ dates: ["2027-03-15"], national: ["2026-12-08", "2026-12-25"] })),
+  http.put(apiUrl("/Business/Holidays"), async ({ request }) => HttpResponse.json({ dates: [...((await jsonBody(request)).dates as string[])].sort(), national: ["2026-12-08", "2026-12-25"] })),
   http.post(apiUrl("/Business/Fees/Preview"), () =>
     HttpResponse.json({ price: fixtures.session.cost, billableIdleMinutes: 0, noShow: { feeCents: 150_000, vatCents: 26_033, totalCents: 150_000 } }),
   ),

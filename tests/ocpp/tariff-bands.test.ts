@@ -99,6 +99,35 @@ describe.each(testBackends())("a session across time-of-use bands ($name)", (bac
     });
   });
 
+  describe.each(["ocpp1.6", "ocpp2.0.1"] as const)("%s, on a company's local holiday", (protocol) => {
+    it("the same weekday session declared a local holiday by the company is priced at the «domingos y feriados» band", async () => {
+      const f = await createFixture(h, `bands-holiday-${protocol}-${backend.name}`, {
+        ...RATE,
+        bands: [...RATE.bands, { name: "Feriado", days: "SUNDAY_HOLIDAY", from: "00:00", to: "24:00", pricePerKwhCents: 25_000, pricePerMinuteCents: 0 }],
+      });
+      const t0 = lastWeekday1730();
+      await expectStatus(await h.call("PUT", "/Business/Holidays", { token: f.tenant.token, body: { dates: [localMoment(t0, TZ).date] } }), 200);
+      const cli = chargerClient(h, f, { protocols: [protocol] });
+      await cli.connect();
+      try {
+        await chargeAcrossBands(cli, protocol, t0, `bands-holiday-${protocol}`);
+      } finally {
+        await cli.close();
+      }
+      const row = await eventually(
+        async () => (await h.db.select().from(chargingSessions).where(and(eq(chargingSessions.chargerId, f.chargerId))))[0],
+        (s) => s?.status === "COMPLETED",
+      );
+      // All 15 kWh at the holiday's 250: the snapshot took the company's holiday at the start.
+      const feriado = { band: 1, label: "Feriado (domingos y feriados 00:00–24:00)", pricePerKwhCents: 25_000, pricePerMinuteCents: 0, energyWh: 15_000, minutes: 75, energyCents: 375_000, timeCents: 0 };
+      expect(row.rateSnapshot?.localHolidays).toEqual([localMoment(t0, TZ).date]);
+      expect(row).toMatchObject({ energyWh: 15_000, energyCents: 375_000, totalCents: 375_000 });
+      expect(row.priceBands).toEqual({ lines: [feriado], estimated: false });
+      const detail = await expectStatus(await h.call("GET", `/Business/Activity/${row.id}`, { token: f.tenant.token }), 200);
+      expect(detail.bands).toEqual({ lines: [feriado], estimated: false });
+    });
+  });
+
   it("the rate's bands are validated with Spanish messages per row", async () => {
     const f = await createFixture(h, `bands-invalid-${backend.name}`);
     const res = await h.call("PUT", `/Business/Fees/${f.rateId}`, {

@@ -54,6 +54,7 @@ const ROUTES: [string, () => Promise<RouteModule>][] = [
   ["/rate", () => import("~/routes/app/rate/index")],
   ["/rate/new", () => import("~/routes/app/rate/new")],
   ["/rate/reprice", () => import("~/routes/app/rate/reprice")],
+  ["/rate/holidays", () => import("~/routes/app/rate/holidays")],
   ["/rate/edit/:rate", () => import("~/routes/app/rate/edit")],
   ["/tag", () => import("~/routes/app/tag/index")],
   ["/tag/new", () => import("~/routes/app/tag/new")],

@@ -73,9 +73,9 @@ export function BandEditor({
         ) : null}
         <TextInputField
           meta={localHolidays}
-          label="Feriados locales"
+          label="Feriados propios de la tarifa"
           placeholder="15/03/2027, 07/10/2027"
-          hint="Además de los feriados nacionales, que ya se cobran como domingo. Fechas DD/MM/AAAA separadas por comas."
+          hint="Además de los nacionales y los de la empresa, que ya se cobran como domingo. Fechas DD/MM/AAAA separadas por comas."
         />
       </Flex>
     </section>

@@ -9,11 +9,12 @@ import {
   parseHhmm,
   priceNoShow,
   priceSessionByBand,
+  pricesNow,
   type BandedPrice,
   type RateSnapshot,
   type SessionUsage,
 } from "#domain/pricing";
-import { BAND_DAYS, bandLabel, bandNow, bandProblems, type BandDays, type TariffBand } from "#domain/tariff-bands";
+import { BAND_DAYS, bandProblems, type BandDays, type TariffBand } from "#domain/tariff-bands";
 import { DEFAULT_SCENARIO, SCENARIO } from "./form-values";
 
 export interface Scenario {
@@ -26,15 +27,10 @@ export interface Scenario {
   day: BandDays;
 }
 
-/** The band in force at the moment the page was drawn and the next change, for the preview. */
-export interface BandsNow {
-  label: string;
-  pricePerKwhCents: number;
-  pricePerMinuteCents: number;
-  next: { at: string; label: string; pricePerKwhCents: number; pricePerMinuteCents: number } | null;
-}
+/** The band in force now and the next change: domain/pricing's `pricesNow`, as the QR page has it too. */
+export type BandsNow = NonNullable<ReturnType<typeof pricesNow>>;
 
-/** What the page knows of today: the moment and the national holidays of the coming days. */
+/** What the page knows of today: the moment and the holidays of the coming days (national and the company's). */
 export interface PreviewClock {
   now: string;
   holidays: string[];
@@ -135,12 +131,9 @@ export function readBands(values: Record<string, unknown>): { bands: TariffBand[
 
 /** The band in force now and the next change ("Desde las 18:00: $ 420/kWh"); null without bands. */
 export function bandsNowOf(rate: RateSnapshot, clock: PreviewClock | undefined): BandsNow | null {
-  const bands = rate.bands ?? [];
-  if (!clock || bands.length === 0) return null;
+  if (!clock) return null;
   const holidays = new Set(clock.holidays);
-  const at = bandNow(bands, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d), localHolidays: rate.localHolidays });
-  const priced = (i: number) => ({ label: bandLabel(bands[i]), pricePerKwhCents: bands[i]?.pricePerKwhCents ?? rate.pricePerKwhCents, pricePerMinuteCents: bands[i]?.pricePerMinuteCents ?? rate.pricePerMinuteCents });
-  return { ...priced(at.band), next: at.next ? { at: at.next.at.toISOString(), ...priced(at.next.band) } : null };
+  return pricesNow(rate, new Date(clock.now), { timeZone: DEFAULT_TIME_ZONE, isHoliday: (d) => holidays.has(d) });
 }
 
 /** Price the scenario with the rate as typed so far. */

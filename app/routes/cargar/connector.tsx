@@ -34,7 +34,36 @@ function UpcomingText({ upcoming }: { upcoming: NonNullable<ChargePointInfo["upc
   );
 }
 
-function RateText({ rate }: { rate: NonNullable<ChargePointInfo["rate"]> }) {
+const weekdayHhmm = new Intl.DateTimeFormat("es-AR", { timeZone: "America/Argentina/Buenos_Aires", weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** "$ 350,00/kWh + $ 10,00/min (Resto)": a band's prices as a driver reads them. */
+function bandPrice(p: { name: string | null; pricePerKwhCents: number; pricePerMinuteCents: number }): string {
+  const parts: string[] = [];
+  if (p.pricePerKwhCents) parts.push(`${formatArs(p.pricePerKwhCents)}/kWh`);
+  if (p.pricePerMinuteCents) parts.push(`${formatArs(p.pricePerMinuteCents)}/min`);
+  return `${parts.join(" + ") || "sin cargo por la energía"}${p.name ? ` (${p.name})` : ""}`;
+}
+
+/** With time-of-use bands: «Ahora: $ 350,00/kWh (Resto) · Desde las 18:00: $ 420,00/kWh (Pico)». */
+function BandNowText({ band }: { band: NonNullable<ChargePointInfo["bandNow"]> }) {
+  const next = band.next;
+  const when = !next ? "" : next.day === "TODAY" ? `Desde las ${hhmm.format(new Date(next.at))}` : next.day === "TOMORROW" ? `Desde mañana a las ${hhmm.format(new Date(next.at))}` : `Desde el ${weekdayHhmm.format(new Date(next.at))}`;
+  return (
+    <p className="driver-band" data-testid="band-now">
+      Ahora: <strong>{bandPrice(band)}</strong>
+      {next ? (
+        <>
+          {" · "}
+          {when}: <strong>{bandPrice(next)}</strong>
+        </>
+      ) : null}
+      . El precio de cada franja horaria se aplica a la energía y los minutos que cargues en ella.
+    </p>
+  );
+}
+
+/** The rate in plain words; with time-of-use bands its own prices apply outside them, and it says so. */
+function RateText({ rate, banded }: { rate: NonNullable<ChargePointInfo["rate"]>; banded: boolean }) {
   const parts: string[] = [];
   if (rate.pricePerKwhCents) parts.push(`${formatArs(rate.pricePerKwhCents)} por kWh`);
   if (rate.pricePerMinuteCents) parts.push(`${formatArs(rate.pricePerMinuteCents)} por minuto de carga`);
@@ -43,6 +72,7 @@ function RateText({ rate }: { rate: NonNullable<ChargePointInfo["rate"]> }) {
   return (
     <div className="driver-rate">
       <p>
+        {banded ? "Fuera de las franjas horarias: " : null}
         <strong>{parts.length ? parts.join(" + ") : "Sin cargo por la energía"}</strong>, {vat}.
       </p>
       {rate.idlePricePerMinuteCents > 0 ? (
@@ -77,7 +107,8 @@ export default function ChargeAtConnector({ loaderData, actionData }: Route.Comp
             {info.stateLabel}
           </strong>
         </p>
-        {info.rate ? <RateText rate={info.rate} /> : null}
+        {info.rate ? <RateText rate={info.rate} banded={info.bandNow != null} /> : null}
+        {info.bandNow ? <BandNowText band={info.bandNow} /> : null}
         {info.upcoming ? <UpcomingText upcoming={info.upcoming} /> : null}
       </section>
 

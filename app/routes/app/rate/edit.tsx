@@ -24,8 +24,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const api = await apiFor(request, context);
   const rate = await loadOne(api, RATES, idParam(params.id));
   const confirmDelete = url.searchParams.has("delete");
-  const schedule = await loadSchedule(api, rate.id);
-  return { rate, confirmDelete, clock: previewClock(), schedule };
+  const [schedule, clock] = await Promise.all([loadSchedule(api, rate.id), previewClock(api)]);
+  return { rate, confirmDelete, clock, schedule };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

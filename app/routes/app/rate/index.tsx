@@ -150,16 +150,17 @@ export default function RateIndex({ loaderData, actionData }: Route.ComponentPro
       title="Tarifas"
       description="Cuánto cobrás por energía, tiempo y sesión, y las penalidades por inactividad y por reservas."
       actions={
-        canWrite && total > 0 ? (
-          <Flex gap="2" wrap="wrap">
+        <Flex gap="2" wrap="wrap">
+          <Button asChild size="3" variant="soft">
+            <Link to="/rate/holidays">Feriados locales</Link>
+          </Button>
+          {canWrite && total > 0 ? (
             <Button asChild size="3" variant="soft">
               <Link to="/rate/reprice">Actualizar precios</Link>
             </Button>
-            {newButton}
-          </Flex>
-        ) : (
-          newButton
-        )
+          ) : null}
+          {newButton}
+        </Flex>
       }
       confirm={toDelete && canWrite ? <DeleteRateConfirm rate={toDelete} action={del.action} cancelTo={del.cancelTo} error={actionData?.deleteError} /> : null}
       deleteError={actionData?.deleteError}

@@ -3,7 +3,6 @@ import { RateForm } from "~/components/rate/RateForm";
 import { previewClock, saveRate } from "./rate.server";
 import { apiFor } from "~/lib/resource.server";
 import { newRateValues } from "~/components/rate/form-values";
-import { requireUser } from "~/lib/auth.server";
 import { newFormToken } from "~/lib/form-token";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/new";
@@ -11,8 +10,8 @@ import type { Route } from "./+types/new";
 export const meta = pageMeta("Nueva tarifa");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context);
-  return { formToken: newFormToken(), clock: previewClock() };
+  const api = await apiFor(request, context);
+  return { formToken: newFormToken(), clock: await previewClock(api) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

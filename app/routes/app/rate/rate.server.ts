@@ -11,14 +11,20 @@ import { saveResource, type Resource } from "~/lib/resource.server";
 import { rateFormSchema } from "~/components/rate/schema";
 import type { PreviewClock } from "~/components/rate/preview";
 import { argentineHolidaysBetween } from "#domain/holidays.server";
-import { localMoment } from "#domain/tariff-bands";
+import { localMoment, mergeHolidays } from "#domain/tariff-bands";
 import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 
-/** Now and the national holidays of the coming week: the preview's "band in force now" and next change. */
-export function previewClock(now = new Date()): PreviewClock {
+/**
+ * Now and the holidays of the coming week, national and the company's own: the preview's "band in
+ * force now" and next change. Without the company's list (the API did not answer) the preview
+ * still shows the national ones rather than failing the screen.
+ */
+export async function previewClock(api: ApiClient, now = new Date()): Promise<PreviewClock> {
   const from = localMoment(now.getTime(), DEFAULT_TIME_ZONE).date;
   const to = localMoment(now.getTime() + 8 * 86_400_000, DEFAULT_TIME_ZONE).date;
-  return { now: now.toISOString(), holidays: argentineHolidaysBetween(from, to) };
+  const company = await api.call(endpoints.companyHolidaysGet);
+  const local = company.ok ? company.data.dates.filter((d) => d >= from && d <= to) : [];
+  return { now: now.toISOString(), holidays: mergeHolidays(argentineHolidaysBetween(from, to), local) };
 }
 
 export const RATES: Resource<RateDto> = {
