@@ -4,7 +4,7 @@
 // the same reads are made every time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { businessMembers, businessUsers, notifications } from "#db/schema";
+import { businessMembers, businessUsers, notifications, paymentAccounts } from "#db/schema";
 import { createWriteWatch, stableReads } from "#db/write-watch";
 import { createTenant, expectStatus, openHarness, testBackends, type Harness, type Tenant } from "./helpers";
 
@@ -109,5 +109,16 @@ describe.each(testBackends())("reads kept until their tables are written ($name)
     expect(await unread()).toBe(start);
     await h.db.update(notifications).set({ readAt: null }).where(and(eq(notifications.id, row.id), eq(notifications.businessId, t.businessId)));
     expect(await unread()).toBe(start + 1);
+  });
+
+  it("a payment account's state follows its writes at once", async () => {
+    const account = async () => expectStatus(await h.call("GET", "/Pagos360/BusinessUser", { token: t.token }), 200);
+    expect(await account()).toMatchObject({ connected: false, status: "DISCONNECTED" });
+    await expectStatus(await h.call("PUT", "/Pagos360/BusinessUser", { token: t.token, body: { apiKey: "p360_live_abcdefghijklmnop1234", accountName: "Cobros" } }), 200);
+    expect(await account()).toMatchObject({ connected: true, status: "CONNECTED", last4: "1234" });
+    await h.db.update(paymentAccounts).set({ status: "ERROR", lastError: "Clave rechazada" }).where(eq(paymentAccounts.businessId, t.businessId));
+    expect(await account()).toMatchObject({ status: "ERROR", lastError: "Clave rechazada" });
+    await expectStatus(await h.call("DELETE", "/Pagos360/BusinessUser", { token: t.token }), 200);
+    expect(await account()).toMatchObject({ connected: false });
   });
 });
