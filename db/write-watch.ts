@@ -12,6 +12,8 @@ export interface WriteWatch {
    * transaction that wrote one of them ends (committed or rolled back), and at every rollback.
    */
   version(tables: readonly string[]): number;
+  /** Whether an open transaction has written one of `tables`: what is read now may never commit. */
+  writing(tables: readonly string[]): boolean;
   /** Records one statement's SQL (called for every statement the database is sent). */
   observe(sqlText: string): void;
 }
@@ -38,6 +40,9 @@ export function createWriteWatch(): WriteWatch {
       let sum = rollbacks;
       for (const table of tables) sum += counts.get(table) ?? 0;
       return sum;
+    },
+    writing(tables) {
+      return pending.size > 0 && tables.some((table) => pending.has(table));
     },
     observe(sqlText) {
       if (BEGIN.test(sqlText)) inTransaction = true;
@@ -101,14 +106,16 @@ export function stableReads(watch: WriteWatch | undefined, maxEntries = MAX_ENTR
   const entries = new Map<string, { version: number; value: unknown }>();
   return {
     async get<T>(tables: readonly string[], key: string, read: () => Promise<T>): Promise<T> {
-      if (!watch) return read();
+      // Inside a transaction that wrote these tables, rows it may still roll back are neither
+      // served from nor kept for other requests.
+      if (!watch || watch.writing(tables)) return read();
       const before = watch.version(tables);
       const hit = entries.get(key);
       if (hit && hit.version === before) return hit.value as T;
       const value = await read();
       // Kept only when nothing wrote those tables while it was read: otherwise it may be older
       // than the write, and the next reader reads again.
-      if (watch.version(tables) === before) {
+      if (watch.version(tables) === before && !watch.writing(tables)) {
         entries.delete(key);
         entries.set(key, { version: before, value });
         while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);

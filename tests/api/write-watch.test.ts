@@ -24,15 +24,37 @@ describe("the write watch's reading of SQL", () => {
     expect(v()).toBe(start + 4);
   });
 
+  it("a read inside a transaction that wrote its table is neither served from memory nor kept", async () => {
+    const watch = createWriteWatch();
+    const kept = stableReads(watch);
+    let value = 1;
+    expect(await kept.get(["notifications"], "k", async () => value)).toBe(1);
+    watch.observe("BEGIN");
+    watch.observe('update "notifications" set "read_at" = now()');
+    value = 2;
+    expect(await kept.get(["notifications"], "k", async () => value)).toBe(2);
+    value = 5;
+    expect(await kept.get(["notifications"], "k", async () => value)).toBe(5);
+    watch.observe("ROLLBACK");
+    value = 1;
+    expect(await kept.get(["notifications"], "k", async () => value)).toBe(1);
+    value = 3;
+    expect(await kept.get(["notifications"], "k", async () => value)).toBe(1); // kept again
+  });
+
   it("moves again when a transaction that wrote it ends, and every version at a rollback", () => {
     const watch = createWriteWatch();
     const members = () => watch.version(["business_members"]);
     const other = () => watch.version(["stations"]);
     watch.observe("BEGIN");
+    expect(watch.writing(["business_members"])).toBe(false);
     watch.observe('update "business_members" set "role" = $1');
+    expect(watch.writing(["business_members"])).toBe(true);
+    expect(watch.writing(["stations"])).toBe(false);
     const inside = members();
     watch.observe("COMMIT");
     expect(members()).toBe(inside + 1);
+    expect(watch.writing(["business_members"])).toBe(false);
     const before = other();
     watch.observe("ROLLBACK");
     watch.observe("rollback to savepoint sp1");
