@@ -141,6 +141,7 @@ export async function startServer(options: { dev?: boolean; onDatabase?: (db: Aw
     liveStreamLimits: { perAccount: env.LIVE_STREAMS_PER_ACCOUNT, perAddress: env.LIVE_STREAMS_PER_IP },
     imageLimits,
     channels: database.channels,
+    writes: database.writes,
     mailer,
     appName: env.APP_NAME,
     // OCPI roaming partners: https and public addresses only; locally, anything (ADR 0021).

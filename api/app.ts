@@ -41,6 +41,7 @@ import { createInvoicing } from "../invoicing";
 import { createInvoicingGateway } from "../infra/arca/gateway";
 import { OcpiClient } from "../ocpi/client";
 import { afterCommit, ambientDb } from "../db/ambient";
+import { stableReads } from "../db/write-watch";
 
 export type { ApiDeps, TokenClaims, VerifyToken } from "./env";
 
@@ -84,6 +85,7 @@ function apiServices(deps: ApiDeps): ApiServices {
     sendPush: deps.sendPush,
     ocpp: deps.ocpp,
     companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
+    stableReads: stableReads(deps.writes),
     mailer: deps.mailer ?? disabledMailer,
     appName: deps.appName ?? "Enchufá",
     liveStreamLimits: deps.liveStreamLimits,

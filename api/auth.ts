@@ -15,6 +15,9 @@ export const NOT_A_MEMBER_MESSAGE = "No sos miembro de esa empresa (o te quitaro
 
 type MembershipRow = { member: BusinessMember; business: BusinessUser };
 
+/** What an account's memberships are read from (a trigger on the companies writes the owners' rows). */
+const MEMBERSHIP_TABLES = ["business_members", "business_users"] as const;
+
 /** The account's companies: the one signed into last first, then the oldest membership. */
 export async function loadMemberships(db: Db, uid: string): Promise<MembershipRow[]> {
   return db
@@ -63,7 +66,11 @@ export async function identify(c: Ctx, verifyToken: VerifyToken, services: ApiSe
   if (claims.email_verified !== true) throw new ApiError(403, "email-not-verified", UNVERIFIED_EMAIL_MESSAGE);
   c.set("claims", claims);
   const uid = claims.uid;
-  const load = () => loadMemberships(services.db, uid);
+  // A reading keeps the account's companies until a statement writes a membership or a company
+  // (the embedded database: a changed role or company name shows on the next request); a write
+  // reads them afresh.
+  const remembered = () => services.stableReads.get(MEMBERSHIP_TABLES, `memberships:${uid}`, () => loadMemberships(services.db, uid));
+  const load = reading ? remembered : () => loadMemberships(services.db, uid);
   const rows = await (scope && reading ? scope.business(`memberships:${uid}`, load) : load());
   const wanted = c.req.header(BUSINESS_HEADER)?.trim().toLowerCase();
   const chosen = wanted ? rows.find((r) => r.business.id === wanted) : rows[0];

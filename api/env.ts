@@ -4,6 +4,7 @@ import type { ImageLimits } from "./image-quota";
 import type { MaintenanceReply, MaintenanceRequest } from "../ocpp/maintenance";
 import type { Context } from "hono";
 import type { Channels, Db } from "../db/client";
+import type { StableReads, WriteWatch } from "../db/write-watch";
 import type { BusinessUser } from "../db/schema";
 import type { KeyRing } from "../infra/crypto";
 import type { SendPush } from "../infra/push";
@@ -68,6 +69,11 @@ export interface ApiDeps {
   accountRequestsPerMinute?: number;
   /** How long a company's period KPIs and charts, and its filters' option lists, are reused (api/company-cache.ts); default 0, always read. */
   companyCacheMs?: number;
+  /**
+   * The embedded database's statements (Database.writes): with it, the caller's companies and the
+   * unread count are kept until a statement writes their tables. Absent (PostgreSQL): read every time.
+   */
+  writes?: WriteWatch;
   /** The database's channels: with them, a write drops the company's cached entries on every node. */
   channels?: Channels;
   /** Where invitation e-mails go (infra/mail): a provider in production, a local inbox in local mode and tests. */
@@ -104,6 +110,8 @@ export interface ApiServices {
   sendPush?: SendPush;
   ocpp?: OcppGateway;
   companyCache: CompanyCache;
+  /** Reads kept until their tables are written (ApiDeps.writes); without a watch, read every time. */
+  stableReads: StableReads;
   mailer: Mailer;
   appName: string;
   /** OCPI roaming: the handshake with partners (ocpi/registration.ts). */

@@ -26,7 +26,7 @@ import { Toaster } from "~/components/Toaster";
 import { PendingIndicator } from "~/components/PendingIndicator";
 import { LowPriorityModulePreloads } from "~/components/ModulePreloads";
 import { useNonce } from "~/lib/nonce";
-import { getToast } from "~/lib/toast.server";
+import { readToast } from "~/lib/toast.server";
 import { passRetryAfter } from "~/lib/rate-limit.server";
 import { appContext, pendingToast } from "~/lib/context";
 import { formGuard } from "~/lib/form-guard.server";
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { appName, googleMapsApiKey, firebase = null } = appContext(context).config; // firebase: web push registration (app/push)
   const pending = pendingToast(context);
   if (pending) return data({ appName, googleMapsApiKey, firebase, toast: pending });
-  const { toast, headers } = await getToast(request);
+  const { toast, headers } = await readToast(request);
   return data({ appName, googleMapsApiKey, firebase, toast }, { headers: toast ? headers : undefined });
 }
 

@@ -14,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema";
 import { ambientDb } from "./ambient";
+import { createWriteWatch, watchPgliteWrites, type WriteWatch } from "./write-watch";
 import type { Db } from "./types";
 
 export type { Db, Schema } from "./types";
@@ -37,6 +38,11 @@ export interface Database {
    */
   telemetry: Db;
   kind: "pglite" | "postgres";
+  /**
+   * PGlite only: every statement its one process sends, so reads can be kept until their tables
+   * are written (db/write-watch.ts). PostgreSQL is written by other processes too: none.
+   */
+  writes?: WriteWatch;
   channels: Channels;
   /** Resolves when the database answers; throws when it cannot be reached. */
   ping(): Promise<void>;
@@ -88,6 +94,8 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
     await mkdir(dir, { recursive: true });
     client = await PGlite.create({ dataDir: dir });
   }
+  const writes = createWriteWatch();
+  watchPgliteWrites(client, writes);
   const db = drizzlePglite({ client, schema });
   try {
     await migratePglite(db, { migrationsFolder: migrationsFolder() });
@@ -106,6 +114,7 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
     db: shared,
     telemetry: shared,
     kind: "pglite",
+    writes,
     channels: inProcessChannels(),
     async ping() {
       if (closed) throw new Error("La base de datos está cerrada");

@@ -25,16 +25,22 @@ function visible(c: Ctx, businessId: string): SQL[] {
   return where;
 }
 
-export function notificationRoutes({ db, now }: ApiServices) {
+/** What the unread count is read from (a company's removal deletes its notifications). */
+const UNREAD_TABLES = ["notifications", "business_users"] as const;
+
+export function notificationRoutes({ db, now, stableReads }: ApiServices) {
   const r = new Hono<AppEnv>();
 
-  const unreadCount = async (c: Ctx, businessId: string) => {
-    const [{ n }] = await db
-      .select({ n: count() })
-      .from(notifications)
-      .where(and(...visible(c, businessId), isNull(notifications.readAt)));
-    return n;
-  };
+  // Every page's bell: kept until a statement writes a notification (the embedded database), per
+  // company and per what the caller's role is shown.
+  const unreadCount = (c: Ctx, businessId: string) =>
+    stableReads.get(UNREAD_TABLES, `unread:${businessId}:${seesMoney(c)}`, async () => {
+      const [{ n }] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(...visible(c, businessId), isNull(notifications.readAt)));
+      return n;
+    });
 
   r.get("/", async (c) => {
     const b = tenant(c);

@@ -49,7 +49,10 @@ function toAccountDto(provider: PaymentProviderCode, row: PaymentAccount | undef
 
 const DEFAULT_LABEL: Record<PaymentProviderCode, string> = { MERCADOPAGO: "Mercado Pago", PAGOS360: "Pagos360" };
 
-export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: PaymentProviderCode) {
+/** What a payment account's state is read from (a company's removal deletes its accounts). */
+const ACCOUNT_TABLES = ["payment_accounts", "business_users"] as const;
+
+export function paymentAccountRoutes({ db, keyRing, stableReads }: ApiServices, provider: PaymentProviderCode) {
   const r = new Hono<AppEnv>();
 
   const current = async (businessId: string) => {
@@ -61,7 +64,12 @@ export function paymentAccountRoutes({ db, keyRing }: ApiServices, provider: Pay
     return row;
   };
 
-  r.get("/", async (c) => c.json(toAccountDto(provider, await current(tenant(c).id), keyRing)));
+  // The payments page shows both providers' state on every visit: kept until an account is written
+  // (the embedded database), opened (decrypted) once rather than on each page.
+  r.get("/", async (c) => {
+    const businessId = tenant(c).id;
+    return c.json(await stableReads.get(ACCOUNT_TABLES, `payment-account:${businessId}:${provider}`, async () => toAccountDto(provider, await current(businessId), keyRing)));
+  });
 
   r.put("/", async (c) => {
     const b = tenant(c);

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { dataWithToast as flashToast, type ToastMessage } from "remix-toast";
+import { dataWithToast as flashToast, getToast, type ToastMessage } from "remix-toast";
 import { appContext, setPendingToast, type RequestContext } from "~/lib/context";
 
 export type ToastType = ToastMessage["type"];
@@ -27,4 +27,18 @@ export const dataWithError = <T,>(context: RequestContext, payload: T, message: 
 export const dataWithSuccess = <T,>(context: RequestContext, payload: T, message: string, init?: ResponseInit) =>
   dataWithToast(context, payload, { type: "success", message }, init);
 
-export { redirectWithError, redirectWithInfo, redirectWithSuccess, redirectWithWarning, getToast } from "remix-toast";
+export { redirectWithError, redirectWithInfo, redirectWithSuccess, redirectWithWarning } from "remix-toast";
+
+/** remix-toast's flash cookie (its default name: the app does not rename it). */
+const TOAST_COOKIE = /(?:^|;\s*)toast-session=/;
+
+/**
+ * The flash toast the request's cookie carries, and the Set-Cookie that clears it. remix-toast
+ * signs a new cookie (HMAC through WebCrypto) each time it looks, toast or not; a request that
+ * carries no toast cookie — nearly every page — has nothing to read and nothing to clear.
+ */
+export async function readToast(request: Request): Promise<{ toast?: ToastMessage; headers?: Headers }> {
+  if (!TOAST_COOKIE.test(request.headers.get("Cookie") ?? "")) return {};
+  const { toast, headers } = await getToast(request);
+  return { toast, headers };
+}

@@ -79,7 +79,8 @@ export async function openHarness(backend: TestBackend, deps: Partial<TestApiDep
     warn: (obj: object, msg?: string) => logs.push({ level: "warn", obj, msg }),
     error: (obj: object, msg?: string) => logs.push({ level: "error", obj, msg }),
   };
-  const api = createTestApi({ db: database.db, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ...deps });
+  // The embedded database's watch, as server.ts passes it: reads kept until their tables are written.
+  const api = createTestApi({ db: database.db, writes: database.writes, verifyToken: fakeVerifyToken, encryptionKeys: TEST_KEYS, logger, publicOrigin: "https://enchufa.test", ...deps });
   return {
     database,
     db: database.db,

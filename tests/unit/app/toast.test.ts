@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { dataWithError } from "~/lib/toast.server";
+import { describe, expect, it, vi } from "vitest";
+import { dataWithError, readToast } from "~/lib/toast.server";
 import { createRequestContext, pendingToast, type AppContext } from "~/lib/context";
 import { getToast } from "remix-toast";
 
@@ -22,5 +22,20 @@ describe("dataWithToast", () => {
     expect(pendingToast(ctx)).toEqual({ type: "error", message: "No pudimos guardar." });
     expect(new Headers(result.init?.headers).get("Set-Cookie")).toBeNull();
     expect(result.data).toEqual({ ok: false });
+  });
+});
+
+describe("readToast", () => {
+  it("reads and clears a flashed toast; a request without the toast cookie signs nothing", async () => {
+    const result = await dataWithError(context(true), {}, "No pudimos guardar.");
+    const cookie = new Headers(result.init?.headers).get("Set-Cookie")!.split(";")[0];
+    const read = await readToast(new Request("http://x/", { headers: { Cookie: `enchufa_session=abc; ${cookie}` } }));
+    expect(read.toast).toEqual({ type: "error", message: "No pudimos guardar." });
+    expect(read.headers?.get("Set-Cookie")).toMatch(/^toast-session=/);
+    const sign = vi.spyOn(crypto.subtle, "sign");
+    expect(await readToast(new Request("http://x/", { headers: { Cookie: "enchufa_session=abc" } }))).toEqual({});
+    expect(await readToast(new Request("http://x/"))).toEqual({});
+    expect(sign).not.toHaveBeenCalled();
+    sign.mockRestore();
   });
 });

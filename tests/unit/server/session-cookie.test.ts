@@ -51,3 +51,32 @@ describe("session cookie", () => {
     expect((await sessionStorage.getSession(forged)).get("user")).toBeUndefined();
   });
 });
+
+describe("reading the session cookie", () => {
+  const user = { uid: "u", email: "a@b.c", idToken: "id", refreshToken: "r", expiresAt: Date.now() + 3600_000 };
+
+  it("checks a cookie's signature once, yet every request gets its own copy, and a forged cookie is still refused", async () => {
+    const { sessionStorage, setSessionUser, getSession } = await sessionModule({ NODE_ENV: "development", SESSION_SECRET: "s".repeat(40) });
+    const session = await sessionStorage.getSession();
+    setSessionUser(session, user);
+    session.set("businessId", "b-1");
+    const cookie = (await sessionStorage.commitSession(session)).split(";")[0];
+    const request = () => new Request("http://x/", { headers: { Cookie: cookie } });
+    const verify = vi.spyOn(crypto.subtle, "verify");
+    const first = await getSession(request());
+    const second = await getSession(request());
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(second.get("user")).toEqual(user);
+    // One request's change is not another's.
+    first.set("businessId", "b-2");
+    first.get("user")!.uid = "changed";
+    const third = await getSession(request());
+    expect(third.get("businessId")).toBe("b-1");
+    expect(third.get("user")!.uid).toBe("u");
+    // The same value with another signature is checked, and refused.
+    const [name, value] = cookie.split("=");
+    const forged = `${name}=${value.replace(/\.[^.]+$/, ".AAAA")}`;
+    expect((await getSession(new Request("http://x/", { headers: { Cookie: forged } }))).get("user")).toBeUndefined();
+    verify.mockRestore();
+  });
+});
