@@ -21,8 +21,12 @@ const STATION_COMMON = /\/app\/components\/station\/(StatusSummary|DeleteStation
 // Conform and the lazy validation that every form screen loads first: one file (Rollup had split
 // them in two as the screens using them grew, each paying its own gzip overhead).
 const FORMS = /(node_modules\/@conform-to\/(dom|react)\/.*\.m?js|\/app\/components\/lazy-validation\.ts)$/;
+// Vite's helper for lazy imports goes with the framework every page loads: left to Rollup it landed
+// in whichever manual chunk first needed it (the forms' one), and every screen with a lazy part
+// (the app layout's push registration among them) loaded conform with it.
+const PRELOAD_HELPER = /vite\/preload-helper/;
 function manualChunks(id: string): string | undefined {
-  if (FRAMEWORK.test(id)) return "framework";
+  if (FRAMEWORK.test(id) || PRELOAD_HELPER.test(id)) return "framework";
   if (/node_modules\/@radix-ui\/themes\/dist\/esm\/components\/(data-list|callout|separator|code|badge|strong)[.\w-]*\.js$/.test(id)) return undefined;
   if (/node_modules\/(@radix-ui|radix-ui|classnames|clsx)\/.*\.m?js$/.test(id)) return "radix";
   if (APP_COMMON.test(id)) return "app-common";
