@@ -55,3 +55,6 @@ export function parseArsInput(input: string): number | null {
   if (!Number.isSafeInteger(cents)) return null;
   return negative && cents !== 0 ? -cents : cents;
 }
+
+/** 21 % general VAT rate in Argentina, in basis points. */
+export const DEFAULT_VAT_RATE_BP = 2100;

@@ -10,8 +10,7 @@ import { bandLabel, bandNow, mergeHolidays, splitByBands, type EnergyReading, ty
 import { DEFAULT_TIME_ZONE } from "./time-zone";
 
 export { DEFAULT_TIME_ZONE };
-/** 21 % general VAT rate in Argentina, in basis points. */
-export const DEFAULT_VAT_RATE_BP = 2100;
+export { DEFAULT_VAT_RATE_BP } from "./money";
 
 /** The rate as it was when the session started; stored on the session (`rate_snapshot`). */
 export interface RateSnapshot {

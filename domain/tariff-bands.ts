@@ -8,21 +8,10 @@
 // 23:00 → 02:00 is Saturday from 00:00), so a night band is two rows, "23:00–24:00" and
 // "00:00–06:00".
 
-export const BAND_DAYS = ["WEEKDAY", "SATURDAY", "SUNDAY_HOLIDAY"] as const;
-export type BandDays = (typeof BAND_DAYS)[number];
-
-export const BAND_DAYS_LABELS: Record<BandDays, string> = {
-  WEEKDAY: "Lunes a viernes",
-  SATURDAY: "Sábados",
-  SUNDAY_HOLIDAY: "Domingos y feriados",
-};
-
-/** At most this many bands per rate: three day types by a handful of ranges each. */
-export const MAX_BANDS = 24;
-/** At most this many local holidays per rate. */
-export const MAX_LOCAL_HOLIDAYS = 60;
-/** At most this many local holidays per company: a few years of a province's and a town's own. */
-export const MAX_COMPANY_HOLIDAYS = 60;
+// The day types, their labels and the limits live in their own module, so a screen that only
+// names them does not carry the band arithmetic into its first load.
+export { BAND_DAYS, BAND_DAYS_LABELS, MAX_BANDS, MAX_COMPANY_HOLIDAYS, MAX_LOCAL_HOLIDAYS, type BandDays } from "./tariff-band-days";
+import { BAND_DAYS_LABELS, type BandDays } from "./tariff-band-days";
 
 /** Holiday lists ('YYYY-MM-DD') as one: each date once, in order. A rate prices its own and its company's. */
 export function mergeHolidays(...lists: (readonly string[] | null | undefined)[]): string[] {

@@ -4,7 +4,7 @@
 import type { FieldMetadata, FormMetadata } from "@conform-to/react";
 import { Button, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { BiPlus, BiTrash } from "~/icons";
-import { BAND_DAYS, BAND_DAYS_LABELS, MAX_BANDS } from "#domain/tariff-bands";
+import { BAND_DAYS, BAND_DAYS_LABELS, MAX_BANDS } from "#domain/tariff-band-days";
 import { MoneyField, SelectField, TextInputField } from "./fields";
 import { EMPTY_BAND, type BandFormRow } from "./form-values";
 

@@ -11,7 +11,7 @@ import { FormError } from "~/components/messages";
 import { ReadOnlyFieldset } from "~/components/ReadOnly";
 import { useLazyValidation } from "~/components/lazy-validation";
 import { MoneyField, RadioGroupField, SelectField, TextInputField, TimeField } from "./fields";
-import { BAND_DAYS, BAND_DAYS_LABELS } from "#domain/tariff-bands";
+import { BAND_DAYS, BAND_DAYS_LABELS } from "#domain/tariff-band-days";
 import { BandEditor } from "./BandEditor";
 import { lazy, Suspense } from "react";
 import type { PreviewClock } from "./preview";

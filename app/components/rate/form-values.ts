@@ -1,7 +1,6 @@
 // The rate form's values and labels, without zod: what the page bundles (the zod schema in
 // ./schema.ts loads lazily in the browser; docs/benchmarks.md §1).
-import { formatArsInput } from "#domain/money";
-import { DEFAULT_VAT_RATE_BP } from "#domain/pricing";
+import { DEFAULT_VAT_RATE_BP, formatArsInput } from "#domain/money";
 import type { RateDto } from "#contract/dto";
 
 export const MONEY_MESSAGE = "Ingresá un importe válido, por ejemplo 1.234,56.";

@@ -16,7 +16,7 @@ import {
 import { HHMM_MESSAGE } from "#contract/schemas/common";
 import { MSG } from "#contract/schemas/messages";
 import type { OpeningHoursDto } from "#contract/dto";
-import { DEFAULT_TIME_ZONE } from "#domain/pricing";
+import { DEFAULT_TIME_ZONE } from "#domain/time-zone";
 import { parseCoordinate } from "~/lib/maps";
 import { parsePesos, QR_MAX_CENTS_LIMIT } from "#domain/driver-payment";
 import { HOURS_MESSAGES, MAX_PERIODS_PER_DAY, OPENING_MODES } from "./form-values";

@@ -16,14 +16,20 @@ import { pageMeta } from "~/lib/meta";
 import { dataWithError, dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { UUID_RE } from "#contract/schemas/constants";
 import type { ChargerDto, ChargerEventPage } from "#contract/dto";
-import { CommandsCard, type IntervalFormState } from "~/components/charger/CommandsCard";
+import type { IntervalFormState } from "~/components/charger/CommandsCard";
 import { EventsCard, EVENTS_SHOWN } from "~/components/charger/EventsCard";
 import { useLiveRevalidation } from "~/components/LiveRevalidation";
 import { commandSchema } from "#contract/schemas/command";
 import { INTERVAL_SETTINGS, type CommandResult } from "#contract/schemas/command-labels";
 import type { Route } from "./+types/edit";
+import { lazy, Suspense } from "react";
 import { doneMessage } from "~/lib/done-message";
 import { notFound } from "~/lib/responses.server";
+
+// The remote commands are a section of their own, for the roles that may send them: a lazy chunk the
+// server still renders in place (pages are piped once complete), so the page keeps working without
+// JavaScript and its first load stays within budget.
+const CommandsCard = lazy(() => import("~/components/charger/CommandsCard").then((m) => ({ default: m.CommandsCard })));
 
 export const meta = pageMeta("Editar cargador");
 
@@ -211,7 +217,9 @@ export default function EditCharger({ loaderData, actionData }: Route.ComponentP
 
       {access.can("charger.command") ? (
         <Flex direction="column" mt="6">
-          <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} reportStatus={reportStatus} />
+          <Suspense fallback={null}>
+            <CommandsCard charger={charger} busy={busy} result={commandResult} intervals={intervals} reportStatus={reportStatus} />
+          </Suspense>
         </Flex>
       ) : null}
 

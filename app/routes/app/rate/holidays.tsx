@@ -13,7 +13,7 @@ import { FormError } from "~/components/messages";
 import { TextInputField } from "~/components/rate/fields";
 import { holidaysFormSchema } from "~/components/rate/holidays-schema";
 import { endpoints } from "#contract/endpoints";
-import { MAX_COMPANY_HOLIDAYS } from "#domain/tariff-bands";
+import { MAX_COMPANY_HOLIDAYS } from "#domain/tariff-band-days";
 import { apiFor, ensureLoaded, toastStatus } from "~/lib/resource.server";
 import { problemReply } from "~/lib/problem-reply";
 import { dataWithError, redirectWithSuccess } from "~/lib/toast.server";
