@@ -1,11 +1,12 @@
 // `npm run db:reencrypt`: after rotating ENCRYPTION_KEY (new key first, old keys still listed),
-// re-seals every stored payment credential with the new key and says whether the old keys can
-// now be removed. Exit code 1 when some credential cannot be opened with any configured key.
+// re-seals every stored secret (payment credentials, ARCA certificates and keys, roaming tokens, ARCA
+// access tickets) with the new key and says whether the old keys can now be removed. Exit code 1
+// when some secret cannot be opened with any configured key.
 // Opens the server's database: PostgreSQL with DATABASE_URL, else PGlite under DATA_DIR (.data;
 // PGlite admits one process, so stop the local server first). Prints counts, never secrets.
 import path from "node:path";
 import { createKeyRing } from "../infra/crypto";
-import { reencryptPaymentCredentials } from "../api/key-rotation";
+import { reencryptSecrets } from "../api/key-rotation";
 import { openDatabase } from "../db/client";
 import { hexKeys } from "../server/env";
 
@@ -18,13 +19,13 @@ async function main() {
   const dataDir = path.resolve(import.meta.dirname, "..", process.env.DATA_DIR ?? ".data");
   const database = await openDatabase({ databaseUrl, dataDir });
   try {
-    const report = await reencryptPaymentCredentials(database.db, ring);
+    const report = await reencryptSecrets(database.db, ring);
     console.log(
-      `[db:reencrypt] ${report.checked} credenciales revisadas, ${report.reencrypted} cifradas de nuevo con la clave ${ring.primaryKeyId}.`,
+      `[db:reencrypt] ${report.checked} secretos revisados, ${report.reencrypted} cifrados de nuevo con la clave ${ring.primaryKeyId}.`,
     );
     if (report.failed.length > 0) {
       console.error(
-        `[db:reencrypt] ${report.failed.length} credenciales no se pudieron abrir con ninguna clave configurada (cuentas ${report.failed.join(", ")}): no quites claves viejas todavía.`,
+        `[db:reencrypt] ${report.failed.length} secretos no se pudieron abrir con ninguna clave configurada (${report.failed.map((f) => `${f.what} ${f.id}`).join(", ")}): no quites claves viejas todavía.`,
       );
       process.exitCode = 1;
     } else if (keys.length > 1) {

@@ -10,13 +10,22 @@ import type { AccessTicket, TicketStore } from "./client";
 
 const aad = (key: string) => `arca-ticket:${key}`;
 
+/** A ticket's token and sign sealed bound to its key, so a ciphertext copied to another key's row does not open. */
+export function sealTicketSecret(ring: KeyRing, key: string, plain: string): string {
+  return ring.encrypt(plain, aad(key));
+}
+
+export function openTicketSecret(ring: KeyRing, key: string, sealed: string): string {
+  return ring.decrypt(sealed, aad(key));
+}
+
 export function dbTicketStore(db: Db, ring: KeyRing): TicketStore {
   return {
     async get(key) {
       const [row] = await db.select().from(arcaAccessTickets).where(eq(arcaAccessTickets.key, key));
       if (!row?.ticketSealed || !row.expiresAt) return null;
       try {
-        const { token, sign } = JSON.parse(ring.decrypt(row.ticketSealed, aad(key))) as Omit<AccessTicket, "expiresAt">;
+        const { token, sign } = JSON.parse(openTicketSecret(ring, key, row.ticketSealed)) as Omit<AccessTicket, "expiresAt">;
         return { token, sign, expiresAt: row.expiresAt };
       } catch {
         return null;
@@ -24,7 +33,7 @@ export function dbTicketStore(db: Db, ring: KeyRing): TicketStore {
     },
     async set(key, ticket) {
       const values = {
-        ticketSealed: ticket ? ring.encrypt(JSON.stringify({ token: ticket.token, sign: ticket.sign }), aad(key)) : null,
+        ticketSealed: ticket ? sealTicketSecret(ring, key, JSON.stringify({ token: ticket.token, sign: ticket.sign })) : null,
         expiresAt: ticket?.expiresAt ?? null,
         loginUntil: null,
         waitUntil: null,
