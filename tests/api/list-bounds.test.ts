@@ -87,6 +87,7 @@ const SINGLE = [
   // One voucher, and its PDF.
   "/api/Business/Invoice/:id",
   "/api/Business/Invoice/:id/Pdf",
+  "/api/Driver/Payment/:id/Invoice/Pdf",
 ];
 /** Server-sent events: carries only the kind of each change (no rows); the page reloads its own bounded data. */
 const STREAMS = ["/api/Business/Live"];

@@ -137,12 +137,12 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
 
   it("the session is pushed while it runs and when it ends, then its CDR: PARKING_TIME after the grace at the idle price", async () => {
     const svc = ocpiServices({ db: h.db, keyRing: createKeyRing(TEST_KEYS), publicOrigin: cpo.origin, logger: silent, client: { local: true } });
-    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 0, locations: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 0, locations: 0, tariffs: 0, failures: 0 });
     const running = sessionSchema.parse(pushed[0].body);
     expect(pushed[0]).toMatchObject({ method: "PUT", path: `/ocpi/2.2.1/sessions/AR/ENC/${sessionId}` });
     expect(running).toMatchObject({ status: "ACTIVE", location_id: stationId, evse_uid: f.chargerId, connector_id: "1", auth_method: "COMMAND", authorization_reference: "AUTH-1", cdr_token: { uid: "EMSP-APP-0001" } });
     // Nothing changed: nothing is sent again.
-    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, tariffs: 0, failures: 0 });
 
     // The charger stops after a minute of charging and is unplugged three minutes later.
     const [s] = await h.db.select().from(chargingSessions).where(eq(chargingSessions.id, sessionId));
@@ -155,7 +155,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     // 3 idle minutes, 1 of grace: 2 minutes at $20 (rateInput), VAT included.
     expect(done.idleCents).toBe(4000);
 
-    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 1, locations: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 1, cdrs: 1, locations: 0, tariffs: 0, failures: 0 });
     const ended = sessionSchema.parse(pushed[1].body);
     expect(ended).toMatchObject({ status: "COMPLETED", kwh: 20, total_cost: { incl_vat: done.totalCents / 100 } });
     expect(pushed[2]).toMatchObject({ method: "POST", path: "/ocpi/2.2.1/cdrs" });
@@ -170,7 +170,7 @@ describe.each(testBackends())("OCPI Commands against an OCPP charger ($name)", (
     // Billed seconds as hours, 4 decimals cut (an eMSP rounding up to the 1 s step gets 180 s back).
     expect(cdr.total_parking_time).toBe(hoursOf(180));
     // Sent once: the next pass sends nothing; the partner shows its last sync.
-    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, failures: 0 });
+    expect(await pushToPartners(svc)).toEqual({ sessions: 0, cdrs: 0, locations: 0, tariffs: 0, failures: 0 });
     const [partner] = await h.db.select().from(ocpiPartners).where(eq(ocpiPartners.businessId, f.tenant.businessId));
     expect(partner).toMatchObject({ failures: 0, lastError: null });
     expect(partner.lastSyncAt).not.toBeNull();
