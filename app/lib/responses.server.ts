@@ -24,3 +24,20 @@ export function ensureFound<T>(value: T | null | undefined | false, message?: st
 export function unavailable(message: string = UNAVAILABLE_MESSAGE): never {
   throw data({ message }, { status: 503 });
 }
+
+/**
+ * A voucher's PDF from the API, passed on to the browser: opened in place, never cached (it names
+ * a company and a buyer), and with `noReferrer` when the page's address carries a secret.
+ */
+export function pdfResponse(upstream: Response, fallbackFilename: string, { noReferrer = false } = {}): Response {
+  return new Response(upstream.body, {
+    status: 200,
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Disposition": upstream.headers.get("Content-Disposition") ?? `inline; filename="${fallbackFilename}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+      ...(noReferrer ? { "Referrer-Policy": "no-referrer" } : {}),
+    },
+  });
+}

@@ -35,18 +35,21 @@ export const CUIT_MESSAGES = {
 } as const;
 
 /** Accepts `XX-XXXXXXXX-X` or 11 digits; outputs the 11 digits. */
+/** A typed CUIT as its 11 digits, or the check digit's (or length's) Spanish message on the field. */
+export function toCuit(value: string, ctx: z.core.$RefinementCtx<string>): string {
+  const parsed = parseCuit(value);
+  if (!parsed.ok) {
+    ctx.addIssue({ code: "custom", message: CUIT_MESSAGES[parsed.problem] });
+    return z.NEVER;
+  }
+  return parsed.cuit;
+}
+
 export const cuit = z
   .string({ error: MSG.required })
   .trim()
   .min(1, { error: MSG.required, abort: true })
-  .transform((value, ctx) => {
-    const parsed = parseCuit(value);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: CUIT_MESSAGES[parsed.problem] });
-      return z.NEVER;
-    }
-    return parsed.cuit;
-  });
+  .transform(toCuit);
 
 export const PHONE_MESSAGE = "Ingresá un teléfono válido (por ejemplo +54 11 5555-0000).";
 export const phoneNumber = z

@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { ID_TAG_MAX } from "#domain/authorization";
 import { TAG_MESSAGES } from "#domain/tag-csv";
-import { parseCuit } from "#domain/cuit";
-import { CUIT_MESSAGES, optionalText, text } from "./common";
+import { optionalText, text, toCuit } from "./common";
 import { RECEIVER_TAX_CONDITIONS, UUID_RE } from "./constants";
 import { MSG } from "./messages";
 
@@ -50,14 +49,7 @@ const optionalCuit = z.preprocess(
   z
     .string({ error: MSG.invalid })
     .trim()
-    .transform((value, ctx) => {
-      const parsed = parseCuit(value);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: "custom", message: CUIT_MESSAGES[parsed.problem] });
-        return z.NEVER;
-      }
-      return parsed.cuit;
-    })
+    .transform(toCuit)
     .nullable()
     .default(null),
 );

@@ -3,7 +3,7 @@
 // by the secret of the driver's link: no sign-in, and without the secret there is nothing.
 import { endpoints } from "#contract/endpoints";
 import { createApiClient } from "~/lib/api.server";
-import { notFound, unavailable } from "~/lib/responses.server";
+import { notFound, pdfResponse, unavailable } from "~/lib/responses.server";
 import type { Route } from "./+types/invoice-pdf";
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
@@ -17,15 +17,6 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   // Another secret, or a voucher ARCA has not authorised yet.
   if (response.status === 404) notFound("No encontramos esa factura.");
   if (!response.ok) unavailable("No pudimos abrir la factura. Probá de nuevo en unos minutos.");
-  return new Response(response.body, {
-    status: 200,
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": response.headers.get("Content-Disposition") ?? 'inline; filename="factura.pdf"',
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-      // The address carries the link's secret: it is not sent on to anyone.
-      "Referrer-Policy": "no-referrer",
-    },
-  });
+  // The address carries the link's secret: it is not sent on to anyone.
+  return pdfResponse(response, "factura.pdf", { noReferrer: true });
 }

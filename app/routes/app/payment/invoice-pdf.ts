@@ -4,7 +4,7 @@ import { UUID_RE } from "#contract/schemas/constants";
 import { endpoints } from "#contract/endpoints";
 import { createApiClient } from "~/lib/api.server";
 import { requireUser } from "~/lib/auth.server";
-import { notFound } from "~/lib/responses.server";
+import { notFound, pdfResponse } from "~/lib/responses.server";
 import { redirectWithError } from "~/lib/toast.server";
 import type { Route } from "./+types/invoice-pdf";
 
@@ -21,13 +21,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Another company's voucher, or one without its CAE yet.
   if (response.status === 404) notFound();
   if (!response.ok) return failed();
-  return new Response(response.body, {
-    status: 200,
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": response.headers.get("Content-Disposition") ?? 'inline; filename="comprobante.pdf"',
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return pdfResponse(response, "comprobante.pdf");
 }
