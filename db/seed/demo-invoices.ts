@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { chargingSessions, invoices, payments, type Invoice } from "../schema";
-import { creditNoteType, creditOwed, invoiceAmounts, INVOICE_TYPES, receiverDocument, type InvoiceType } from "../../domain/invoice";
+import { creditNoteType, creditOwed, invoiceAmounts, INVOICE_TYPES, receiverDocument, type InvoiceAmounts, type InvoiceType } from "../../domain/invoice";
 import { DEFAULT_VAT_RATE_BP } from "../../domain/pricing";
 import { bulkInsert } from "./bulk";
 
@@ -43,6 +43,21 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
   const settledAt = (p: (typeof rows)[number]["payment"]) => (p.finishedAt ?? p.createdAt).getTime();
   rows.sort((a, b) => settledAt(a.payment) - settledAt(b.payment));
   const consumer = receiverDocument({ kind: "CONSUMIDOR_FINAL" });
+  // What an invoice and a credit note share once authorised: their number on this point of sale, CAE and amounts.
+  const authorized = (type: InvoiceType, number: number, issueDate: string, amounts: InvoiceAmounts) => ({
+    businessId: opts.businessId,
+    type,
+    pointOfSale: opts.pointOfSale,
+    number,
+    status: "AUTHORIZED" as const,
+    cae: demoCae(type, opts.pointOfSale, number),
+    caeDueDate: caeDue(issueDate),
+    totalCents: amounts.totalCents,
+    netCents: amounts.netCents,
+    vatCents: amounts.vatCents,
+    exemptCents: amounts.exemptCents,
+    issueDate,
+  });
   const planned: (typeof invoices.$inferInsert)[] = [];
   const notes: { invoice: typeof invoices.$inferInsert; vatRateBp: number; at: Date; cents: number }[] = [];
   for (const { payment: p, startedAt, stoppedAt, rate } of rows) {
@@ -56,23 +71,12 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
     const number = planned.length + 1;
     const invoice = {
       id: crypto.randomUUID(),
-      businessId: opts.businessId,
-      type,
-      pointOfSale: opts.pointOfSale,
-      number,
-      status: "AUTHORIZED" as const,
-      cae: demoCae(type, opts.pointOfSale, number),
-      caeDueDate: caeDue(issueDate),
-      totalCents: amounts.totalCents,
-      netCents: amounts.netCents,
-      vatCents: amounts.vatCents,
-      exemptCents: amounts.exemptCents,
+      ...authorized(type, number, issueDate, amounts),
       vatRateBp,
       receiverDocType: consumer.docType,
       receiverDocNumber: consumer.docNumber,
       receiverVatCondition: consumer.vatConditionId,
       paymentId: p.id,
-      issueDate,
       serviceFrom: startedAt ? argentineDate(startedAt) : issueDate,
       serviceTo: stoppedAt ? argentineDate(stoppedAt) : issueDate,
       authorizedAt: p.finishedAt ?? p.createdAt,
@@ -91,24 +95,13 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
     const number = i + 1;
     const issueDate = argentineDate(at);
     return {
-      businessId: opts.businessId,
-      type,
-      pointOfSale: opts.pointOfSale,
-      number,
-      status: "AUTHORIZED" as const,
-      cae: demoCae(type, opts.pointOfSale, number),
-      caeDueDate: caeDue(issueDate),
-      totalCents: amounts.totalCents,
-      netCents: amounts.netCents,
-      vatCents: amounts.vatCents,
-      exemptCents: amounts.exemptCents,
+      ...authorized(type, number, issueDate, amounts),
       vatRateBp: invoice.vatRateBp,
       receiverDocType: invoice.receiverDocType,
       receiverDocNumber: invoice.receiverDocNumber,
       receiverVatCondition: invoice.receiverVatCondition,
       paymentId: invoice.paymentId,
       creditNoteOf: invoice.id,
-      issueDate,
       serviceFrom: invoice.serviceFrom,
       serviceTo: invoice.serviceTo,
       authorizedAt: at,
