@@ -59,7 +59,7 @@ const SEALED_KINDS: { what: string; list(db: Db): Promise<SealedSecret[]> }[] = 
           const sealed = row[what];
           if (!sealed) return [];
           const ctx = { businessId: row.businessId, what };
-          const column = what === "certificate" ? fiscalSettings.certificateEncrypted : fiscalSettings.keyEncrypted;
+          const column = what === "certificate" ? "certificateEncrypted" : "keyEncrypted";
           return [
             {
               id: `${row.id}:${what}`,
@@ -67,7 +67,7 @@ const SEALED_KINDS: { what: string; list(db: Db): Promise<SealedSecret[]> }[] = 
               open: (ring) => openFiscalSecret(ring, sealed, ctx),
               seal: (ring, plain) => sealFiscalSecret(ring, plain, ctx),
               replace: async (db, next) =>
-                (await db.update(fiscalSettings).set(what === "certificate" ? { certificateEncrypted: next } : { keyEncrypted: next }).where(and(eq(fiscalSettings.id, row.id), eq(column, sealed))).returning({ id: fiscalSettings.id })).length > 0,
+                (await db.update(fiscalSettings).set({ [column]: next }).where(and(eq(fiscalSettings.id, row.id), eq(fiscalSettings[column], sealed))).returning({ id: fiscalSettings.id })).length > 0,
             },
           ];
         }),
