@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { businessUsers, fiscalSettings } from "../db/schema";
 import { authorizedVouchers, seedDemoInvoices } from "../db/seed/demo-invoices";
+import { pesos, yyyymmdd } from "../infra/arca/client";
 import { readCertificate } from "../infra/arca/certificate";
 import { sealFiscalSecret } from "../infra/arca/gateway";
 import { createKeyRing } from "../infra/crypto";
@@ -73,14 +74,14 @@ async function emulatorVouchers(db: Db, businessId: string, cuit: string): Promi
       type: v.type!,
       number: v.number!,
       cae: v.cae ?? "",
-      caeDueDate: (v.caeDueDate ?? "").replace(/-/g, ""),
+      caeDueDate: yyyymmdd(v.caeDueDate ?? ""),
       total: pesos(v.totalCents),
       at: (v.authorizedAt ?? new Date(0)).toISOString(),
       detail: {
         concept: "2",
         docType: v.receiverDocType,
         docNumber: v.receiverDocNumber,
-        issueDate: v.issueDate.replace(/-/g, ""),
+        issueDate: yyyymmdd(v.issueDate),
         totConc: "0",
         net: pesos(v.netCents),
         exempt: pesos(v.exemptCents),
@@ -88,8 +89,4 @@ async function emulatorVouchers(db: Db, businessId: string, cuit: string): Promi
         vat: pesos(v.vatCents),
       },
     }));
-}
-
-function pesos(cents: number): string {
-  return (cents / 100).toFixed(2);
 }

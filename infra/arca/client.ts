@@ -141,8 +141,10 @@ export interface ArcaSoapClient extends ArcaClient {
   login(): Promise<AccessTicket>;
 }
 
-const pesos = (cents: number) => (cents / 100).toFixed(2);
-const yyyymmdd = (isoDate: string) => isoDate.replace(/-/g, "");
+/** An amount as ARCA writes it (1234 centavos → "12.34"). */
+export const pesos = (cents: number) => (cents / 100).toFixed(2);
+/** A date as ARCA writes it (2026-11-29 → "20261129"). */
+export const yyyymmdd = (isoDate: string) => isoDate.replace(/-/g, "");
 const isoDate = (d: string | undefined) => (d && /^\d{8}$/.test(d) ? `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}` : "");
 const CLASS_C = new Set<VoucherType>([11, 13]);
 
