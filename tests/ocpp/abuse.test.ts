@@ -12,10 +12,13 @@ const [pglite] = testBackends();
 describe("OCPP: frame size and call rate per charger", () => {
   let h: OcppHarness;
   let noisy: Fixture;
+  let bursty: Fixture;
   let quiet: Fixture;
   beforeAll(async () => {
     h = await openOcppHarness(pglite);
     noisy = await createFixture(h, "ocpp-abuse-noisy");
+    // The call budget is per charger and outlives a connection: the burst starts from a full one.
+    bursty = await createFixture(h, "ocpp-abuse-bursty");
     quiet = await createFixture(h, "ocpp-abuse-quiet");
   });
   afterAll(() => h.close());
@@ -38,7 +41,7 @@ describe("OCPP: frame size and call rate per charger", () => {
   });
 
   it("answers a burst of 1,000 calls beyond the budget with CALLERRORs, then disconnects; another charger is unaffected", async () => {
-    const cli = chargerClient(h, noisy);
+    const cli = chargerClient(h, bursty);
     const other = chargerClient(h, quiet);
     await Promise.all([cli.connect(), other.connect()]);
     const whenClosed = closed(cli);
@@ -58,7 +61,7 @@ describe("OCPP: frame size and call rate per charger", () => {
     expect(code).toBe(1008);
     // Once closed, nothing more is read: the last of the 1,000 were never processed.
     expect(outcomes.length).toBeLessThan(1000);
-    expect(h.logs.some((l) => l.msg === "OCPP: demasiados mensajes, se rechazan" && (l.obj as { identity?: string }).identity === noisy.identity)).toBe(true);
+    expect(h.logs.some((l) => l.msg === "OCPP: demasiados mensajes, se rechazan" && (l.obj as { identity?: string }).identity === bursty.identity)).toBe(true);
     expect(h.logs.some((l) => l.msg === "OCPP: demasiados mensajes, conexión cerrada")).toBe(true);
 
     // The other charger's budget is its own.
