@@ -7,7 +7,8 @@
 // - the option lists of the filters (stations, chargers): every list page shows them, up to 500
 //   rows each, and they change only when the company edits its stations or chargers.
 // Entries are kept for `ttlMs` per company and key, shared by every user and tab of the company;
-// the equipment's current state (chargers online, connector states, active sessions) is never
+// past it, the next read starts a new computation and is answered with the kept value meanwhile
+// (stale-while-revalidate, up to STALE_TTLS TTLs); the equipment's current state (chargers online, connector states, active sessions) is never
 // kept. A write by the company through this API drops its entries at once, on every node that
 // shares the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests
 // see writes immediately).
@@ -23,8 +24,55 @@ export interface CompanyCache {
 /** Entries (company × key) kept at once (the oldest entry leaves first). */
 const MAX_ENTRIES = 2_000;
 
+/**
+ * How many TTLs a value may be served while its new computation runs. A company's totals cost
+ * ~70 ms of PostgreSQL to compute: a page that waited for them every TTL stood in that queue, and
+ * with it every page the machine served meanwhile. Past this age (nobody of the company read it
+ * for a while) the read waits for a new value.
+ */
+const STALE_TTLS = 4;
+
+interface Entry {
+  /** When its computation started. */
+  at: number;
+  value: Promise<unknown>;
+  /** The value has arrived (a pending one is shared, never computed twice). */
+  settled: boolean;
+  /** A new computation runs in the background for this entry. */
+  refreshing: boolean;
+}
+
 export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = MAX_ENTRIES): CompanyCache {
-  const entries = new Map<string, { at: number; value: Promise<unknown> }>();
+  const entries = new Map<string, Entry>();
+
+  /** Keeps `value` under `full`, shared while it is computed; a failure is not kept. */
+  function keep(full: string, at: number, value: Promise<unknown>): Entry {
+    const entry: Entry = { at, value, settled: false, refreshing: false };
+    entries.delete(full);
+    entries.set(full, entry);
+    value.then(
+      () => (entry.settled = true),
+      () => {
+        if (entries.get(full) === entry) entries.delete(full);
+      },
+    );
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    return entry;
+  }
+
+  /** Computes `full` again while the kept entry keeps answering; the new value replaces it only if nothing dropped it meanwhile (a write). */
+  function refresh(full: string, stale: Entry, at: number, compute: () => Promise<unknown>) {
+    stale.refreshing = true;
+    const value = compute();
+    value.then(
+      () => {
+        if (entries.get(full) === stale) keep(full, at, value).settled = true;
+      },
+      () => {
+        if (entries.get(full) === stale) entries.delete(full);
+      },
+    );
+  }
 
   return {
     get<T>(businessId: string, key: string, compute: () => Promise<T>): Promise<T> {
@@ -32,16 +80,13 @@ export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = 
       const full = `${businessId}|${key}`;
       const t = now().getTime();
       const hit = entries.get(full);
-      if (hit && t - hit.at < ttlMs) return hit.value as Promise<T>;
-      // The promise is kept, so requests that arrive while it is computed share it.
-      const value = compute();
-      entries.delete(full);
-      entries.set(full, { at: t, value });
-      value.catch(() => {
-        if (entries.get(full)?.value === value) entries.delete(full); // a failure is not kept
-      });
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-      return value;
+      const age = hit ? t - hit.at : Infinity;
+      if (hit && age < ttlMs) return hit.value as Promise<T>;
+      if (hit && age < ttlMs * STALE_TTLS) {
+        if (hit.settled && !hit.refreshing) refresh(full, hit, t, compute);
+        return hit.value as Promise<T>;
+      }
+      return keep(full, t, compute()).value as Promise<T>;
     },
     forget(businessId) {
       if (ttlMs <= 0) return;

@@ -9,16 +9,72 @@ function clock(start = 0) {
 }
 
 describe("createCompanyCache", () => {
-  it("reuses a value for the TTL, then computes it again", async () => {
+  it("reuses a value for the TTL; past it, answers with the kept value at once while one new computation runs", async () => {
+    const c = clock();
+    const cache = createCompanyCache(15_000, c.now);
+    let runs = 0;
+    let release!: () => void;
+    let gate = Promise.resolve();
+    const compute = async () => {
+      const run = ++runs;
+      await gate;
+      return run;
+    };
+    expect(await cache.get("a", "k", compute)).toBe(1);
+    c.advance(14_999);
+    expect(await cache.get("a", "k", compute)).toBe(1);
+    expect(runs).toBe(1);
+
+    c.advance(1);
+    gate = new Promise<void>((r) => (release = r));
+    // Nobody waits for the new computation: the pages read during it get the kept value.
+    expect(await cache.get("a", "k", compute)).toBe(1);
+    expect(await cache.get("a", "k", compute)).toBe(1);
+    expect(runs).toBe(2);
+    release();
+    await gate;
+    await Promise.resolve();
+    expect(await cache.get("a", "k", compute)).toBe(2);
+    expect(runs).toBe(2);
+  });
+
+  it("a value older than four TTLs is not served: the read waits for a new one", async () => {
     const c = clock();
     const cache = createCompanyCache(15_000, c.now);
     let runs = 0;
     const compute = async () => ++runs;
     expect(await cache.get("a", "k", compute)).toBe(1);
-    c.advance(14_999);
-    expect(await cache.get("a", "k", compute)).toBe(1);
-    c.advance(1);
+    c.advance(60_000);
     expect(await cache.get("a", "k", compute)).toBe(2);
+  });
+
+  it("a failed new computation drops the kept value: the next read computes and waits", async () => {
+    const c = clock();
+    const cache = createCompanyCache(15_000, c.now);
+    expect(await cache.get("a", "k", async () => "old")).toBe("old");
+    c.advance(15_000);
+    let fail!: (err: Error) => void;
+    const failing = new Promise<string>((_, reject) => (fail = reject));
+    expect(await cache.get("a", "k", () => failing)).toBe("old");
+    fail(new Error("db down"));
+    await failing.catch(() => undefined);
+    await Promise.resolve();
+    expect(await cache.get("a", "k", async () => "new")).toBe("new");
+  });
+
+  it("a write during a new computation wins: what that computation read before the write is not kept", async () => {
+    const c = clock();
+    const cache = createCompanyCache(15_000, c.now);
+    await cache.get("a", "k", async () => "before");
+    c.advance(15_000);
+    let release!: (v: string) => void;
+    const slow = new Promise<string>((r) => (release = r));
+    expect(await cache.get("a", "k", () => slow)).toBe("before");
+    cache.forget("a");
+    release("read before the write");
+    await slow;
+    await Promise.resolve();
+    expect(await cache.get("a", "k", async () => "after the write")).toBe("after the write");
   });
 
   it("keeps companies and keys apart", async () => {
