@@ -711,6 +711,11 @@ export const chargingSessions = pgTable(
     index("sessions_business_payment_idx")
       .on(t.businessId, t.startedAt)
       .where(sql`${t.paymentStatus} in ('PENDING', 'FAILED')`),
+    // Charged-back sessions: the station ranking subtracts them from the station rollup, which is
+    // not keyed by payment status. Few rows, read for a period on every home page's computation.
+    index("sessions_business_charged_back_idx")
+      .on(t.businessId, t.startedAt)
+      .where(sql`${t.paymentStatus} = 'CHARGED_BACK'`),
     // The sessions the daily rollup does not hold (open, or closed without any end time): the
     // few rows the KPIs and totals read live next to session_daily_totals (db/rollup.ts).
     index("sessions_unrolled_idx")
