@@ -95,13 +95,13 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
 }
 
 /** A sender over keep-alive HTTP/1.1, asking as a browser does (compressed), reading each body whole. */
-export function httpSender(base: string, headers: Record<string, string>, timeoutMs = 10_000): { send: (url: string) => Promise<number>; close: () => void } {
+export function httpSender(base: string, headers: Record<string, string>, timeoutMs = 10_000, scheduling: "fifo" | "lifo" = "fifo"): { send: (url: string) => Promise<number>; close: () => void } {
   // Enough sockets that the generator never queues a request behind another: the queue to
   // measure is the server's. The idle sockets are taken in turn (FIFO), as many users' browsers
   // would each use their own: Node's default (LIFO) reuses the socket just freed, so while pages
   // did not overlap they all went over one connection, to the one process that accepted it (with
   // two processes at 80 pages/s: 0.74 of a core on one, 0.40 on the other).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024, scheduling: "fifo" });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024, scheduling });
   const send = (url: string) =>
     new Promise<number>((resolve) => {
       const req = http.get(`${base}${url}`, { agent, headers: { "accept-encoding": "gzip, deflate, br", ...headers }, timeout: timeoutMs }, (res) => {

@@ -119,7 +119,8 @@ const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
 const OPEN_LOOP_PAGES = ["/home", "/station", "/charger", "/activity"];
 
 async function openLoopRun(base: string, cookie: string, pid: number, idleRss: number) {
-  const sender = httpSender(base, { cookie });
+  // BENCH_SCHEDULING=lifo: the sockets as measured before 29 November (one hot connection).
+  const sender = httpSender(base, { cookie }, undefined, process.env.BENCH_SCHEDULING === "lifo" ? "lifo" : "fifo");
   let peakRss = idleRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(pid))), 250);
   try {
