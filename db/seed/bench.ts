@@ -82,6 +82,32 @@ async function rowsOf(db: Db, query: ReturnType<typeof sql>): Promise<Record<str
   return res.rows;
 }
 
+/** Runs one statement and logs its label with the seconds it took. */
+type BenchExec = (label: string, query: ReturnType<typeof sql>) => Promise<void>;
+
+/** A BenchExec on the database or on a transaction. */
+function timedExec(target: Pick<Db, "execute">, log: (line: string) => void): BenchExec {
+  return async (label, query) => {
+    const t = Date.now();
+    await target.execute(query);
+    log(`${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  };
+}
+
+/** What every step of the bench seed needs: where it writes, the operator, its size and its clock. */
+interface BenchSeedContext {
+  exec: BenchExec;
+  businessId: string;
+  size: BenchSize;
+  now: Date;
+  /** Start of `now`'s day in Argentina. */
+  dayStart: Date;
+  /** Start of the history: historyDays before dayStart. */
+  start: Date;
+  chargers: number;
+  connectors: number;
+}
+
 export async function seedBenchOperator(
   db: Db,
   opts: { now?: Date; size?: BenchSize; reset?: boolean; log?: (line: string) => void } = {},
@@ -103,54 +129,68 @@ export async function seedBenchOperator(
   const chargers = size.stations * size.chargersPerStation;
   const connectors = chargers * size.connectorsPerCharger;
   const t0 = Date.now();
-  const step = async (label: string, query: ReturnType<typeof sql>) => {
-    const t = Date.now();
-    await db.execute(query);
-    log(`${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-  };
 
   await db.transaction(async (tx) => {
-    const exec = async (label: string, query: ReturnType<typeof sql>) => {
-      const t = Date.now();
-      await tx.execute(query);
-      log(`${label} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-    };
+    const ctx: BenchSeedContext = { exec: timedExec(tx, log), businessId, size, now, dayStart, start, chargers, connectors };
+    await seedBenchCompanyAndRates(ctx);
+    await seedBenchStations(ctx);
+    await seedBenchChargersAndConnectors(ctx);
+    await seedBenchSessions(ctx);
+    await seedBenchMeterSamples(ctx);
+    await seedBenchStatusHistory(ctx);
+    await seedBenchNotifications(ctx);
+  });
+  // Fresh statistics so the planner sees the real row counts right away, and the visibility map
+  // a live server's autovacuum would have set by now (index-only scans then skip the heap; a
+  // PostgreSQL run with autovacuum off, as test machines often are, would never set it).
+  await timedExec(db, log)("vacuum analyze", sql`vacuum analyze`);
+  log(`listo en ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  return { created: true, businessId, counts: await benchCounts(db, businessId) };
+}
 
-    await exec(
-      "empresa",
-      sql`insert into business_users (id, firebase_uid, email, business_name, cuit, business_address, phone_number, status, created_at, updated_at)
+/** The operator's company (active since the start of the history) and its four rates. */
+async function seedBenchCompanyAndRates({ exec, businessId, start }: BenchSeedContext): Promise<void> {
+  await exec(
+    "empresa",
+    sql`insert into business_users (id, firebase_uid, email, business_name, cuit, business_address, phone_number, status, created_at, updated_at)
           values (${businessId}, ${BENCH_FIREBASE_UID}, ${BENCH_EMAIL}, ${BENCH_BUSINESS_NAME}, ${BENCH_CUIT},
                   'Av. del Libertador 5000, C1426, Ciudad Autónoma de Buenos Aires', '+54 11 5555-0000', 'ACTIVE',
                   ${start.toISOString()}::timestamptz, ${start.toISOString()}::timestamptz)`,
-    );
+  );
 
-    const rateValues = RATES.map(
-      (r) =>
-        sql`(md5(${`bench-rate-${r.key}`})::uuid, ${businessId}::uuid, ${r.name}, ${r.kwh}, ${r.minute}, ${r.fee}, ${r.vatIncluded}, 2100, ${r.grace}, ${r.idle}, ${r.idleMax}::int, 0)`,
-    );
-    await exec(
-      "tarifas",
-      sql`insert into rates (id, business_id, name, price_per_kwh_cents, price_per_minute_cents, session_fee_cents, vat_included, vat_rate_bp,
+  const rateValues = RATES.map(
+    (r) =>
+      sql`(md5(${`bench-rate-${r.key}`})::uuid, ${businessId}::uuid, ${r.name}, ${r.kwh}, ${r.minute}, ${r.fee}, ${r.vatIncluded}, 2100, ${r.grace}, ${r.idle}, ${r.idleMax}::int, 0)`,
+  );
+  await exec(
+    "tarifas",
+    sql`insert into rates (id, business_id, name, price_per_kwh_cents, price_per_minute_cents, session_fee_cents, vat_included, vat_rate_bp,
             idle_grace_minutes, idle_price_per_minute_cents, idle_max_cents, no_show_fee_cents)
           values ${sql.join(rateValues, sql`, `)}`,
-    );
+  );
+}
 
-    const provinces = `(array[${PROVINCES.map((p) => `'${p}'`).join(",")}])`;
-    const cities = `(array[${CITIES.map((c) => `'${c}'`).join(",")}])`;
-    await exec(
-      `${size.stations} estaciones`,
-      sql`insert into stations (id, business_id, name, address, city, province, postal_code, latitude, longitude, parking_type, published, created_at, updated_at)
+/** The stations, spread over ten provinces; one in five unpublished. */
+async function seedBenchStations({ exec, businessId, size, start }: BenchSeedContext): Promise<void> {
+  const provinces = `(array[${PROVINCES.map((p) => `'${p}'`).join(",")}])`;
+  const cities = `(array[${CITIES.map((c) => `'${c}'`).join(",")}])`;
+  await exec(
+    `${size.stations} estaciones`,
+    sql`insert into stations (id, business_id, name, address, city, province, postal_code, latitude, longitude, parking_type, published, created_at, updated_at)
           select md5('bench-station-' || i)::uuid, ${businessId}::uuid,
             'Estación ' || lpad(i::text, 3, '0'), 'Calle ' || (100 + i) || ' ' || (1000 + ${sql.raw(h("i", "addr", 8000))}),
             ${sql.raw(cities)}[1 + (i - 1) % 10], ${sql.raw(provinces)}[1 + (i - 1) % 10], null,
             -22 - ${sql.raw(h("i", "lat", 3000))} / 100.0, -58 - ${sql.raw(h("i", "lng", 1000))} / 100.0,
             'PARKING_LOT', i % 5 <> 0, ${start.toISOString()}::timestamptz, ${start.toISOString()}::timestamptz
           from generate_series(1, ${size.stations}) as i`,
-    );
+  );
+}
 
-    await exec(
-      `${chargers} cargadores`,
-      sql`insert into chargers (id, business_id, station_id, name, brand_id, model, ocpp_identity, enabled, heartbeat_interval, online, last_heartbeat_at, created_at, updated_at)
+/** chargersPerStation chargers on each station, with connectorsPerCharger connectors each. */
+async function seedBenchChargersAndConnectors({ exec, businessId, size, now, start, chargers, connectors }: BenchSeedContext): Promise<void> {
+  await exec(
+    `${chargers} cargadores`,
+    sql`insert into chargers (id, business_id, station_id, name, brand_id, model, ocpp_identity, enabled, heartbeat_interval, online, last_heartbeat_at, created_at, updated_at)
           select md5('bench-charger-' || c)::uuid, ${businessId}::uuid,
             md5('bench-station-' || (1 + (c - 1) / ${size.chargersPerStation}))::uuid,
             'Cargador ' || lpad(c::text, 4, '0'),
@@ -159,12 +199,12 @@ export async function seedBenchOperator(
             ${sql.raw(h("c", "online", 20))} <> 0, ${now.toISOString()}::timestamptz - interval '2 minutes',
             ${start.toISOString()}::timestamptz, ${start.toISOString()}::timestamptz
           from generate_series(1, ${chargers}) as c`,
-    );
+  );
 
-    // Connector k of charger c: odd chargers are DC (CCS2, 50–150 kW), even ones AC (Tipo 2, 22 kW).
-    await exec(
-      `${connectors} conectores`,
-      sql`insert into connectors (id, charger_id, connector_id, connector_type_id, format, power_type, max_power_kw, rate_id, status, status_at, created_at, updated_at)
+  // Connector k of charger c: odd chargers are DC (CCS2, 50–150 kW), even ones AC (Tipo 2, 22 kW).
+  await exec(
+    `${connectors} conectores`,
+    sql`insert into connectors (id, charger_id, connector_id, connector_type_id, format, power_type, max_power_kw, rate_id, status, status_at, created_at, updated_at)
           select md5('bench-connector-' || n)::uuid, md5('bench-charger-' || c)::uuid, k,
             (select id from connector_types where code = case when c % 2 = 1 then 'IEC_62196_T2_COMBO' else 'IEC_62196_T2' end),
             (case when c % 2 = 1 then 'CABLE' else 'SOCKET' end)::connector_format,
@@ -175,12 +215,18 @@ export async function seedBenchOperator(
             ${now.toISOString()}::timestamptz - interval '1 hour', ${start.toISOString()}::timestamptz, ${start.toISOString()}::timestamptz
           from generate_series(1, ${chargers}) as c, generate_series(1, ${size.connectorsPerCharger}) as k,
             lateral (select (c - 1) * ${size.connectorsPerCharger} + k as n) x`,
-    );
+  );
+}
 
-    // Sessions spread evenly over the history (one every ~31 s for a million in a year), on a
-    // pseudo-random connector; whole-minute durations as usageFromSession counts them.
-    const spacingMs = (size.historyDays * DAY) / size.sessions;
-    const sessionsSql = sql.raw(`
+/**
+ * The charging sessions, priced in SQL with the same arithmetic as priceSession; the ones still
+ * under way at `now` are left open (ACTIVE, or IDLE once charging has ended).
+ */
+async function seedBenchSessions({ exec, businessId, size, now, start, connectors }: BenchSeedContext): Promise<void> {
+  // Sessions spread evenly over the history (one every ~31 s for a million in a year), on a
+  // pseudo-random connector; whole-minute durations as usageFromSession counts them.
+  const spacingMs = (size.historyDays * DAY) / size.sessions;
+  const sessionsSql = sql.raw(`
       with rnd as (
         select i, md5(i::text || 'a') as m1, md5(i::text || 'b') as m2 from generate_series(1, ${size.sessions}) as i
       ), base as (
@@ -244,12 +290,14 @@ export async function seedBenchOperator(
         t.started_at, coalesce(t.ends_at, t.started_at)
       from totals t
       order by t.i`);
-    await exec(`${size.sessions.toLocaleString("es-AR")} cargas`, sessionsSql);
+  await exec(`${size.sessions.toLocaleString("es-AR")} cargas`, sessionsSql);
+}
 
-    // One sample every 5 minutes of charging for the sessions of the last meterDays days.
-    await exec(
-      `muestras de medidor (últimos ${size.meterDays} días)`,
-      sql`insert into meter_samples (session_id, at, energy_wh, power_w, soc, created_at, updated_at)
+/** One meter sample every 5 minutes of charging for the sessions of the last meterDays days. */
+async function seedBenchMeterSamples({ exec, businessId, size, now, dayStart }: BenchSeedContext): Promise<void> {
+  await exec(
+    `muestras de medidor (últimos ${size.meterDays} días)`,
+    sql`insert into meter_samples (session_id, at, energy_wh, power_w, soc, created_at, updated_at)
           select s.id, s.started_at + m * interval '5 minutes',
             (s.energy_wh * least(1.0, m * 5.0 / greatest(1, extract(epoch from coalesce(s.charging_ended_at, ${now.toISOString()}::timestamptz) - s.started_at) / 60)))::int,
             (c.max_power_kw * 1000 * 0.8)::int,
@@ -260,13 +308,17 @@ export async function seedBenchOperator(
           lateral generate_series(0, (extract(epoch from coalesce(s.charging_ended_at, ${now.toISOString()}::timestamptz) - s.started_at) / 300)::int) as m
           where s.business_id = ${businessId} and s.started_at >= ${new Date(dayStart.getTime() - size.meterDays * DAY).toISOString()}::timestamptz
             and s.status <> 'INVALID'`,
-    );
+  );
+}
 
-    // Status history: every connector Available at the start, then a fault and its recovery
-    // every ~40 days on a fifth of them (uptime KPI).
-    await exec(
-      "historial de estados",
-      sql`insert into status_events (business_id, charger_id, connector_id, status, at, created_at, updated_at)
+/**
+ * Status history: every connector Available at the start, then a fault and its recovery
+ * every ~40 days on a fifth of them (uptime KPI).
+ */
+async function seedBenchStatusHistory({ exec, businessId, size, start }: BenchSeedContext): Promise<void> {
+  await exec(
+    "historial de estados",
+    sql`insert into status_events (business_id, charger_id, connector_id, status, at, created_at, updated_at)
           select ${businessId}::uuid, c.charger_id, c.id, e.status::connector_status, e.at, e.at, e.at
           from connectors c join chargers ch on ch.id = c.charger_id and ch.business_id = ${businessId},
           lateral (
@@ -277,12 +329,15 @@ export async function seedBenchOperator(
               (values ('Faulted', 0), ('Available', 3)) as v(st, off)
             where ${sql.raw(h("c.id", "fault", 5))} = 0
           ) e`,
-    );
+  );
+}
 
-    const types = ["CHARGER_FAULTED", "CHARGER_RECOVERED", "SESSION_COMPLETED", "IDLE_FEE_APPLIED", "PAYMENT_RECEIVED", "PAYMENT_FAILED", "CHARGER_OFFLINE", "CHARGER_ONLINE"];
-    await exec(
-      `${size.notifications} notificaciones`,
-      sql`insert into notifications (id, business_id, type, title, body, link, read_at, created_at, updated_at)
+/** The notifications, evenly spread over the history about pseudo-random chargers; all but the first 50 read a day later. */
+async function seedBenchNotifications({ exec, businessId, size, start, chargers }: BenchSeedContext): Promise<void> {
+  const types = ["CHARGER_FAULTED", "CHARGER_RECOVERED", "SESSION_COMPLETED", "IDLE_FEE_APPLIED", "PAYMENT_RECEIVED", "PAYMENT_FAILED", "CHARGER_OFFLINE", "CHARGER_ONLINE"];
+  await exec(
+    `${size.notifications} notificaciones`,
+    sql`insert into notifications (id, business_id, type, title, body, link, read_at, created_at, updated_at)
           select md5('bench-notification-' || i)::uuid, ${businessId}::uuid, t.type,
             case t.type when 'CHARGER_FAULTED' then 'Cargador con falla' when 'CHARGER_RECOVERED' then 'Cargador recuperado'
               when 'SESSION_COMPLETED' then 'Carga completada' when 'IDLE_FEE_APPLIED' then 'Penalidad por inactividad'
@@ -295,14 +350,7 @@ export async function seedBenchOperator(
             ${start.toISOString()}::timestamptz + (i * ${(size.historyDays * DAY) / size.notifications}::float8) * interval '1 millisecond'
           from generate_series(1, ${size.notifications}) as i,
           lateral (select (array[${sql.raw(types.map((t) => `'${t}'`).join(","))}])[1 + ${sql.raw(h("i", "ntype", types.length))}] as type) t`,
-    );
-  });
-  // Fresh statistics so the planner sees the real row counts right away, and the visibility map
-  // a live server's autovacuum would have set by now (index-only scans then skip the heap; a
-  // PostgreSQL run with autovacuum off, as test machines often are, would never set it).
-  await step("vacuum analyze", sql`vacuum analyze`);
-  log(`listo en ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  return { created: true, businessId, counts: await benchCounts(db, businessId) };
+  );
 }
 
 export async function benchCounts(db: Db, businessId: string): Promise<Record<string, number>> {
