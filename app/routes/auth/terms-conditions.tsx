@@ -35,6 +35,27 @@ export default function TermsConditions() {
         Última actualización: {TERMS_UPDATED}.
       </Text>
 
+      <TermsAccountSections app={app} />
+      <TermsOperatorSections />
+      <TermsDataProtectionSection />
+      <TermsClosingSections app={app} />
+
+      <Flex mt="6" gap="3" wrap="wrap">
+        <Button asChild size="3">
+          <Link to="/auth/register">Volver a crear mi cuenta</Link>
+        </Button>
+        <Button asChild size="3" variant="soft">
+          <Link to="/auth/login">Ir al ingreso</Link>
+        </Button>
+      </Flex>
+    </article>
+  );
+}
+
+/** Sections 1–3: what the terms cover, the words they define, and the operator's account. */
+function TermsAccountSections({ app }: { app: string }) {
+  return (
+    <>
       <Section n={1} title="Objeto y aceptación">
         <p>
           Estos Términos y Condiciones (los «Términos») regulan el acceso y el uso de {app} (la «Plataforma»), un servicio de software
@@ -88,7 +109,14 @@ export default function TermsConditions() {
           cuenta y debe avisarnos de inmediato ante cualquier uso no autorizado.
         </p>
       </Section>
+    </>
+  );
+}
 
+/** Sections 4–7: the operator's obligations, payments, the price of the service and its availability. */
+function TermsOperatorSections() {
+  return (
+    <>
       <Section n={4} title="Uso de la Plataforma y obligaciones del Operador">
         <p>El Operador se compromete a:</p>
         <ul>
@@ -141,7 +169,14 @@ export default function TermsConditions() {
           con anticipación razonable.
         </p>
       </Section>
+    </>
+  );
+}
 
+/** Section 8: personal data under Ley 25.326, with the legend the AAIP requires. */
+function TermsDataProtectionSection() {
+  return (
+    <>
       <Section n={8} title="Protección de datos personales (Ley 25.326)">
         <p>
           El tratamiento de datos personales se rige por la Ley 25.326 de Protección de los Datos Personales, su Decreto Reglamentario
@@ -194,7 +229,14 @@ export default function TermsConditions() {
           derechos por incumplimiento de las normas vigentes en materia de protección de datos personales.
         </p>
       </Section>
+    </>
+  );
+}
 
+/** Sections 9–14: cookies, intellectual property, liability, suspension, changes and jurisdiction. */
+function TermsClosingSections({ app }: { app: string }) {
+  return (
+    <>
       <Section n={9} title="Cookies">
         <p>
           La Plataforma usa una cookie de sesión estrictamente necesaria para mantener la sesión iniciada y cookies breves para mostrar
@@ -246,15 +288,6 @@ export default function TermsConditions() {
           la ley reconozca a los consumidores.
         </p>
       </Section>
-
-      <Flex mt="6" gap="3" wrap="wrap">
-        <Button asChild size="3">
-          <Link to="/auth/register">Volver a crear mi cuenta</Link>
-        </Button>
-        <Button asChild size="3" variant="soft">
-          <Link to="/auth/login">Ir al ingreso</Link>
-        </Button>
-      </Flex>
-    </article>
+    </>
   );
 }
