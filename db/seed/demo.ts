@@ -465,153 +465,56 @@ interface ConnectorState {
   errorCode: string | null;
 }
 
+/** What every planning step shares: the two generators, the day, and the plan being filled. */
+interface DemoContext {
+  /** Figures: the same for every demo operator. */
+  rnd: Random;
+  /** Ids: unique to each demo operator. */
+  ids: Random;
+  /** Start of the demo's day (Argentina), in ms: the history ends here. */
+  t0: number;
+  nowMs: number;
+  plan: Plan;
+  /** Each connector's meter and last status, as what was planned so far leaves them. */
+  connectorState: Map<string, ConnectorState>;
+}
+
+/** The demo's rates and the snapshots its sessions are priced with. */
+interface DemoRates {
+  rows: Map<RateKey, Rate>;
+  snapshots: Map<RateKey, RateSnapshot>;
+}
+
+/** The installed chargers as the schedule sees them. */
+interface Fleet {
+  lanes: Lane[];
+  chargerNames: Map<string, string>;
+}
+
+/** An instant `daysAgo` days before the start of the demo's day. */
+function created(ctx: DemoContext, daysAgo: number): Date {
+  return new Date(ctx.t0 - daysAgo * DAY);
+}
+
 function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Random }): Plan {
   // Data and ids come from separate generators: the figures are the same for any demo
   // operator, the ids unique to each.
-  const rnd = new Random("enchufa-demo-data-v1");
-  const t0 = dayStart.getTime();
-  const nowMs = now.getTime();
-  const businessId = ids.uuid();
-  const created = (daysAgo: number) => new Date(t0 - daysAgo * DAY);
-
-  const plan: Plan = {
-    businessId,
-    localHolidays: [],
-    stations: [],
-    stationServices: [],
-    rates: [],
-    chargers: [],
-    connectors: [],
-    sessions: [],
-    meterSamples: [],
-    statusEvents: [],
-    notifications: [],
-    payments: [],
+  const ctx: DemoContext = {
+    rnd: new Random("enchufa-demo-data-v1"),
+    ids,
+    t0: dayStart.getTime(),
+    nowMs: now.getTime(),
+    plan: emptyPlan(ids.uuid()),
+    connectorState: new Map(),
   };
+  const demoRates = planRates(ctx);
+  const fleet = planStationsAndChargers(ctx, demoRates);
 
-  // Rates
-  const rateRows = new Map<RateKey, Rate>();
-  for (const key of ["AC", "DC", "NIGHT"] as RateKey[]) {
-    const spec = RATES[key];
-    const row: Rate = {
-      id: ids.uuid(),
-      businessId,
-      name: spec.name,
-      currency: "ARS",
-      pricePerKwhCents: spec.pricePerKwhCents ?? 0,
-      pricePerMinuteCents: spec.pricePerMinuteCents ?? 0,
-      sessionFeeCents: spec.sessionFeeCents ?? 0,
-      vatIncluded: spec.vatIncluded ?? true,
-      vatRateBp: spec.vatRateBp ?? 2100,
-      idleGraceMinutes: spec.idleGraceMinutes ?? 0,
-      idlePricePerMinuteCents: spec.idlePricePerMinuteCents ?? 0,
-      idleMaxCents: spec.idleMaxCents ?? null,
-      idleActiveFrom: spec.idleActiveFrom ?? null,
-      idleActiveTo: spec.idleActiveTo ?? null,
-      noShowFeeCents: spec.noShowFeeCents ?? 0,
-      bands: spec.bands ?? [],
-      localHolidays: [],
-      createdAt: created(110),
-      updatedAt: created(110),
-    };
-    rateRows.set(key, row);
-    plan.rates.push(row);
-  }
-  const snapshots = new Map<RateKey, RateSnapshot>([...rateRows].map(([k, r]) => [k, rateSnapshotFromRow(r, plan.localHolidays)]));
-
-  // Stations, chargers, connectors
-  const lanes: Lane[] = [];
-  const connectorState = new Map<string, ConnectorState>();
-  const chargerNames = new Map<string, string>();
-
-  const addCharger = (spec: ChargerSpec, stationId: string | null, stationIndex: number, installedDaysAgo: number) => {
-    const chargerId = ids.uuid();
-    chargerNames.set(chargerId, spec.name);
-    const installed = stationId !== null;
-    plan.chargers.push({
-      id: chargerId,
-      businessId,
-      stationId,
-      name: spec.name,
-      brand: spec.brand,
-      model: spec.model,
-      serialNumber: `${spec.brand.slice(0, 3).toUpperCase().replace(/\s/g, "")}${rnd.int(10_000_000, 99_999_999)}`,
-      ocppIdentity: spec.identity,
-      enabled: true,
-      heartbeatInterval: 300,
-      // Boot data only for chargers that have talked to us.
-      vendor: installed ? spec.brand : null,
-      bootModel: installed ? spec.model : null,
-      firmwareVersion: installed ? `${rnd.int(1, 5)}.${rnd.int(0, 9)}.${rnd.int(0, 30)}` : null,
-      iccid: installed && spec.cellular ? `8954${String(rnd.int(0, 999_999_999)).padStart(9, "0")}${String(rnd.int(0, 999_999)).padStart(6, "0")}` : null,
-      imsi: installed && spec.cellular ? `722310${String(rnd.int(0, 999_999_999)).padStart(9, "0")}` : null,
-      meterType: installed ? spec.meterType : null,
-      meterSerial: installed ? String(rnd.int(100_000_000, 999_999_999)) : null,
-      lastBootAt: installed ? new Date(t0 - rnd.int(1, 20) * DAY + rnd.int(0, 20 * 60) * MINUTE) : null,
-      lastHeartbeatAt: installed ? new Date(nowMs - rnd.int(10, 280) * 1000) : null,
-      online: installed,
-      createdAt: created(installedDaysAgo),
-      updatedAt: created(installedDaysAgo),
-    });
-
-    const rows = spec.connectors.map((c, i) => {
-      const row: PlannedConnector = {
-        id: ids.uuid(),
-        chargerId,
-        connectorId: i + 1,
-        typeCode: c.type,
-        format: c.format,
-        powerType: c.power,
-        maxPowerKw: c.kw,
-        rateId: c.rate ? rateRows.get(c.rate)!.id : null,
-        status: installed ? "Available" : "Unavailable",
-        errorCode: "NoError",
-        statusAt: created(installedDaysAgo),
-        createdAt: created(installedDaysAgo),
-        updatedAt: created(installedDaysAgo),
-      };
-      plan.connectors.push(row);
-      connectorState.set(row.id, { meterWh: rnd.int(200_000, 4_000_000), lastStatus: row.status!, lastAt: t0 - installedDaysAgo * DAY, errorCode: "NoError" });
-      return { row, spec: c };
-    });
-
-    if (stationId) {
-      const dc = rows.filter((r) => r.spec.power === "DC");
-      if (dc.length) lanes.push({ stationIndex, chargerId, stationId, connectors: dc, dc: true, freeAt: 0 });
-      for (const ac of rows.filter((r) => r.spec.power !== "DC")) {
-        lanes.push({ stationIndex, chargerId, stationId, connectors: [ac], dc: false, freeAt: 0 });
-      }
-    }
-    return chargerId;
-  };
-
-  const stationIds: string[] = [];
-  STATIONS.forEach((s, si) => {
-    const stationId = ids.uuid();
-    stationIds.push(stationId);
-    const since = 105 - si * 3;
-    plan.stations.push({
-      id: stationId,
-      businessId,
-      name: s.name,
-      address: s.address,
-      city: s.city,
-      province: s.province,
-      postalCode: s.postalCode,
-      country: "ARG",
-      latitude: s.latitude,
-      longitude: s.longitude,
-      parkingType: s.parkingType,
-      openingHours: s.openingHours,
-      timeZone: "America/Argentina/Buenos_Aires",
-      published: s.published,
-      createdAt: created(since),
-      updatedAt: created(since),
-    });
-    for (const code of s.services) plan.stationServices.push({ stationId, code, createdAt: created(since) });
-    for (const c of s.chargers) addCharger(c, stationId, si, since - 1);
-  });
-  addCharger(UNASSIGNED_CHARGER, null, -1, 6);
+  const { rnd, t0, nowMs, plan, connectorState } = ctx;
+  const { businessId } = plan;
+  const rateRows = demoRates.rows;
+  const snapshots = demoRates.snapshots;
+  const { lanes, chargerNames } = fleet;
 
   // History
   const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
@@ -888,6 +791,150 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
   // Chronological order gives chronological OCPP transaction ids.
   plan.sessions.sort((a, b) => (a.startedAt as Date).getTime() - (b.startedAt as Date).getTime() || a.id!.localeCompare(b.id!));
   return plan;
+}
+
+function emptyPlan(businessId: string): Plan {
+  return {
+    businessId,
+    localHolidays: [],
+    stations: [],
+    stationServices: [],
+    rates: [],
+    chargers: [],
+    connectors: [],
+    sessions: [],
+    meterSamples: [],
+    statusEvents: [],
+    notifications: [],
+    payments: [],
+  };
+}
+
+function planRates(ctx: DemoContext): DemoRates {
+  const { ids, plan } = ctx;
+  const rows = new Map<RateKey, Rate>();
+  for (const key of ["AC", "DC", "NIGHT"] as RateKey[]) {
+    const spec = RATES[key];
+    const row: Rate = {
+      id: ids.uuid(),
+      businessId: plan.businessId,
+      name: spec.name,
+      currency: "ARS",
+      pricePerKwhCents: spec.pricePerKwhCents ?? 0,
+      pricePerMinuteCents: spec.pricePerMinuteCents ?? 0,
+      sessionFeeCents: spec.sessionFeeCents ?? 0,
+      vatIncluded: spec.vatIncluded ?? true,
+      vatRateBp: spec.vatRateBp ?? 2100,
+      idleGraceMinutes: spec.idleGraceMinutes ?? 0,
+      idlePricePerMinuteCents: spec.idlePricePerMinuteCents ?? 0,
+      idleMaxCents: spec.idleMaxCents ?? null,
+      idleActiveFrom: spec.idleActiveFrom ?? null,
+      idleActiveTo: spec.idleActiveTo ?? null,
+      noShowFeeCents: spec.noShowFeeCents ?? 0,
+      bands: spec.bands ?? [],
+      localHolidays: [],
+      createdAt: created(ctx, 110),
+      updatedAt: created(ctx, 110),
+    };
+    rows.set(key, row);
+    plan.rates.push(row);
+  }
+  const snapshots = new Map<RateKey, RateSnapshot>([...rows].map(([k, r]) => [k, rateSnapshotFromRow(r, plan.localHolidays)]));
+  return { rows, snapshots };
+}
+
+/** The stations with their services and chargers, then the charger still in stock. */
+function planStationsAndChargers(ctx: DemoContext, demoRates: DemoRates): Fleet {
+  const { ids, plan } = ctx;
+  const fleet: Fleet = { lanes: [], chargerNames: new Map() };
+  STATIONS.forEach((s, si) => {
+    const stationId = ids.uuid();
+    const since = 105 - si * 3;
+    plan.stations.push({
+      id: stationId,
+      businessId: plan.businessId,
+      name: s.name,
+      address: s.address,
+      city: s.city,
+      province: s.province,
+      postalCode: s.postalCode,
+      country: "ARG",
+      latitude: s.latitude,
+      longitude: s.longitude,
+      parkingType: s.parkingType,
+      openingHours: s.openingHours,
+      timeZone: "America/Argentina/Buenos_Aires",
+      published: s.published,
+      createdAt: created(ctx, since),
+      updatedAt: created(ctx, since),
+    });
+    for (const code of s.services) plan.stationServices.push({ stationId, code, createdAt: created(ctx, since) });
+    for (const c of s.chargers) planCharger(ctx, demoRates, fleet, c, stationId, si, since - 1);
+  });
+  planCharger(ctx, demoRates, fleet, UNASSIGNED_CHARGER, null, -1, 6);
+  return fleet;
+}
+
+/** A charger, its connectors and, when installed at a station, its lanes in the schedule. */
+function planCharger(ctx: DemoContext, demoRates: DemoRates, fleet: Fleet, spec: ChargerSpec, stationId: string | null, stationIndex: number, installedDaysAgo: number) {
+  const { rnd, ids, t0, nowMs, plan } = ctx;
+  const chargerId = ids.uuid();
+  fleet.chargerNames.set(chargerId, spec.name);
+  const installed = stationId !== null;
+  plan.chargers.push({
+    id: chargerId,
+    businessId: plan.businessId,
+    stationId,
+    name: spec.name,
+    brand: spec.brand,
+    model: spec.model,
+    serialNumber: `${spec.brand.slice(0, 3).toUpperCase().replace(/\s/g, "")}${rnd.int(10_000_000, 99_999_999)}`,
+    ocppIdentity: spec.identity,
+    enabled: true,
+    heartbeatInterval: 300,
+    // Boot data only for chargers that have talked to us.
+    vendor: installed ? spec.brand : null,
+    bootModel: installed ? spec.model : null,
+    firmwareVersion: installed ? `${rnd.int(1, 5)}.${rnd.int(0, 9)}.${rnd.int(0, 30)}` : null,
+    iccid: installed && spec.cellular ? `8954${String(rnd.int(0, 999_999_999)).padStart(9, "0")}${String(rnd.int(0, 999_999)).padStart(6, "0")}` : null,
+    imsi: installed && spec.cellular ? `722310${String(rnd.int(0, 999_999_999)).padStart(9, "0")}` : null,
+    meterType: installed ? spec.meterType : null,
+    meterSerial: installed ? String(rnd.int(100_000_000, 999_999_999)) : null,
+    lastBootAt: installed ? new Date(t0 - rnd.int(1, 20) * DAY + rnd.int(0, 20 * 60) * MINUTE) : null,
+    lastHeartbeatAt: installed ? new Date(nowMs - rnd.int(10, 280) * 1000) : null,
+    online: installed,
+    createdAt: created(ctx, installedDaysAgo),
+    updatedAt: created(ctx, installedDaysAgo),
+  });
+
+  const rows = spec.connectors.map((c, i) => {
+    const row: PlannedConnector = {
+      id: ids.uuid(),
+      chargerId,
+      connectorId: i + 1,
+      typeCode: c.type,
+      format: c.format,
+      powerType: c.power,
+      maxPowerKw: c.kw,
+      rateId: c.rate ? demoRates.rows.get(c.rate)!.id : null,
+      status: installed ? "Available" : "Unavailable",
+      errorCode: "NoError",
+      statusAt: created(ctx, installedDaysAgo),
+      createdAt: created(ctx, installedDaysAgo),
+      updatedAt: created(ctx, installedDaysAgo),
+    };
+    plan.connectors.push(row);
+    ctx.connectorState.set(row.id, { meterWh: rnd.int(200_000, 4_000_000), lastStatus: row.status!, lastAt: t0 - installedDaysAgo * DAY, errorCode: "NoError" });
+    return { row, spec: c };
+  });
+
+  if (stationId) {
+    const dc = rows.filter((r) => r.spec.power === "DC");
+    if (dc.length) fleet.lanes.push({ stationIndex, chargerId, stationId, connectors: dc, dc: true, freeAt: 0 });
+    for (const ac of rows.filter((r) => r.spec.power !== "DC")) {
+      fleet.lanes.push({ stationIndex, chargerId, stationId, connectors: [ac], dc: false, freeAt: 0 });
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
