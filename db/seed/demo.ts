@@ -510,142 +510,16 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
   const demoRates = planRates(ctx);
   const fleet = planStationsAndChargers(ctx, demoRates);
 
+  const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(ctx.rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
+  const faults = planHistory(ctx, demoRates, fleet.lanes, idTags);
+
   const { rnd, t0, nowMs, plan, connectorState } = ctx;
   const { businessId } = plan;
   const rateRows = demoRates.rows;
   const snapshots = demoRates.snapshots;
   const { lanes, chargerNames } = fleet;
-
-  // History
-  const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
-  const emitStatus = (connectorId: string, chargerId: string, status: ChargePointStatus, at: number, errorCode: string | null = "NoError", info?: string) => {
-    plan.statusEvents.push({ businessId, chargerId, connectorId, status, errorCode, info: info ?? null, at: new Date(at), createdAt: new Date(at), updatedAt: new Date(at) });
-    const st = connectorState.get(connectorId)!;
-    st.lastStatus = status;
-    st.lastAt = at;
-    st.errorCode = errorCode;
-  };
-  const faults: { chargerId: string; connectorNumber: number; code: ChargePointErrorCode; at: number }[] = [];
-
-  for (let d = DEMO_HISTORY_DAYS; d >= 1; d--) {
-    const dayBase = t0 - d * DAY;
-    const weekday = isoWeekday(dayBase);
-    const growth = 0.7 + 0.3 * (1 - d / DEMO_HISTORY_DAYS); // the business grows over the quarter
-    for (const lane of lanes) {
-      const station = STATIONS[lane.stationIndex];
-      const hours = openWindow(station.openingHours, weekday);
-      if (!hours) continue;
-      const [openMin, closeMin] = hours;
-      const expected = (lane.dc ? 4.2 : 1.7) * growth * (weekday >= 6 ? 0.8 : 1);
-      const n = poissonish(rnd, expected);
-      let cursor = Math.max(dayBase + openMin * MINUTE + rnd.int(0, 90) * MINUTE, lane.freeAt + rnd.int(10, 40) * MINUTE);
-      for (let i = 0; i < n; i++) {
-        cursor += rnd.int(5, lane.dc ? 120 : 200) * MINUTE;
-        cursor = Math.floor(cursor / MINUTE) * MINUTE;
-        if (cursor > dayBase + (closeMin - 45) * MINUTE) break;
-
-        // A rare fault, cleared before the next car arrives.
-        if (rnd.chance(0.012)) {
-          const conn = rnd.pick(lane.connectors).row;
-          const code = rnd.pick(["GroundFailure", "OverCurrentFailure", "EVCommunicationError", "HighTemperature", "PowerSwitchFailure"] as const);
-          emitStatus(conn.id, lane.chargerId, "Faulted", cursor, code);
-          faults.push({ chargerId: lane.chargerId, connectorNumber: conn.connectorId, code, at: cursor });
-          cursor += rnd.int(40, 240) * MINUTE;
-          emitStatus(conn.id, lane.chargerId, "Available", cursor);
-          cursor += rnd.int(5, 30) * MINUTE;
-        }
-
-        const conn = lane.connectors.length === 1 || rnd.chance(0.7) ? lane.connectors[0] : rnd.pick(lane.connectors.slice(1));
-        const s = planSession({ rnd, ids, conn, lane, startedAt: cursor, idTag: rnd.pick(idTags), limit: t0 - MINUTE });
-        if (!s) break;
-        const rateKey = conn.spec.rate;
-        finishSession(s, rateKey ? snapshots.get(rateKey)! : null, rateKey ? rateRows.get(rateKey)!.id : null);
-        cursor = s.unpluggedAt + rnd.int(3, 25) * MINUTE;
-        lane.freeAt = cursor;
-      }
-    }
-  }
-
-  function finishSession(s: PlannedSession, snapshot: RateSnapshot | null, rateId: string | null) {
-    const state = connectorState.get(s.connector.id)!;
-    const meterStart = state.meterWh;
-    state.meterWh += s.energyWh;
-    const usage = usageFromSession({
-      energyWh: s.energyWh,
-      startedAt: new Date(s.startedAt),
-      chargingEndedAt: new Date(s.chargingEndedAt),
-      unpluggedAt: new Date(s.unpluggedAt),
-      stoppedAt: new Date(s.stoppedAt),
-      timeZone: "America/Argentina/Buenos_Aires",
-    });
-    const banded = s.invalid || !snapshot ? null : priceSessionByBand(snapshot, { ...usage, readings: s.samples.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })), isHoliday: isArgentineHoliday });
-    const price = banded;
-    const daysAgo = (t0 - s.unpluggedAt) / DAY;
-    let paymentStatus: NewChargingSession["paymentStatus"] = "NOT_REQUIRED";
-    if (price && price.totalCents > 0) {
-      const roll = rnd.float();
-      paymentStatus = daysAgo < 2 && roll < 0.25 ? "PENDING" : roll < 0.03 ? "FAILED" : "PAID";
-    }
-    plan.sessions.push({
-      id: s.id,
-      businessId,
-      stationId: s.lane.stationId,
-      chargerId: s.lane.chargerId,
-      connectorId: s.connector.id,
-      connectorNumber: s.connector.connectorId,
-      idTag: s.idTag,
-      startedAt: new Date(s.startedAt),
-      stoppedAt: new Date(s.stoppedAt),
-      chargingEndedAt: new Date(s.chargingEndedAt),
-      unpluggedAt: new Date(s.unpluggedAt),
-      meterStartWh: meterStart,
-      meterStopWh: meterStart + s.energyWh,
-      energyWh: s.energyWh,
-      // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
-      idleMinutes: Math.ceil(usage.idleMinutes),
-      stopReason: s.stopReason,
-      status: s.invalid ? "INVALID" : "COMPLETED",
-      rateId,
-      rateSnapshot: snapshot,
-      energyCents: price?.energyCents ?? 0,
-      timeCents: price?.timeCents ?? 0,
-      sessionFeeCents: price?.sessionFeeCents ?? 0,
-      idleCents: price?.idleCents ?? 0,
-      subtotalCents: price?.subtotalCents ?? 0,
-      vatCents: price?.vatCents ?? 0,
-      totalCents: price?.totalCents ?? 0,
-      priceBands: banded ? sessionBands(banded) : null,
-      paymentStatus,
-      createdAt: new Date(s.startedAt),
-      updatedAt: new Date(s.unpluggedAt),
-    });
-    plan.meterSamples.push(...s.samples);
-
-    const cid = s.connector.id;
-    emitStatus(cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
-    if (!s.invalid) {
-      emitStatus(cid, s.lane.chargerId, "Charging", s.startedAt);
-      if (s.unpluggedAt > s.chargingEndedAt) emitStatus(cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
-    }
-    emitStatus(cid, s.lane.chargerId, "Available", s.unpluggedAt);
-
-    if (price && paymentStatus !== "NOT_REQUIRED" && paymentStatus !== "PENDING") {
-      const provider = rnd.chance(0.8) ? "MERCADOPAGO" : "PAGOS360";
-      const at = new Date(s.unpluggedAt + rnd.int(1, 4) * MINUTE);
-      plan.payments.push({
-        businessId,
-        sessionId: s.id,
-        provider,
-        amountCents: price.totalCents,
-        currency: "ARS",
-        status: paymentStatus === "PAID" ? "APPROVED" : "REJECTED",
-        // Both providers number their payments (Pagos360 its payment requests).
-        externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
-        createdAt: at,
-        updatedAt: at,
-      });
-    }
-  }
+  const emitStatus = (connectorId: string, chargerId: string, status: ChargePointStatus, at: number, errorCode: string | null = "NoError", info?: string) =>
+    emitConnectorStatus(ctx, connectorId, chargerId, status, at, errorCode, info);
 
   // Live state, relative to `now` but never reaching back past the start of the day, so it
   // cannot overlap the history.
@@ -935,6 +809,163 @@ function planCharger(ctx: DemoContext, demoRates: DemoRates, fleet: Fleet, spec:
       fleet.lanes.push({ stationIndex, chargerId, stationId, connectors: [ac], dc: false, freeAt: 0 });
     }
   }
+}
+
+/** A status change reported by a connector; the connector keeps it as its latest. */
+function emitConnectorStatus(
+  ctx: DemoContext,
+  connectorId: string,
+  chargerId: string,
+  status: ChargePointStatus,
+  at: number,
+  errorCode: string | null = "NoError",
+  info?: string,
+) {
+  const { businessId } = ctx.plan;
+  ctx.plan.statusEvents.push({ businessId, chargerId, connectorId, status, errorCode, info: info ?? null, at: new Date(at), createdAt: new Date(at), updatedAt: new Date(at) });
+  const st = ctx.connectorState.get(connectorId)!;
+  st.lastStatus = status;
+  st.lastAt = at;
+  st.errorCode = errorCode;
+}
+
+interface Fault {
+  chargerId: string;
+  connectorNumber: number;
+  code: ChargePointErrorCode;
+  at: number;
+}
+
+/** The days before today, lane by lane: sessions within opening hours and a rare fault. Returns the faults. */
+function planHistory(ctx: DemoContext, demoRates: DemoRates, lanes: Lane[], idTags: string[]): Fault[] {
+  const { rnd, ids, t0 } = ctx;
+  const faults: Fault[] = [];
+  for (let d = DEMO_HISTORY_DAYS; d >= 1; d--) {
+    const dayBase = t0 - d * DAY;
+    const weekday = isoWeekday(dayBase);
+    const growth = 0.7 + 0.3 * (1 - d / DEMO_HISTORY_DAYS); // the business grows over the quarter
+    for (const lane of lanes) {
+      const station = STATIONS[lane.stationIndex];
+      const hours = openWindow(station.openingHours, weekday);
+      if (!hours) continue;
+      const [openMin, closeMin] = hours;
+      const expected = (lane.dc ? 4.2 : 1.7) * growth * (weekday >= 6 ? 0.8 : 1);
+      const n = poissonish(rnd, expected);
+      let cursor = Math.max(dayBase + openMin * MINUTE + rnd.int(0, 90) * MINUTE, lane.freeAt + rnd.int(10, 40) * MINUTE);
+      for (let i = 0; i < n; i++) {
+        cursor += rnd.int(5, lane.dc ? 120 : 200) * MINUTE;
+        cursor = Math.floor(cursor / MINUTE) * MINUTE;
+        if (cursor > dayBase + (closeMin - 45) * MINUTE) break;
+
+        // A rare fault, cleared before the next car arrives.
+        if (rnd.chance(0.012)) {
+          const conn = rnd.pick(lane.connectors).row;
+          const code = rnd.pick(["GroundFailure", "OverCurrentFailure", "EVCommunicationError", "HighTemperature", "PowerSwitchFailure"] as const);
+          emitConnectorStatus(ctx, conn.id, lane.chargerId, "Faulted", cursor, code);
+          faults.push({ chargerId: lane.chargerId, connectorNumber: conn.connectorId, code, at: cursor });
+          cursor += rnd.int(40, 240) * MINUTE;
+          emitConnectorStatus(ctx, conn.id, lane.chargerId, "Available", cursor);
+          cursor += rnd.int(5, 30) * MINUTE;
+        }
+
+        const conn = lane.connectors.length === 1 || rnd.chance(0.7) ? lane.connectors[0] : rnd.pick(lane.connectors.slice(1));
+        const s = planSession({ rnd, ids, conn, lane, startedAt: cursor, idTag: rnd.pick(idTags), limit: t0 - MINUTE });
+        if (!s) break;
+        const rateKey = conn.spec.rate;
+        finishSession(ctx, s, rateKey ? demoRates.snapshots.get(rateKey)! : null, rateKey ? demoRates.rows.get(rateKey)!.id : null);
+        cursor = s.unpluggedAt + rnd.int(3, 25) * MINUTE;
+        lane.freeAt = cursor;
+      }
+    }
+  }
+  return faults;
+}
+
+/** A past session as rows: priced with domain/pricing, its meter samples, statuses and payment. */
+function finishSession(ctx: DemoContext, s: PlannedSession, snapshot: RateSnapshot | null, rateId: string | null) {
+  const { rnd, t0, plan } = ctx;
+  const state = ctx.connectorState.get(s.connector.id)!;
+  const meterStart = state.meterWh;
+  state.meterWh += s.energyWh;
+  const usage = usageFromSession({
+    energyWh: s.energyWh,
+    startedAt: new Date(s.startedAt),
+    chargingEndedAt: new Date(s.chargingEndedAt),
+    unpluggedAt: new Date(s.unpluggedAt),
+    stoppedAt: new Date(s.stoppedAt),
+    timeZone: "America/Argentina/Buenos_Aires",
+  });
+  const banded = s.invalid || !snapshot ? null : priceSessionByBand(snapshot, { ...usage, readings: s.samples.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })), isHoliday: isArgentineHoliday });
+  const price = banded;
+  const daysAgo = (t0 - s.unpluggedAt) / DAY;
+  let paymentStatus: NewChargingSession["paymentStatus"] = "NOT_REQUIRED";
+  if (price && price.totalCents > 0) {
+    const roll = rnd.float();
+    paymentStatus = daysAgo < 2 && roll < 0.25 ? "PENDING" : roll < 0.03 ? "FAILED" : "PAID";
+  }
+  plan.sessions.push({
+    id: s.id,
+    businessId: plan.businessId,
+    stationId: s.lane.stationId,
+    chargerId: s.lane.chargerId,
+    connectorId: s.connector.id,
+    connectorNumber: s.connector.connectorId,
+    idTag: s.idTag,
+    startedAt: new Date(s.startedAt),
+    stoppedAt: new Date(s.stoppedAt),
+    chargingEndedAt: new Date(s.chargingEndedAt),
+    unpluggedAt: new Date(s.unpluggedAt),
+    meterStartWh: meterStart,
+    meterStopWh: meterStart + s.energyWh,
+    energyWh: s.energyWh,
+    // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
+    idleMinutes: Math.ceil(usage.idleMinutes),
+    stopReason: s.stopReason,
+    status: s.invalid ? "INVALID" : "COMPLETED",
+    rateId,
+    rateSnapshot: snapshot,
+    energyCents: price?.energyCents ?? 0,
+    timeCents: price?.timeCents ?? 0,
+    sessionFeeCents: price?.sessionFeeCents ?? 0,
+    idleCents: price?.idleCents ?? 0,
+    subtotalCents: price?.subtotalCents ?? 0,
+    vatCents: price?.vatCents ?? 0,
+    totalCents: price?.totalCents ?? 0,
+    priceBands: banded ? sessionBands(banded) : null,
+    paymentStatus,
+    createdAt: new Date(s.startedAt),
+    updatedAt: new Date(s.unpluggedAt),
+  });
+  plan.meterSamples.push(...s.samples);
+
+  const cid = s.connector.id;
+  emitConnectorStatus(ctx, cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
+  if (!s.invalid) {
+    emitConnectorStatus(ctx, cid, s.lane.chargerId, "Charging", s.startedAt);
+    if (s.unpluggedAt > s.chargingEndedAt) emitConnectorStatus(ctx, cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
+  }
+  emitConnectorStatus(ctx, cid, s.lane.chargerId, "Available", s.unpluggedAt);
+
+  if (price && paymentStatus !== "NOT_REQUIRED" && paymentStatus !== "PENDING") planPayment(ctx, s, price.totalCents, paymentStatus);
+}
+
+/** The provider's payment for a settled session: approved when paid, rejected when it failed. */
+function planPayment(ctx: DemoContext, s: PlannedSession, amountCents: number, paymentStatus: "PAID" | "FAILED") {
+  const { rnd, plan } = ctx;
+  const provider = rnd.chance(0.8) ? "MERCADOPAGO" : "PAGOS360";
+  const at = new Date(s.unpluggedAt + rnd.int(1, 4) * MINUTE);
+  plan.payments.push({
+    businessId: plan.businessId,
+    sessionId: s.id,
+    provider,
+    amountCents,
+    currency: "ARS",
+    status: paymentStatus === "PAID" ? "APPROVED" : "REJECTED",
+    // Both providers number their payments (Pagos360 its payment requests).
+    externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
