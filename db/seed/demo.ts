@@ -513,158 +513,14 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
   const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(ctx.rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
   const faults = planHistory(ctx, demoRates, fleet.lanes, idTags);
 
-  const { rnd, t0, nowMs, plan, connectorState } = ctx;
-  const { businessId } = plan;
-  const rateRows = demoRates.rows;
-  const snapshots = demoRates.snapshots;
-  const { lanes, chargerNames } = fleet;
-  const emitStatus = (connectorId: string, chargerId: string, status: ChargePointStatus, at: number, errorCode: string | null = "NoError", info?: string) =>
-    emitConnectorStatus(ctx, connectorId, chargerId, status, at, errorCode, info);
-
-  // Live state, relative to `now` but never reaching back past the start of the day, so it
-  // cannot overlap the history.
-  const sinceDayStart = Math.max(0, Math.floor((nowMs - t0) / MINUTE) - 1);
-  const live = (identity: string, connectorNumber: number) => {
-    const chargerIndex = plan.chargers.findIndex((c) => c.ocppIdentity === identity);
-    const charger = plan.chargers[chargerIndex];
-    const conn = plan.connectors.find((c) => c.chargerId === charger.id && c.connectorId === connectorNumber)!;
-    const lane = lanes.find((l) => l.connectors.some((x) => x.row.id === conn.id))!;
-    return { charger, conn, lane, spec: lane.connectors.find((x) => x.row.id === conn.id)!.spec };
-  };
-
-  const ongoing = [
-    { identity: "ENCH-CABA-03", connector: 1, minutes: 18, idle: 0 },
-    { identity: "ENCH-NORD-01", connector: 1, minutes: 75, idle: 0 },
-    { identity: "ENCH-CBA-01", connector: 1, minutes: 12, idle: 0 },
-    { identity: "ENCH-CBA-03", connector: 2, minutes: 150, idle: 25 },
-  ];
-  for (const o of ongoing) {
-    const { charger, conn, lane, spec } = live(o.identity, o.connector);
-    const minutes = Math.min(o.minutes, sinceDayStart);
-    if (minutes < 3) continue;
-    const startedAt = nowMs - minutes * MINUTE;
-    const idle = Math.min(o.idle, Math.floor(minutes / 2));
-    const chargingEnd = nowMs - idle * MINUTE;
-    const powerKw = effectivePowerKw(rnd, spec);
-    const energyWh = Math.round(((chargingEnd - startedAt) / HOUR) * powerKw * 1000);
-    const state = connectorState.get(conn.id)!;
-    const meterStart = state.meterWh;
-    state.meterWh += energyWh;
-    const rateKey = spec.rate;
-    const id = ids.uuid();
-    plan.sessions.push({
-      id,
-      businessId,
-      stationId: lane.stationId,
-      chargerId: charger.id,
-      connectorId: conn.id,
-      connectorNumber: conn.connectorId,
-      idTag: rnd.pick(idTags),
-      startedAt: new Date(startedAt),
-      stoppedAt: null,
-      chargingEndedAt: idle > 0 ? new Date(chargingEnd) : null,
-      unpluggedAt: null,
-      meterStartWh: meterStart,
-      meterStopWh: null,
-      energyWh,
-      idleMinutes: idle,
-      stopReason: null,
-      status: idle > 0 ? "IDLE" : "ACTIVE",
-      rateId: rateKey ? rateRows.get(rateKey)!.id : null,
-      rateSnapshot: rateKey ? snapshots.get(rateKey)! : null,
-      // Priced when it closes.
-      energyCents: 0,
-      timeCents: 0,
-      sessionFeeCents: 0,
-      idleCents: 0,
-      subtotalCents: 0,
-      vatCents: 0,
-      totalCents: 0,
-      priceBands: null,
-      paymentStatus: "PENDING",
-      createdAt: new Date(startedAt),
-      updatedAt: new Date(nowMs - MINUTE),
-    });
-    plan.meterSamples.push(...meterCurve(rnd, id, startedAt, chargingEnd, energyWh, spec.power === "DC"));
-    emitStatus(conn.id, charger.id, "Preparing", startedAt - MINUTE);
-    emitStatus(conn.id, charger.id, "Charging", startedAt);
-    if (idle > 0) emitStatus(conn.id, charger.id, "SuspendedEV", chargingEnd);
-  }
-
-  // A faulted connector and an offline charger, each with its notification.
-  const faulted = live("ENCH-MZA-01", 2);
-  const faultAt = nowMs - Math.min(95, sinceDayStart) * MINUTE;
-  emitStatus(faulted.conn.id, faulted.charger.id, "Faulted", faultAt, "GroundFailure", "Diferencial actuado");
-  const offline = live(DEMO_OFFLINE_IDENTITY, 1);
-  offline.charger.online = false;
-  const offlineAt = nowMs - Math.min(190, sinceDayStart) * MINUTE;
-  offline.charger.lastHeartbeatAt = new Date(offlineAt);
-
-  // Connectors end in the state their history left them in.
-  for (const c of plan.connectors) {
-    const st = connectorState.get(c.id)!;
-    c.status = st.lastStatus;
-    c.statusAt = new Date(st.lastAt);
-    c.errorCode = st.errorCode;
-    c.updatedAt = new Date(Math.max(st.lastAt, (c.createdAt as Date).getTime()));
-  }
-
-  // Notifications
-  const notify = (at: number, type: NewNotification["type"], title: string, body: string, link: string | null) => {
-    const unread = at > t0 - 3 * DAY;
-    plan.notifications.push({
-      id: ids.uuid(),
-      businessId,
-      type,
-      title,
-      body,
-      link,
-      readAt: unread ? null : new Date(at + rnd.int(10, 600) * MINUTE),
-      createdAt: new Date(at),
-      updatedAt: new Date(at),
-    });
-  };
-  notify(t0 - 119 * DAY, "BUSINESS_APPROVED", "¡Tu empresa fue aprobada!", `${DEMO_BUSINESS_NAME} ya puede publicar estaciones y cobrar cargas.`, "/home");
-  for (const f of faults.slice(-8)) {
-    const name = chargerNames.get(f.chargerId)!;
-    notify(f.at, "CHARGER_FAULTED", "Cargador en falla", `${name}: el conector ${f.connectorNumber} informó «${CHARGE_POINT_ERROR_LABELS[f.code]}».`, `/charger/edit/${f.chargerId}`);
-  }
-  // Weekly summaries, every Monday morning, computed from the sessions above.
-  for (let d = DEMO_HISTORY_DAYS - 7; d >= 1; d--) {
-    const day = t0 - d * DAY;
-    if (isoWeekday(day) !== 1) continue;
-    const week = plan.sessions.filter((s) => s.status === "COMPLETED" && (s.startedAt as Date).getTime() >= day - 7 * DAY && (s.startedAt as Date).getTime() < day);
-    const kwh = week.reduce((a, s) => a + (s.energyWh ?? 0), 0) / 1000;
-    const revenue = week.reduce((a, s) => a + (s.totalCents ?? 0), 0);
-    notify(
-      day + 8 * HOUR,
-      "SYSTEM",
-      "Resumen semanal",
-      `La semana pasada hubo ${week.length} cargas y se entregaron ${kwh.toLocaleString("es-AR", { maximumFractionDigits: 0 })} kWh. Facturación: ${formatArs(revenue)}.`,
-      "/activity",
-    );
-  }
-  const recent = plan.sessions.filter((s) => s.status === "COMPLETED" && (s.startedAt as Date).getTime() > t0 - 10 * DAY);
-  for (const s of recent.filter((x) => (x.idleCents ?? 0) >= 150_000).slice(-4)) {
-    notify(
-      (s.unpluggedAt as Date).getTime() + 2 * MINUTE,
-      "IDLE_FEE_APPLIED",
-      // One term for the same charge everywhere: the rates, the sessions and the spec say "inactividad".
-      "Penalidad por inactividad",
-      `Se cobró ${formatArs(s.idleCents ?? 0)} por ${s.idleMinutes} minutos de inactividad (conectado sin cargar) en ${chargerNames.get(s.chargerId!)}.`,
-      "/activity",
-    );
-  }
-  for (const s of recent.filter((x) => x.paymentStatus === "FAILED").slice(-5)) {
-    notify((s.unpluggedAt as Date).getTime() + 5 * MINUTE, "PAYMENT_FAILED", "Pago rechazado", `El pago de ${formatArs(s.totalCents ?? 0)} de una carga en ${chargerNames.get(s.chargerId!)} fue rechazado.`, "/payment");
-  }
-  notify(faultAt + MINUTE, "CHARGER_FAULTED", "Cargador en falla", `${faulted.charger.name}: el conector 2 informó «${CHARGE_POINT_ERROR_LABELS.GroundFailure}».`, `/charger/edit/${faulted.charger.id}`);
-  notify(offlineAt + 10 * MINUTE, "CHARGER_OFFLINE", "Cargador sin conexión", `${offline.charger.name} no envía señales desde hace más de 10 minutos.`, `/charger/edit/${offline.charger.id}`);
-  plan.notifications.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
+  planOngoingSessions(ctx, demoRates, fleet.lanes, idTags);
+  const incidents = planCurrentIncidents(ctx, fleet.lanes);
+  settleConnectors(ctx);
+  planNotifications(ctx, fleet.chargerNames, faults, incidents);
 
   // Chronological order gives chronological OCPP transaction ids.
-  plan.sessions.sort((a, b) => (a.startedAt as Date).getTime() - (b.startedAt as Date).getTime() || a.id!.localeCompare(b.id!));
-  return plan;
+  ctx.plan.sessions.sort((a, b) => (a.startedAt as Date).getTime() - (b.startedAt as Date).getTime() || a.id!.localeCompare(b.id!));
+  return ctx.plan;
 }
 
 function emptyPlan(businessId: string): Plan {
@@ -812,7 +668,7 @@ function planCharger(ctx: DemoContext, demoRates: DemoRates, fleet: Fleet, spec:
 }
 
 /** A status change reported by a connector; the connector keeps it as its latest. */
-function emitConnectorStatus(
+function emitStatus(
   ctx: DemoContext,
   connectorId: string,
   chargerId: string,
@@ -861,10 +717,10 @@ function planHistory(ctx: DemoContext, demoRates: DemoRates, lanes: Lane[], idTa
         if (rnd.chance(0.012)) {
           const conn = rnd.pick(lane.connectors).row;
           const code = rnd.pick(["GroundFailure", "OverCurrentFailure", "EVCommunicationError", "HighTemperature", "PowerSwitchFailure"] as const);
-          emitConnectorStatus(ctx, conn.id, lane.chargerId, "Faulted", cursor, code);
+          emitStatus(ctx, conn.id, lane.chargerId, "Faulted", cursor, code);
           faults.push({ chargerId: lane.chargerId, connectorNumber: conn.connectorId, code, at: cursor });
           cursor += rnd.int(40, 240) * MINUTE;
-          emitConnectorStatus(ctx, conn.id, lane.chargerId, "Available", cursor);
+          emitStatus(ctx, conn.id, lane.chargerId, "Available", cursor);
           cursor += rnd.int(5, 30) * MINUTE;
         }
 
@@ -939,12 +795,12 @@ function finishSession(ctx: DemoContext, s: PlannedSession, snapshot: RateSnapsh
   plan.meterSamples.push(...s.samples);
 
   const cid = s.connector.id;
-  emitConnectorStatus(ctx, cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
+  emitStatus(ctx, cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
   if (!s.invalid) {
-    emitConnectorStatus(ctx, cid, s.lane.chargerId, "Charging", s.startedAt);
-    if (s.unpluggedAt > s.chargingEndedAt) emitConnectorStatus(ctx, cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
+    emitStatus(ctx, cid, s.lane.chargerId, "Charging", s.startedAt);
+    if (s.unpluggedAt > s.chargingEndedAt) emitStatus(ctx, cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
   }
-  emitConnectorStatus(ctx, cid, s.lane.chargerId, "Available", s.unpluggedAt);
+  emitStatus(ctx, cid, s.lane.chargerId, "Available", s.unpluggedAt);
 
   if (price && paymentStatus !== "NOT_REQUIRED" && paymentStatus !== "PENDING") planPayment(ctx, s, price.totalCents, paymentStatus);
 }
@@ -965,6 +821,185 @@ function planPayment(ctx: DemoContext, s: PlannedSession, amountCents: number, p
     externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
     createdAt: at,
     updatedAt: at,
+  });
+}
+
+/**
+ * Minutes the live state may reach back: it is relative to `now` but never reaches back past
+ * the start of the day, so it cannot overlap the history.
+ */
+function minutesSinceDayStart(ctx: DemoContext): number {
+  return Math.max(0, Math.floor((ctx.nowMs - ctx.t0) / MINUTE) - 1);
+}
+
+/** A connector of an installed charger, found by the charger's OCPP identity and the connector's number. */
+function findLiveConnector(ctx: DemoContext, lanes: Lane[], identity: string, connectorNumber: number) {
+  const { plan } = ctx;
+  const chargerIndex = plan.chargers.findIndex((c) => c.ocppIdentity === identity);
+  const charger = plan.chargers[chargerIndex];
+  const conn = plan.connectors.find((c) => c.chargerId === charger.id && c.connectorId === connectorNumber)!;
+  const lane = lanes.find((l) => l.connectors.some((x) => x.row.id === conn.id))!;
+  return { charger, conn, lane, spec: lane.connectors.find((x) => x.row.id === conn.id)!.spec };
+}
+
+type LiveConnector = ReturnType<typeof findLiveConnector>;
+
+/** The sessions charging (or idle) right now, unpriced until they close. */
+function planOngoingSessions(ctx: DemoContext, demoRates: DemoRates, lanes: Lane[], idTags: string[]) {
+  const { rnd, ids, nowMs, plan } = ctx;
+  const sinceDayStart = minutesSinceDayStart(ctx);
+  const ongoing = [
+    { identity: "ENCH-CABA-03", connector: 1, minutes: 18, idle: 0 },
+    { identity: "ENCH-NORD-01", connector: 1, minutes: 75, idle: 0 },
+    { identity: "ENCH-CBA-01", connector: 1, minutes: 12, idle: 0 },
+    { identity: "ENCH-CBA-03", connector: 2, minutes: 150, idle: 25 },
+  ];
+  for (const o of ongoing) {
+    const { charger, conn, lane, spec } = findLiveConnector(ctx, lanes, o.identity, o.connector);
+    const minutes = Math.min(o.minutes, sinceDayStart);
+    if (minutes < 3) continue;
+    const startedAt = nowMs - minutes * MINUTE;
+    const idle = Math.min(o.idle, Math.floor(minutes / 2));
+    const chargingEnd = nowMs - idle * MINUTE;
+    const powerKw = effectivePowerKw(rnd, spec);
+    const energyWh = Math.round(((chargingEnd - startedAt) / HOUR) * powerKw * 1000);
+    const state = ctx.connectorState.get(conn.id)!;
+    const meterStart = state.meterWh;
+    state.meterWh += energyWh;
+    const rateKey = spec.rate;
+    const id = ids.uuid();
+    plan.sessions.push({
+      id,
+      businessId: plan.businessId,
+      stationId: lane.stationId,
+      chargerId: charger.id,
+      connectorId: conn.id,
+      connectorNumber: conn.connectorId,
+      idTag: rnd.pick(idTags),
+      startedAt: new Date(startedAt),
+      stoppedAt: null,
+      chargingEndedAt: idle > 0 ? new Date(chargingEnd) : null,
+      unpluggedAt: null,
+      meterStartWh: meterStart,
+      meterStopWh: null,
+      energyWh,
+      idleMinutes: idle,
+      stopReason: null,
+      status: idle > 0 ? "IDLE" : "ACTIVE",
+      rateId: rateKey ? demoRates.rows.get(rateKey)!.id : null,
+      rateSnapshot: rateKey ? demoRates.snapshots.get(rateKey)! : null,
+      // Priced when it closes.
+      energyCents: 0,
+      timeCents: 0,
+      sessionFeeCents: 0,
+      idleCents: 0,
+      subtotalCents: 0,
+      vatCents: 0,
+      totalCents: 0,
+      priceBands: null,
+      paymentStatus: "PENDING",
+      createdAt: new Date(startedAt),
+      updatedAt: new Date(nowMs - MINUTE),
+    });
+    plan.meterSamples.push(...meterCurve(rnd, id, startedAt, chargingEnd, energyWh, spec.power === "DC"));
+    emitStatus(ctx, conn.id, charger.id, "Preparing", startedAt - MINUTE);
+    emitStatus(ctx, conn.id, charger.id, "Charging", startedAt);
+    if (idle > 0) emitStatus(ctx, conn.id, charger.id, "SuspendedEV", chargingEnd);
+  }
+}
+
+/** What is wrong right now, for the notifications that report it. */
+interface Incidents {
+  faulted: LiveConnector;
+  faultAt: number;
+  offline: LiveConnector;
+  offlineAt: number;
+}
+
+/** A faulted connector and an offline charger, each with its notification (planned later). */
+function planCurrentIncidents(ctx: DemoContext, lanes: Lane[]): Incidents {
+  const { nowMs } = ctx;
+  const sinceDayStart = minutesSinceDayStart(ctx);
+  const faulted = findLiveConnector(ctx, lanes, "ENCH-MZA-01", 2);
+  const faultAt = nowMs - Math.min(95, sinceDayStart) * MINUTE;
+  emitStatus(ctx, faulted.conn.id, faulted.charger.id, "Faulted", faultAt, "GroundFailure", "Diferencial actuado");
+  const offline = findLiveConnector(ctx, lanes, DEMO_OFFLINE_IDENTITY, 1);
+  offline.charger.online = false;
+  const offlineAt = nowMs - Math.min(190, sinceDayStart) * MINUTE;
+  offline.charger.lastHeartbeatAt = new Date(offlineAt);
+  return { faulted, faultAt, offline, offlineAt };
+}
+
+/** Connectors end in the state their history left them in. */
+function settleConnectors(ctx: DemoContext) {
+  for (const c of ctx.plan.connectors) {
+    const st = ctx.connectorState.get(c.id)!;
+    c.status = st.lastStatus;
+    c.statusAt = new Date(st.lastAt);
+    c.errorCode = st.errorCode;
+    c.updatedAt = new Date(Math.max(st.lastAt, (c.createdAt as Date).getTime()));
+  }
+}
+
+/** The notifications the history and the current incidents would have sent, oldest first. */
+function planNotifications(ctx: DemoContext, chargerNames: Map<string, string>, faults: Fault[], incidents: Incidents) {
+  const { t0, plan } = ctx;
+  const { faulted, faultAt, offline, offlineAt } = incidents;
+  notify(ctx, t0 - 119 * DAY, "BUSINESS_APPROVED", "¡Tu empresa fue aprobada!", `${DEMO_BUSINESS_NAME} ya puede publicar estaciones y cobrar cargas.`, "/home");
+  for (const f of faults.slice(-8)) {
+    const name = chargerNames.get(f.chargerId)!;
+    notify(ctx, f.at, "CHARGER_FAULTED", "Cargador en falla", `${name}: el conector ${f.connectorNumber} informó «${CHARGE_POINT_ERROR_LABELS[f.code]}».`, `/charger/edit/${f.chargerId}`);
+  }
+  // Weekly summaries, every Monday morning, computed from the sessions above.
+  for (let d = DEMO_HISTORY_DAYS - 7; d >= 1; d--) {
+    const day = t0 - d * DAY;
+    if (isoWeekday(day) !== 1) continue;
+    const week = plan.sessions.filter((s) => s.status === "COMPLETED" && (s.startedAt as Date).getTime() >= day - 7 * DAY && (s.startedAt as Date).getTime() < day);
+    const kwh = week.reduce((a, s) => a + (s.energyWh ?? 0), 0) / 1000;
+    const revenue = week.reduce((a, s) => a + (s.totalCents ?? 0), 0);
+    notify(
+      ctx,
+      day + 8 * HOUR,
+      "SYSTEM",
+      "Resumen semanal",
+      `La semana pasada hubo ${week.length} cargas y se entregaron ${kwh.toLocaleString("es-AR", { maximumFractionDigits: 0 })} kWh. Facturación: ${formatArs(revenue)}.`,
+      "/activity",
+    );
+  }
+  const recent = plan.sessions.filter((s) => s.status === "COMPLETED" && (s.startedAt as Date).getTime() > t0 - 10 * DAY);
+  for (const s of recent.filter((x) => (x.idleCents ?? 0) >= 150_000).slice(-4)) {
+    notify(
+      ctx,
+      (s.unpluggedAt as Date).getTime() + 2 * MINUTE,
+      "IDLE_FEE_APPLIED",
+      // One term for the same charge everywhere: the rates, the sessions and the spec say "inactividad".
+      "Penalidad por inactividad",
+      `Se cobró ${formatArs(s.idleCents ?? 0)} por ${s.idleMinutes} minutos de inactividad (conectado sin cargar) en ${chargerNames.get(s.chargerId!)}.`,
+      "/activity",
+    );
+  }
+  for (const s of recent.filter((x) => x.paymentStatus === "FAILED").slice(-5)) {
+    notify(ctx, (s.unpluggedAt as Date).getTime() + 5 * MINUTE, "PAYMENT_FAILED", "Pago rechazado", `El pago de ${formatArs(s.totalCents ?? 0)} de una carga en ${chargerNames.get(s.chargerId!)} fue rechazado.`, "/payment");
+  }
+  notify(ctx, faultAt + MINUTE, "CHARGER_FAULTED", "Cargador en falla", `${faulted.charger.name}: el conector 2 informó «${CHARGE_POINT_ERROR_LABELS.GroundFailure}».`, `/charger/edit/${faulted.charger.id}`);
+  notify(ctx, offlineAt + 10 * MINUTE, "CHARGER_OFFLINE", "Cargador sin conexión", `${offline.charger.name} no envía señales desde hace más de 10 minutos.`, `/charger/edit/${offline.charger.id}`);
+  plan.notifications.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
+}
+
+/** A notification; those older than three days were read some minutes to hours after they arrived. */
+function notify(ctx: DemoContext, at: number, type: NewNotification["type"], title: string, body: string, link: string | null) {
+  const { rnd, ids, t0, plan } = ctx;
+  const unread = at > t0 - 3 * DAY;
+  plan.notifications.push({
+    id: ids.uuid(),
+    businessId: plan.businessId,
+    type,
+    title,
+    body,
+    link,
+    readAt: unread ? null : new Date(at + rnd.int(10, 600) * MINUTE),
+    createdAt: new Date(at),
+    updatedAt: new Date(at),
   });
 }
 
