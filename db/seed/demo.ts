@@ -465,16 +465,66 @@ interface ConnectorState {
   errorCode: string | null;
 }
 
+/** What every planning step shares: the two generators, the day, and the plan being filled. */
+interface DemoContext {
+  /** Figures: the same for every demo operator. */
+  rnd: Random;
+  /** Ids: unique to each demo operator. */
+  ids: Random;
+  /** Start of the demo's day (Argentina), in ms: the history ends here. */
+  t0: number;
+  nowMs: number;
+  plan: Plan;
+  /** Each connector's meter and last status, as what was planned so far leaves them. */
+  connectorState: Map<string, ConnectorState>;
+}
+
+/** The demo's rates and the snapshots its sessions are priced with. */
+interface DemoRates {
+  rows: Map<RateKey, Rate>;
+  snapshots: Map<RateKey, RateSnapshot>;
+}
+
+/** The installed chargers as the schedule sees them. */
+interface Fleet {
+  lanes: Lane[];
+  chargerNames: Map<string, string>;
+}
+
+/** An instant `daysAgo` days before the start of the demo's day. */
+function created(ctx: DemoContext, daysAgo: number): Date {
+  return new Date(ctx.t0 - daysAgo * DAY);
+}
+
 function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Random }): Plan {
   // Data and ids come from separate generators: the figures are the same for any demo
   // operator, the ids unique to each.
-  const rnd = new Random("enchufa-demo-data-v1");
-  const t0 = dayStart.getTime();
-  const nowMs = now.getTime();
-  const businessId = ids.uuid();
-  const created = (daysAgo: number) => new Date(t0 - daysAgo * DAY);
+  const ctx: DemoContext = {
+    rnd: new Random("enchufa-demo-data-v1"),
+    ids,
+    t0: dayStart.getTime(),
+    nowMs: now.getTime(),
+    plan: emptyPlan(ids.uuid()),
+    connectorState: new Map(),
+  };
+  const demoRates = planRates(ctx);
+  const fleet = planStationsAndChargers(ctx, demoRates);
 
-  const plan: Plan = {
+  const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(ctx.rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
+  const faults = planHistory(ctx, demoRates, fleet.lanes, idTags);
+
+  planOngoingSessions(ctx, demoRates, fleet.lanes, idTags);
+  const incidents = planCurrentIncidents(ctx, fleet.lanes);
+  settleConnectors(ctx);
+  planNotifications(ctx, fleet.chargerNames, faults, incidents);
+
+  // Chronological order gives chronological OCPP transaction ids.
+  ctx.plan.sessions.sort((a, b) => (a.startedAt as Date).getTime() - (b.startedAt as Date).getTime() || a.id!.localeCompare(b.id!));
+  return ctx.plan;
+}
+
+function emptyPlan(businessId: string): Plan {
+  return {
     businessId,
     localHolidays: [],
     stations: [],
@@ -488,14 +538,16 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     notifications: [],
     payments: [],
   };
+}
 
-  // Rates
-  const rateRows = new Map<RateKey, Rate>();
+function planRates(ctx: DemoContext): DemoRates {
+  const { ids, plan } = ctx;
+  const rows = new Map<RateKey, Rate>();
   for (const key of ["AC", "DC", "NIGHT"] as RateKey[]) {
     const spec = RATES[key];
     const row: Rate = {
       id: ids.uuid(),
-      businessId,
+      businessId: plan.businessId,
       name: spec.name,
       currency: "ARS",
       pricePerKwhCents: spec.pricePerKwhCents ?? 0,
@@ -511,88 +563,26 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       noShowFeeCents: spec.noShowFeeCents ?? 0,
       bands: spec.bands ?? [],
       localHolidays: [],
-      createdAt: created(110),
-      updatedAt: created(110),
+      createdAt: created(ctx, 110),
+      updatedAt: created(ctx, 110),
     };
-    rateRows.set(key, row);
+    rows.set(key, row);
     plan.rates.push(row);
   }
-  const snapshots = new Map<RateKey, RateSnapshot>([...rateRows].map(([k, r]) => [k, rateSnapshotFromRow(r, plan.localHolidays)]));
+  const snapshots = new Map<RateKey, RateSnapshot>([...rows].map(([k, r]) => [k, rateSnapshotFromRow(r, plan.localHolidays)]));
+  return { rows, snapshots };
+}
 
-  // Stations, chargers, connectors
-  const lanes: Lane[] = [];
-  const connectorState = new Map<string, ConnectorState>();
-  const chargerNames = new Map<string, string>();
-
-  const addCharger = (spec: ChargerSpec, stationId: string | null, stationIndex: number, installedDaysAgo: number) => {
-    const chargerId = ids.uuid();
-    chargerNames.set(chargerId, spec.name);
-    const installed = stationId !== null;
-    plan.chargers.push({
-      id: chargerId,
-      businessId,
-      stationId,
-      name: spec.name,
-      brand: spec.brand,
-      model: spec.model,
-      serialNumber: `${spec.brand.slice(0, 3).toUpperCase().replace(/\s/g, "")}${rnd.int(10_000_000, 99_999_999)}`,
-      ocppIdentity: spec.identity,
-      enabled: true,
-      heartbeatInterval: 300,
-      // Boot data only for chargers that have talked to us.
-      vendor: installed ? spec.brand : null,
-      bootModel: installed ? spec.model : null,
-      firmwareVersion: installed ? `${rnd.int(1, 5)}.${rnd.int(0, 9)}.${rnd.int(0, 30)}` : null,
-      iccid: installed && spec.cellular ? `8954${String(rnd.int(0, 999_999_999)).padStart(9, "0")}${String(rnd.int(0, 999_999)).padStart(6, "0")}` : null,
-      imsi: installed && spec.cellular ? `722310${String(rnd.int(0, 999_999_999)).padStart(9, "0")}` : null,
-      meterType: installed ? spec.meterType : null,
-      meterSerial: installed ? String(rnd.int(100_000_000, 999_999_999)) : null,
-      lastBootAt: installed ? new Date(t0 - rnd.int(1, 20) * DAY + rnd.int(0, 20 * 60) * MINUTE) : null,
-      lastHeartbeatAt: installed ? new Date(nowMs - rnd.int(10, 280) * 1000) : null,
-      online: installed,
-      createdAt: created(installedDaysAgo),
-      updatedAt: created(installedDaysAgo),
-    });
-
-    const rows = spec.connectors.map((c, i) => {
-      const row: PlannedConnector = {
-        id: ids.uuid(),
-        chargerId,
-        connectorId: i + 1,
-        typeCode: c.type,
-        format: c.format,
-        powerType: c.power,
-        maxPowerKw: c.kw,
-        rateId: c.rate ? rateRows.get(c.rate)!.id : null,
-        status: installed ? "Available" : "Unavailable",
-        errorCode: "NoError",
-        statusAt: created(installedDaysAgo),
-        createdAt: created(installedDaysAgo),
-        updatedAt: created(installedDaysAgo),
-      };
-      plan.connectors.push(row);
-      connectorState.set(row.id, { meterWh: rnd.int(200_000, 4_000_000), lastStatus: row.status!, lastAt: t0 - installedDaysAgo * DAY, errorCode: "NoError" });
-      return { row, spec: c };
-    });
-
-    if (stationId) {
-      const dc = rows.filter((r) => r.spec.power === "DC");
-      if (dc.length) lanes.push({ stationIndex, chargerId, stationId, connectors: dc, dc: true, freeAt: 0 });
-      for (const ac of rows.filter((r) => r.spec.power !== "DC")) {
-        lanes.push({ stationIndex, chargerId, stationId, connectors: [ac], dc: false, freeAt: 0 });
-      }
-    }
-    return chargerId;
-  };
-
-  const stationIds: string[] = [];
+/** The stations with their services and chargers, then the charger still in stock. */
+function planStationsAndChargers(ctx: DemoContext, demoRates: DemoRates): Fleet {
+  const { ids, plan } = ctx;
+  const fleet: Fleet = { lanes: [], chargerNames: new Map() };
   STATIONS.forEach((s, si) => {
     const stationId = ids.uuid();
-    stationIds.push(stationId);
     const since = 105 - si * 3;
     plan.stations.push({
       id: stationId,
-      businessId,
+      businessId: plan.businessId,
       name: s.name,
       address: s.address,
       city: s.city,
@@ -605,25 +595,107 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       openingHours: s.openingHours,
       timeZone: "America/Argentina/Buenos_Aires",
       published: s.published,
-      createdAt: created(since),
-      updatedAt: created(since),
+      createdAt: created(ctx, since),
+      updatedAt: created(ctx, since),
     });
-    for (const code of s.services) plan.stationServices.push({ stationId, code, createdAt: created(since) });
-    for (const c of s.chargers) addCharger(c, stationId, si, since - 1);
+    for (const code of s.services) plan.stationServices.push({ stationId, code, createdAt: created(ctx, since) });
+    for (const c of s.chargers) planCharger(ctx, demoRates, fleet, c, stationId, si, since - 1);
   });
-  addCharger(UNASSIGNED_CHARGER, null, -1, 6);
+  planCharger(ctx, demoRates, fleet, UNASSIGNED_CHARGER, null, -1, 6);
+  return fleet;
+}
 
-  // History
-  const idTags = Array.from({ length: 48 }, (_, i) => (i < 36 ? hex8(rnd) : `APP-${String(100 + i * 37).padStart(6, "0")}`));
-  const emitStatus = (connectorId: string, chargerId: string, status: ChargePointStatus, at: number, errorCode: string | null = "NoError", info?: string) => {
-    plan.statusEvents.push({ businessId, chargerId, connectorId, status, errorCode, info: info ?? null, at: new Date(at), createdAt: new Date(at), updatedAt: new Date(at) });
-    const st = connectorState.get(connectorId)!;
-    st.lastStatus = status;
-    st.lastAt = at;
-    st.errorCode = errorCode;
-  };
-  const faults: { chargerId: string; connectorNumber: number; code: ChargePointErrorCode; at: number }[] = [];
+/** A charger, its connectors and, when installed at a station, its lanes in the schedule. */
+function planCharger(ctx: DemoContext, demoRates: DemoRates, fleet: Fleet, spec: ChargerSpec, stationId: string | null, stationIndex: number, installedDaysAgo: number) {
+  const { rnd, ids, t0, nowMs, plan } = ctx;
+  const chargerId = ids.uuid();
+  fleet.chargerNames.set(chargerId, spec.name);
+  const installed = stationId !== null;
+  plan.chargers.push({
+    id: chargerId,
+    businessId: plan.businessId,
+    stationId,
+    name: spec.name,
+    brand: spec.brand,
+    model: spec.model,
+    serialNumber: `${spec.brand.slice(0, 3).toUpperCase().replace(/\s/g, "")}${rnd.int(10_000_000, 99_999_999)}`,
+    ocppIdentity: spec.identity,
+    enabled: true,
+    heartbeatInterval: 300,
+    // Boot data only for chargers that have talked to us.
+    vendor: installed ? spec.brand : null,
+    bootModel: installed ? spec.model : null,
+    firmwareVersion: installed ? `${rnd.int(1, 5)}.${rnd.int(0, 9)}.${rnd.int(0, 30)}` : null,
+    iccid: installed && spec.cellular ? `8954${String(rnd.int(0, 999_999_999)).padStart(9, "0")}${String(rnd.int(0, 999_999)).padStart(6, "0")}` : null,
+    imsi: installed && spec.cellular ? `722310${String(rnd.int(0, 999_999_999)).padStart(9, "0")}` : null,
+    meterType: installed ? spec.meterType : null,
+    meterSerial: installed ? String(rnd.int(100_000_000, 999_999_999)) : null,
+    lastBootAt: installed ? new Date(t0 - rnd.int(1, 20) * DAY + rnd.int(0, 20 * 60) * MINUTE) : null,
+    lastHeartbeatAt: installed ? new Date(nowMs - rnd.int(10, 280) * 1000) : null,
+    online: installed,
+    createdAt: created(ctx, installedDaysAgo),
+    updatedAt: created(ctx, installedDaysAgo),
+  });
 
+  const rows = spec.connectors.map((c, i) => {
+    const row: PlannedConnector = {
+      id: ids.uuid(),
+      chargerId,
+      connectorId: i + 1,
+      typeCode: c.type,
+      format: c.format,
+      powerType: c.power,
+      maxPowerKw: c.kw,
+      rateId: c.rate ? demoRates.rows.get(c.rate)!.id : null,
+      status: installed ? "Available" : "Unavailable",
+      errorCode: "NoError",
+      statusAt: created(ctx, installedDaysAgo),
+      createdAt: created(ctx, installedDaysAgo),
+      updatedAt: created(ctx, installedDaysAgo),
+    };
+    plan.connectors.push(row);
+    ctx.connectorState.set(row.id, { meterWh: rnd.int(200_000, 4_000_000), lastStatus: row.status!, lastAt: t0 - installedDaysAgo * DAY, errorCode: "NoError" });
+    return { row, spec: c };
+  });
+
+  if (stationId) {
+    const dc = rows.filter((r) => r.spec.power === "DC");
+    if (dc.length) fleet.lanes.push({ stationIndex, chargerId, stationId, connectors: dc, dc: true, freeAt: 0 });
+    for (const ac of rows.filter((r) => r.spec.power !== "DC")) {
+      fleet.lanes.push({ stationIndex, chargerId, stationId, connectors: [ac], dc: false, freeAt: 0 });
+    }
+  }
+}
+
+/** A status change reported by a connector; the connector keeps it as its latest. */
+function emitStatus(
+  ctx: DemoContext,
+  connectorId: string,
+  chargerId: string,
+  status: ChargePointStatus,
+  at: number,
+  errorCode: string | null = "NoError",
+  info?: string,
+) {
+  const { businessId } = ctx.plan;
+  ctx.plan.statusEvents.push({ businessId, chargerId, connectorId, status, errorCode, info: info ?? null, at: new Date(at), createdAt: new Date(at), updatedAt: new Date(at) });
+  const st = ctx.connectorState.get(connectorId)!;
+  st.lastStatus = status;
+  st.lastAt = at;
+  st.errorCode = errorCode;
+}
+
+interface Fault {
+  chargerId: string;
+  connectorNumber: number;
+  code: ChargePointErrorCode;
+  at: number;
+}
+
+/** The days before today, lane by lane: sessions within opening hours and a rare fault. Returns the faults. */
+function planHistory(ctx: DemoContext, demoRates: DemoRates, lanes: Lane[], idTags: string[]): Fault[] {
+  const { rnd, ids, t0 } = ctx;
+  const faults: Fault[] = [];
   for (let d = DEMO_HISTORY_DAYS; d >= 1; d--) {
     const dayBase = t0 - d * DAY;
     const weekday = isoWeekday(dayBase);
@@ -645,10 +717,10 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
         if (rnd.chance(0.012)) {
           const conn = rnd.pick(lane.connectors).row;
           const code = rnd.pick(["GroundFailure", "OverCurrentFailure", "EVCommunicationError", "HighTemperature", "PowerSwitchFailure"] as const);
-          emitStatus(conn.id, lane.chargerId, "Faulted", cursor, code);
+          emitStatus(ctx, conn.id, lane.chargerId, "Faulted", cursor, code);
           faults.push({ chargerId: lane.chargerId, connectorNumber: conn.connectorId, code, at: cursor });
           cursor += rnd.int(40, 240) * MINUTE;
-          emitStatus(conn.id, lane.chargerId, "Available", cursor);
+          emitStatus(ctx, conn.id, lane.chargerId, "Available", cursor);
           cursor += rnd.int(5, 30) * MINUTE;
         }
 
@@ -656,105 +728,126 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
         const s = planSession({ rnd, ids, conn, lane, startedAt: cursor, idTag: rnd.pick(idTags), limit: t0 - MINUTE });
         if (!s) break;
         const rateKey = conn.spec.rate;
-        finishSession(s, rateKey ? snapshots.get(rateKey)! : null, rateKey ? rateRows.get(rateKey)!.id : null);
+        finishSession(ctx, s, rateKey ? demoRates.snapshots.get(rateKey)! : null, rateKey ? demoRates.rows.get(rateKey)!.id : null);
         cursor = s.unpluggedAt + rnd.int(3, 25) * MINUTE;
         lane.freeAt = cursor;
       }
     }
   }
+  return faults;
+}
 
-  function finishSession(s: PlannedSession, snapshot: RateSnapshot | null, rateId: string | null) {
-    const state = connectorState.get(s.connector.id)!;
-    const meterStart = state.meterWh;
-    state.meterWh += s.energyWh;
-    const usage = usageFromSession({
-      energyWh: s.energyWh,
-      startedAt: new Date(s.startedAt),
-      chargingEndedAt: new Date(s.chargingEndedAt),
-      unpluggedAt: new Date(s.unpluggedAt),
-      stoppedAt: new Date(s.stoppedAt),
-      timeZone: "America/Argentina/Buenos_Aires",
-    });
-    const banded = s.invalid || !snapshot ? null : priceSessionByBand(snapshot, { ...usage, readings: s.samples.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })), isHoliday: isArgentineHoliday });
-    const price = banded;
-    const daysAgo = (t0 - s.unpluggedAt) / DAY;
-    let paymentStatus: NewChargingSession["paymentStatus"] = "NOT_REQUIRED";
-    if (price && price.totalCents > 0) {
-      const roll = rnd.float();
-      paymentStatus = daysAgo < 2 && roll < 0.25 ? "PENDING" : roll < 0.03 ? "FAILED" : "PAID";
-    }
-    plan.sessions.push({
-      id: s.id,
-      businessId,
-      stationId: s.lane.stationId,
-      chargerId: s.lane.chargerId,
-      connectorId: s.connector.id,
-      connectorNumber: s.connector.connectorId,
-      idTag: s.idTag,
-      startedAt: new Date(s.startedAt),
-      stoppedAt: new Date(s.stoppedAt),
-      chargingEndedAt: new Date(s.chargingEndedAt),
-      unpluggedAt: new Date(s.unpluggedAt),
-      meterStartWh: meterStart,
-      meterStopWh: meterStart + s.energyWh,
-      energyWh: s.energyWh,
-      // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
-      idleMinutes: Math.ceil(usage.idleMinutes),
-      stopReason: s.stopReason,
-      status: s.invalid ? "INVALID" : "COMPLETED",
-      rateId,
-      rateSnapshot: snapshot,
-      energyCents: price?.energyCents ?? 0,
-      timeCents: price?.timeCents ?? 0,
-      sessionFeeCents: price?.sessionFeeCents ?? 0,
-      idleCents: price?.idleCents ?? 0,
-      subtotalCents: price?.subtotalCents ?? 0,
-      vatCents: price?.vatCents ?? 0,
-      totalCents: price?.totalCents ?? 0,
-      priceBands: banded ? sessionBands(banded) : null,
-      paymentStatus,
-      createdAt: new Date(s.startedAt),
-      updatedAt: new Date(s.unpluggedAt),
-    });
-    plan.meterSamples.push(...s.samples);
-
-    const cid = s.connector.id;
-    emitStatus(cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
-    if (!s.invalid) {
-      emitStatus(cid, s.lane.chargerId, "Charging", s.startedAt);
-      if (s.unpluggedAt > s.chargingEndedAt) emitStatus(cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
-    }
-    emitStatus(cid, s.lane.chargerId, "Available", s.unpluggedAt);
-
-    if (price && paymentStatus !== "NOT_REQUIRED" && paymentStatus !== "PENDING") {
-      const provider = rnd.chance(0.8) ? "MERCADOPAGO" : "PAGOS360";
-      const at = new Date(s.unpluggedAt + rnd.int(1, 4) * MINUTE);
-      plan.payments.push({
-        businessId,
-        sessionId: s.id,
-        provider,
-        amountCents: price.totalCents,
-        currency: "ARS",
-        status: paymentStatus === "PAID" ? "APPROVED" : "REJECTED",
-        // Both providers number their payments (Pagos360 its payment requests).
-        externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
-        createdAt: at,
-        updatedAt: at,
-      });
-    }
+/** A past session as rows: priced with domain/pricing, its meter samples, statuses and payment. */
+function finishSession(ctx: DemoContext, s: PlannedSession, snapshot: RateSnapshot | null, rateId: string | null) {
+  const { rnd, t0, plan } = ctx;
+  const state = ctx.connectorState.get(s.connector.id)!;
+  const meterStart = state.meterWh;
+  state.meterWh += s.energyWh;
+  const usage = usageFromSession({
+    energyWh: s.energyWh,
+    startedAt: new Date(s.startedAt),
+    chargingEndedAt: new Date(s.chargingEndedAt),
+    unpluggedAt: new Date(s.unpluggedAt),
+    stoppedAt: new Date(s.stoppedAt),
+    timeZone: "America/Argentina/Buenos_Aires",
+  });
+  const banded = s.invalid || !snapshot ? null : priceSessionByBand(snapshot, { ...usage, readings: s.samples.map((m) => ({ at: new Date(m.at), energyWh: m.energyWh })), isHoliday: isArgentineHoliday });
+  const price = banded;
+  const daysAgo = (t0 - s.unpluggedAt) / DAY;
+  let paymentStatus: NewChargingSession["paymentStatus"] = "NOT_REQUIRED";
+  if (price && price.totalCents > 0) {
+    const roll = rnd.float();
+    paymentStatus = daysAgo < 2 && roll < 0.25 ? "PENDING" : roll < 0.03 ? "FAILED" : "PAID";
   }
+  plan.sessions.push({
+    id: s.id,
+    businessId: plan.businessId,
+    stationId: s.lane.stationId,
+    chargerId: s.lane.chargerId,
+    connectorId: s.connector.id,
+    connectorNumber: s.connector.connectorId,
+    idTag: s.idTag,
+    startedAt: new Date(s.startedAt),
+    stoppedAt: new Date(s.stoppedAt),
+    chargingEndedAt: new Date(s.chargingEndedAt),
+    unpluggedAt: new Date(s.unpluggedAt),
+    meterStartWh: meterStart,
+    meterStopWh: meterStart + s.energyWh,
+    energyWh: s.energyWh,
+    // The column counts started minutes; the price counts billed seconds (domain/pricing billedSeconds).
+    idleMinutes: Math.ceil(usage.idleMinutes),
+    stopReason: s.stopReason,
+    status: s.invalid ? "INVALID" : "COMPLETED",
+    rateId,
+    rateSnapshot: snapshot,
+    energyCents: price?.energyCents ?? 0,
+    timeCents: price?.timeCents ?? 0,
+    sessionFeeCents: price?.sessionFeeCents ?? 0,
+    idleCents: price?.idleCents ?? 0,
+    subtotalCents: price?.subtotalCents ?? 0,
+    vatCents: price?.vatCents ?? 0,
+    totalCents: price?.totalCents ?? 0,
+    priceBands: banded ? sessionBands(banded) : null,
+    paymentStatus,
+    createdAt: new Date(s.startedAt),
+    updatedAt: new Date(s.unpluggedAt),
+  });
+  plan.meterSamples.push(...s.samples);
 
-  // Live state, relative to `now` but never reaching back past the start of the day, so it
-  // cannot overlap the history.
-  const sinceDayStart = Math.max(0, Math.floor((nowMs - t0) / MINUTE) - 1);
-  const live = (identity: string, connectorNumber: number) => {
-    const chargerIndex = plan.chargers.findIndex((c) => c.ocppIdentity === identity);
-    const charger = plan.chargers[chargerIndex];
-    const conn = plan.connectors.find((c) => c.chargerId === charger.id && c.connectorId === connectorNumber)!;
-    const lane = lanes.find((l) => l.connectors.some((x) => x.row.id === conn.id))!;
-    return { charger, conn, lane, spec: lane.connectors.find((x) => x.row.id === conn.id)!.spec };
-  };
+  const cid = s.connector.id;
+  emitStatus(ctx, cid, s.lane.chargerId, "Preparing", s.startedAt - MINUTE);
+  if (!s.invalid) {
+    emitStatus(ctx, cid, s.lane.chargerId, "Charging", s.startedAt);
+    if (s.unpluggedAt > s.chargingEndedAt) emitStatus(ctx, cid, s.lane.chargerId, s.stopReason === "EVDisconnected" ? "SuspendedEV" : "Finishing", s.chargingEndedAt);
+  }
+  emitStatus(ctx, cid, s.lane.chargerId, "Available", s.unpluggedAt);
 
+  if (price && paymentStatus !== "NOT_REQUIRED" && paymentStatus !== "PENDING") planPayment(ctx, s, price.totalCents, paymentStatus);
+}
+
+/** The provider's payment for a settled session: approved when paid, rejected when it failed. */
+function planPayment(ctx: DemoContext, s: PlannedSession, amountCents: number, paymentStatus: "PAID" | "FAILED") {
+  const { rnd, plan } = ctx;
+  const provider = rnd.chance(0.8) ? "MERCADOPAGO" : "PAGOS360";
+  const at = new Date(s.unpluggedAt + rnd.int(1, 4) * MINUTE);
+  plan.payments.push({
+    businessId: plan.businessId,
+    sessionId: s.id,
+    provider,
+    amountCents,
+    currency: "ARS",
+    status: paymentStatus === "PAID" ? "APPROVED" : "REJECTED",
+    // Both providers number their payments (Pagos360 its payment requests).
+    externalId: provider === "MERCADOPAGO" ? String(71_000_000_000 + plan.payments.length * 7919) : String(52_000_000 + plan.payments.length + 1),
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/**
+ * Minutes the live state may reach back: it is relative to `now` but never reaches back past
+ * the start of the day, so it cannot overlap the history.
+ */
+function minutesSinceDayStart(ctx: DemoContext): number {
+  return Math.max(0, Math.floor((ctx.nowMs - ctx.t0) / MINUTE) - 1);
+}
+
+/** A connector of an installed charger, found by the charger's OCPP identity and the connector's number. */
+function findLiveConnector(ctx: DemoContext, lanes: Lane[], identity: string, connectorNumber: number) {
+  const { plan } = ctx;
+  const chargerIndex = plan.chargers.findIndex((c) => c.ocppIdentity === identity);
+  const charger = plan.chargers[chargerIndex];
+  const conn = plan.connectors.find((c) => c.chargerId === charger.id && c.connectorId === connectorNumber)!;
+  const lane = lanes.find((l) => l.connectors.some((x) => x.row.id === conn.id))!;
+  return { charger, conn, lane, spec: lane.connectors.find((x) => x.row.id === conn.id)!.spec };
+}
+
+type LiveConnector = ReturnType<typeof findLiveConnector>;
+
+/** The sessions charging (or idle) right now, unpriced until they close. */
+function planOngoingSessions(ctx: DemoContext, demoRates: DemoRates, lanes: Lane[], idTags: string[]) {
+  const { rnd, ids, nowMs, plan } = ctx;
+  const sinceDayStart = minutesSinceDayStart(ctx);
   const ongoing = [
     { identity: "ENCH-CABA-03", connector: 1, minutes: 18, idle: 0 },
     { identity: "ENCH-NORD-01", connector: 1, minutes: 75, idle: 0 },
@@ -762,7 +855,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     { identity: "ENCH-CBA-03", connector: 2, minutes: 150, idle: 25 },
   ];
   for (const o of ongoing) {
-    const { charger, conn, lane, spec } = live(o.identity, o.connector);
+    const { charger, conn, lane, spec } = findLiveConnector(ctx, lanes, o.identity, o.connector);
     const minutes = Math.min(o.minutes, sinceDayStart);
     if (minutes < 3) continue;
     const startedAt = nowMs - minutes * MINUTE;
@@ -770,14 +863,14 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     const chargingEnd = nowMs - idle * MINUTE;
     const powerKw = effectivePowerKw(rnd, spec);
     const energyWh = Math.round(((chargingEnd - startedAt) / HOUR) * powerKw * 1000);
-    const state = connectorState.get(conn.id)!;
+    const state = ctx.connectorState.get(conn.id)!;
     const meterStart = state.meterWh;
     state.meterWh += energyWh;
     const rateKey = spec.rate;
     const id = ids.uuid();
     plan.sessions.push({
       id,
-      businessId,
+      businessId: plan.businessId,
       stationId: lane.stationId,
       chargerId: charger.id,
       connectorId: conn.id,
@@ -793,8 +886,8 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       idleMinutes: idle,
       stopReason: null,
       status: idle > 0 ? "IDLE" : "ACTIVE",
-      rateId: rateKey ? rateRows.get(rateKey)!.id : null,
-      rateSnapshot: rateKey ? snapshots.get(rateKey)! : null,
+      rateId: rateKey ? demoRates.rows.get(rateKey)!.id : null,
+      rateSnapshot: rateKey ? demoRates.snapshots.get(rateKey)! : null,
       // Priced when it closes.
       energyCents: 0,
       timeCents: 0,
@@ -809,48 +902,53 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
       updatedAt: new Date(nowMs - MINUTE),
     });
     plan.meterSamples.push(...meterCurve(rnd, id, startedAt, chargingEnd, energyWh, spec.power === "DC"));
-    emitStatus(conn.id, charger.id, "Preparing", startedAt - MINUTE);
-    emitStatus(conn.id, charger.id, "Charging", startedAt);
-    if (idle > 0) emitStatus(conn.id, charger.id, "SuspendedEV", chargingEnd);
+    emitStatus(ctx, conn.id, charger.id, "Preparing", startedAt - MINUTE);
+    emitStatus(ctx, conn.id, charger.id, "Charging", startedAt);
+    if (idle > 0) emitStatus(ctx, conn.id, charger.id, "SuspendedEV", chargingEnd);
   }
+}
 
-  // A faulted connector and an offline charger, each with its notification.
-  const faulted = live("ENCH-MZA-01", 2);
+/** What is wrong right now, for the notifications that report it. */
+interface Incidents {
+  faulted: LiveConnector;
+  faultAt: number;
+  offline: LiveConnector;
+  offlineAt: number;
+}
+
+/** A faulted connector and an offline charger, each with its notification (planned later). */
+function planCurrentIncidents(ctx: DemoContext, lanes: Lane[]): Incidents {
+  const { nowMs } = ctx;
+  const sinceDayStart = minutesSinceDayStart(ctx);
+  const faulted = findLiveConnector(ctx, lanes, "ENCH-MZA-01", 2);
   const faultAt = nowMs - Math.min(95, sinceDayStart) * MINUTE;
-  emitStatus(faulted.conn.id, faulted.charger.id, "Faulted", faultAt, "GroundFailure", "Diferencial actuado");
-  const offline = live(DEMO_OFFLINE_IDENTITY, 1);
+  emitStatus(ctx, faulted.conn.id, faulted.charger.id, "Faulted", faultAt, "GroundFailure", "Diferencial actuado");
+  const offline = findLiveConnector(ctx, lanes, DEMO_OFFLINE_IDENTITY, 1);
   offline.charger.online = false;
   const offlineAt = nowMs - Math.min(190, sinceDayStart) * MINUTE;
   offline.charger.lastHeartbeatAt = new Date(offlineAt);
+  return { faulted, faultAt, offline, offlineAt };
+}
 
-  // Connectors end in the state their history left them in.
-  for (const c of plan.connectors) {
-    const st = connectorState.get(c.id)!;
+/** Connectors end in the state their history left them in. */
+function settleConnectors(ctx: DemoContext) {
+  for (const c of ctx.plan.connectors) {
+    const st = ctx.connectorState.get(c.id)!;
     c.status = st.lastStatus;
     c.statusAt = new Date(st.lastAt);
     c.errorCode = st.errorCode;
     c.updatedAt = new Date(Math.max(st.lastAt, (c.createdAt as Date).getTime()));
   }
+}
 
-  // Notifications
-  const notify = (at: number, type: NewNotification["type"], title: string, body: string, link: string | null) => {
-    const unread = at > t0 - 3 * DAY;
-    plan.notifications.push({
-      id: ids.uuid(),
-      businessId,
-      type,
-      title,
-      body,
-      link,
-      readAt: unread ? null : new Date(at + rnd.int(10, 600) * MINUTE),
-      createdAt: new Date(at),
-      updatedAt: new Date(at),
-    });
-  };
-  notify(t0 - 119 * DAY, "BUSINESS_APPROVED", "¡Tu empresa fue aprobada!", `${DEMO_BUSINESS_NAME} ya puede publicar estaciones y cobrar cargas.`, "/home");
+/** The notifications the history and the current incidents would have sent, oldest first. */
+function planNotifications(ctx: DemoContext, chargerNames: Map<string, string>, faults: Fault[], incidents: Incidents) {
+  const { t0, plan } = ctx;
+  const { faulted, faultAt, offline, offlineAt } = incidents;
+  notify(ctx, t0 - 119 * DAY, "BUSINESS_APPROVED", "¡Tu empresa fue aprobada!", `${DEMO_BUSINESS_NAME} ya puede publicar estaciones y cobrar cargas.`, "/home");
   for (const f of faults.slice(-8)) {
     const name = chargerNames.get(f.chargerId)!;
-    notify(f.at, "CHARGER_FAULTED", "Cargador en falla", `${name}: el conector ${f.connectorNumber} informó «${CHARGE_POINT_ERROR_LABELS[f.code]}».`, `/charger/edit/${f.chargerId}`);
+    notify(ctx, f.at, "CHARGER_FAULTED", "Cargador en falla", `${name}: el conector ${f.connectorNumber} informó «${CHARGE_POINT_ERROR_LABELS[f.code]}».`, `/charger/edit/${f.chargerId}`);
   }
   // Weekly summaries, every Monday morning, computed from the sessions above.
   for (let d = DEMO_HISTORY_DAYS - 7; d >= 1; d--) {
@@ -860,6 +958,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     const kwh = week.reduce((a, s) => a + (s.energyWh ?? 0), 0) / 1000;
     const revenue = week.reduce((a, s) => a + (s.totalCents ?? 0), 0);
     notify(
+      ctx,
       day + 8 * HOUR,
       "SYSTEM",
       "Resumen semanal",
@@ -870,6 +969,7 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
   const recent = plan.sessions.filter((s) => s.status === "COMPLETED" && (s.startedAt as Date).getTime() > t0 - 10 * DAY);
   for (const s of recent.filter((x) => (x.idleCents ?? 0) >= 150_000).slice(-4)) {
     notify(
+      ctx,
       (s.unpluggedAt as Date).getTime() + 2 * MINUTE,
       "IDLE_FEE_APPLIED",
       // One term for the same charge everywhere: the rates, the sessions and the spec say "inactividad".
@@ -879,15 +979,28 @@ function buildDemo({ dayStart, now, ids }: { dayStart: Date; now: Date; ids: Ran
     );
   }
   for (const s of recent.filter((x) => x.paymentStatus === "FAILED").slice(-5)) {
-    notify((s.unpluggedAt as Date).getTime() + 5 * MINUTE, "PAYMENT_FAILED", "Pago rechazado", `El pago de ${formatArs(s.totalCents ?? 0)} de una carga en ${chargerNames.get(s.chargerId!)} fue rechazado.`, "/payment");
+    notify(ctx, (s.unpluggedAt as Date).getTime() + 5 * MINUTE, "PAYMENT_FAILED", "Pago rechazado", `El pago de ${formatArs(s.totalCents ?? 0)} de una carga en ${chargerNames.get(s.chargerId!)} fue rechazado.`, "/payment");
   }
-  notify(faultAt + MINUTE, "CHARGER_FAULTED", "Cargador en falla", `${faulted.charger.name}: el conector 2 informó «${CHARGE_POINT_ERROR_LABELS.GroundFailure}».`, `/charger/edit/${faulted.charger.id}`);
-  notify(offlineAt + 10 * MINUTE, "CHARGER_OFFLINE", "Cargador sin conexión", `${offline.charger.name} no envía señales desde hace más de 10 minutos.`, `/charger/edit/${offline.charger.id}`);
+  notify(ctx, faultAt + MINUTE, "CHARGER_FAULTED", "Cargador en falla", `${faulted.charger.name}: el conector 2 informó «${CHARGE_POINT_ERROR_LABELS.GroundFailure}».`, `/charger/edit/${faulted.charger.id}`);
+  notify(ctx, offlineAt + 10 * MINUTE, "CHARGER_OFFLINE", "Cargador sin conexión", `${offline.charger.name} no envía señales desde hace más de 10 minutos.`, `/charger/edit/${offline.charger.id}`);
   plan.notifications.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
+}
 
-  // Chronological order gives chronological OCPP transaction ids.
-  plan.sessions.sort((a, b) => (a.startedAt as Date).getTime() - (b.startedAt as Date).getTime() || a.id!.localeCompare(b.id!));
-  return plan;
+/** A notification; those older than three days were read some minutes to hours after they arrived. */
+function notify(ctx: DemoContext, at: number, type: NewNotification["type"], title: string, body: string, link: string | null) {
+  const { rnd, ids, t0, plan } = ctx;
+  const unread = at > t0 - 3 * DAY;
+  plan.notifications.push({
+    id: ids.uuid(),
+    businessId: plan.businessId,
+    type,
+    title,
+    body,
+    link,
+    readAt: unread ? null : new Date(at + rnd.int(10, 600) * MINUTE),
+    createdAt: new Date(at),
+    updatedAt: new Date(at),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
