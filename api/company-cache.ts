@@ -8,8 +8,8 @@
 //   rows each, and they change only when the company edits its stations or chargers.
 // Entries are kept for `ttlMs` per company and key, shared by every user and tab of the company;
 // past it, the next read starts a new computation and is answered with the kept value meanwhile
-// (stale-while-revalidate, up to STALE_TTLS TTLs); the equipment's current state (chargers online, connector states, active sessions) is never
-// kept. A write by the company through this API drops its entries at once, on every node that
+// (stale-while-revalidate, up to STALE_TTLS TTLs). The equipment's current state (chargers
+// online, connector states, active sessions) is never kept. A write by the company through this API drops its entries at once, on every node that
 // shares the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests
 // see writes immediately).
 import type { Channels } from "../db/client";
@@ -60,7 +60,11 @@ export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = 
     return entry;
   }
 
-  /** Computes `full` again while the kept entry keeps answering; the new value replaces it only if nothing dropped it meanwhile (a write). */
+  /**
+   * Computes `full` again while the kept entry keeps answering. The new value replaces it only if
+   * nothing dropped it meanwhile (a write); a failure drops it, so the next read computes and
+   * sees the error.
+   */
   function refresh(full: string, stale: Entry, at: number, compute: () => Promise<unknown>) {
     stale.refreshing = true;
     const value = compute();
