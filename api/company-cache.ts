@@ -9,9 +9,9 @@
 // Entries are kept for `ttlMs` per company and key, shared by every user and tab of the company;
 // past it, the next read starts a new computation and is answered with the kept value meanwhile
 // (stale-while-revalidate, up to STALE_TTLS TTLs). The equipment's current state (chargers
-// online, connector states, active sessions) is never kept. A write by the company through this API drops its entries at once, on every node that
-// shares the database (sharedAcrossNodes). ttlMs 0 computes every time (the API's default: tests
-// see writes immediately).
+// online, connector states, active sessions) is never kept. A write by the company through this
+// API drops its entries at once, on every node that shares the database (sharedAcrossNodes).
+// ttlMs 0 computes every time (the API's default: tests see writes immediately).
 import type { Channels } from "../db/client";
 
 export interface CompanyCache {
