@@ -84,7 +84,9 @@ function apiServices(deps: ApiDeps): ApiServices {
     now: deps.now ?? (() => new Date()),
     sendPush: deps.sendPush,
     ocpp: deps.ocpp,
-    companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date())),
+    companyCache: createCompanyCache(deps.companyCacheMs ?? 0, deps.now ?? (() => new Date()), undefined, (err, where) =>
+      (deps.logger ?? consoleLogger).warn({ ...where, err: err instanceof Error ? err.message : String(err) }, "caché por empresa: no se pudo recalcular; la próxima lectura lo intenta de nuevo"),
+    ),
     stableReads: stableReads(deps.writes),
     mailer: deps.mailer ?? disabledMailer,
     appName: deps.appName ?? "Enchufá",

@@ -42,7 +42,16 @@ interface Entry {
   refreshing: boolean;
 }
 
-export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = MAX_ENTRIES): CompanyCache {
+/**
+ * `onRefreshError` hears a background computation that failed (nobody waits for it, so nobody
+ * else would see its error).
+ */
+export function createCompanyCache(
+  ttlMs: number,
+  now: () => Date,
+  maxEntries = MAX_ENTRIES,
+  onRefreshError: (err: unknown, where: { businessId: string; key: string }) => void = () => {},
+): CompanyCache {
   const entries = new Map<string, Entry>();
 
   /** Keeps `value` under `full`, shared while it is computed; a failure is not kept. */
@@ -72,8 +81,10 @@ export function createCompanyCache(ttlMs: number, now: () => Date, maxEntries = 
       () => {
         if (entries.get(full) === stale) keep(full, at, value).settled = true;
       },
-      () => {
+      (err) => {
         if (entries.get(full) === stale) entries.delete(full);
+        const at = full.indexOf("|");
+        onRefreshError(err, { businessId: full.slice(0, at), key: full.slice(at + 1) });
       },
     );
   }

@@ -48,9 +48,10 @@ describe("createCompanyCache", () => {
     expect(await cache.get("a", "k", compute)).toBe(2);
   });
 
-  it("a failed new computation drops the kept value: the next read computes and waits", async () => {
+  it("a failed new computation drops the kept value and is reported: the next read computes and waits", async () => {
     const c = clock();
-    const cache = createCompanyCache(15_000, c.now);
+    const reported: unknown[] = [];
+    const cache = createCompanyCache(15_000, c.now, undefined, (err, where) => reported.push([(err as Error).message, where]));
     expect(await cache.get("a", "k", async () => "old")).toBe("old");
     c.advance(15_000);
     let fail!: (err: Error) => void;
@@ -59,6 +60,7 @@ describe("createCompanyCache", () => {
     fail(new Error("db down"));
     await failing.catch(() => undefined);
     await Promise.resolve();
+    expect(reported).toEqual([["db down", { businessId: "a", key: "k" }]]);
     expect(await cache.get("a", "k", async () => "new")).toBe("new");
   });
 
