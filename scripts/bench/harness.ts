@@ -52,6 +52,11 @@ export function cpuTicks(pid: number): number {
   return [pid, ...serverWorkers(pid)].reduce((sum, p) => sum + (procStat(p)?.ticks ?? 0), 0);
 }
 
+/** CPU time of one process alone (not its children) in clock ticks. */
+export function ownCpuTicks(pid: number): number {
+  return procStat(pid)?.ticks ?? 0;
+}
+
 /** CPU time in clock ticks of every process whose command name is `comm` (e.g. "postgres": the local database's backends). */
 export function cpuTicksOf(comm: string): number {
   return readdirSync("/proc").reduce((sum, entry) => {

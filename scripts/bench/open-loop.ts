@@ -40,8 +40,6 @@ export interface OpenLoopResult {
   byUrl: Record<string, { sent: number; p99: number }>;
 }
 
-
-
 /** The q-quantile (0..1) of sorted values, nearest rank. */
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;

@@ -11,15 +11,15 @@
 //
 // `npm run bench:server -- --open` (bench:server:open) measures instead with an open loop
 // (scripts/bench/open-loop.ts): signed-in pages — /home and the lists, in turn — arrive at a fixed
-// rate (BENCH_RATE, default 40 per second) for BENCH_OPEN_SECONDS (default 30), after a warm-up of
-// BENCH_WARMUP seconds (default 10) at the same rate, and each latency counts from the request's scheduled
-// time. Target: p99 under 100 ms at 40 requests/s (embedded) and at 80 (PostgreSQL, two
+// rate (BENCH_RATE, default 40 per second) for BENCH_OPEN_SECONDS (default 30), after a warm-up
+// of BENCH_WARMUP seconds (default 10) at the same rate, and each latency counts from the
+// request's scheduled time. Target: p99 under 100 ms at 40 requests/s (embedded) and at 80 (PostgreSQL, two
 // processes). BENCH_TIMELINE=<file> writes each request's scheduled time, latency and path.
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { cpuTicks, rssMb, serverWorkers, startBenchServer } from "./harness";
+import { cpuTicks, ownCpuTicks, rssMb, serverWorkers, startBenchServer } from "./harness";
 import { httpSender, openLoop } from "./open-loop";
 const port = Number(process.env.BENCH_PORT ?? 3450);
 const emulatorPort = Number(process.env.BENCH_AUTH_EMULATOR_PORT ?? 9450);
@@ -126,7 +126,8 @@ async function openLoopRun(base: string, cookie: string, pid: number, idleRss: n
   try {
     const warm = openWarmup > 0 ? await openLoop({ rate, seconds: openWarmup, urls: OPEN_LOOP_PAGES, send: sender.send }) : undefined;
     const cpu0 = cpuTicks(pid);
-    const perProcess0 = [pid, ...serverWorkers(pid)].map((p) => [p, cpuTicks(p) - serverWorkers(p).reduce((sum, w) => sum + cpuTicks(w), 0)] as const);
+    const processes = [pid, ...serverWorkers(pid)];
+    const perProcess0 = processes.map(ownCpuTicks);
     const r = await openLoop({ rate, seconds: openSeconds, urls: OPEN_LOOP_PAGES, send: sender.send, timelineFile: process.env.BENCH_TIMELINE });
     // CPU time the server spent per answered page (clock ticks of 10 ms): what a page costs,
     // less sensitive than latency to what else the machine is running.
@@ -134,8 +135,9 @@ async function openLoopRun(base: string, cookie: string, pid: number, idleRss: n
     if (warm) console.log(`Calentamiento (no cuenta): ${openWarmup} s al mismo ritmo, p50 ${warm.p50.toFixed(1)} ms, p99 ${warm.p99.toFixed(1)} ms, máx. ${warm.max.toFixed(1)} ms`);
     console.log(`Lazo abierto: ${rate} req/s durante ${openSeconds} s (${r.sent} pedidos), páginas con sesión en turno: ${OPEN_LOOP_PAGES.join(", ")}`);
     console.log(`CPU del servidor: ${cpuMsPerPage.toFixed(1)} ms por página respondida`);
-    // How the pages spread over the processes: one worker busier than the others queues pages the others could serve.
-    const split = perProcess0.map(([p, t0]) => (cpuTicks(p) - serverWorkers(p).reduce((sum, w) => sum + cpuTicks(w), 0) - t0) / 100 / openSeconds);
+    // How the pages spread over the processes: a worker busier than the others queues pages the
+    // others could have served.
+    const split = processes.map((p, i) => (ownCpuTicks(p) - perProcess0[i]) / 100 / openSeconds);
     console.log(`CPU por proceso (núcleos): ${split.map((c) => c.toFixed(2)).join(" / ")} (el primario primero)`);
     console.log(`Latencia desde la hora programada: p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, máx. ${r.max.toFixed(1)} ms; fallidos ${r.failed}`);
     for (const [url, v] of Object.entries(r.byUrl)) console.log(`  ${url.padEnd(12)} ${String(v.sent).padStart(5)} pedidos, p99 ${v.p99.toFixed(1)} ms`);
