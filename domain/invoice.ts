@@ -72,6 +72,11 @@ export function receiverDocument(receiver: Receiver): { docType: 80 | 99; docNum
     : { docType: 99, docNumber: "0", vatConditionId: RECEIVER_CONDITION_IDS.CONSUMIDOR_FINAL };
 }
 
+/** A voucher row's receiver columns, from the receiver's document. */
+export function receiverColumns(doc: ReturnType<typeof receiverDocument>): { receiverDocType: number; receiverDocNumber: string; receiverVatCondition: number } {
+  return { receiverDocType: doc.docType, receiverDocNumber: doc.docNumber, receiverVatCondition: doc.vatConditionId };
+}
+
 /** ARCA's VAT rate ids (Alícuotas): 3 = 0 %, 9 = 2,5 %, 8 = 5 %, 4 = 10,5 %, 5 = 21 %, 6 = 27 %. */
 const VAT_RATE_IDS: Record<number, number> = { 0: 3, 250: 9, 500: 8, 1050: 4, 2100: 5, 2700: 6 };
 
@@ -86,6 +91,11 @@ export interface InvoiceAmounts {
   exemptCents: number;
   /** One line per rate (empty for a class C voucher, which shows no VAT). */
   vat: { id: number; baseCents: number; amountCents: number }[];
+}
+
+/** A voucher row's four amount columns (the per-rate lines go to ARCA, not to the row). */
+export function amountColumns(a: InvoiceAmounts): Omit<InvoiceAmounts, "vat"> {
+  return { totalCents: a.totalCents, netCents: a.netCents, vatCents: a.vatCents, exemptCents: a.exemptCents };
 }
 
 /**

@@ -11,7 +11,7 @@
 // next month's invoice instead of being lost.
 import { and, asc, eq, gte, inArray, isNull, lt, notExists, sql } from "drizzle-orm";
 import { accessGroups, chargingSessions, invoices, invoiceSessions, payments, rfidTags, type AccessGroup, type Invoice } from "../db/schema";
-import { invoiceAmountsByRate, invoiceTypeFor, previousBillingMonth, receiverDocument, type BillingMonth, type Receiver, type SaleLine } from "../domain/invoice";
+import { amountColumns, invoiceAmountsByRate, invoiceTypeFor, previousBillingMonth, receiverColumns, receiverDocument, type BillingMonth, type Receiver, type SaleLine } from "../domain/invoice";
 import { DEFAULT_VAT_RATE_BP } from "../domain/pricing";
 import type { FiscalSettings } from "../domain/arca-port";
 import { argentineDate, type InvoicingContext } from "./deps";
@@ -77,15 +77,10 @@ export async function closeGroup(ctx: InvoicingContext, group: AccessGroup, mont
         businessId: group.businessId,
         type,
         pointOfSale: settings.pointOfSale,
-        totalCents: amounts.totalCents,
-        netCents: amounts.netCents,
-        vatCents: amounts.vatCents,
-        exemptCents: amounts.exemptCents,
+        ...amountColumns(amounts),
         vatRateBp: rates.size === 1 ? lines[0].vatRateBp : null,
-        receiverDocType: doc.docType,
-        receiverDocNumber: doc.docNumber,
+        ...receiverColumns(doc),
         receiverName: receiver.name,
-        receiverVatCondition: doc.vatConditionId,
         accessGroupId: group.id,
         billingMonth: month.month,
         issueDate: argentineDate(ctx.now()),

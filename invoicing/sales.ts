@@ -2,7 +2,7 @@
 // credit note of what a refund or chargeback took back after it was invoiced.
 import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { chargingSessions, invoices, payments, type Invoice } from "../db/schema";
-import { creditNoteType, creditOwed, invoiceAmounts, invoiceTypeFor, receiverDocument, type InvoiceType, type Receiver } from "../domain/invoice";
+import { amountColumns, creditNoteType, creditOwed, invoiceAmounts, invoiceTypeFor, receiverColumns, receiverDocument, type InvoiceType, type Receiver } from "../domain/invoice";
 import { DEFAULT_VAT_RATE_BP } from "../domain/pricing";
 import { argentineDate, type InvoicingContext } from "./deps";
 
@@ -40,15 +40,10 @@ export async function invoiceForPayment(ctx: InvoicingContext, paymentId: string
       businessId: p.businessId,
       type,
       pointOfSale: settings.pointOfSale,
-      totalCents: amounts.totalCents,
-      netCents: amounts.netCents,
-      vatCents: amounts.vatCents,
-      exemptCents: amounts.exemptCents,
+      ...amountColumns(amounts),
       vatRateBp,
-      receiverDocType: doc.docType,
-      receiverDocNumber: doc.docNumber,
+      ...receiverColumns(doc),
       receiverName: receiver.kind === "CUIT" ? receiver.name : null,
-      receiverVatCondition: doc.vatConditionId,
       paymentId: p.id,
       issueDate: today,
       serviceFrom: row.startedAt ? argentineDate(row.startedAt) : today,
@@ -98,10 +93,7 @@ export async function creditNoteForPayment(ctx: InvoicingContext, paymentId: str
         businessId: inv.businessId,
         type,
         pointOfSale: inv.pointOfSale,
-        totalCents: amounts.totalCents,
-        netCents: amounts.netCents,
-        vatCents: amounts.vatCents,
-        exemptCents: amounts.exemptCents,
+        ...amountColumns(amounts),
         vatRateBp: inv.vatRateBp,
         receiverDocType: inv.receiverDocType,
         receiverDocNumber: inv.receiverDocNumber,

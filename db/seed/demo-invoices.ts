@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../client";
 import { chargingSessions, invoices, payments, type Invoice } from "../schema";
-import { creditNoteType, creditOwed, invoiceAmounts, INVOICE_TYPES, receiverDocument, type InvoiceAmounts, type InvoiceType } from "../../domain/invoice";
+import { amountColumns, creditNoteType, creditOwed, invoiceAmounts, INVOICE_TYPES, receiverColumns, receiverDocument, type InvoiceAmounts, type InvoiceType } from "../../domain/invoice";
 import { DEFAULT_VAT_RATE_BP } from "../../domain/pricing";
 import { bulkInsert } from "./bulk";
 
@@ -52,10 +52,7 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
     status: "AUTHORIZED" as const,
     cae: demoCae(type, opts.pointOfSale, number),
     caeDueDate: caeDue(issueDate),
-    totalCents: amounts.totalCents,
-    netCents: amounts.netCents,
-    vatCents: amounts.vatCents,
-    exemptCents: amounts.exemptCents,
+    ...amountColumns(amounts),
     issueDate,
   });
   const planned: (typeof invoices.$inferInsert)[] = [];
@@ -73,9 +70,7 @@ export async function seedDemoInvoices(db: Db, opts: { businessId: string; point
       id: crypto.randomUUID(),
       ...authorized(type, number, issueDate, amounts),
       vatRateBp,
-      receiverDocType: consumer.docType,
-      receiverDocNumber: consumer.docNumber,
-      receiverVatCondition: consumer.vatConditionId,
+      ...receiverColumns(consumer),
       paymentId: p.id,
       serviceFrom: startedAt ? argentineDate(startedAt) : issueDate,
       serviceTo: stoppedAt ? argentineDate(stoppedAt) : issueDate,
